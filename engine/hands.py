@@ -1,0 +1,62 @@
+"""Multiset helpers over sorted card tuples, and a seat's hand broken down by role."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.cards import IS_BLACK_THREE, IS_RED_THREE, JOKER, RANK, Card
+from engine.rules import RuleSet
+
+
+def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
+    """The hand without ``cards`` (as a multiset), or ``None`` if some are missing."""
+    left = list(hand)
+    for c in cards:
+        try:
+            left.remove(c)
+        except ValueError:
+            return None
+    return tuple(left)
+
+
+def add_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted((*hand, *cards)))
+
+
+class HandView:
+    """A hand split into naturals per rank, deuces, jokers and black threes.
+
+    Built once per legal-move call; every list keeps card-id order, so the first
+    ``k`` cards of a rank are the canonical copies a move uses.
+    """
+
+    __slots__ = ("hand", "naturals", "deuces", "jokers", "black_threes", "red_threes")
+
+    def __init__(self, rules: RuleSet, hand: tuple[Card, ...]) -> None:
+        self.hand = hand
+        self.naturals: dict[int, list[Card]] = {}
+        self.deuces: list[Card] = []
+        self.jokers: list[Card] = []
+        self.black_threes: list[Card] = []
+        self.red_threes: list[Card] = []
+        wild = rules.wild
+        for c in hand:
+            if c == JOKER:
+                self.jokers.append(c)
+            elif wild[c]:
+                self.deuces.append(c)
+            elif IS_BLACK_THREE[c]:
+                self.black_threes.append(c)
+            elif IS_RED_THREE[c]:
+                self.red_threes.append(c)
+            else:
+                self.naturals.setdefault(RANK[c], []).append(c)
+
+    def wild_picks(self, cap: int) -> list[tuple[Card, ...]]:
+        """Canonical wild-card choices of size 0..cap: j jokers and d deuces (lowest ids)."""
+        out: list[tuple[Card, ...]] = []
+        nj, nd = len(self.jokers), len(self.deuces)
+        for j in range(min(nj, cap) + 1):
+            for d in range(min(nd, cap - j) + 1):
+                out.append(tuple(self.deuces[:d]) + (JOKER,) * j)
+        return out

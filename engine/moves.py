@@ -1,0 +1,198 @@
+"""Moves: small frozen values with a canonical text form that round-trips.
+
+Text forms (cards are codes, groups are separated by `` / ``):
+
+======================  ====================================================
+``draw``                draw from the stock
+``take``                take the pile by adding its top card to the side's meld
+``take 9S 9C``          take the pile with hand cards that meld its top card
+``take 9S 9C / KH KD 2C``  ... plus extra melds shown for an initial meld
+``meld KS KH KD``       lay a new meld (``/`` separates melds in batch mode)
+``add K KC JK``         add cards to the side's meld of rank K (``3`` = black threes)
+``discard 4D``          discard and end the turn
+``out`` / ``out 4D``    go out (with an empty hand, or by discarding the last card)
+``ask``                 ask partner "may I go out?"
+``yes`` / ``no``        partner's binding answer
+``undo``                take back the last meld action of this turn
+``decline``             decline the pile when the stock is empty: the hand ends
+``end``                 end the hand after the last-card red three (no discard)
+======================  ====================================================
+
+>>> str(parse_move("meld KH KS KD"))
+'meld KS KH KD'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import CODES, RANK_CHARS, Card, parse_cards, rank_of_char
+from engine.errors import BadMove, Reason
+
+Group = tuple[Card, ...]
+
+
+def _group_key(c: int) -> tuple[int, int]:
+    # naturals first, then deuces, then jokers, each by card id: "KS KH KD 2C JK"
+    return (2 if c == 52 else (1 if c < 4 else 0), c)
+
+
+def canonical_group(cards: tuple[Card, ...] | list[Card]) -> Group:
+    """Cards of a meld group in canonical order."""
+    return tuple(sorted(cards, key=_group_key))
+
+
+def _fmt(cards: Group) -> str:
+    return " ".join(CODES[c] for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class TakePile:
+    """Take the pile. ``cards`` meld the top card (empty: add it to the side's meld)."""
+
+    cards: Group = ()
+    extras: tuple[Group, ...] = ()
+
+    def __str__(self) -> str:
+        parts = [_fmt(self.cards)] if self.cards else []
+        if self.extras and not self.cards:
+            parts.append("-")
+        parts += [_fmt(g) for g in self.extras]
+        return ("take " + " / ".join(parts)).rstrip()
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """Lay one or more new melds (several only for an initial meld in batch mode)."""
+
+    groups: tuple[Group, ...]
+
+    def __str__(self) -> str:
+        return "meld " + " / ".join(_fmt(g) for g in self.groups)
+
+
+@dataclass(frozen=True, slots=True)
+class AddToMeld:
+    """Add hand cards to the side's meld of ``rank`` (rank index; 1 = black threes)."""
+
+    rank: int
+    cards: Group
+
+    def __str__(self) -> str:
+        return f"add {RANK_CHARS[self.rank]} {_fmt(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {CODES[self.card]}"
+
+
+@dataclass(frozen=True, slots=True)
+class GoOut:
+    """Go out: with an already empty hand, or by discarding the last card."""
+
+    card: Card | None = None
+
+    def __str__(self) -> str:
+        return "out" if self.card is None else f"out {CODES[self.card]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    def __str__(self) -> str:
+        return "ask"
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    yes: bool
+
+    def __str__(self) -> str:
+        return "yes" if self.yes else "no"
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    def __str__(self) -> str:
+        return "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    def __str__(self) -> str:
+        return "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class EndHand:
+    def __str__(self) -> str:
+        return "end"
+
+
+Move = Draw | TakePile | Meld | AddToMeld | Discard | GoOut | Ask | Answer | Undo | Decline | EndHand
+
+MOVE_KINDS: dict[type, str] = {
+    Draw: "draw", TakePile: "take", Meld: "meld", AddToMeld: "add", Discard: "discard",
+    GoOut: "out", Ask: "ask", Answer: "answer", Undo: "undo", Decline: "decline",
+    EndHand: "end",
+}
+
+_BARE: dict[str, Move] = {
+    "draw": Draw(), "ask": Ask(), "yes": Answer(True), "no": Answer(False),
+    "undo": Undo(), "decline": Decline(), "end": EndHand(), "out": GoOut(),
+}
+
+
+def _groups(text: str) -> tuple[Group, ...]:
+    groups = []
+    for part in text.split("/"):
+        cards = parse_cards(part)
+        if not cards:
+            raise BadMove(Reason.BAD_MOVE_SYNTAX, "empty card group")
+        groups.append(canonical_group(cards))
+    return tuple(groups)
+
+
+def parse_move(text: str) -> Move:
+    """Parse a move's text form (case-insensitive, extra spaces allowed).
+
+    :raises BadMove: ``BAD_MOVE_SYNTAX`` or ``BAD_CARD``.
+    """
+    words = text.strip().split(None, 1)
+    if not words:
+        raise BadMove(Reason.BAD_MOVE_SYNTAX, "empty move")
+    verb = words[0].lower()
+    rest = words[1].strip() if len(words) > 1 else ""
+    if not rest and verb in _BARE:
+        return _BARE[verb]
+    if verb == "take":
+        if not rest:
+            return TakePile()
+        first, _, more = rest.partition("/")
+        head = first.strip()
+        shown: Group = () if head in ("", "-") else _groups(head)[0]
+        extras = _groups(more) if more.strip() else ()
+        return TakePile(shown, extras)
+    if verb == "meld" and rest:
+        return Meld(_groups(rest))
+    if verb == "add" and rest:
+        label, _, card_text = rest.partition(" ")
+        found = parse_cards(card_text)
+        if not found:
+            raise BadMove(Reason.BAD_MOVE_SYNTAX, "add needs cards")
+        return AddToMeld(rank_of_char(label), canonical_group(found))
+    if verb in ("discard", "out") and rest:
+        found = parse_cards(rest)
+        if len(found) != 1:
+            raise BadMove(Reason.BAD_MOVE_SYNTAX, f"{verb} takes exactly one card")
+        return Discard(found[0]) if verb == "discard" else GoOut(found[0])
+    raise BadMove(Reason.BAD_MOVE_SYNTAX, f"cannot read move {text!r}")

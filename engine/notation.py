@@ -1,0 +1,308 @@
+"""Position notation: a whole state as text, the way FEN serves chess.
+
+See ``docs/notation.md``. One ``key: value`` per line; cards are codes, the
+stock and the pile are written bottom to top. ``export_position`` followed by
+``import_position`` gives back an equal state, and exporting again gives the
+same text. For hand-written positions a zone may be ``*N`` (N cards from the
+cards not placed elsewhere) or ``*`` (all of them), filled in line order from
+the unplaced cards shuffled by the position's seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+from engine.cards import CODES, RANK_CHARS, Card, parse_cards, rank_of_char
+from engine.deck import composition
+from engine.errors import BadInput, EngineError, Reason
+from engine.game import rules_for
+from engine.moves import AddToMeld, Meld, Move, parse_move
+from engine.options import OptionSpec
+from engine.rules import RuleSet
+from engine.scoring import hand_result
+from engine.state import MeldPile, Phase, State, Turn
+from engine.transitions import apply_stage, make_meld
+from engine.variants import variant_module
+
+HEADER = "canasta-position 1"
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(CODES[c] for c in cards) or "-"
+
+
+def _melds(melds: tuple[MeldPile, ...]) -> str:
+    return " | ".join(f"{RANK_CHARS[m.rank]}@{m.owner}: {_cards(m.cards)}" for m in melds) or "-"
+
+
+def _flags(values: tuple[bool, ...]) -> str:
+    return " ".join("1" if v else "0" for v in values)
+
+
+def _ints(values: tuple[int, ...]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def export_position(state: State) -> str:
+    """The position as text (see the module docstring)."""
+    rules = state.rules
+    defaults = {s.name: s.default for s in _specs(rules)}
+    opts = ",".join(f"{k}={_opt(v)}" for k, v in rules.options
+                    if defaults.get(k) is not None and defaults.get(k) != v) or "-"
+    t = state.turn
+    lines = [
+        HEADER,
+        f"variant: {rules.variant}",
+        f"players: {rules.players}",
+        f"options: {opts}",
+        f"seed: {state.seed}",
+        f"hand: {state.hand_no}",
+        f"dealer: {state.dealer}",
+        f"ply: {state.ply}",
+        f"scores: {_ints(state.scores)}",
+        f"phase: {state.phase.value}",
+        f"turn: {t.seat}",
+        f"drew: {t.drew or '-'}",
+        f"asked: {'1' if t.asked else '0'} {t.answer or '-'} {t.asked_in.value}",
+        f"created: {' '.join(RANK_CHARS[r] for r in t.created) or '-'}",
+        f"flags: {'1' if t.laid_off_on_partner else '0'} {'1' if t.no_discard else '0'}",
+        f"stock: {_cards(state.stock)}",
+        f"pile: {_cards(state.pile)}",
+    ]
+    for seat, hand in enumerate(state.hands):
+        lines.append(f"hand{seat}: {_cards(hand)}")
+    for team, melds in enumerate(state.melds):
+        lines.append(f"melds{team}: {_melds(melds)}")
+    for seat, reds in enumerate(state.red3):
+        lines.append(f"red3_{seat}: {_cards(reds)}")
+    lines += [
+        f"opened: {_flags(state.opened)}",
+        f"melded: {_flags(state.melded)}",
+        f"pending_red3: {_flags(state.pending_red3)}",
+        f"asks: {_ints(state.asks)}",
+        f"penalties: {_ints(state.penalties)}",
+    ]
+    if t.staged:
+        lines.append("staged: " + " | ".join(str(m) for m in t.staged))
+        lines.append(f"base_hand: {_cards(t.base_hand)}")
+        lines.append(f"base_melds: {_melds(t.base_melds)}")
+    if state.result is not None:
+        lines.append(f"result: {state.result.went_out} {'1' if state.result.concealed else '0'}")
+    return "\n".join(lines) + "\n"
+
+
+def _opt(v: object) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _specs(rules: RuleSet) -> tuple[OptionSpec, ...]:
+    return variant_module(rules.variant).OPTIONS
+
+
+class _Reader:
+    """Parses the lines and fills ``*`` zones from the unplaced cards."""
+
+    def __init__(self, text: str) -> None:
+        lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+        if not lines or lines[0] != HEADER:
+            raise BadInput(Reason.BAD_NOTATION, f"a position starts with '{HEADER}'")
+        self.fields: dict[str, str] = {}
+        self.order: list[str] = []
+        for ln in lines[1:]:
+            key, sep, value = ln.partition(":")
+            if not sep:
+                raise BadInput(Reason.BAD_NOTATION, f"expected 'key: value', got {ln!r}")
+            key = key.strip()
+            if key in self.fields:
+                raise BadInput(Reason.BAD_NOTATION, f"line {key!r} is given twice")
+            self.fields[key] = value.strip()
+            self.order.append(key)
+        self.wild_zones: list[tuple[str, int]] = []
+
+    def get(self, key: str, default: str | None = None) -> str:
+        if key in self.fields:
+            return self.fields[key]
+        if default is None:
+            raise BadInput(Reason.BAD_NOTATION, f"the position lacks the line {key!r}")
+        return default
+
+    def ints(self, key: str, count: int, default: str | None = None) -> tuple[int, ...]:
+        try:
+            values = tuple(int(v) for v in self.get(key, default).split())
+        except ValueError:
+            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} needs integers") from None
+        if len(values) != count:
+            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} needs {count} values")
+        return values
+
+    def flags(self, key: str, count: int) -> tuple[bool, ...]:
+        values = self.ints(key, count, " ".join(["0"] * count))
+        if any(v not in (0, 1) for v in values):
+            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} takes 0 or 1 values")
+        return tuple(bool(v) for v in values)
+
+    def zone(self, key: str, default: str = "-") -> tuple[Card, ...] | int:
+        """Explicit cards, or a count of cards still to fill (``*N``; ``*`` = -1)."""
+        value = self.get(key, default)
+        if value.startswith("*"):
+            if value == "*":
+                return -1
+            try:
+                return int(value[1:])
+            except ValueError:
+                raise BadInput(Reason.BAD_NOTATION, f"bad fill count in {key!r}") from None
+        return () if value == "-" else parse_cards(value)
+
+
+def _parse_melds(rules: RuleSet, text: str) -> tuple[MeldPile, ...]:
+    if text.strip() in ("", "-"):
+        return ()
+    melds = []
+    for part in text.split("|"):
+        head, sep, cards = part.partition(":")
+        label, _, owner = head.strip().partition("@")
+        if not sep or not owner.strip().isdigit():
+            raise BadInput(Reason.BAD_NOTATION, f"a meld is 'RANK@SEAT: cards', not {part!r}")
+        melds.append(make_meld(rules, rank_of_char(label.strip()), parse_cards(cards),
+                               int(owner)))
+    return tuple(sorted(melds, key=lambda m: m.rank))
+
+
+def import_position(text: str) -> State:
+    """Read a position.
+
+    :raises BadInput: ``BAD_NOTATION`` (or an option/variant error) for any
+        malformed or inconsistent text, including cards that are not exactly
+        the game's deck.
+    """
+    try:
+        return _import(text)
+    except EngineError as err:
+        if isinstance(err, BadInput) and err.reason is not Reason.BAD_CARD:
+            raise
+        raise BadInput(Reason.BAD_NOTATION, f"bad position: {err.message}") from None
+    except (ValueError, IndexError, KeyError) as err:
+        raise BadInput(Reason.BAD_NOTATION, f"bad position: {err}") from None
+
+
+def _import(text: str) -> State:
+    r = _Reader(text)
+    players = r.ints("players", 1)[0]
+    opts_text = r.get("options", "-")
+    options = {} if opts_text == "-" else dict(
+        kv.split("=", 1) for kv in opts_text.split(",") if kv.strip())
+    rules = rules_for(r.get("variant", "classic"), players, {k.strip(): v.strip()
+                                                              for k, v in options.items()})
+    n = rules.players
+    teams = len(rules.layout.teams)
+    seed = r.ints("seed", 1, "0")[0]
+    hand_no = r.ints("hand", 1, "0")[0]
+    active = rules.active_seats(hand_no)
+    dealer = r.ints("dealer", 1, str(active[-1]))[0]
+    if dealer not in active:
+        raise BadInput(Reason.BAD_NOTATION, f"seat {dealer} is not playing this hand")
+    i = active.index(dealer)
+    order = active[i + 1:] + active[: i + 1]
+    zones: dict[str, tuple[Card, ...] | int] = {
+        "stock": r.zone("stock"), "pile": r.zone("pile")}
+    for seat in range(n):
+        zones[f"hand{seat}"] = r.zone(f"hand{seat}")
+        zones[f"red3_{seat}"] = r.zone(f"red3_{seat}")
+    melds = tuple(_parse_melds(rules, r.get(f"melds{t}", "-")) for t in range(teams))
+    _fill(rules, seed, zones, melds, [k for k in r.order if k in zones])
+    phase = Phase(r.get("phase", "draw"))
+    turn_seat = r.ints("turn", 1, str(order[0]))[0]
+    asked = r.get("asked", "0 - draw").split()
+    flags = r.flags("flags", 2)
+    drew = r.get("drew", "-")
+    created = r.get("created", "-")
+    hands = tuple(tuple(sorted(zones[f"hand{s}"])) for s in range(n))  # type: ignore[arg-type]
+    turn = Turn(
+        seat=turn_seat, drew="" if drew == "-" else drew, asked=asked[0] == "1",
+        answer="" if asked[1] == "-" else asked[1], asked_in=Phase(asked[2]),
+        created=() if created == "-" else tuple(rank_of_char(c) for c in created.split()),
+        laid_off_on_partner=flags[0], no_discard=flags[1],
+    )
+    state = State(
+        rules=rules, seed=seed, hand_no=hand_no, dealer=dealer, scores=r.ints("scores", teams,
+                                                                              "0 " * teams),
+        order=order, stock=zones["stock"], pile=zones["pile"],  # type: ignore[arg-type]
+        hands=hands, melds=melds,
+        red3=tuple(zones[f"red3_{s}"] for s in range(n)),  # type: ignore[misc]
+        opened=r.flags("opened", teams), melded=r.flags("melded", n),
+        pending_red3=r.flags("pending_red3", n), asks=r.ints("asks", n, "0 " * n),
+        penalties=r.ints("penalties", teams, "0 " * teams), phase=phase, turn=turn,
+        ply=r.ints("ply", 1, "0")[0],
+    )
+    state = _staged(rules, r, state)
+    _check(state)
+    if "result" in r.fields:
+        went_out, concealed = r.ints("result", 2)
+        state = replace(state, result=hand_result(state, went_out, bool(concealed)))
+    return state
+
+
+def _fill(rules: RuleSet, seed: int, zones: dict[str, tuple[Card, ...] | int],
+          melds: tuple[tuple[MeldPile, ...], ...], order: list[str]) -> None:
+    placed: Counter[Card] = Counter()
+    for v in zones.values():
+        if isinstance(v, tuple):
+            placed.update(v)
+    for team in melds:
+        for m in team:
+            placed.update(m.cards)
+    pool_counts = composition(rules) - placed
+    if placed - composition(rules):
+        extra = placed - composition(rules)
+        raise BadInput(Reason.BAD_NOTATION,
+                       f"more copies than the deck holds: {_cards(tuple(extra.elements()))}")
+    pool = sorted(pool_counts.elements())
+    random.Random(f"position:{seed}").shuffle(pool)
+    for key in order:
+        want = zones[key]
+        if isinstance(want, int):
+            take = len(pool) if want < 0 else want
+            if take > len(pool):
+                raise BadInput(Reason.BAD_NOTATION, f"not enough unplaced cards for {key!r}")
+            zones[key] = tuple(pool[:take])
+            pool = pool[take:]
+    if pool:
+        raise BadInput(Reason.BAD_NOTATION,
+                       f"{len(pool)} cards are not placed: use '*' for the stock or a hand")
+
+
+def _staged(rules: RuleSet, r: _Reader, state: State) -> State:
+    if "staged" not in r.fields:
+        return state
+    moves: list[Move] = [parse_move(m) for m in r.get("staged").split("|")]
+    if any(not isinstance(m, (Meld, AddToMeld)) for m in moves):
+        raise BadInput(Reason.BAD_NOTATION, "only meld and add moves can be staged")
+    base_hand = tuple(sorted(parse_cards(r.get("base_hand"))))
+    base_melds = _parse_melds(rules, r.get("base_melds"))
+    seat = state.turn.seat
+    hand, melds = base_hand, base_melds
+    for m in moves:
+        hand, melds = apply_stage(rules, seat, hand, melds, m)
+    team = rules.layout.team_of(seat)
+    if hand != state.hands[seat] or melds != state.melds[team]:
+        raise BadInput(Reason.BAD_NOTATION, "the staged moves do not lead from the base "
+                                            "to the current hand and melds")
+    return replace(state, turn=replace(state.turn, staged=tuple(moves), base_hand=base_hand,
+                                       base_melds=base_melds))
+
+
+def _check(state: State) -> None:
+    """Structural checks: seats in range and playing, the deck conserved."""
+    rules = state.rules
+    if state.turn.seat not in state.order:
+        raise BadInput(Reason.BAD_NOTATION, f"seat {state.turn.seat} is not playing this hand")
+    total: Counter[Card] = Counter(state.stock) + Counter(state.pile)
+    for zone in (*state.hands, *state.red3):
+        total.update(zone)
+    for team in state.melds:
+        for m in team:
+            total.update(m.cards)
+    if total != composition(rules):
+        raise BadInput(Reason.BAD_NOTATION, "the position does not hold exactly the game's cards")

@@ -1,0 +1,67 @@
+"""Hand scoring (CL-SCORE-1..8) and the end-of-game test (CL-GAME-1..4)."""
+
+from __future__ import annotations
+
+from engine.cards import IS_RED_THREE
+from engine.state import HandResult, MeldPile, SideResult, State
+
+
+def red_three_points(rules_six_pack: bool, count: int) -> int:
+    """Value of a side's red threes before the sign (CL-SCORE-4, CL-P6-8)."""
+    if rules_six_pack:
+        return {5: 1000, 6: 1200}.get(count, 100 * count)
+    return 800 if count == 4 else 100 * count
+
+
+def side_result(
+    state: State, team: int, went_out: int, concealed: bool, melds: tuple[MeldPile, ...]
+) -> SideResult:
+    """One team's score from its melds, red threes, hands and penalties."""
+    rules = state.rules
+    values = rules.values
+    seats = rules.layout.teams[team]
+    base = sum(values[c] for m in melds for c in m.cards)
+    natural = sum(1 for m in melds if m.is_natural_canasta)
+    mixed = sum(1 for m in melds if m.is_canasta and not m.is_natural_canasta)
+    bonus = 500 * natural + 300 * mixed
+    out_bonus = 0
+    if went_out >= 0 and went_out in seats:
+        out_bonus = 200 if concealed else 100
+    # Red threes still in a hand (a seat that never had its first turn) count as laid.
+    reds = sum(len(state.red3[s]) for s in seats) + sum(
+        1 for s in seats for c in state.hands[s] if IS_RED_THREE[c]
+    )
+    r3 = red_three_points(rules.red_three_six_pack_scale, reds)
+    if not melds:
+        r3 = -r3
+    in_hand = sum(values[c] for s in seats for c in state.hands[s])
+    penalties = state.penalties[team]
+    total = base + bonus + out_bonus + r3 - in_hand - penalties
+    return SideResult(
+        team=team, base=base, natural_canastas=natural, mixed_canastas=mixed,
+        canasta_bonus=bonus, going_out=out_bonus, red_threes=reds, red_three_points=r3,
+        in_hand=in_hand, penalties=penalties, total=total,
+        cumulative=state.scores[team] + total,
+    )
+
+
+def hand_result(state: State, went_out: int, concealed: bool) -> HandResult:
+    """Score every team and decide whether the game is over."""
+    sides = tuple(
+        side_result(state, t, went_out, concealed, state.melds[t])
+        for t in range(len(state.rules.layout.teams))
+    )
+    winner, draw = game_winner(state, sides)
+    return HandResult(went_out=went_out, concealed=concealed, sides=sides,
+                      winner=winner, draw=draw)
+
+
+def game_winner(state: State, sides: tuple[SideResult, ...]) -> tuple[int, bool]:
+    """(winning team or -1, drawn) once the target is reached (CL-GAME-3/4)."""
+    best = max(s.cumulative for s in sides)
+    if best < state.rules.target:
+        return -1, False
+    leaders = [s.team for s in sides if s.cumulative == best]
+    if len(leaders) == 1:
+        return leaders[0], False
+    return -1, state.rules.opt("tie_policy") == "draw"

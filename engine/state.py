@@ -1,0 +1,147 @@
+"""The immutable game state: a whole match, its current hand and the turn in progress.
+
+Zones are multisets of card types held as sorted tuples (hands, melds) or
+ordered tuples (stock and pile, top card last). Nothing here changes in place:
+:func:`engine.play.apply` builds a new state with :func:`dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.cards import Card
+from engine.moves import Group, Move
+from engine.rules import RuleSet
+
+
+class Phase(StrEnum):
+    DRAW = "draw"
+    DRAW_EXHAUSTED = "draw_exhausted"
+    MELD = "meld"
+    PERMISSION = "permission"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class MeldPile:
+    """A meld on the table: one rank (``1`` = black threes), its cards, who started it."""
+
+    rank: int
+    cards: Group
+    owner: int
+    wilds: int
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @property
+    def naturals(self) -> int:
+        return len(self.cards) - self.wilds
+
+    @property
+    def is_canasta(self) -> bool:
+        return len(self.cards) >= 7
+
+    @property
+    def is_natural_canasta(self) -> bool:
+        return len(self.cards) >= 7 and self.wilds == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What the active seat has done this turn.
+
+    ``staged`` are the meld actions since the draw (or the take), replayable over
+    ``base_hand``/``base_melds`` so that ``undo`` can take the last one back.
+    """
+
+    seat: int
+    drew: str = ""  # "", "stock" or "pile"
+    asked: bool = False
+    answer: str = ""  # "", "yes" or "no"
+    asked_in: Phase = Phase.DRAW
+    staged: tuple[Move, ...] = ()
+    base_hand: tuple[Card, ...] = ()
+    base_melds: tuple[MeldPile, ...] = ()
+    created: tuple[int, ...] = ()  # ranks of melds this seat created in the take
+    laid_off_on_partner: bool = False  # the take added to a partner's meld
+    no_discard: bool = False  # last stock card was a red three (may-meld option)
+
+
+@dataclass(frozen=True, slots=True)
+class SideResult:
+    """One team's score for a hand, with every component (CL-SCORE-8)."""
+
+    team: int
+    base: int
+    natural_canastas: int
+    mixed_canastas: int
+    canasta_bonus: int
+    going_out: int
+    red_threes: int
+    red_three_points: int
+    in_hand: int
+    penalties: int
+    total: int
+    cumulative: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    went_out: int  # seat, or -1 when the stock ran out
+    concealed: bool
+    sides: tuple[SideResult, ...]
+    winner: int = -1  # team that won the game, -1 none
+    draw: bool = False  # game ended in a draw (tie policy "draw")
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    rules: RuleSet
+    seed: int
+    hand_no: int
+    dealer: int
+    scores: tuple[int, ...]  # cumulative per team at the start of this hand
+    order: tuple[int, ...]  # active seats in turn order, first player first
+    stock: tuple[Card, ...]
+    pile: tuple[Card, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    melds: tuple[tuple[MeldPile, ...], ...]  # per team
+    red3: tuple[tuple[Card, ...], ...]  # per seat
+    opened: tuple[bool, ...]  # per team
+    melded: tuple[bool, ...]  # per seat: has melded a card in an earlier turn
+    pending_red3: tuple[bool, ...]  # per seat: dealt red threes not yet laid
+    asks: tuple[int, ...]  # per seat: questions asked this hand
+    penalties: tuple[int, ...]  # per team, this hand
+    phase: Phase
+    turn: Turn
+    ply: int = 0
+    result: HandResult | None = None
+    _legal: list[Move] = field(default_factory=list, init=False, compare=False, repr=False)
+
+    @property
+    def awaited(self) -> int:
+        """The seat whose move is due (the partner while a question is pending), or -1."""
+        if self.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            return -1
+        if self.phase is Phase.PERMISSION:
+            return partner_of(self, self.turn.seat)
+        return self.turn.seat
+
+    def team_of(self, seat: int) -> int:
+        return self.rules.layout.team_of(seat)
+
+
+def partner_of(state: State, seat: int) -> int:
+    """Who answers this seat's question: the next active teammate in turn order (CL-P6-10)."""
+    team = state.rules.layout.team_of(seat)
+    order = state.order
+    i = order.index(seat)
+    for k in range(1, len(order)):
+        other = order[(i + k) % len(order)]
+        if state.rules.layout.team_of(other) == team:
+            return other
+    return -1

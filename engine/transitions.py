@@ -1,0 +1,373 @@
+"""State transitions, unchecked: each takes a state and returns the next one.
+
+Legality is decided in :mod:`engine.legal`; :func:`engine.play.apply` only calls
+these after the move has been found legal. Chance (the deal, stock draws and
+red-three replacements) happens here, from the stock order held in the state.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import TypeVar
+
+from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, Card
+from engine.deck import shuffled_deck
+from engine.hands import add_cards, remove_cards
+from engine.moves import AddToMeld, Group, Meld, Move, TakePile, canonical_group
+from engine.rules import RuleSet
+from engine.scoring import hand_result
+from engine.state import MeldPile, Phase, State, Turn
+
+T = TypeVar("T")
+
+
+def _set(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def group_rank(group: Group, wild: tuple[bool, ...]) -> int:
+    """The rank a meld group belongs to: its naturals' rank (black threes: THREE)."""
+    for c in group:
+        if not wild[c]:
+            return RANK[c]
+    return -1
+
+
+def make_meld(rules: RuleSet, rank: int, cards: tuple[Card, ...], owner: int) -> MeldPile:
+    wild = rules.wild
+    return MeldPile(rank, canonical_group(cards), owner, sum(1 for c in cards if wild[c]))
+
+
+def put_meld(melds: tuple[MeldPile, ...], meld: MeldPile) -> tuple[MeldPile, ...]:
+    """Insert or replace the meld of its rank, keeping melds ordered by rank."""
+    rest = [m for m in melds if m.rank != meld.rank]
+    rest.append(meld)
+    rest.sort(key=lambda m: m.rank)
+    return tuple(rest)
+
+
+def find_meld(melds: tuple[MeldPile, ...], rank: int) -> MeldPile | None:
+    for m in melds:
+        if m.rank == rank:
+            return m
+    return None
+
+
+# --- the deal -----------------------------------------------------------------
+
+
+def deal(
+    rules: RuleSet,
+    seed: int,
+    hand_no: int,
+    dealer: int,
+    scores: tuple[int, ...],
+    deck: list[Card] | None = None,
+) -> State:
+    """Deal a hand (CL-DEAL-1..7): cards one at a time from the dealer's left, then the upcard."""
+    active = rules.active_seats(hand_no)
+    i = active.index(dealer)
+    order = active[i + 1:] + active[: i + 1]
+    cards = list(deck) if deck is not None else shuffled_deck(rules, random.Random(f"{seed}:{hand_no}"))
+    n = rules.players
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    dealt = len(order) * rules.hand_size
+    for k in range(dealt):
+        hands[order[k % len(order)]].append(cards[k])
+    stock = list(reversed(cards[dealt:]))  # top card last
+    pile = [stock.pop()]
+    stops_on_black = bool(rules.opt("upcard_black_three_stops"))
+    while stock and (
+        rules.wild[pile[-1]] or IS_RED_THREE[pile[-1]]
+        or (IS_BLACK_THREE[pile[-1]] and not stops_on_black)
+    ):
+        pile.append(stock.pop())  # CL-DEAL-4
+    teams = len(rules.layout.teams)
+    state = State(
+        rules=rules, seed=seed, hand_no=hand_no, dealer=dealer, scores=scores, order=order,
+        stock=tuple(stock), pile=tuple(pile), hands=tuple(tuple(sorted(h)) for h in hands),
+        melds=((),) * teams, red3=((),) * n, opened=(False,) * teams, melded=(False,) * n,
+        pending_red3=tuple(any(IS_RED_THREE[c] for c in h) for h in hands),
+        asks=(0,) * n, penalties=(0,) * teams, phase=Phase.DRAW, turn=Turn(order[0]),
+    )
+    if rules.opt("red3_dealt_timing") == "after_deal":
+        for seat in order:
+            state = lay_red_threes(state, seat)
+            if state.phase is Phase.HAND_OVER or state.phase is Phase.GAME_OVER:
+                return state
+    return start_turn(state, order[0])
+
+
+def lay_red_threes(state: State, seat: int) -> State:
+    """Lay a seat's dealt red threes and replace each from the stock (CL-R3-1)."""
+    hand = state.hands[seat]
+    reds = [c for c in hand if IS_RED_THREE[c]]
+    state = replace(state, pending_red3=_set(state.pending_red3, seat, False))
+    if not reds:
+        return state
+    keep = tuple(c for c in hand if not IS_RED_THREE[c])
+    state = replace(
+        state,
+        hands=_set(state.hands, seat, keep),
+        red3=_set(state.red3, seat, state.red3[seat] + tuple(reds)),
+    )
+    return draw_cards(state, seat, len(reds))
+
+
+def draw_cards(state: State, seat: int, count: int) -> State:
+    """Take ``count`` cards from the stock, laying and replacing red threes (CL-R3-2).
+
+    A red three that is the last stock card ends the hand (CL-EXH-2), or, under
+    ``last_red_three_may_meld``, leaves the player to meld without a discard.
+    """
+    stock = list(state.stock)
+    got: list[Card] = []
+    reds: list[Card] = []
+    last_red = False
+    while count > 0 and stock:
+        c = stock.pop()
+        if IS_RED_THREE[c]:
+            reds.append(c)
+            last_red = not stock
+        else:
+            got.append(c)
+            count -= 1
+    state = replace(
+        state,
+        stock=tuple(stock),
+        hands=_set(state.hands, seat, add_cards(state.hands[seat], got)),
+        red3=_set(state.red3, seat, state.red3[seat] + tuple(reds)),
+    )
+    if last_red:
+        if state.rules.opt("last_red_three_may_meld") and state.turn.seat == seat:
+            return replace(state, turn=replace(state.turn, no_discard=True))
+        return finish_hand(state, -1, False)
+    return state
+
+
+def start_turn(state: State, seat: int) -> State:
+    """Begin a seat's turn: its dealt red threes first, then DRAW or DRAW_EXHAUSTED."""
+    state = replace(state, turn=Turn(seat), phase=Phase.DRAW)
+    if state.pending_red3[seat]:
+        state = lay_red_threes(state, seat)
+        if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            return state
+        if state.turn.no_discard:  # the replacement emptied the stock on a red three
+            return finish_hand(state, -1, False)
+    if not state.stock:
+        return replace(state, phase=Phase.DRAW_EXHAUSTED)
+    return state
+
+
+# --- the draw ----------------------------------------------------------------
+
+
+def draw_stock(state: State) -> State:
+    seat = state.turn.seat
+    state = replace(state, turn=replace(state.turn, drew="stock"), phase=Phase.MELD)
+    return draw_cards(state, seat, state.rules.draw_count)
+
+
+def take_pile(state: State, move: TakePile) -> State:
+    """Meld the top card with the shown cards, lay the extras, take the rest (CL-PILE-8)."""
+    rules = state.rules
+    seat = state.turn.seat
+    team = state.team_of(seat)
+    top = state.pile[-1]
+    rank = RANK[top]
+    melds = state.melds[team]
+    hand = remove_cards(state.hands[seat], move.cards + tuple(c for g in move.extras for c in g))
+    assert hand is not None
+    existing = find_meld(melds, rank)
+    created: list[int] = []
+    laid_off = False
+    if existing is not None:
+        melds = put_meld(melds, make_meld(rules, rank, existing.cards + move.cards + (top,),
+                                          existing.owner))
+        laid_off = existing.owner != seat
+    else:
+        melds = put_meld(melds, make_meld(rules, rank, move.cards + (top,), seat))
+        created.append(rank)
+    for g in move.extras:
+        r = group_rank(g, rules.wild)
+        melds = put_meld(melds, make_meld(rules, r, g, seat))
+        created.append(r)
+    rest = state.pile[:-1]
+    reds = tuple(c for c in rest if IS_RED_THREE[c])  # CL-R3-3: no replacement
+    hand = add_cards(hand, (c for c in rest if not IS_RED_THREE[c]))
+    turn = replace(state.turn, drew="pile", created=tuple(created), laid_off_on_partner=laid_off)
+    return replace(
+        state, pile=(), phase=Phase.MELD, turn=turn,
+        hands=_set(state.hands, seat, hand),
+        melds=_set(state.melds, team, melds),
+        red3=_set(state.red3, seat, state.red3[seat] + reds),
+        opened=_set(state.opened, team, True),
+    )
+
+
+# --- melding -----------------------------------------------------------------
+
+
+def apply_stage(
+    rules: RuleSet, seat: int, hand: tuple[Card, ...], melds: tuple[MeldPile, ...], move: Move
+) -> tuple[tuple[Card, ...], tuple[MeldPile, ...]]:
+    """Lay a Meld or AddToMeld on a hand and a team's melds."""
+    if isinstance(move, Meld):
+        for g in move.groups:
+            melds = put_meld(melds, make_meld(rules, group_rank(g, rules.wild), g, seat))
+        cards: tuple[Card, ...] = tuple(c for g in move.groups for c in g)
+    else:
+        assert isinstance(move, AddToMeld)
+        m = find_meld(melds, move.rank)
+        assert m is not None
+        melds = put_meld(melds, make_meld(rules, m.rank, m.cards + move.cards, m.owner))
+        cards = move.cards
+    left = remove_cards(hand, cards)
+    assert left is not None
+    return left, melds
+
+
+def stage(state: State, move: Move) -> State:
+    seat = state.turn.seat
+    team = state.team_of(seat)
+    t = state.turn
+    if not t.staged:  # the first staged action records what undo returns to
+        t = replace(t, base_hand=state.hands[seat], base_melds=state.melds[team])
+    hand, melds = apply_stage(state.rules, seat, state.hands[seat], state.melds[team], move)
+    return replace(
+        state, turn=replace(t, staged=t.staged + (move,)),
+        hands=_set(state.hands, seat, hand),
+        melds=_set(state.melds, team, melds),
+    )
+
+
+def undo(state: State) -> State:
+    """Take back the last staged meld action by replaying the others over the base."""
+    t = state.turn
+    seat, team = t.seat, state.team_of(t.seat)
+    hand, melds = t.base_hand, t.base_melds
+    for m in t.staged[:-1]:
+        hand, melds = apply_stage(state.rules, seat, hand, melds, m)
+    turn = replace(t, staged=t.staged[:-1]) if len(t.staged) > 1 else replace(
+        t, staged=(), base_hand=(), base_melds=())
+    return replace(
+        state, turn=turn,
+        hands=_set(state.hands, seat, hand),
+        melds=_set(state.melds, team, melds),
+    )
+
+
+def staged_points(state: State) -> int:
+    """Card points laid this turn by meld actions (the initial-meld count, CL-MIN-3)."""
+    values = state.rules.values
+    total = 0
+    for m in state.turn.staged:
+        cards = [c for g in m.groups for c in g] if isinstance(m, Meld) else list(getattr(m, "cards", ()))
+        total += sum(values[c] for c in cards)
+    return total
+
+
+def created_ranks(state: State) -> set[int]:
+    """Ranks of the melds the active seat created this turn (take and staged)."""
+    ranks = set(state.turn.created)
+    for m in state.turn.staged:
+        if isinstance(m, Meld):
+            ranks.update(group_rank(g, state.rules.wild) for g in m.groups)
+    return ranks
+
+
+def is_concealed(state: State) -> bool:
+    """Would emptying the hand now be a concealed going out (CL-OUT-10)?"""
+    t = state.turn
+    rules = state.rules
+    if state.melded[t.seat] or not t.drew:
+        return False
+    if t.drew == "pile" and rules.opt("concealed_forbid_pile"):
+        return False
+    created = created_ranks(state)
+    if rules.opt("concealed_forbid_layoffs") and (t.laid_off_on_partner or any(
+        isinstance(m, AddToMeld) and m.rank not in created for m in t.staged
+    )):
+        return False
+    team_melds = state.melds[state.team_of(t.seat)]
+    return any(m.rank in created and m.is_canasta for m in team_melds)
+
+
+# --- ending the turn and the hand ------------------------------------------------
+
+
+def _commit(state: State) -> State:
+    t = state.turn
+    team = state.team_of(t.seat)
+    laid = bool(t.staged) or t.drew == "pile"
+    penalties = state.penalties
+    if (t.answer == "yes" and state.rules.opt("penalties") and state.hands[t.seat]
+            and state.rules.opt("permission_yes") != "advisory"):
+        penalties = _set(penalties, team, penalties[team] + 100)  # CL-PEN-2
+    return replace(
+        state, penalties=penalties, turn=replace(t, staged=(), base_hand=(), base_melds=()),
+        opened=_set(state.opened, team, state.opened[team] or laid),
+        melded=_set(state.melded, t.seat, state.melded[t.seat] or laid),
+    )
+
+
+def discard(state: State, card: Card) -> State:
+    seat = state.turn.seat
+    hand = remove_cards(state.hands[seat], (card,))
+    assert hand is not None
+    state = replace(state, pile=state.pile + (card,),
+                    hands=_set(state.hands, seat, hand))
+    state = _commit(state)
+    if not state.stock and (state.rules.opt("stock_empty_ends_hand") or state.rules.cutthroat):
+        return finish_hand(state, -1, False)
+    i = state.order.index(seat)
+    return start_turn(state, state.order[(i + 1) % len(state.order)])
+
+
+def go_out(state: State, card: Card | None) -> State:
+    seat = state.turn.seat
+    concealed = is_concealed(state)
+    if card is not None:
+        hand = remove_cards(state.hands[seat], (card,))
+        assert hand is not None
+        state = replace(state, pile=state.pile + (card,),
+                        hands=_set(state.hands, seat, hand))
+    state = _commit(state)
+    return finish_hand(state, seat, concealed)
+
+
+def finish_hand(state: State, went_out: int, concealed: bool) -> State:
+    """Score the hand and move to HAND_OVER, or GAME_OVER when the game is decided."""
+    result = hand_result(state, went_out, concealed)
+    over = result.winner >= 0 or result.draw
+    return replace(state, result=result, phase=Phase.GAME_OVER if over else Phase.HAND_OVER)
+
+
+def ask(state: State) -> State:
+    t = state.turn
+    return replace(
+        state, phase=Phase.PERMISSION, turn=replace(t, asked=True, asked_in=state.phase),
+        asks=_set(state.asks, t.seat, state.asks[t.seat] + 1),
+    )
+
+
+def answer(state: State, yes: bool) -> State:
+    t = state.turn
+    return replace(state, phase=t.asked_in, turn=replace(t, answer="yes" if yes else "no"))
+
+
+def next_deal(state: State, deck: list[Card] | None = None) -> State:
+    """The next hand of the match: dealer one seat on among that hand's players (CL-GAME-6)."""
+    assert state.result is not None
+    rules = state.rules
+    hand_no = state.hand_no + 1
+    active = rules.active_seats(hand_no)
+    dealer = state.dealer
+    for k in range(1, rules.players + 1):
+        cand = (state.dealer + k) % rules.players
+        if cand in active:
+            dealer = cand
+            break
+    scores = tuple(s.cumulative for s in state.result.sides)
+    return deal(rules, state.seed, hand_no, dealer, scores, deck)

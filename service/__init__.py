@@ -1,0 +1,1 @@
+"""Adapters from the pure engine to the outside world (terminal, gRPC, HTTP)."""
