@@ -30,7 +30,7 @@ class HandView:
     ``k`` cards of a rank are the canonical copies a move uses.
     """
 
-    __slots__ = ("hand", "naturals", "deuces", "jokers", "black_threes", "red_threes")
+    __slots__ = ("hand", "naturals", "deuces", "jokers", "black_threes", "red_threes", "_picks")
 
     def __init__(self, rules: RuleSet, hand: tuple[Card, ...]) -> None:
         self.hand = hand
@@ -39,6 +39,7 @@ class HandView:
         self.jokers: list[Card] = []
         self.black_threes: list[Card] = []
         self.red_threes: list[Card] = []
+        self._picks: dict[int, list[tuple[Card, ...]]] = {}
         wild = rules.wild
         for c in hand:
             if c == JOKER:
@@ -54,6 +55,12 @@ class HandView:
 
     def wild_picks(self, cap: int) -> list[tuple[Card, ...]]:
         """Canonical wild-card choices of size 0..cap: j jokers and d deuces (lowest ids)."""
+        cached = self._picks.get(cap)
+        if cached is None:
+            cached = self._picks[cap] = self._wild_picks(cap)
+        return cached
+
+    def _wild_picks(self, cap: int) -> list[tuple[Card, ...]]:
         out: list[tuple[Card, ...]] = []
         nj, nd = len(self.jokers), len(self.deuces)
         for j in range(min(nj, cap) + 1):

@@ -33,6 +33,7 @@ from engine.moves import (
 from engine.rules import RuleSet
 from engine.state import MeldPile, Phase, State, partner_of
 from engine.transitions import (
+    apply_stage,
     find_meld,
     is_concealed,
     stage,
@@ -307,14 +308,19 @@ def can_still_go_out(state: State) -> bool:
     hand = state.hands[t.seat]
     if not hand:
         return out_allowed(state)
-    options: list[tuple[Card, ...]] = [hand]
-    seen: set[Card] = set()
-    for c in hand:
-        if c not in seen:
-            seen.add(c)
-            rest = remove_cards(hand, (c,))
-            assert rest is not None
-            options.append(rest)
+    # Only a card that cannot be laid is worth keeping for the final discard:
+    # a lone natural, a black three too many, or a wild card without room.
+    hv = HandView(state.rules, hand)
+    have = {m.rank for m in state.melds[state.team_of(t.seat)]}
+    singles = [cs[0] for r, cs in hv.naturals.items() if len(cs) == 1 and r not in have]
+    if len(singles) > 1:
+        return False
+    keep = singles or [c for c in (hv.black_threes[:1] + hv.jokers[:1] + hv.deuces[:1])]
+    options: list[tuple[Card, ...]] = [] if singles else [hand]
+    for c in keep:
+        rest = remove_cards(hand, (c,))
+        assert rest is not None
+        options.append(rest)
     return any(_can_lay_all(state, rest) for rest in options)
 
 
@@ -472,9 +478,8 @@ def _minimum_reachable(state: State, move: Move) -> bool:
     have = staged_points(state) + sum(values[c] for c in cards)
     if have >= need:
         return True
-    left = remove_cards(state.hands[state.turn.seat], cards)
-    assert left is not None
-    melds = stage(state, move).melds[team]
+    left, melds = apply_stage(rules, state.turn.seat, state.hands[state.turn.seat],
+                              state.melds[team], move)
     if _concealed_possible(state, left, melds):
         return True
     return have + _best_more(rules, HandView(rules, left), melds) >= need
@@ -485,11 +490,11 @@ def _concealed_possible(state: State, left: tuple[Card, ...], melds: tuple[MeldP
     if state.melded[t.seat] or t.drew != "stock" or state.rules.opt("concealed_requires_minimum"):
         return False
     hv = HandView(state.rules, left)
-    wilds = min(3, len(hv.jokers) + len(hv.deuces))
+    wilds = len(hv.jokers) + len(hv.deuces)
     for m in melds:
-        if m.size + len(hv.naturals.get(m.rank, ())) + max(0, 3 - m.wilds) >= 7:
+        if m.size + len(hv.naturals.get(m.rank, ())) + min(wilds, max(0, 3 - m.wilds)) >= 7:
             return True
-    return any(len(cs) >= 4 and len(cs) + wilds >= 7 for cs in hv.naturals.values())
+    return any(len(cs) >= 4 and len(cs) + min(3, wilds) >= 7 for cs in hv.naturals.values())
 
 
 def _best_more(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 
 from engine.cards import CODES, RANK_CHARS, Card, parse_cards, rank_of_char
 from engine.deck import composition
@@ -22,7 +21,7 @@ from engine.moves import AddToMeld, Meld, Move, parse_move
 from engine.options import OptionSpec
 from engine.rules import RuleSet
 from engine.scoring import hand_result
-from engine.state import MeldPile, Phase, State, Turn
+from engine.state import MeldPile, Phase, State, Turn, evolve
 from engine.transitions import apply_stage, make_meld
 from engine.variants import variant_module
 
@@ -240,7 +239,7 @@ def _import(text: str) -> State:
     _check(state)
     if "result" in r.fields:
         went_out, concealed = r.ints("result", 2)
-        state = replace(state, result=hand_result(state, went_out, bool(concealed)))
+        state = evolve(state, result=hand_result(state, went_out, bool(concealed)))
     return state
 
 
@@ -289,7 +288,7 @@ def _staged(rules: RuleSet, r: _Reader, state: State) -> State:
     if hand != state.hands[seat] or melds != state.melds[team]:
         raise BadInput(Reason.BAD_NOTATION, "the staged moves do not lead from the base "
                                             "to the current hand and melds")
-    return replace(state, turn=replace(state.turn, staged=tuple(moves), base_hand=base_hand,
+    return evolve(state, turn=evolve(state.turn, staged=tuple(moves), base_hand=base_hand,
                                        base_melds=base_melds))
 
 

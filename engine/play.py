@@ -8,8 +8,6 @@ the input state is never touched.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine import transitions as tr
 from engine.cards import IS_BLACK_THREE, JOKER, RANK, THREE, Card
 from engine.errors import BadInput, Reason, RuleViolation
@@ -40,7 +38,7 @@ from engine.moves import (
     Undo,
     canonical_group,
 )
-from engine.state import Phase, State
+from engine.state import Phase, State, evolve
 
 
 def apply(state: State, move: Move, seat: int | None = None) -> State:
@@ -85,7 +83,7 @@ def _do(state: State, move: Move) -> State:
         nxt = tr.undo(state)
     else:  # Decline, EndHand: the hand ends by exhaustion (CL-EXH-2, CL-EXH-6)
         nxt = tr.finish_hand(state, -1, False)
-    return replace(nxt, ply=state.ply + 1)
+    return evolve(nxt, ply=state.ply + 1)
 
 
 # --- canonical cards -------------------------------------------------------------

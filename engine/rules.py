@@ -23,12 +23,14 @@ class Layout:
 
     teams: tuple[tuple[int, ...], ...]
     rotation: tuple[tuple[int, ...], ...]
+    seat_team: tuple[int, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        owner = {s: i for i, team in enumerate(self.teams) for s in team}
+        object.__setattr__(self, "seat_team", tuple(owner[s] for s in range(len(owner))))
 
     def team_of(self, seat: int) -> int:
-        for i, team in enumerate(self.teams):
-            if seat in team:
-                return i
-        raise ValueError(f"seat {seat} has no team")
+        return self.seat_team[seat]
 
 
 @dataclass(frozen=True, slots=True)

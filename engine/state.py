@@ -9,10 +9,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypeVar
 
 from engine.cards import Card
 from engine.moves import Group, Move
 from engine.rules import RuleSet
+
+T = TypeVar("T", "State", "Turn")
+
+
+def evolve(obj: T, **changes: object) -> T:
+    """A copy of a frozen State or Turn with some fields changed.
+
+    ``dataclasses.replace`` re-runs ``__init__``; copying the instance dict is
+    several times faster on the hot path. A State's legal-move cache is never
+    carried over.
+    """
+    data = dict(obj.__dict__)
+    assert changes.keys() <= data.keys(), f"unknown fields {set(changes) - set(data)}"
+    data.update(changes)
+    if "_legal" in data:
+        data["_legal"] = []
+    new = object.__new__(type(obj))
+    object.__setattr__(new, "__dict__", data)
+    return new
 
 
 class Phase(StrEnum):
@@ -50,7 +70,7 @@ class MeldPile:
         return len(self.cards) >= 7 and self.wilds == 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Turn:
     """What the active seat has done this turn.
 
@@ -98,7 +118,7 @@ class HandResult:
     draw: bool = False  # game ended in a draw (tie policy "draw")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     rules: RuleSet
     seed: int
@@ -132,7 +152,7 @@ class State:
         return self.turn.seat
 
     def team_of(self, seat: int) -> int:
-        return self.rules.layout.team_of(seat)
+        return self.rules.layout.seat_team[seat]
 
 
 def partner_of(state: State, seat: int) -> int:

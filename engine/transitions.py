@@ -8,7 +8,6 @@ red-three replacements) happens here, from the stock order held in the state.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import TypeVar
 
 from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, Card
@@ -17,7 +16,7 @@ from engine.hands import add_cards, remove_cards
 from engine.moves import AddToMeld, Group, Meld, Move, TakePile, canonical_group
 from engine.rules import RuleSet
 from engine.scoring import hand_result
-from engine.state import MeldPile, Phase, State, Turn
+from engine.state import MeldPile, Phase, State, Turn, evolve
 
 T = TypeVar("T")
 
@@ -103,11 +102,11 @@ def lay_red_threes(state: State, seat: int) -> State:
     """Lay a seat's dealt red threes and replace each from the stock (CL-R3-1)."""
     hand = state.hands[seat]
     reds = [c for c in hand if IS_RED_THREE[c]]
-    state = replace(state, pending_red3=_set(state.pending_red3, seat, False))
+    state = evolve(state, pending_red3=_set(state.pending_red3, seat, False))
     if not reds:
         return state
     keep = tuple(c for c in hand if not IS_RED_THREE[c])
-    state = replace(
+    state = evolve(
         state,
         hands=_set(state.hands, seat, keep),
         red3=_set(state.red3, seat, state.red3[seat] + tuple(reds)),
@@ -133,7 +132,7 @@ def draw_cards(state: State, seat: int, count: int) -> State:
         else:
             got.append(c)
             count -= 1
-    state = replace(
+    state = evolve(
         state,
         stock=tuple(stock),
         hands=_set(state.hands, seat, add_cards(state.hands[seat], got)),
@@ -141,14 +140,14 @@ def draw_cards(state: State, seat: int, count: int) -> State:
     )
     if last_red:
         if state.rules.opt("last_red_three_may_meld") and state.turn.seat == seat:
-            return replace(state, turn=replace(state.turn, no_discard=True))
+            return evolve(state, turn=evolve(state.turn, no_discard=True))
         return finish_hand(state, -1, False)
     return state
 
 
 def start_turn(state: State, seat: int) -> State:
     """Begin a seat's turn: its dealt red threes first, then DRAW or DRAW_EXHAUSTED."""
-    state = replace(state, turn=Turn(seat), phase=Phase.DRAW)
+    state = evolve(state, turn=Turn(seat), phase=Phase.DRAW)
     if state.pending_red3[seat]:
         state = lay_red_threes(state, seat)
         if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
@@ -156,7 +155,7 @@ def start_turn(state: State, seat: int) -> State:
         if state.turn.no_discard:  # the replacement emptied the stock on a red three
             return finish_hand(state, -1, False)
     if not state.stock:
-        return replace(state, phase=Phase.DRAW_EXHAUSTED)
+        return evolve(state, phase=Phase.DRAW_EXHAUSTED)
     return state
 
 
@@ -165,7 +164,7 @@ def start_turn(state: State, seat: int) -> State:
 
 def draw_stock(state: State) -> State:
     seat = state.turn.seat
-    state = replace(state, turn=replace(state.turn, drew="stock"), phase=Phase.MELD)
+    state = evolve(state, turn=evolve(state.turn, drew="stock"), phase=Phase.MELD)
     return draw_cards(state, seat, state.rules.draw_count)
 
 
@@ -196,8 +195,8 @@ def take_pile(state: State, move: TakePile) -> State:
     rest = state.pile[:-1]
     reds = tuple(c for c in rest if IS_RED_THREE[c])  # CL-R3-3: no replacement
     hand = add_cards(hand, (c for c in rest if not IS_RED_THREE[c]))
-    turn = replace(state.turn, drew="pile", created=tuple(created), laid_off_on_partner=laid_off)
-    return replace(
+    turn = evolve(state.turn, drew="pile", created=tuple(created), laid_off_on_partner=laid_off)
+    return evolve(
         state, pile=(), phase=Phase.MELD, turn=turn,
         hands=_set(state.hands, seat, hand),
         melds=_set(state.melds, team, melds),
@@ -233,10 +232,10 @@ def stage(state: State, move: Move) -> State:
     team = state.team_of(seat)
     t = state.turn
     if not t.staged:  # the first staged action records what undo returns to
-        t = replace(t, base_hand=state.hands[seat], base_melds=state.melds[team])
+        t = evolve(t, base_hand=state.hands[seat], base_melds=state.melds[team])
     hand, melds = apply_stage(state.rules, seat, state.hands[seat], state.melds[team], move)
-    return replace(
-        state, turn=replace(t, staged=t.staged + (move,)),
+    return evolve(
+        state, turn=evolve(t, staged=t.staged + (move,)),
         hands=_set(state.hands, seat, hand),
         melds=_set(state.melds, team, melds),
     )
@@ -249,9 +248,9 @@ def undo(state: State) -> State:
     hand, melds = t.base_hand, t.base_melds
     for m in t.staged[:-1]:
         hand, melds = apply_stage(state.rules, seat, hand, melds, m)
-    turn = replace(t, staged=t.staged[:-1]) if len(t.staged) > 1 else replace(
+    turn = evolve(t, staged=t.staged[:-1]) if len(t.staged) > 1 else evolve(
         t, staged=(), base_hand=(), base_melds=())
-    return replace(
+    return evolve(
         state, turn=turn,
         hands=_set(state.hands, seat, hand),
         melds=_set(state.melds, team, melds),
@@ -305,8 +304,8 @@ def _commit(state: State) -> State:
     if (t.answer == "yes" and state.rules.opt("penalties") and state.hands[t.seat]
             and state.rules.opt("permission_yes") != "advisory"):
         penalties = _set(penalties, team, penalties[team] + 100)  # CL-PEN-2
-    return replace(
-        state, penalties=penalties, turn=replace(t, staged=(), base_hand=(), base_melds=()),
+    return evolve(
+        state, penalties=penalties, turn=evolve(t, staged=(), base_hand=(), base_melds=()),
         opened=_set(state.opened, team, state.opened[team] or laid),
         melded=_set(state.melded, t.seat, state.melded[t.seat] or laid),
     )
@@ -316,7 +315,7 @@ def discard(state: State, card: Card) -> State:
     seat = state.turn.seat
     hand = remove_cards(state.hands[seat], (card,))
     assert hand is not None
-    state = replace(state, pile=state.pile + (card,),
+    state = evolve(state, pile=state.pile + (card,),
                     hands=_set(state.hands, seat, hand))
     state = _commit(state)
     if not state.stock and (state.rules.opt("stock_empty_ends_hand") or state.rules.cutthroat):
@@ -331,7 +330,7 @@ def go_out(state: State, card: Card | None) -> State:
     if card is not None:
         hand = remove_cards(state.hands[seat], (card,))
         assert hand is not None
-        state = replace(state, pile=state.pile + (card,),
+        state = evolve(state, pile=state.pile + (card,),
                         hands=_set(state.hands, seat, hand))
     state = _commit(state)
     return finish_hand(state, seat, concealed)
@@ -341,20 +340,20 @@ def finish_hand(state: State, went_out: int, concealed: bool) -> State:
     """Score the hand and move to HAND_OVER, or GAME_OVER when the game is decided."""
     result = hand_result(state, went_out, concealed)
     over = result.winner >= 0 or result.draw
-    return replace(state, result=result, phase=Phase.GAME_OVER if over else Phase.HAND_OVER)
+    return evolve(state, result=result, phase=Phase.GAME_OVER if over else Phase.HAND_OVER)
 
 
 def ask(state: State) -> State:
     t = state.turn
-    return replace(
-        state, phase=Phase.PERMISSION, turn=replace(t, asked=True, asked_in=state.phase),
+    return evolve(
+        state, phase=Phase.PERMISSION, turn=evolve(t, asked=True, asked_in=state.phase),
         asks=_set(state.asks, t.seat, state.asks[t.seat] + 1),
     )
 
 
 def answer(state: State, yes: bool) -> State:
     t = state.turn
-    return replace(state, phase=t.asked_in, turn=replace(t, answer="yes" if yes else "no"))
+    return evolve(state, phase=t.asked_in, turn=evolve(t, answer="yes" if yes else "no"))
 
 
 def next_deal(state: State, deck: list[Card] | None = None) -> State:

@@ -1,0 +1,93 @@
+"""Engine benchmark: complete hands of uniform-random self-play per player count.
+
+Prints a table and writes ``bench/results/engine.json`` (one row per variant and
+player count). ``legal`` times ``legal_moves`` on a fresh state; ``apply`` times a
+checked ``apply`` on a fresh state, so it includes generating the legal list
+that the move is checked against (as a service call that opens a snapshot does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import time
+from engine.state import evolve
+from pathlib import Path
+
+from engine import Phase, apply, legal_moves, new_game
+from engine.bots import random_move
+from engine.state import State
+
+RESULTS = Path(__file__).parent / "results" / "engine.json"
+
+
+def _cold(state: State) -> State:
+    """An equal state with no cached legal list."""
+    return evolve(state)
+
+
+def _p99(samples: list[float]) -> float:
+    samples.sort()
+    return samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1e6
+
+
+def run(variant: str, players: int, seconds: float, seed: int) -> dict[str, object]:
+    rng = random.Random(seed)
+    hands = moves = 0
+    legal_t: list[float] = []
+    apply_t: list[float] = []
+    play_time = 0.0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline or hands < 5:
+        state = new_game(variant, players, seed=rng.getrandbits(63))
+        t0 = time.perf_counter()
+        while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+            state = apply(state, random_move(state, rng))
+            moves += 1
+        play_time += time.perf_counter() - t0
+        hands += 1
+    # latency samples on fresh states, taken from separate playouts
+    for _ in range(20):
+        state = new_game(variant, players, seed=rng.getrandbits(63))
+        while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+            cold = _cold(state)
+            t0 = time.perf_counter()
+            listed = legal_moves(cold)
+            legal_t.append(time.perf_counter() - t0)
+            assert listed
+            move = random_move(cold, rng)
+            cold = _cold(state)
+            t0 = time.perf_counter()
+            state = apply(cold, move)
+            apply_t.append(time.perf_counter() - t0)
+    return {
+        "variant": variant,
+        "players": players,
+        "hands_per_s": round(hands / play_time, 1),
+        "moves_per_s": round(moves / play_time),
+        "legal_p99_us": round(_p99(legal_t), 1),
+        "apply_p99_us": round(_p99(apply_t), 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="play time per row")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rows = [run("classic", p, args.seconds, args.seed) for p in (2, 3, 4, 5, 6)]
+    keys = list(rows[0])
+    print(" | ".join(f"{k:>12}" for k in keys))
+    for row in rows:
+        print(" | ".join(f"{row[k]!s:>12}" for k in keys))
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(rows, indent=2) + "\n")
+    print(f"written {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
