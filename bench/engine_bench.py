@@ -13,12 +13,11 @@ import json
 import random
 import resource
 import time
-from engine.state import evolve
 from pathlib import Path
 
 from engine import Phase, apply, legal_moves, new_game
 from engine.bots import random_move
-from engine.state import State
+from engine.state import State, evolve
 
 RESULTS = Path(__file__).parent / "results" / "engine.json"
 
