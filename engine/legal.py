@@ -31,7 +31,7 @@ from engine.moves import (
     canonical_group,
 )
 from engine.rules import RuleSet
-from engine.state import MeldPile, Phase, State, partner_of
+from engine.state import MeldPile, Phase, State, minimum_of, partner_of
 from engine.transitions import (
     apply_stage,
     find_meld,
@@ -156,7 +156,7 @@ def take_moves(state: State) -> list[TakePile]:
     team = state.team_of(seat)
     top = state.pile[-1]
     values = rules.values
-    need = 0 if state.opened[team] else rules.minimum_for(state.scores[team])
+    need = 0 if state.opened[team] else minimum_of(state, state.turn.seat)
     moves: list[TakePile] = []
     for comp in take_companions(state):
         points = values[top] + sum(values[c] for c in comp)
@@ -262,7 +262,7 @@ def minimum_met(state: State) -> bool:
     team = state.team_of(state.turn.seat)
     if state.opened[team] or not state.turn.staged:
         return True
-    return staged_points(state) >= state.rules.minimum_for(state.scores[team])
+    return staged_points(state) >= minimum_of(state, state.turn.seat)
 
 
 def canastas(state: State) -> int:
@@ -374,7 +374,7 @@ def _can_lay_all(state: State, rest: tuple[Card, ...]) -> bool:
     points = staged_points(state) + sum(values[c] for c in rest)
     exempt = (state.turn.drew == "stock" and not state.melded[state.turn.seat]
               and not rules.opt("concealed_requires_minimum"))
-    return exempt or points >= rules.minimum_for(state.scores[team])
+    return exempt or points >= minimum_of(state, state.turn.seat)
 
 
 def _meld_phase_moves(state: State) -> list[Move]:
@@ -416,7 +416,7 @@ def meld_actions(state: State) -> list[Move]:
     unopened = not state.opened[team] and not state.turn.staged
     candidates: list[Move] = []
     if batch and unopened:
-        need = rules.minimum_for(state.scores[team])
+        need = minimum_of(state, state.turn.seat)
         candidates.extend(Meld(gs) for gs in opening_sets(rules, hand, need))
     else:
         for rank in sorted(hv.naturals):
@@ -472,7 +472,7 @@ def _minimum_reachable(state: State, move: Move) -> bool:
     team = state.team_of(state.turn.seat)
     if state.opened[team] or rules.opt("initial_meld_validation") == "batch":
         return True
-    need = rules.minimum_for(state.scores[team])
+    need = minimum_of(state, state.turn.seat)
     values = rules.values
     cards = _cards_of(move)
     have = staged_points(state) + sum(values[c] for c in cards)

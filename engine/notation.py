@@ -83,6 +83,10 @@ def export_position(state: State) -> str:
         f"asks: {_ints(state.asks)}",
         f"penalties: {_ints(state.penalties)}",
     ]
+    if state.side_of != rules.layout.seat_team:
+        lines.append(f"sides: {_ints(state.side_of)}")
+    if state.lone >= 0:
+        lines.append(f"lone: {state.lone}")
     if t.staged:
         lines.append("staged: " + " | ".join(str(m) for m in t.staged))
         lines.append(f"base_hand: {_cards(t.base_hand)}")
@@ -234,6 +238,8 @@ def _import(text: str) -> State:
         pending_red3=r.flags("pending_red3", n), asks=r.ints("asks", n, "0 " * n),
         penalties=r.ints("penalties", teams, "0 " * teams), phase=phase, turn=turn,
         ply=r.ints("ply", 1, "0")[0],
+        side_of=r.ints("sides", n, _ints(rules.layout.seat_team)),
+        lone=r.ints("lone", 1, "-1")[0],
     )
     state = _staged(rules, r, state)
     _check(state)
@@ -284,7 +290,7 @@ def _staged(rules: RuleSet, r: _Reader, state: State) -> State:
     hand, melds = base_hand, base_melds
     for m in moves:
         hand, melds = apply_stage(rules, seat, hand, melds, m)
-    team = rules.layout.team_of(seat)
+    team = state.team_of(seat)
     if hand != state.hands[seat] or melds != state.melds[team]:
         raise BadInput(Reason.BAD_NOTATION, "the staged moves do not lead from the base "
                                             "to the current hand and melds")

@@ -38,7 +38,7 @@ from engine.moves import (
     Undo,
     canonical_group,
 )
-from engine.state import Phase, State, evolve
+from engine.state import Phase, State, evolve, minimum_of
 
 
 def apply(state: State, move: Move, seat: int | None = None) -> State:
@@ -220,7 +220,7 @@ def _why_take(state: State, move: TakePile) -> RuleViolation | None:
                                  "extra melds are shown only for an initial meld", "CL-PILE-8")
     else:
         values = state.rules.values
-        need = state.rules.minimum_for(state.scores[team])
+        need = minimum_of(state, state.turn.seat)
         points = values[top] + sum(values[c] for g in (move.cards, *move.extras) for c in g)
         if points < need:
             return RuleViolation(

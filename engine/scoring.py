@@ -47,10 +47,13 @@ def side_result(
 
 def hand_result(state: State, went_out: int, concealed: bool) -> HandResult:
     """Score every team and decide whether the game is over."""
-    sides = tuple(
-        side_result(state, t, went_out, concealed, state.melds[t])
-        for t in range(len(state.rules.layout.teams))
-    )
+    if state.rules.cutthroat and state.lone >= 0:
+        sides = cutthroat_results(state, went_out, concealed)
+    else:
+        sides = tuple(
+            side_result(state, t, went_out, concealed, state.melds[t])
+            for t in range(len(state.rules.layout.teams))
+        )
     winner, draw = game_winner(state, sides)
     return HandResult(went_out=went_out, concealed=concealed, sides=sides,
                       winner=winner, draw=draw)
@@ -65,3 +68,34 @@ def game_winner(state: State, sides: tuple[SideResult, ...]) -> tuple[int, bool]
     if len(leaders) == 1:
         return leaders[0], False
     return -1, state.rules.opt("tie_policy") == "draw"
+
+
+def cutthroat_results(state: State, went_out: int, concealed: bool) -> tuple[SideResult, ...]:
+    """CL-P3-2: the lone hand scores alone; each partner scores the pair's total
+    (melds, canastas, going out, minus both hands) plus or minus his own red threes."""
+    rules = state.rules
+    values = rules.values
+    out: list[SideResult] = []
+    for seat in range(rules.players):
+        side = state.side_of[seat]
+        if seat == state.lone:
+            out.append(side_result(state, seat, went_out, concealed, state.melds[side]))
+            continue
+        melds = state.melds[side]
+        members = [s for s in range(rules.players) if state.side_of[s] == side]
+        base = sum(values[c] for m in melds for c in m.cards)
+        natural = sum(1 for m in melds if m.is_natural_canasta)
+        mixed = sum(1 for m in melds if m.is_canasta and not m.is_natural_canasta)
+        bonus = 500 * natural + 300 * mixed
+        out_bonus = (200 if concealed else 100) if went_out in members else 0
+        reds = len(state.red3[seat]) + sum(1 for c in state.hands[seat] if IS_RED_THREE[c])
+        r3 = red_three_points(False, reds) * (1 if melds else -1)
+        in_hand = sum(values[c] for s in members for c in state.hands[s])
+        penalties = state.penalties[side]
+        total = base + bonus + out_bonus + r3 - in_hand - penalties
+        out.append(SideResult(
+            team=seat, base=base, natural_canastas=natural, mixed_canastas=mixed,
+            canasta_bonus=bonus, going_out=out_bonus, red_threes=reds, red_three_points=r3,
+            in_hand=in_hand, penalties=penalties, total=total,
+            cumulative=state.scores[seat] + total))
+    return tuple(out)

@@ -140,6 +140,9 @@ class State:
     turn: Turn
     ply: int = 0
     result: HandResult | None = None
+    # meld side of each seat; differs from the scoring teams only in cutthroat play
+    side_of: tuple[int, ...] = ()
+    lone: int = -1  # cutthroat: the lone hand, once someone has taken the pile
     _legal: list[Move] = field(default_factory=list, init=False, compare=False, repr=False)
 
     @property
@@ -152,16 +155,22 @@ class State:
         return self.turn.seat
 
     def team_of(self, seat: int) -> int:
-        return self.rules.layout.seat_team[seat]
+        """The meld side of a seat (its partnership; cutthroat pairs form mid-hand)."""
+        return self.side_of[seat]
 
 
 def partner_of(state: State, seat: int) -> int:
     """Who answers this seat's question: the next active teammate in turn order (CL-P6-10)."""
-    team = state.rules.layout.team_of(seat)
+    side = state.side_of[seat]
     order = state.order
     i = order.index(seat)
     for k in range(1, len(order)):
         other = order[(i + k) % len(order)]
-        if state.rules.layout.team_of(other) == team:
+        if state.side_of[other] == side:
             return other
     return -1
+
+
+def minimum_of(state: State, seat: int) -> int:
+    """The initial-meld minimum of a seat's side, from its own cumulative score (CL-MIN-1/2)."""
+    return state.rules.minimum_for(state.scores[state.rules.layout.seat_team[seat]])

@@ -89,6 +89,7 @@ def deal(
         melds=((),) * teams, red3=((),) * n, opened=(False,) * teams, melded=(False,) * n,
         pending_red3=tuple(any(IS_RED_THREE[c] for c in h) for h in hands),
         asks=(0,) * n, penalties=(0,) * teams, phase=Phase.DRAW, turn=Turn(order[0]),
+        side_of=rules.layout.seat_team,
     )
     if rules.opt("red3_dealt_timing") == "after_deal":
         for seat in order:
@@ -192,6 +193,8 @@ def take_pile(state: State, move: TakePile) -> State:
         r = group_rank(g, rules.wild)
         melds = put_meld(melds, make_meld(rules, r, g, seat))
         created.append(r)
+    if rules.cutthroat and state.lone < 0:  # CL-P3-2: the first taker plays alone
+        state = form_pair(state, seat)
     rest = state.pile[:-1]
     reds = tuple(c for c in rest if IS_RED_THREE[c])  # CL-R3-3: no replacement
     hand = add_cards(hand, (c for c in rest if not IS_RED_THREE[c]))
@@ -324,6 +327,26 @@ def discard(state: State, card: Card) -> State:
     return start_turn(state, state.order[(i + 1) % len(state.order)])
 
 
+def form_pair(state: State, lone: int) -> State:
+    """Cutthroat (CL-P3-2): the two others become partners and combine their melds."""
+    rules = state.rules
+    a, b = sorted(s for s in state.order if s != lone)
+    sa, sb = state.side_of[a], state.side_of[b]
+    merged = state.melds[sa]
+    for m in state.melds[sb]:
+        ex = find_meld(merged, m.rank)
+        merged = put_meld(merged, m if ex is None else
+                          make_meld(rules, m.rank, ex.cards + m.cards, ex.owner))
+    return evolve(
+        state, lone=lone,
+        melds=_set(_set(state.melds, sa, merged), sb, ()),
+        opened=_set(_set(state.opened, sa, state.opened[sa] or state.opened[sb]), sb, False),
+        penalties=_set(_set(state.penalties, sa, state.penalties[sa] + state.penalties[sb]),
+                       sb, 0),
+        side_of=tuple(sa if s in (a, b) else state.side_of[s] for s in range(rules.players)),
+    )
+
+
 def go_out(state: State, card: Card | None) -> State:
     seat = state.turn.seat
     concealed = is_concealed(state)
@@ -333,6 +356,8 @@ def go_out(state: State, card: Card | None) -> State:
         state = evolve(state, pile=state.pile + (card,),
                         hands=_set(state.hands, seat, hand))
     state = _commit(state)
+    if state.rules.cutthroat and state.lone < 0:  # going out first makes the lone hand
+        state = form_pair(state, seat)
     return finish_hand(state, seat, concealed)
 
 
