@@ -1,0 +1,299 @@
+"""Engine values ↔ ``canasta.v1`` messages. No rules here: only shapes.
+
+Moves map one-to-one onto the ``Move.kind`` oneof; a move kind that has no
+typed arm yet (a later variant's) travels as ``text`` alone, so new variants
+work without a service change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.cards import CODES, RANK_CHARS, parse_card, rank_of_char
+from engine.moves import (
+    AddToMeld,
+    Answer,
+    Ask,
+    Decline,
+    Discard,
+    Draw,
+    EndHand,
+    GoOut,
+    Group,
+    Meld,
+    Move,
+    TakePile,
+    Undo,
+    canonical_group,
+    parse_move,
+)
+from engine.options import OptionSpec
+from engine.state import Phase, SideResult, State
+from engine.variants import VariantInfo
+from engine.views import MeldView, SeatView, SideView
+from service.errors import invalid_request
+from service.pb import game
+from service.snapshot import Header
+
+# --- moves ---------------------------------------------------------------------
+
+
+def _cards(codes: Iterable[int]) -> list[str]:
+    return [CODES[c] for c in codes]
+
+
+def move_to_pb(move: Move, out: game.Move | None = None) -> game.Move:
+    """The typed message of a move, with its canonical text."""
+    m = game.Move() if out is None else out
+    m.text = str(move)
+    if isinstance(move, Draw):
+        m.draw.SetInParent()
+    elif isinstance(move, TakePile):
+        m.take_pile.SetInParent()
+        m.take_pile.cards.extend(_cards(move.cards))
+        for g in move.extras:
+            m.take_pile.extras.add().cards.extend(_cards(g))
+    elif isinstance(move, Meld):
+        m.meld.SetInParent()
+        for g in move.groups:
+            m.meld.groups.add().cards.extend(_cards(g))
+    elif isinstance(move, AddToMeld):
+        m.add_to_meld.rank = RANK_CHARS[move.rank]
+        m.add_to_meld.cards.extend(_cards(move.cards))
+    elif isinstance(move, Discard):
+        m.discard.card = CODES[move.card]
+    elif isinstance(move, GoOut):
+        m.go_out.SetInParent()
+        if move.card is not None:
+            m.go_out.card = CODES[move.card]
+    elif isinstance(move, Ask):
+        m.ask.SetInParent()
+    elif isinstance(move, Answer):
+        m.answer.yes = move.yes
+    elif isinstance(move, Undo):
+        m.undo.SetInParent()
+    elif isinstance(move, Decline):
+        m.decline.SetInParent()
+    elif isinstance(move, EndHand):
+        m.end_hand.SetInParent()
+    return m
+
+
+def _group(codes: Sequence[str], field: str) -> Group:
+    if not codes:
+        raise invalid_request(field, f"{field} needs at least one card")
+    return canonical_group(tuple(parse_card(c) for c in codes))
+
+
+def _typed(m: game.Move) -> Move | None:
+    kind = m.WhichOneof("kind")
+    if kind is None:
+        return None
+    if kind == "draw":
+        return Draw()
+    if kind == "take_pile":
+        t = m.take_pile
+        cards = canonical_group(tuple(parse_card(c) for c in t.cards))
+        extras = tuple(_group(g.cards, "move.take_pile.extras") for g in t.extras)
+        return TakePile(cards, extras)
+    if kind == "meld":
+        if not m.meld.groups:
+            raise invalid_request("move.meld.groups", "a meld needs at least one group")
+        return Meld(tuple(_group(g.cards, "move.meld.groups") for g in m.meld.groups))
+    if kind == "add_to_meld":
+        a = m.add_to_meld
+        return AddToMeld(rank_of_char(a.rank), _group(a.cards, "move.add_to_meld.cards"))
+    if kind == "discard":
+        return Discard(parse_card(m.discard.card))
+    if kind == "go_out":
+        return GoOut(parse_card(m.go_out.card) if m.go_out.HasField("card") else None)
+    if kind == "answer":
+        return Answer(m.answer.yes)
+    bare: dict[str, Move] = {"ask": Ask(), "undo": Undo(), "decline": Decline(),
+                             "end_hand": EndHand()}
+    return bare[kind]
+
+
+def move_from_pb(m: game.Move) -> Move:
+    """The engine move of a request (typed, text, or both when they agree).
+
+    :raises ServiceError: ``REQUEST_INVALID`` when the move is missing or the
+        typed and text forms disagree.
+    :raises BadMove: a card code or the text cannot be read.
+    """
+    typed = _typed(m)
+    text = m.text.strip()
+    if typed is None and not text:
+        raise invalid_request("move", "set a typed move or its text")
+    if typed is None:
+        return parse_move(text)
+    if text and parse_move(text) != typed:
+        raise invalid_request("move.text", f"text {text!r} is not the typed move {typed}")
+    return typed
+
+
+# --- views and scores -------------------------------------------------------------
+
+
+def side_score_pb(r: SideResult, seats: Sequence[int], out: game.SideScore) -> game.SideScore:
+    out.team = r.team
+    out.seats.extend(seats)
+    out.total = r.total
+    out.cumulative = r.cumulative
+    b = out.breakdown
+    b.base = r.base
+    b.natural_canastas = r.natural_canastas
+    b.mixed_canastas = r.mixed_canastas
+    b.canasta_bonus = r.canasta_bonus
+    b.going_out = r.going_out
+    b.red_threes = r.red_threes
+    b.red_three_points = r.red_three_points
+    b.in_hand = r.in_hand
+    b.penalties = r.penalties
+    return out
+
+
+def _meld_pb(v: MeldView, out: game.MeldView) -> None:
+    out.rank = v.rank
+    out.cards.extend(v.cards)
+    out.owner = v.owner
+    out.wilds = v.wilds
+    out.canasta = v.canasta
+
+
+def _side_pb(v: SideView, out: game.SideView) -> None:
+    out.team = v.team
+    out.seats.extend(v.seats)
+    out.score = v.score
+    out.minimum = v.minimum
+    out.opened = v.opened
+    out.pile_frozen = v.pile_frozen
+    for m in v.melds:
+        _meld_pb(m, out.melds.add())
+    out.red_threes.extend(v.red_threes)
+
+
+def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView,
+            same_sides: Sequence[game.SideView] = ()) -> game.SeatView:
+    """Fill ``out`` from an engine view (``same_sides``: already converted, equal sides)."""
+    out.seat = v.seat
+    out.variant = v.variant
+    out.players = v.players
+    out.hand_no = v.hand_no
+    out.dealer = v.dealer
+    out.phase = v.phase
+    out.turn_seat = v.turn_seat
+    out.awaited = v.awaited
+    out.hand.extend(v.hand)
+    out.hand_sizes.extend(v.hand_sizes)
+    out.stock_size = v.stock_size
+    out.pile_size = v.pile_size
+    out.pile_top = v.pile_top
+    out.pile.extend(v.pile)
+    out.pile_frozen = v.pile_frozen
+    if same_sides:
+        out.sides.extend(same_sides)
+    else:
+        for s in v.sides:
+            _side_pb(s, out.sides.add())
+    out.asked = v.asked
+    out.answer = v.answer
+    out.staged.extend(v.staged)
+    out.legal_moves.extend(v.legal_moves)
+    for r in v.result:
+        side_score_pb(r, teams[r.team], out.result.add())
+    out.went_out = v.went_out
+    out.winner = v.winner
+    return out
+
+
+def header_pb(h: Header, out: game.SnapshotHeader) -> game.SnapshotHeader:
+    out.format_version = h.format_version
+    out.key_id = h.key_id
+    out.variant = h.variant
+    out.game_id = h.game_uuid
+    out.seq = h.seq
+    out.imported = h.imported
+    return out
+
+
+# --- the catalogue -------------------------------------------------------------------
+
+_OPTION_TYPES = {bool: game.OPTION_TYPE_BOOL, int: game.OPTION_TYPE_INT}
+
+
+def _option_pb(spec: OptionSpec, out: game.VariantOption) -> None:
+    out.name = spec.name
+    out.type = _OPTION_TYPES.get(spec.kind, game.OPTION_TYPE_CHOICE)
+    if spec.default is not None:
+        d = spec.default
+        out.default_value = ("true" if d else "false") if isinstance(d, bool) else str(d)
+    out.choices.extend(spec.choices)
+    out.minimum = spec.minimum
+    out.rule = spec.rule
+    out.description = spec.doc
+
+
+def variant_pb(info: VariantInfo, lang: str, out: game.Variant) -> game.Variant:
+    out.id = info.id
+    out.name = info.name_ru if lang == "ru" and info.name_ru else info.name
+    out.min_players = info.min_players
+    out.max_players = info.max_players
+    for spec in info.options:
+        _option_pb(spec, out.options.add())
+    return out
+
+
+# --- events ------------------------------------------------------------------------
+
+
+def _event(kind: int, seat: int = -1, move: str = "", cards: Sequence[str] = (),
+           count: int = 0, team: int = -1) -> game.Event:
+    e = game.Event(type=kind, seat=seat, move=move, count=count, team=team)  # type: ignore[arg-type]
+    e.cards.extend(cards)
+    return e
+
+
+def _red_threes(prev: State | None, nxt: State) -> list[game.Event]:
+    out = []
+    for seat, reds in enumerate(nxt.red3):
+        before = len(prev.red3[seat]) if prev is not None else 0
+        if len(reds) > before:
+            out.append(_event(game.EVENT_TYPE_RED_THREES_LAID, seat,
+                              cards=_cards(reds[before:])))
+    return out
+
+
+def _ending(prev_phase: Phase | None, nxt: State) -> list[game.Event]:
+    over = (Phase.HAND_OVER, Phase.GAME_OVER)
+    if nxt.phase not in over or prev_phase in over or nxt.result is None:
+        return []
+    out = [_event(game.EVENT_TYPE_HAND_OVER, nxt.result.went_out)]
+    if nxt.phase is Phase.GAME_OVER:
+        out.append(_event(game.EVENT_TYPE_GAME_OVER, team=nxt.result.winner))
+    return out
+
+
+def move_events(prev: State, move: Move, seat: int, nxt: State) -> list[game.Event]:
+    """What every seat saw happen when ``seat`` played ``move``."""
+    events = [_event(game.EVENT_TYPE_MOVE_PLAYED, seat, move=str(move))]
+    turn_changed = nxt.turn.seat != prev.turn.seat
+    if isinstance(move, TakePile):
+        events.append(_event(game.EVENT_TYPE_PILE_TAKEN, seat, count=len(prev.pile)))
+    drawn = len(prev.stock) - len(nxt.stock)
+    if drawn > 0:
+        events.append(_event(game.EVENT_TYPE_CARDS_DRAWN,
+                             nxt.turn.seat if turn_changed else seat, count=drawn))
+    events += _red_threes(prev, nxt)
+    if turn_changed and nxt.awaited >= 0:
+        events.append(_event(game.EVENT_TYPE_TURN_STARTED, nxt.turn.seat))
+    return events + _ending(prev.phase, nxt)
+
+
+def deal_events(state: State) -> list[game.Event]:
+    """The events of a fresh deal: who dealt, red threes laid, who plays first."""
+    events = [_event(game.EVENT_TYPE_HAND_DEALT, state.dealer)]
+    events += _red_threes(None, state)
+    if state.awaited >= 0:
+        events.append(_event(game.EVENT_TYPE_TURN_STARTED, state.turn.seat))
+    return events + _ending(None, state)

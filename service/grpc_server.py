@@ -1,0 +1,200 @@
+"""The gRPC face: ``canasta.v1.CanastaEngine`` on grpc.aio, plus health and reflection.
+
+The servicer only translates: metadata → :class:`~service.core.Call`, the
+core's answer or :class:`~service.errors.ServiceError` → a rich
+``google.rpc.Status`` (``grpc-status-details-bin``). An interceptor counts,
+times and logs every unary call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+import grpc
+from google.protobuf.message import Message
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1.health import aio as health_aio
+from grpc_reflection.v1alpha import reflection
+from grpc_status import rpc_status
+
+from service import logs, metrics
+from service.config import Settings
+from service.core import Call, Core
+from service.errors import ServiceError, ServiceReason, to_status
+from service.messages import negotiate
+from service.pb import SERVICE_NAME, api, api_grpc
+
+Behavior = Callable[[Any, grpc.aio.ServicerContext[Any, Any]], Awaitable[Any]]
+_Req = TypeVar("_Req")
+_Resp = TypeVar("_Resp")
+
+
+@dataclass(frozen=True)
+class _Status(grpc.Status):
+    """A status for ``abort_with_status``: the rich details plus our request id."""
+
+    code: grpc.StatusCode
+    details: str
+    trailing_metadata: tuple[tuple[str, str | bytes], ...]
+
+
+def _metadata(context: grpc.aio.ServicerContext[Any, Any]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in context.invocation_metadata() or ():
+        if isinstance(value, str):
+            out[key] = value
+    return out
+
+
+class Servicer(api_grpc.CanastaEngineServicer):
+    """Each RPC is the same three steps over :meth:`Core.handle`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def _call(self, name: str, request: Message,
+                    context: grpc.aio.ServicerContext[Any, Any]) -> Message:
+        md = _metadata(context)
+        lang = negotiate(md.get("accept-language"))
+        rid = logs.REQUEST_ID.get()
+        try:
+            remaining = context.time_remaining()
+            if remaining is not None and remaining <= 0:
+                raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                   ServiceReason.DEADLINE_EXCEEDED)
+            return self.core.handle(name, request, Call(lang, rid))
+        except ServiceError as err:
+            status = rpc_status.to_status(to_status(err, lang, rid))
+            await context.abort_with_status(_Status(
+                status.code, status.details,
+                (*status.trailing_metadata, ("x-request-id", rid))))
+            raise  # not reached: abort_with_status raises
+
+    async def ListVariants(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("ListVariants", request, context)
+
+    async def Deal(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("Deal", request, context)
+
+    async def LegalMoves(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("LegalMoves", request, context)
+
+    async def ApplyMove(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("ApplyMove", request, context)
+
+    async def ScoreHand(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("ScoreHand", request, context)
+
+    async def GetView(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("GetView", request, context)
+
+    async def NextDeal(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("NextDeal", request, context)
+
+    async def ImportPosition(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("ImportPosition", request, context)
+
+    async def ExportPosition(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("ExportPosition", request, context)
+
+
+class Observe(grpc.aio.ServerInterceptor):
+    """Request id, go-grpc-prometheus metrics and an access-log line for unary calls."""
+
+    def __init__(self, access_log: bool = True) -> None:
+        self.access_log = access_log
+        self._wrapped: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails],
+                               Awaitable[grpc.RpcMethodHandler[_Req, _Resp] | None]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[_Req, _Resp] | None:
+        full = handler_call_details.method
+        cached = self._wrapped.get(full)
+        if cached is not None:
+            return cast("grpc.RpcMethodHandler[_Req, _Resp]", cached)
+        handler = await continuation(handler_call_details)
+        if handler is None or handler.unary_unary is None:
+            return handler
+        wrapped = grpc.unary_unary_rpc_method_handler(
+            self._wrap(full, cast(Behavior, handler.unary_unary)),
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer)
+        self._wrapped[full] = wrapped
+        return wrapped
+
+    def _wrap(self, full: str, inner: Behavior) -> Behavior:
+        service, _, method = full.lstrip("/").rpartition("/")
+        started = metrics.GRPC_STARTED.labels("unary", service, method)
+        access_log = self.access_log
+
+        async def behavior(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            rid = logs.request_id(_metadata(context).get("x-request-id"))
+            token = logs.REQUEST_ID.set(rid)
+            started.inc()
+            t0 = time.perf_counter()
+            code = grpc.StatusCode.OK
+            try:
+                response = await inner(request, context)
+                context.set_trailing_metadata((("x-request-id", rid),))
+                return response
+            except grpc.aio.AbortError:
+                code = context.code() or grpc.StatusCode.UNKNOWN
+                raise
+            except asyncio.CancelledError:  # the client went away or its deadline passed
+                remaining = context.time_remaining()
+                code = (grpc.StatusCode.DEADLINE_EXCEEDED if remaining is not None
+                        and remaining <= 0 else grpc.StatusCode.CANCELLED)
+                raise
+            except BaseException:
+                code = grpc.StatusCode.UNKNOWN
+                raise
+            finally:
+                seconds = time.perf_counter() - t0
+                name = metrics.go_code(code)
+                metrics.GRPC_HANDLED.labels("unary", service, method, name).inc()
+                metrics.GRPC_SECONDS.labels("unary", service, method, name).observe(seconds)
+                if access_log:
+                    logs.access("grpc", full, code.name, seconds, context.peer())
+                logs.REQUEST_ID.reset(token)
+
+        return behavior
+
+
+def _address(bind: str, port: int) -> str:
+    return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
+
+
+async def start(core: Core, settings: Settings,
+                health: health_aio.HealthServicer) -> tuple[grpc.aio.Server, int]:
+    """Build, bind and start the server; returns it and the bound port (port 0 = any)."""
+    options: list[tuple[str, Any]] = [
+        ("grpc.so_reuseport", 0),
+        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.max_send_message_length", settings.max_message_bytes),
+    ]
+    if settings.max_connection_age_s:
+        options += [("grpc.max_connection_age_ms", settings.max_connection_age_s * 1000),
+                    ("grpc.max_connection_age_grace_ms", int(settings.grace_seconds * 1000))]
+    server = grpc.aio.server(interceptors=[Observe(settings.access_log)], options=options,
+                             maximum_concurrent_rpcs=settings.max_concurrent_rpcs)
+    api_grpc.add_CanastaEngineServicer_to_server(Servicer(core), server)
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    if settings.reflection:
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+             reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(_address(settings.bind, settings.grpc_port))
+    await server.start()
+    for name in ("", SERVICE_NAME):
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return server, port
+
+
+__all__ = ["Observe", "Servicer", "api", "start"]

@@ -1,0 +1,213 @@
+"""The REST gateway: the same RPCs as JSON over HTTP (FastAPI/Starlette).
+
+Routes are made from each RPC's ``google.api.http`` rule and bodies are the
+canonical proto3 JSON of the same request and response messages
+(``json_format``), so REST and gRPC differ only in framing. Every call goes
+through :meth:`service.core.Core.handle`. Errors are AIP-193 JSON with the
+same reasons as gRPC; bad input is always a 4xx.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import grpc
+from fastapi import FastAPI
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as AsgiMessage
+
+from service import jsonfmt, logs, metrics, openapi
+from service.core import Call, Core
+from service.errors import ServiceError, ServiceReason, invalid_request, to_json
+from service.messages import negotiate
+from service.pb import api
+
+JSON = "application/json"
+_FIELD_RE = (re.compile(r'no field named "([^"]+)"'), re.compile(r'field "?([A-Za-z0-9_.]+)"?'))
+
+
+@dataclass
+class Readiness:
+    """Shared by both servers: set False when shutting down."""
+
+    ready: bool = True
+
+
+class TooLarge(Exception):
+    pass
+
+
+def _error(err: ServiceError, lang: str) -> JSONResponse:
+    return JSONResponse(to_json(err, lang, logs.REQUEST_ID.get()), status_code=err.http_status,
+                        media_type=JSON)
+
+
+def _too_large(limit: int) -> ServiceError:
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, ServiceReason.REQUEST_TOO_LARGE,
+                        params={"limit": limit}, metadata={"limit": str(limit)}, http_status=413)
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            if int(declared) > limit:
+                raise TooLarge
+        except ValueError:
+            raise invalid_request("content-length", "bad Content-Length") from None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _parse(body: bytes, cls: type[Message]) -> Message:
+    msg = cls()
+    if not body.strip():
+        return msg
+    try:
+        json_format.Parse(body, msg)
+    except json_format.ParseError as err:
+        text = str(err).split("\n", 1)[0].strip()
+        field = "body"
+        for pattern in _FIELD_RE:
+            found = pattern.search(text)
+            if found:
+                field = found.group(1)
+                break
+        raise invalid_request(field, text) from None
+    except (ValueError, RecursionError, UnicodeDecodeError) as err:
+        raise invalid_request("body", f"the body is not JSON: {type(err).__name__}") from None
+    return msg
+
+
+def _endpoint(core: Core, name: str, has_body: bool,
+              limit: int) -> Callable[[Request], Awaitable[Response]]:
+    cls = core.methods[name].request
+
+    async def endpoint(request: Request) -> Response:
+        lang = negotiate(request.headers.get("accept-language"))
+        try:
+            msg = _parse(await _body(request, limit), cls) if has_body else cls()
+        except (TooLarge, ServiceError) as exc:
+            err = _too_large(limit) if isinstance(exc, TooLarge) else exc
+            metrics.REJECTED.labels(err.reason).inc()  # the core counts its own refusals
+            return _error(err, lang)
+        try:
+            answer = core.handle(name, msg, Call(lang, logs.REQUEST_ID.get()))
+        except ServiceError as err:
+            return _error(err, lang)
+        return Response(jsonfmt.to_json(answer), media_type=JSON)
+
+    return endpoint
+
+
+class Observe:
+    """ASGI middleware: request id, metrics by route template, one access-log line."""
+
+    def __init__(self, app: ASGIApp, routes: frozenset[str] = frozenset(),
+                 access_log: bool = True) -> None:
+        self.app = app
+        self.routes = routes
+        self.access_log = access_log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = None
+        for key, value in scope["headers"]:
+            if key == b"x-request-id":
+                given = value.decode("latin-1")
+        rid = logs.request_id(given)
+        token = logs.REQUEST_ID.set(rid)
+        status = 500
+        t0 = time.perf_counter()
+
+        async def send_with_id(message: AsgiMessage) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", rid.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            seconds = time.perf_counter() - t0
+            path = scope["path"]
+            template = path if path in self.routes else "unmatched"  # all routes are static
+            code = str(status)
+            metrics.HTTP_REQUESTS.labels(scope["method"], template, code).inc()
+            metrics.HTTP_SECONDS.labels(scope["method"], template, code).observe(seconds)
+            if self.access_log:
+                client = scope.get("client")
+                logs.access("http", f"{scope['method']} {scope['path']}", code, seconds,
+                            f"{client[0]}:{client[1]}" if client else "")
+            logs.REQUEST_ID.reset(token)
+
+
+def create_app(core: Core, readiness: Readiness | None = None, max_body: int = 65536,
+               access_log: bool = True) -> FastAPI:
+    """The FastAPI application: the RPC routes, probes, metrics and the OpenAPI document."""
+    ready = readiness or Readiness()
+    service = api.DESCRIPTOR.services_by_name["CanastaEngine"]
+    app = FastAPI(title="Canasta rules service", version="v1", openapi_url="/openapi.json",
+                  docs_url="/docs", redoc_url=None)
+    doc = openapi.document(service, app.title, app.version)
+    app.openapi = lambda: doc  # type: ignore[method-assign]
+
+    for method in service.methods:
+        verb, path = openapi.http_rule(method)
+        app.router.routes.append(Route(path, _endpoint(core, method.name, verb != "GET", max_body),
+                                       methods=[verb], name=method.name))
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "SERVING"})
+
+    async def readyz(request: Request) -> Response:
+        ok = ready.ready
+        return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"},
+                            status_code=200 if ok else 503)
+
+    async def metrics_route(request: Request) -> Response:
+        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
+
+    app.router.routes += [Route("/healthz", healthz, methods=["GET"]),
+                          Route("/readyz", readyz, methods=["GET"]),
+                          Route("/metrics", metrics_route, methods=["GET"])]
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        lang = negotiate(request.headers.get("accept-language"))
+        code = exc.status_code if isinstance(exc, HTTPException) else 500
+        if code == 404:
+            err = ServiceError(grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND)
+        elif code == 405:
+            err = ServiceError(grpc.StatusCode.UNIMPLEMENTED, ServiceReason.METHOD_NOT_ALLOWED,
+                               http_status=405)
+        elif 400 <= code < 500:
+            err = invalid_request("body", str(getattr(exc, "detail", "bad request")))
+        else:
+            err = ServiceError(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL)
+        return _error(err, lang)
+
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, http_error)
+    paths = frozenset(r.path for r in app.router.routes if isinstance(r, Route))
+    app.add_middleware(Observe, routes=paths, access_log=access_log)
+    return app
+

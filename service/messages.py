@@ -1,0 +1,177 @@
+"""Human messages in English and Russian, keyed by reason code; language choice.
+
+Reason codes never change and are what clients branch on; these texts are for
+people. For engine errors the English text is the engine's own (it names the
+offending cards); the table's English line is the fallback. Russian lines are
+generic per reason. A missing line falls back to English, so a new engine
+reason works before it is translated (``tests/service`` flags the gap).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+LANGUAGES = ("en", "ru")
+DEFAULT_LANGUAGE = "en"
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # engine: malformed input
+    "BAD_CARD": ("unknown card code", "Неизвестный код карты."),
+    "BAD_MOVE_SYNTAX": ("the move cannot be read", "Ход не удаётся прочитать."),
+    "BAD_NOTATION": ("the position text is malformed or inconsistent",
+                     "Текст позиции записан неверно или противоречив."),
+    "UNKNOWN_VARIANT": ("unknown game variant", "Неизвестный вариант игры."),
+    "BAD_PLAYER_COUNT": ("this variant is not played by that many players",
+                         "В этот вариант не играют таким числом игроков."),
+    "UNKNOWN_OPTION": ("unknown rule option", "Неизвестный параметр правил."),
+    "BAD_OPTION_VALUE": ("invalid value of a rule option",
+                         "Недопустимое значение параметра правил."),
+    "BAD_DECK": ("the deck must hold exactly the game's cards",
+                 "Колода должна содержать ровно карты этой игры."),
+    "BAD_SEAT": ("no such seat", "Такого места за столом нет."),
+    # engine: turn and phase
+    "NOT_YOUR_TURN": ("it is another seat's turn", "Сейчас ход другого игрока."),
+    "WRONG_PHASE": ("this move is not allowed at this point of the turn",
+                    "Этот ход невозможен на данном этапе хода."),
+    "HAND_OVER": ("the hand is over: deal the next one",
+                  "Раздача окончена: сдайте следующую."),
+    "GAME_OVER": ("the game is over", "Игра окончена."),
+    "HAND_NOT_OVER": ("the hand is still being played", "Раздача ещё не окончена."),
+    # engine: cards and melds
+    "CARDS_NOT_IN_HAND": ("those cards are not in the hand", "Этих карт нет на руке."),
+    "MELD_TOO_SMALL": ("a meld needs at least three cards",
+                       "В комбинации должно быть не меньше трёх карт."),
+    "MELD_NEEDS_NATURALS": ("a meld needs at least two natural cards",
+                            "В комбинации должно быть не меньше двух натуральных карт."),
+    "TOO_MANY_WILDS": ("too many wild cards", "Слишком много диких карт."),
+    "MIXED_RANKS": ("a meld holds cards of one rank only",
+                    "Комбинация состоит из карт одного достоинства."),
+    "RANK_NOT_MELDABLE": ("cards of this rank cannot be melded",
+                          "Карты этого достоинства нельзя выкладывать в комбинации."),
+    "MELD_EXISTS": ("your side already has a meld of this rank: add to it",
+                    "У вашей стороны уже есть комбинация этого достоинства: добавляйте в неё."),
+    "NO_SUCH_MELD": ("your side has no meld of this rank",
+                     "У вашей стороны нет комбинации этого достоинства."),
+    "NATURAL_CANASTA_CLOSED": ("no wild card may join a natural canasta",
+                               "В натуральную канасту нельзя добавлять дикие карты."),
+    "BLACK_THREES_ONLY_GOING_OUT": ("black threes are melded only when going out",
+                                    "Чёрные тройки выкладываются только при выходе."),
+    "OPENING_MINIMUM_NOT_MET": ("the initial meld does not reach the minimum count",
+                                "Первая выкладка не набирает минимальной суммы очков."),
+    "ONE_MELD_PER_ACTION": ("lay one meld per action",
+                            "Выкладывайте по одной комбинации за действие."),
+    # engine: the discard pile
+    "PILE_EMPTY": ("the discard pile is empty", "Сброс пуст."),
+    "PILE_BLOCKED": ("the discard pile is blocked", "Сброс заблокирован."),
+    "PILE_FROZEN": ("the discard pile is frozen: a natural pair is needed",
+                    "Сброс заморожен: нужна натуральная пара."),
+    "PILE_TAKE_INVALID": ("these cards do not meld the top card of the pile",
+                          "Эти карты не составляют комбинацию с верхней картой сброса."),
+    "PILE_ONE_CARD": ("one card in hand cannot take a one-card pile",
+                      "С одной картой на руке нельзя взять сброс из одной карты."),
+    "EXTRA_MELD_NOT_NEEDED": ("show only the extra melds the minimum needs",
+                              "Показывайте только те дополнительные комбинации, "
+                              "которые нужны для минимума."),
+    "MUST_TAKE_PILE": ("the top card fits your meld: the pile must be taken",
+                       "Верхняя карта подходит к вашей комбинации: сброс нужно взять."),
+    # engine: going out and the turn's end
+    "MUST_KEEP_CARD": ("keep a card to discard", "Оставьте карту для сброса."),
+    "GO_OUT_NEEDS_CANASTAS": ("going out needs more canastas",
+                              "Для выхода нужно больше канаст."),
+    "GO_OUT_REFUSED": ("your partner said no: you may not go out",
+                       "Партнёр ответил «нет»: выходить нельзя."),
+    "MUST_GO_OUT": ("your partner said yes and you can go out: you must",
+                    "Партнёр ответил «да», и вы можете выйти: выход обязателен."),
+    "ASK_NOT_ALLOWED": ("you may not ask for permission to go out now",
+                        "Сейчас нельзя спрашивать разрешения на выход."),
+    "NOTHING_TO_UNDO": ("nothing to undo this turn", "В этом ходу нечего отменять."),
+    "STOCK_EMPTY": ("the stock is empty", "Колода для добора пуста."),
+    "NOT_LISTED": ("the move is not legal here", "Этот ход сейчас недопустим."),
+    # engine: May I? (contract rummy)
+    "CONTRACT_NOT_MET": ("the melds do not meet this round's contract",
+                         "Выкладка не выполняет контракт этого раунда."),
+    "ALREADY_DOWN": ("you have already gone down this round",
+                     "Вы уже выложили контракт в этом раунде."),
+    "NOT_GONE_DOWN": ("you have not gone down yet", "Вы ещё не выложили контракт."),
+    "LAYOFF_TOO_EARLY": ("you may not lay off cards yet", "Подкладывать карты пока нельзя."),
+    "CARD_DOES_NOT_FIT": ("that card does not fit the meld",
+                          "Эта карта не подходит к комбинации."),
+    "BUY_NOT_ALLOWED": ("you may not buy the discard now",
+                        "Сейчас нельзя купить карту из сброса."),
+    "TAKEN_CARD_DISCARD": ("you may not discard the card you just took",
+                           "Нельзя сбросить только что взятую карту."),
+    # engine: Samba and Bolivia
+    "NOT_A_SEQUENCE": ("the cards do not form a sequence",
+                       "Карты не образуют последовательность."),
+    "MELD_CLOSED": ("that meld is closed", "Эта комбинация закрыта."),
+    "PILE_NEEDS_PAIR": ("taking the pile needs a natural pair matching its top card",
+                        "Чтобы взять сброс, нужна натуральная пара к его верхней карте."),
+    "MERGE_NOT_ALLOWED": ("these melds may not be merged", "Эти комбинации объединять нельзя."),
+    # service
+    "SNAPSHOT_INVALID": ("the snapshot is invalid", "Снимок игры недействителен."),
+    "SNAPSHOT_VERSION_UNSUPPORTED": (
+        "snapshot format version {version} is not supported (supported: {supported})",
+        "Версия формата снимка {version} не поддерживается (поддерживаются: {supported})."),
+    "SNAPSHOT_STALE": ("the snapshot's seq is {seq}, expected {expected}",
+                       "Номер снимка {seq}, а ожидался {expected}."),
+    "REQUEST_INVALID": ("invalid request: {detail}", "Некорректный запрос (поле «{field}»)."),
+    "REQUEST_TOO_LARGE": ("the request is larger than {limit} bytes",
+                          "Запрос больше {limit} байт."),
+    "EXPORT_DISABLED": ("exporting this position is disabled on this server",
+                        "Экспорт этой позиции на этом сервере запрещён."),
+    "NOT_FOUND": ("no such route", "Такого адреса нет."),
+    "METHOD_NOT_ALLOWED": ("method not allowed for this route",
+                           "Этот метод для данного адреса не поддерживается."),
+    "DEADLINE_EXCEEDED": ("the deadline passed before the call could run",
+                          "Срок вызова истёк до его выполнения."),
+    "UNAVAILABLE": ("the server is shutting down", "Сервер останавливается."),
+    "INTERNAL": ("internal error", "Внутренняя ошибка сервера."),
+}
+
+
+def text(reason: str, lang: str, params: Mapping[str, object] | None = None,
+         english: str | None = None) -> str:
+    """The message for ``reason`` in ``lang``.
+
+    ``english`` (the engine's specific message) wins for English and is the
+    fallback when the table has no line for the reason.
+    """
+    if lang == "en" and english:
+        return english
+    pair = MESSAGES.get(reason)
+    if pair is None:
+        return english or reason
+    template = pair[LANGUAGES.index(lang)] if lang in LANGUAGES else pair[0]
+    try:
+        return template.format(**(params or {}))
+    except (KeyError, IndexError, ValueError):
+        return english or pair[0]
+
+
+def negotiate(header: str | None) -> str:
+    """The best supported language of an ``Accept-Language`` value (English by default).
+
+    >>> negotiate("ru-RU,ru;q=0.9,en;q=0.8")
+    'ru'
+    >>> negotiate("de, en;q=0.5, ru;q=0.4")
+    'en'
+    >>> negotiate(None)
+    'en'
+    """
+    if not header:
+        return DEFAULT_LANGUAGE
+    best, best_q = DEFAULT_LANGUAGE, -1.0
+    for i, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        lang = tag.strip().lower().split("-", 1)[0]
+        q = 1.0
+        for p in params.split(";"):
+            name, _, value = p.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if lang in LANGUAGES and q > 0 and (q > best_q):
+            best, best_q = lang, q - i * 1e-6
+    return best

@@ -1,0 +1,177 @@
+"""Run both faces in one process and one asyncio loop: gRPC (grpc.aio) and REST (uvicorn).
+
+``python -m service`` (what ``make run`` starts). On SIGTERM or SIGINT both
+stop gracefully: health turns NOT_SERVING and /readyz 503, no new calls are
+accepted, in-flight calls get ``CANASTA_GRACE_SECONDS`` to finish, then the
+process exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import socket
+import sys
+from collections.abc import Awaitable, Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import uvicorn
+from grpc_health.v1.health import aio as health_aio
+
+from service import grpc_server, logs
+from service.config import ConfigError, Settings
+from service.core import Core
+from service.http_app import Readiness, create_app
+from service.keys import BadKeyConfig, KeyRing, dev_key_ring
+from service.snapshot import Sealer
+
+log = logging.getLogger("canasta.server")
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn without its own signal handlers: this process owns SIGTERM."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def key_ring(settings: Settings) -> KeyRing:
+    """The configured keys, else the development key file, else an error.
+
+    :raises BadKeyConfig: no keys at all, or a malformed entry.
+    """
+    if settings.seal_keys:
+        return KeyRing.parse(settings.seal_keys)
+    if settings.dev_key_file:
+        return dev_key_ring(Path(settings.dev_key_file))
+    raise BadKeyConfig("set CANASTA_SEAL_KEYS (or CANASTA_DEV_KEY_FILE for development)")
+
+
+def http_socket(bind: str, port: int) -> socket.socket:
+    """A listening socket without SO_REUSEPORT, so a second server on the port fails loudly."""
+    family = socket.AF_INET6 if ":" in bind else socket.AF_INET
+    # proto must be IPPROTO_TCP: asyncio sets TCP_NODELAY on accepted sockets only then, and
+    # without it every keep-alive answer waits ~40 ms for a delayed ACK (Nagle).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((bind, port))
+    sock.listen(1024)
+    sock.setblocking(False)
+    return sock
+
+
+class App:
+    """Both servers over one :class:`Core`; start, then ``stop`` (idempotent)."""
+
+    def __init__(self, settings: Settings, keys: KeyRing) -> None:
+        self.settings = settings
+        self.core = Core(Sealer(keys, settings.max_snapshot_bytes, settings.state_cache),
+                         settings.export_policy)
+        self.readiness = Readiness()
+        self.health = health_aio.HealthServicer()
+        self.grpc: grpc.aio.Server | None = None
+        self.grpc_port = 0
+        self.http_port = 0
+        self._http: _Uvicorn | None = None
+        self._http_task: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        s = self.settings
+        self.grpc, self.grpc_port = await grpc_server.start(self.core, s, self.health)
+        sock = http_socket(s.bind, s.http_port)
+        self.http_port = sock.getsockname()[1]
+        app = create_app(self.core, self.readiness, s.max_message_bytes, s.access_log)
+        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off",
+                                timeout_graceful_shutdown=max(1, int(s.grace_seconds)),
+                                server_header=False)
+        self._http = _Uvicorn(config)
+        self._http_task = asyncio.create_task(self._http.serve(sockets=[sock]))
+        while not self._http.started:
+            if self._http_task.done():
+                await self._http_task
+                raise RuntimeError("the HTTP server did not start")
+            await asyncio.sleep(0.01)
+        log.info("listening", extra={"fields": {
+            "grpc": f"{s.bind}:{self.grpc_port}", "http": f"{s.bind}:{self.http_port}",
+            "key_ids": list(self.core.sealer.keys.key_ids)}})
+
+    def stop(self) -> asyncio.Task[None]:
+        if self._stopping is None:
+            self._stopping = asyncio.get_running_loop().create_task(self._stop())
+        return self._stopping
+
+    async def _stop(self) -> None:
+        log.info("shutting down", extra={"fields": {"grace_seconds": self.settings.grace_seconds}})
+        self.readiness.ready = False
+        await self.health.enter_graceful_shutdown()
+        waits: list[Awaitable[Any]] = []
+        if self.grpc is not None:
+            waits.append(self.grpc.stop(self.settings.grace_seconds))
+        if self._http is not None and self._http_task is not None:
+            self._http.should_exit = True
+            waits.append(self._http_task)
+        await asyncio.gather(*waits, return_exceptions=True)
+        log.info("stopped")
+
+    async def wait(self) -> None:
+        """Until the HTTP server ends (after ``stop``, or on its own), then stop both."""
+        if self._http_task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._http_task
+        await self.stop()
+
+
+async def serve(settings: Settings, keys: KeyRing, ready_file: Path | None = None) -> None:
+    app = App(settings, keys)
+    try:
+        await app.start()
+    except BaseException:
+        await app.stop()
+        raise
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, app.stop)
+    if ready_file is not None:
+        tmp = ready_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"grpc_port": app.grpc_port, "http_port": app.http_port}))
+        tmp.replace(ready_file)
+    await app.wait()
+
+
+def _loop_factory() -> type[asyncio.AbstractEventLoop] | None:
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.Loop
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Canasta rules service: gRPC and REST.")
+    parser.add_argument("--ready-file", type=Path, default=None,
+                        help="write the bound ports here as JSON once both servers listen")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+        logs.setup(settings.log_level)
+        keys = key_ring(settings)
+    except (ConfigError, BadKeyConfig) as err:
+        logs.setup()
+        log.error("configuration error: %s", err)
+        return 2
+    factory = _loop_factory()
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(serve(settings, keys, args.ready_file))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

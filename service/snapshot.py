@@ -1,0 +1,198 @@
+"""Sealed snapshots: the whole game state, encrypted and authenticated, held by the caller.
+
+Format version 1 (all integers big-endian)::
+
+    magic "CS" | version u8 = 1 | flags u8 (bit 0: made by ImportPosition)
+    | key_id_len u8 | key_id | variant_len u8 | variant | game_id 16 bytes | seq u64
+    | nonce 12 bytes | AES-256-GCM(plaintext) with its 16-byte tag
+
+The clear header (everything before the nonce) is the GCM associated data, so
+it cannot be changed without the tag failing; a host can read ``game_id`` and
+``seq`` without any key. The plaintext is ``zlib(export_position(state))``
+padded with zero bytes to a multiple of 32 (the padding blurs the compressed
+length a little). Checks run cheapest first: size, magic, version, key id,
+tag, decompression bound, notation.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import threading
+import uuid
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import grpc
+from cryptography.exceptions import InvalidTag
+
+from engine.errors import EngineError
+from engine.notation import export_position, import_position
+from engine.state import State
+from service.errors import ServiceError, ServiceReason, snapshot_invalid
+from service.keys import KeyRing
+
+MAGIC = b"CS"
+FORMAT_VERSION = 1
+SUPPORTED_VERSIONS = (FORMAT_VERSION,)
+FLAG_IMPORTED = 0x01
+NONCE_BYTES = 12
+TAG_BYTES = 16
+PAD = 32
+MAX_PLAINTEXT = 64 * 1024
+AAD_PREFIX = b"canasta.v1.snapshot\x00"
+_SEQ = struct.Struct(">Q")
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """The clear, authenticated part of a snapshot."""
+
+    format_version: int
+    key_id: str
+    variant: str
+    game_id: bytes
+    seq: int
+    imported: bool
+
+    @property
+    def game_uuid(self) -> str:
+        return str(uuid.UUID(bytes=self.game_id))
+
+    def encode(self) -> bytes:
+        kid = self.key_id.encode("ascii")
+        var = self.variant.encode("ascii")
+        return b"".join((
+            MAGIC, bytes((self.format_version, FLAG_IMPORTED if self.imported else 0, len(kid))),
+            kid, bytes((len(var),)), var, self.game_id, _SEQ.pack(self.seq)))
+
+
+def new_game_id() -> bytes:
+    return os.urandom(16)
+
+
+def read_header(blob: bytes) -> tuple[Header, int]:
+    """The clear header and where the nonce starts, without opening anything.
+
+    :raises ServiceError: ``SNAPSHOT_INVALID`` (malformed) or
+        ``SNAPSHOT_VERSION_UNSUPPORTED`` (a format this server does not know).
+    """
+    if len(blob) < 4 or blob[:2] != MAGIC:
+        raise snapshot_invalid()
+    version = blob[2]
+    if version not in SUPPORTED_VERSIONS:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION, ServiceReason.SNAPSHOT_VERSION_UNSUPPORTED,
+            metadata={"format_version": str(version),
+                      "supported": ",".join(map(str, SUPPORTED_VERSIONS))},
+            params={"version": version, "supported": ",".join(map(str, SUPPORTED_VERSIONS))})
+    try:
+        flags = blob[3]
+        i = 4
+        kid_len = blob[i]
+        key_id = blob[i + 1:i + 1 + kid_len].decode("ascii")
+        i += 1 + kid_len
+        var_len = blob[i]
+        variant = blob[i + 1:i + 1 + var_len].decode("ascii")
+        i += 1 + var_len
+        game_id = blob[i:i + 16]
+        (seq,) = _SEQ.unpack_from(blob, i + 16)
+        i += 24
+    except (IndexError, UnicodeDecodeError, struct.error):
+        raise snapshot_invalid() from None
+    if (len(key_id) != kid_len or len(variant) != var_len or len(game_id) != 16
+            or flags & ~FLAG_IMPORTED or len(blob) < i + NONCE_BYTES + TAG_BYTES):
+        raise snapshot_invalid()
+    return Header(version, key_id, variant, game_id, seq, bool(flags & FLAG_IMPORTED)), i
+
+
+class Sealer:
+    """Seals states into snapshots and opens them, with a small cache of opened states.
+
+    The cache maps exact snapshot bytes to the state they hold: a hit is a
+    snapshot this process sealed or already verified, so it is authentic by
+    construction. A host's usual sequence (LegalMoves, then ApplyMove on the
+    same snapshot, then on the one just returned) mostly hits it.
+    """
+
+    def __init__(self, keys: KeyRing, max_bytes: int = 16384, cache_size: int = 1024) -> None:
+        self.keys = keys
+        self.max_bytes = max_bytes
+        self.cache_size = cache_size
+        self._cache: OrderedDict[bytes, tuple[Header, State]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def seal(self, state: State, game_id: bytes, seq: int, imported: bool) -> tuple[bytes, Header]:
+        key = self.keys.sealing
+        header = Header(FORMAT_VERSION, key.key_id, state.rules.variant, game_id, seq, imported)
+        clear = header.encode()
+        packed = zlib.compress(export_position(state).encode("utf-8"), 6)
+        packed += bytes(-len(packed) % PAD)
+        nonce = os.urandom(NONCE_BYTES)
+        blob = clear + nonce + key.aead.encrypt(nonce, packed, AAD_PREFIX + clear)
+        self._remember(blob, header, state)
+        return blob, header
+
+    def open(self, blob: bytes) -> tuple[Header, State]:
+        """The header and state of a snapshot.
+
+        :raises ServiceError: ``SNAPSHOT_INVALID`` for anything foreign, tampered,
+            truncated or empty; ``SNAPSHOT_VERSION_UNSUPPORTED`` for an unknown format.
+        """
+        if not blob or len(blob) > self.max_bytes:
+            raise snapshot_invalid()
+        if self.cache_size:
+            with self._lock:
+                hit = self._cache.get(blob)
+                if hit is not None:
+                    self._cache.move_to_end(blob)
+                    return hit
+        header, at = read_header(blob)
+        key = self.keys.get(header.key_id)
+        if key is None:
+            raise snapshot_invalid()
+        nonce = blob[at:at + NONCE_BYTES]
+        try:
+            packed = key.aead.decrypt(nonce, blob[at + NONCE_BYTES:], AAD_PREFIX + blob[:at])
+        except InvalidTag:
+            raise snapshot_invalid() from None
+        state = self._decode(packed, header)
+        self._remember(blob, header, state)
+        return header, state
+
+    @staticmethod
+    def _decode(packed: bytes, header: Header) -> State:
+        inflater = zlib.decompressobj()
+        try:
+            text = inflater.decompress(packed, MAX_PLAINTEXT)
+        except zlib.error:
+            raise snapshot_invalid() from None
+        if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data.strip(b"\0"):
+            raise snapshot_invalid()
+        try:
+            state = import_position(text.decode("utf-8"))
+        except (EngineError, UnicodeDecodeError):
+            # Authentic but unreadable: written by an engine whose notation differs.
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION, ServiceReason.SNAPSHOT_VERSION_UNSUPPORTED,
+                metadata={"format_version": str(header.format_version),
+                          "supported": ",".join(map(str, SUPPORTED_VERSIONS))},
+                params={"version": header.format_version,
+                        "supported": ",".join(map(str, SUPPORTED_VERSIONS))}) from None
+        if state.rules.variant != header.variant:
+            raise snapshot_invalid()
+        return state
+
+    def _remember(self, blob: bytes, header: Header, state: State) -> None:
+        if not self.cache_size:
+            return
+        with self._lock:
+            self._cache[blob] = (header, state)
+            self._cache.move_to_end(blob)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def clear_cache(self) -> None:
+        with self._lock:
+            self._cache.clear()

@@ -1,0 +1,289 @@
+"""The bad-input matrix: each bad request gets the exact code and reason on gRPC and REST,
+and the server keeps serving afterwards."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+from google.protobuf.message import Message
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from engine.game import new_game
+from service import grpc_server
+from service.keys import KeyRing, new_key_entry
+from service.pb import api, api_grpc, game
+from service.snapshot import Sealer, new_game_id
+from tests.service.helpers import Failure, call_grpc, call_rest, ok
+from tests.service.servers import Running
+
+
+@dataclass
+class Good:
+    """A dealt game (seat 0 to draw), the same after seat 0 drew, and a card it lacks."""
+
+    snapshot: bytes
+    melding: bytes
+    missing: str
+
+
+@pytest.fixture(scope="module")
+def good(stub: api_grpc.CanastaEngineStub) -> Good:
+    deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=4, seed=21)))
+    drew = ok(call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(
+        snapshot=deal.snapshot, move=game.Move(text="draw"))))
+    missing = next(c for c in ("AS", "AH", "KS", "KH", "QS", "QH") if c not in drew.views[0].hand)
+    return Good(deal.snapshot, drew.snapshot, missing)
+
+
+def _flip(blob: bytes, index: int) -> bytes:
+    b = bytearray(blob)
+    b[index] ^= 0x01
+    return bytes(b)
+
+
+def _foreign(key_id: str) -> bytes:
+    sealer = Sealer(KeyRing.parse(new_key_entry(key_id)))
+    return sealer.seal(new_game("classic", 4, seed=21), new_game_id(), 0, False)[0]
+
+
+def _legal(snapshot: bytes) -> api.LegalMovesRequest:
+    return api.LegalMovesRequest(snapshot=snapshot)
+
+
+def _apply(g: Good, text: str = "", **kw: object) -> api.ApplyMoveRequest:
+    move = game.Move(text=text) if text else None
+    return api.ApplyMoveRequest(snapshot=g.snapshot, move=move, **kw)  # type: ignore[arg-type]
+
+
+def _deal(**kw: object) -> api.DealRequest:
+    base: dict[str, object] = {"variant": "classic", "players": 4, "seed": 1}
+    base.update(kw)
+    return api.DealRequest(**base)  # type: ignore[arg-type]
+
+
+Build = Callable[[Good], Message]
+IA, FP = "INVALID_ARGUMENT", "FAILED_PRECONDITION"
+
+# (case id, method, request builder, code, reason, http status, BadRequest field or None)
+CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
+    ("garbage-snapshot", "LegalMoves", lambda g: _legal(b"not a snapshot at all, really"),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("tampered-ciphertext", "LegalMoves", lambda g: _legal(_flip(g.snapshot, -20)),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("tampered-tag", "ScoreHand",
+     lambda g: api.ScoreHandRequest(snapshot=_flip(g.snapshot, -1)),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("tampered-header-seq", "LegalMoves", lambda g: _legal(_flip(g.snapshot, 38)),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("tampered-imported-flag", "ExportPosition",
+     lambda g: api.ExportPositionRequest(snapshot=_flip(g.snapshot, 3)),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("truncated", "LegalMoves", lambda g: _legal(g.snapshot[: len(g.snapshot) // 2]),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("truncated-header", "GetView", lambda g: api.GetViewRequest(snapshot=g.snapshot[:10]),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("empty-snapshot", "LegalMoves", lambda g: _legal(b""), IA, "SNAPSHOT_INVALID", 400,
+     "snapshot"),
+    ("foreign-key-id", "LegalMoves", lambda g: _legal(_foreign("someone-else")),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("foreign-key-same-id", "LegalMoves", lambda g: _legal(_foreign("test-1")),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("oversized-snapshot", "LegalMoves", lambda g: _legal(g.snapshot + bytes(20000)),
+     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+    ("unknown-format-version", "LegalMoves",
+     lambda g: _legal(g.snapshot[:2] + bytes((9,)) + g.snapshot[3:]),
+     FP, "SNAPSHOT_VERSION_UNSUPPORTED", 400, None),
+    ("unknown-variant", "Deal", lambda g: _deal(variant="samba"), IA, "UNKNOWN_VARIANT", 400,
+     "variant"),
+    ("bad-player-count", "Deal", lambda g: _deal(players=9), IA, "BAD_PLAYER_COUNT", 400,
+     "players"),
+    ("negative-player-count", "Deal", lambda g: _deal(players=-4), IA, "BAD_PLAYER_COUNT", 400,
+     "players"),
+    ("missing-variant", "Deal", lambda g: _deal(variant=""), IA, "REQUEST_INVALID", 400,
+     "variant"),
+    ("missing-players", "Deal", lambda g: _deal(players=0), IA, "REQUEST_INVALID", 400,
+     "players"),
+    ("unknown-option", "Deal", lambda g: _deal(options={"no_such": "1"}), IA, "UNKNOWN_OPTION",
+     400, "options"),
+    ("bad-option-value", "Deal", lambda g: _deal(options={"target_score": "lots"}), IA,
+     "BAD_OPTION_VALUE", 400, "options"),
+    ("short-deck", "Deal", lambda g: _deal(deck=["AS", "KS"]), IA, "BAD_DECK", 400, "deck"),
+    ("bad-card-in-deck", "Deal", lambda g: _deal(deck=["ZZ"]), IA, "BAD_CARD", 400, "deck"),
+    ("bad-view-seat", "Deal", lambda g: _deal(view_seat=4), IA, "BAD_SEAT", 400, "view_seat"),
+    ("illegal-move-phase", "ApplyMove", lambda g: _apply(g, "discard 4S"), FP, "WRONG_PHASE",
+     400, None),
+    ("illegal-move-cards", "ApplyMove",
+     lambda g: api.ApplyMoveRequest(snapshot=g.melding, move=game.Move(text=f"discard {g.missing}")),
+     FP, "CARDS_NOT_IN_HAND", 400, None),
+    ("illegal-draw-twice", "ApplyMove",
+     lambda g: api.ApplyMoveRequest(snapshot=g.melding, move=game.Move(text="draw")),
+     FP, "WRONG_PHASE", 400, None),
+    ("out-of-turn", "ApplyMove", lambda g: _apply(g, "draw", seat=1), FP, "NOT_YOUR_TURN", 400,
+     None),
+    ("no-such-seat", "ApplyMove", lambda g: _apply(g, "draw", seat=7), IA, "BAD_SEAT", 400,
+     "seat"),
+    ("wrong-expected-seq", "ApplyMove", lambda g: _apply(g, "draw", expected_seq=3),
+     "ABORTED", "SNAPSHOT_STALE", 409, None),
+    ("stale-next-deal", "NextDeal",
+     lambda g: api.NextDealRequest(snapshot=g.snapshot, expected_seq=1),
+     "ABORTED", "SNAPSHOT_STALE", 409, None),
+    ("missing-move", "ApplyMove", lambda g: _apply(g), IA, "REQUEST_INVALID", 400, "move"),
+    ("empty-move", "ApplyMove",
+     lambda g: api.ApplyMoveRequest(snapshot=g.snapshot, move=game.Move()),
+     IA, "REQUEST_INVALID", 400, "move"),
+    ("unreadable-move", "ApplyMove", lambda g: _apply(g, "fly away"), IA, "BAD_MOVE_SYNTAX",
+     400, "move"),
+    ("bad-card-typed", "ApplyMove",
+     lambda g: api.ApplyMoveRequest(snapshot=g.snapshot,
+                                    move=game.Move(discard=game.Move.Discard(card="1X"))),
+     IA, "BAD_CARD", 400, "move"),
+    ("text-disagrees", "ApplyMove",
+     lambda g: api.ApplyMoveRequest(snapshot=g.snapshot,
+                                    move=game.Move(text="ask", draw=game.Move.Draw())),
+     IA, "REQUEST_INVALID", 400, "move.text"),
+    ("hand-not-over", "NextDeal", lambda g: api.NextDealRequest(snapshot=g.snapshot),
+     FP, "HAND_NOT_OVER", 400, None),
+    ("bad-view-seat-get", "GetView", lambda g: api.GetViewRequest(snapshot=g.snapshot, seat=-2),
+     IA, "BAD_SEAT", 400, "seat"),
+    ("bad-notation", "ImportPosition",
+     lambda g: api.ImportPositionRequest(position="chess, really"), IA, "BAD_NOTATION", 400,
+     "position"),
+    ("missing-position", "ImportPosition", lambda g: api.ImportPositionRequest(),
+     IA, "REQUEST_INVALID", 400, "position"),
+]
+
+
+def _still_serves(stub: api_grpc.CanastaEngineStub, http: httpx.Client, g: Good,
+                  server: Running) -> None:
+    ok(call_grpc(stub, "LegalMoves", _legal(g.snapshot)))
+    ok(call_rest(http, "LegalMoves", _legal(g.snapshot)))
+    with grpc.insecure_channel(server.grpc_target) as channel:
+        health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
+    assert health.status == health_pb2.HealthCheckResponse.SERVING
+    assert http.get("/healthz").status_code == 200
+
+
+@pytest.mark.parametrize(("case", "method", "build", "code", "reason", "status", "field"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_bad_input(case: str, method: str, build: Build, code: str, reason: str, status: int,
+                   field: str | None, good: Good, stub: api_grpc.CanastaEngineStub,
+                   http: httpx.Client, server: Running) -> None:
+    request = build(good)
+    over_grpc = call_grpc(stub, method, request)
+    over_rest = call_rest(http, method, request)
+    for got in (over_grpc, over_rest):
+        assert isinstance(got, Failure), f"{case}: accepted"
+        assert (got.code, got.reason) == (code, reason), got
+        assert got.message
+        if field is not None:
+            assert got.fields == [field], got
+    assert isinstance(over_rest, Failure) and over_rest.http_status == status
+    _still_serves(stub, http, good, server)
+
+
+REST_CASES: list[tuple[str, str, bytes, int, str, str]] = [
+    ("malformed-json", "/v1/deal", b'{"variant": "classic", players: 4', 400,
+     "INVALID_ARGUMENT", "REQUEST_INVALID"),
+    ("not-an-object", "/v1/deal", b"[1, 2, 3]", 400, "INVALID_ARGUMENT", "REQUEST_INVALID"),
+    ("unknown-field", "/v1/deal", b'{"variant": "classic", "players": 4, "colour": "red"}', 400,
+     "INVALID_ARGUMENT", "REQUEST_INVALID"),
+    ("wrong-type", "/v1/deal", b'{"variant": "classic", "players": "four"}', 400,
+     "INVALID_ARGUMENT", "REQUEST_INVALID"),
+    # proto3 JSON reads base64 leniently: junk decodes to bytes that do not open
+    ("bad-base64", "/v1/legal-moves", b'{"snapshot": "***"}', 400, "INVALID_ARGUMENT",
+     "SNAPSHOT_INVALID"),
+    ("not-utf8", "/v1/deal", b'{"variant": "\xff\xfe"}', 400, "INVALID_ARGUMENT",
+     "REQUEST_INVALID"),
+    ("deep-nesting", "/v1/deal", b"[" * 20000, 400, "INVALID_ARGUMENT", "REQUEST_INVALID"),
+    ("oversized-body", "/v1/legal-moves",
+     b'{"snapshot": "' + b"A" * 70000 + b'"}', 413, "RESOURCE_EXHAUSTED", "REQUEST_TOO_LARGE"),
+    ("unknown-route", "/v1/shuffle", b"{}", 404, "NOT_FOUND", "NOT_FOUND"),
+]
+
+
+@pytest.mark.parametrize(("case", "path", "body", "status", "code", "reason"), REST_CASES,
+                         ids=[c[0] for c in REST_CASES])
+def test_bad_rest_body(case: str, path: str, body: bytes, status: int, code: str, reason: str,
+                       good: Good, stub: api_grpc.CanastaEngineStub, http: httpx.Client,
+                       server: Running) -> None:
+    resp = http.post(path, content=body, headers={"content-type": "application/json"})
+    assert resp.status_code == status, resp.text
+    error = resp.json()["error"]
+    assert (error["code"], error["status"]) == (status, code)
+    infos = [d for d in error["details"] if d["@type"].endswith("google.rpc.ErrorInfo")]
+    assert [i["reason"] for i in infos] == [reason]
+    assert infos[0]["domain"] == "canasta-rules"
+    _still_serves(stub, http, good, server)
+
+
+def test_chunked_oversized_body_is_refused(http: httpx.Client) -> None:
+    def chunks():  # no Content-Length: the limit is enforced while reading
+        for _ in range(40):
+            yield b" " * 4096
+
+    resp = http.post("/v1/deal", content=chunks())
+    assert resp.status_code == 413
+    assert resp.json()["error"]["details"][0]["reason"] == "REQUEST_TOO_LARGE"
+
+
+def test_wrong_http_method(http: httpx.Client) -> None:
+    resp = http.get("/v1/deal")
+    assert resp.status_code == 405
+    assert resp.json()["error"]["details"][0]["reason"] == "METHOD_NOT_ALLOWED"
+
+
+def test_oversized_grpc_message(stub: api_grpc.CanastaEngineStub, good: Good,
+                                http: httpx.Client, server: Running) -> None:
+    got = call_grpc(stub, "LegalMoves", _legal(bytes(70000)))
+    assert isinstance(got, Failure) and got.code == "RESOURCE_EXHAUSTED"
+    _still_serves(stub, http, good, server)
+
+
+def test_expired_deadline(stub: api_grpc.CanastaEngineStub, good: Good, http: httpx.Client,
+                          server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call whose deadline passed before the engine runs is not run at all."""
+    real = grpc_server.Servicer._call
+
+    async def late(self: Any, name: str, request: Any, context: Any) -> Any:
+        await asyncio.sleep(0.3)  # the queue was long: the deadline has passed
+        return await real(self, name, request, context)
+
+    def expired() -> float:
+        text = http.get("/metrics").text
+        line = next((ln for ln in text.splitlines() if ln.startswith(
+            "grpc_server_handled_total{") and 'grpc_code="DeadlineExceeded"' in ln
+            and 'grpc_method="LegalMoves"' in ln), "x 0")
+        return float(line.rsplit(" ", 1)[1])
+
+    before = expired()
+    monkeypatch.setattr(grpc_server.Servicer, "_call", late)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.LegalMoves(_legal(good.snapshot), timeout=0.1)
+    assert err.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
+    for _ in range(50):  # the server side ends a little later
+        if expired() > before:
+            break
+        time.sleep(0.02)
+    assert expired() == before + 1
+    monkeypatch.undo()
+    _still_serves(stub, http, good, server)
+
+
+def test_messages_follow_the_language(stub: api_grpc.CanastaEngineStub, http: httpx.Client,
+                                      good: Good) -> None:
+    request = _apply(good, "draw", seat=2)
+    for lang, text in (("ru", "Сейчас ход другого игрока."),
+                       ("ru-RU,ru;q=0.9,en;q=0.5", "Сейчас ход другого игрока."),
+                       ("en", "seat 0 is to move, not seat 2"),
+                       (None, "seat 0 is to move, not seat 2")):
+        for got in (call_grpc(stub, "ApplyMove", request, lang),
+                    call_rest(http, "ApplyMove", request, lang)):
+            assert isinstance(got, Failure)
+            assert (got.reason, got.message) == ("NOT_YOUR_TURN", text)

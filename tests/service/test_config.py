@@ -1,0 +1,82 @@
+"""Settings from the environment, key rings and the development key file."""
+
+from __future__ import annotations
+
+import base64
+import stat
+from pathlib import Path
+
+import pytest
+
+from service.config import ConfigError, ExportPolicy, Settings
+from service.keys import BadKeyConfig, KeyRing, decode_key, dev_key_ring, new_key_entry
+from service.server import key_ring
+
+KEY = bytes(range(32))
+
+
+def test_defaults_need_no_environment() -> None:
+    s = Settings.from_env({})
+    assert (s.bind, s.grpc_port, s.http_port) == ("127.0.0.1", 50051, 8080)
+    assert s.export_policy is ExportPolicy.ANY and s.access_log and s.reflection
+
+
+def test_environment_overrides() -> None:
+    s = Settings.from_env({
+        "CANASTA_BIND": "0.0.0.0", "CANASTA_GRPC_PORT": "6000", "CANASTA_HTTP_PORT": "0",
+        "CANASTA_ACCESS_LOG": "off", "CANASTA_EXPORT_POLICY": "IMPORTED",
+        "CANASTA_LOG_LEVEL": "debug", "CANASTA_STATE_CACHE": "0",
+    })
+    assert (s.bind, s.grpc_port, s.http_port, s.access_log) == ("0.0.0.0", 6000, 0, False)
+    assert s.export_policy is ExportPolicy.IMPORTED and s.log_level == "DEBUG"
+    assert s.state_cache == 0
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("CANASTA_GRPC_PORT", "http"), ("CANASTA_HTTP_PORT", "70000"),
+    ("CANASTA_ACCESS_LOG", "maybe"), ("CANASTA_EXPORT_POLICY", "sometimes"),
+    ("CANASTA_LOG_LEVEL", "LOUD"), ("CANASTA_MAX_MESSAGE_BYTES", "12"),
+])
+def test_bad_values_fail_loudly(name: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=name):
+        Settings.from_env({name: value})
+
+
+def test_key_forms() -> None:
+    assert decode_key("a", KEY.hex()) == KEY
+    assert decode_key("a", base64.b64encode(KEY).decode()) == KEY
+    assert decode_key("a", base64.urlsafe_b64encode(KEY).decode().rstrip("=")) == KEY
+    ring = KeyRing.parse(f" k1:{KEY.hex()} ,\nk0:{base64.b64encode(KEY[::-1]).decode()}")
+    assert ring.key_ids == ("k1", "k0") and ring.sealing.key_id == "k1"
+
+
+@pytest.mark.parametrize("text", [
+    "", ",", "nocolon", f"bad id!:{KEY.hex()}", "k1:short", "k1:%%%%",
+    f"k1:{KEY.hex()},k1:{KEY.hex()}", f"k1:{base64.b64encode(KEY[:16]).decode()}",
+])
+def test_bad_key_rings(text: str) -> None:
+    with pytest.raises(BadKeyConfig) as err:
+        KeyRing.parse(text)
+    assert KEY.hex() not in str(err.value)
+
+
+def test_dev_key_file_is_made_once_and_private(tmp_path: Path,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / ".dev-keys" / "seal.keys"
+    first = dev_key_ring(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert "development" in caplog.text
+    second = dev_key_ring(path)
+    assert first.key_ids == second.key_ids == ("dev-1",)
+    blob = first.sealing.aead.encrypt(b"\0" * 12, b"x", None)
+    assert second.sealing.aead.decrypt(b"\0" * 12, blob, None) == b"x"
+
+
+def test_which_keys_the_server_uses(tmp_path: Path) -> None:
+    entry = new_key_entry("prod-1")
+    dev = str(tmp_path / "dev.keys")
+    assert key_ring(Settings(seal_keys=entry, dev_key_file=dev)).key_ids == ("prod-1",)
+    assert not Path(dev).exists()  # configured keys win: no dev file is made
+    assert key_ring(Settings(dev_key_file=dev)).key_ids == ("dev-1",)
+    with pytest.raises(BadKeyConfig, match="CANASTA_SEAL_KEYS"):
+        key_ring(Settings())

@@ -1,0 +1,153 @@
+"""Starting and stopping: graceful shutdown with calls in flight, no port sharing, and the
+real process (``python -m service``) with its signals, logs, keys and exit codes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from service import grpc_server, http_app
+from service.keys import new_key_entry
+from service.pb import api, api_grpc
+from tests.service.servers import Running, running
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_call = grpc_server.Servicer._call
+    real_body = http_app._body
+    inside = {"grpc": threading.Event(), "rest": threading.Event()}
+
+    async def slow_call(self: Any, name: str, request: Any, context: Any) -> Any:
+        inside["grpc"].set()
+        await asyncio.sleep(0.6)
+        return await real_call(self, name, request, context)
+
+    async def slow_body(request: Any, limit: int) -> bytes:
+        inside["rest"].set()
+        await asyncio.sleep(0.6)
+        return await real_body(request, limit)
+
+    monkeypatch.setattr(grpc_server.Servicer, "_call", slow_call)
+    monkeypatch.setattr(http_app, "_body", slow_body)
+    with running(grace_seconds=5.0) as server:
+        channel, stub = server.stub()
+        grpc.channel_ready_future(channel).result(timeout=5)
+        request = api.DealRequest(variant="classic", players=4, seed=1)
+        results: dict[str, Any] = {}
+
+        def rest() -> None:
+            with httpx.Client(base_url=server.http_base, timeout=10) as http:
+                results["rest"] = http.post("/v1/deal", json={"variant": "classic",
+                                                              "players": 4})
+
+        in_flight = stub.Deal.future(request, timeout=10)
+        worker = threading.Thread(target=rest)
+        worker.start()
+        assert inside["grpc"].wait(10) and inside["rest"].wait(10)  # both are in flight
+        stopper = threading.Thread(target=server.stop)
+        stopper.start()
+        assert in_flight.result().header.seq == 0
+        worker.join(10)
+        assert results["rest"].status_code == 200
+        stopper.join(10)
+        assert not server.app.readiness.ready
+        with pytest.raises(grpc.RpcError) as err:
+            stub.Deal(request, timeout=2)
+        assert err.value.code() is grpc.StatusCode.UNAVAILABLE
+        channel.close()
+
+
+def test_a_taken_port_fails_loudly(server: Running) -> None:
+    with pytest.raises(RuntimeError), running(grpc_port=server.app.grpc_port):
+        pass
+    with pytest.raises(OSError), running(http_port=server.app.http_port):
+        pass
+
+
+def _spawn(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], Path]:
+    ready = tmp_path / "ready.json"
+    full = {k: v for k, v in os.environ.items() if not k.startswith("CANASTA_")}
+    full.update({"CANASTA_GRPC_PORT": "0", "CANASTA_HTTP_PORT": "0", **env})
+    proc = subprocess.Popen([sys.executable, "-m", "service", "--ready-file", str(ready)],
+                            cwd=ROOT, env=full, stderr=subprocess.PIPE, text=True)
+    return proc, ready
+
+
+def _wait_ready(proc: subprocess.Popen[str], ready: Path) -> dict[str, int]:
+    deadline = time.monotonic() + 30
+    while not ready.exists():
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    ports: dict[str, int] = json.loads(ready.read_text())
+    return ports
+
+
+def test_the_process_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
+    proc, ready = _spawn(tmp_path, {"CANASTA_SEAL_KEYS": new_key_entry("proc-1"),
+                                    "CANASTA_GRACE_SECONDS": "3"})
+    try:
+        ports = _wait_ready(proc, ready)
+        with grpc.insecure_channel(f"127.0.0.1:{ports['grpc_port']}") as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            for name in ("", "canasta.v1.CanastaEngine"):
+                answer = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=5)
+                assert answer.status == health_pb2.HealthCheckResponse.SERVING
+            deal = api_grpc.CanastaEngineStub(channel).Deal(
+                api.DealRequest(variant="classic", players=4), timeout=10,
+                metadata=(("x-request-id", "proc-test-1"),))
+            assert deal.header.key_id == "proc-1"
+        base = f"http://127.0.0.1:{ports['http_port']}"
+        assert httpx.get(f"{base}/readyz").status_code == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    lines = [json.loads(line) for line in proc.stderr.read().splitlines() if line.strip()]
+    messages = [line["msg"] for line in lines]
+    assert "listening" in messages and "stopped" in messages
+    access = [line for line in lines if line.get("request_id") == "proc-test-1"]
+    assert access and access[0]["method"] == "/canasta.v1.CanastaEngine/Deal"
+    assert access[0]["code"] == "OK" and "duration_ms" in access[0]
+
+
+def test_dev_keys_are_made_when_none_are_configured(tmp_path: Path) -> None:
+    key_file = tmp_path / ".dev-keys" / "seal.keys"
+    proc, ready = _spawn(tmp_path, {"CANASTA_DEV_KEY_FILE": str(key_file)})
+    try:
+        _wait_ready(proc, ready)
+        assert key_file.exists()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    warnings = [json.loads(line) for line in proc.stderr.read().splitlines() if line.strip()]
+    assert any(w["level"] == "warning" and "development" in w["msg"] for w in warnings)
+
+
+@pytest.mark.parametrize(("env", "text"), [
+    ({}, "CANASTA_SEAL_KEYS"),
+    ({"CANASTA_SEAL_KEYS": "k1:tooshort"}, "32 bytes"),
+    ({"CANASTA_SEAL_KEYS": new_key_entry("k1"), "CANASTA_GRPC_PORT": "x"}, "CANASTA_GRPC_PORT"),
+])
+def test_bad_configuration_exits_2(tmp_path: Path, env: dict[str, str], text: str) -> None:
+    proc, _ = _spawn(tmp_path, env)
+    assert proc.wait(timeout=30) == 2
+    assert text in proc.stderr.read()

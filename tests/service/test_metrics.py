@@ -1,0 +1,66 @@
+"""/metrics: transport metrics by method/route and code/status, and the engine metrics."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
+from service.pb import api, api_grpc, game
+from tests.service.helpers import call_grpc, call_rest, ok
+
+
+def _samples(http: httpx.Client) -> dict[str, list[tuple[dict[str, str], float]]]:
+    resp = http.get("/metrics")
+    assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/plain")
+    out: dict[str, list[tuple[dict[str, str], float]]] = {}
+    for family in text_string_to_metric_families(resp.text):
+        for s in family.samples:
+            out.setdefault(s.name, []).append((s.labels, s.value))
+    return out
+
+
+def _value(samples: dict[str, list[tuple[dict[str, str], float]]], name: str,
+           **labels: str) -> float:
+    return sum(v for lab, v in samples.get(name, []) if labels.items() <= lab.items())
+
+
+def test_metrics_count_what_happens(stub: api_grpc.CanastaEngineStub, http: httpx.Client) -> None:
+    before = _samples(http)
+    deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2, seed=8)))
+    ok(call_rest(http, "Deal", api.DealRequest(variant="classic", players=2, seed=8)))
+    ok(call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(snapshot=deal.snapshot,
+                                                         move=game.Move(text="draw"))))
+    call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(snapshot=deal.snapshot,
+                                                      move=game.Move(text="draw"), seat=1))
+    call_rest(http, "LegalMoves", api.LegalMovesRequest(snapshot=b"junk"))
+    after = _samples(http)
+
+    def delta(name: str, **labels: str) -> float:
+        return _value(after, name, **labels) - _value(before, name, **labels)
+
+    grpc_labels = {"grpc_service": "canasta.v1.CanastaEngine", "grpc_type": "unary"}
+    assert delta("grpc_server_handled_total", grpc_method="Deal", grpc_code="OK",
+                 **grpc_labels) == 1
+    assert delta("grpc_server_handled_total", grpc_method="ApplyMove",
+                 grpc_code="FailedPrecondition", **grpc_labels) == 1
+    assert delta("grpc_server_handling_seconds_count", grpc_method="ApplyMove",
+                 grpc_code="OK") == 1
+    assert delta("http_requests_total", route="/v1/deal", status="200", method="POST") == 1
+    assert delta("http_requests_total", route="/v1/legal-moves", status="400") == 1
+    assert delta("http_request_duration_seconds_count", route="/v1/deal", status="200") == 1
+    assert delta("canasta_deals_total", variant="classic") == 2
+    assert delta("canasta_moves_total", variant="classic", kind="draw") == 1
+    assert delta("canasta_rule_violations_total", reason="NOT_YOUR_TURN") == 1
+    assert delta("canasta_requests_rejected_total", reason="SNAPSHOT_INVALID") == 1
+    assert delta("canasta_snapshot_size_bytes_count") == 3
+    assert "canasta_hands_finished_total" in http.get("/metrics").text
+
+
+def test_unknown_paths_do_not_make_new_series(http: httpx.Client) -> None:
+    for i in range(5):
+        http.get(f"/random/{i}")
+    text = http.get("/metrics").text
+    assert not re.search(r'route="/random', text)
+    assert 'route="unmatched"' in text

@@ -1,0 +1,180 @@
+"""Every RPC over real sockets, on gRPC and on REST, with the answers a host relies on."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+
+import httpx
+import pytest
+
+from engine.cards import CODES
+from engine.deck import ordered_deck
+from engine.game import rules_for
+from engine.notation import import_position
+from service.pb import api, api_grpc, game
+from tests.service.helpers import call_grpc, call_rest, ok
+from tests.service.servers import Running
+
+TRANSPORTS = ["grpc", "rest"]
+
+
+@pytest.fixture(params=TRANSPORTS)
+def call(request: pytest.FixtureRequest, stub: api_grpc.CanastaEngineStub, http: httpx.Client):
+    if request.param == "grpc":
+        return lambda method, req=None, lang=None: ok(call_grpc(stub, method, req, lang))
+    return lambda method, req=None, lang=None: ok(call_rest(http, method, req, lang))
+
+
+def _deal(call, players: int = 4, seed: int = 7, **kw) -> api.DealResponse:
+    return call("Deal", api.DealRequest(variant="classic", players=players, seed=seed, **kw))
+
+
+def test_list_variants(call) -> None:
+    resp = call("ListVariants", api.ListVariantsRequest())
+    classic = {v.id: v for v in resp.variants}["classic"]
+    assert (classic.name, classic.min_players, classic.max_players) == ("Classic Canasta", 2, 6)
+    options = {o.name: o for o in classic.options}
+    assert options["target_score"].type == game.OPTION_TYPE_INT
+    assert not options["target_score"].HasField("default_value")  # depends on the player count
+    assert options["p3_mode"].choices == ["basic", "cutthroat"]
+    assert options["penalties"].default_value == "false"
+    ru = call("ListVariants", api.ListVariantsRequest(), "ru")
+    assert ru.variants[0].name == "Классическая канаста"
+
+
+def test_deal_returns_snapshot_header_views_and_events(call) -> None:
+    resp = _deal(call)
+    h = resp.header
+    assert (h.format_version, h.variant, h.seq, h.imported) == (1, "classic", 0, False)
+    assert len(h.game_id) == 36 and h.key_id == "test-1"
+    assert [v.seat for v in resp.views] == [0, 1, 2, 3]
+    assert all(len(v.hand) == 11 for v in resp.views)
+    assert resp.views[0].legal_moves and not resp.views[1].legal_moves  # only the awaited seat
+    assert all(sorted(v.hand_sizes) == [11, 11, 11, 11] for v in resp.views)
+    assert resp.events[0].type == game.EVENT_TYPE_HAND_DEALT
+    assert resp.events[-1].type == game.EVENT_TYPE_TURN_STARTED
+    assert len(resp.snapshot) <= 1024
+
+
+def test_deal_with_a_stacked_deck_and_one_view(call) -> None:
+    deck = [CODES[c] for c in ordered_deck(rules_for("classic", 2))]
+    resp = _deal(call, players=2, deck=deck, view_seat=1)
+    assert [v.seat for v in resp.views] == [1]
+    again = _deal(call, players=2, seed=99, deck=deck, view_seat=1)
+    assert again.views[0].hand == resp.views[0].hand  # the deck, not the seed, decides
+
+
+def test_legal_moves_then_apply_move(call) -> None:
+    deal = _deal(call)
+    legal = call("LegalMoves", api.LegalMovesRequest(snapshot=deal.snapshot))
+    assert legal.seat == 0 and legal.phase == "draw"
+    texts = [m.text for m in legal.moves]
+    assert "draw" in texts
+    draw = legal.moves[texts.index("draw")]
+    assert draw.WhichOneof("kind") == "draw"
+    resp = call("ApplyMove", api.ApplyMoveRequest(snapshot=deal.snapshot, move=draw,
+                                                  expected_seq=0, seat=0))
+    assert resp.header.seq == 1 and resp.header.game_id == deal.header.game_id
+    assert (resp.seat, resp.awaited, resp.hand_over, resp.game_over) == (0, 0, False, False)
+    assert resp.move.text == "draw"
+    kinds = [e.type for e in resp.events]
+    assert kinds[:2] == [game.EVENT_TYPE_MOVE_PLAYED, game.EVENT_TYPE_CARDS_DRAWN]
+    assert resp.views[0].phase == "meld" and len(resp.views) == 4
+    # the move may come as text only, and the answer carries the typed, canonical form
+    discard = next(t for t in resp.views[0].legal_moves if t.startswith("discard"))
+    after = call("ApplyMove", api.ApplyMoveRequest(snapshot=resp.snapshot,
+                                                   move=game.Move(text=discard.lower())))
+    assert after.move.text == discard and after.move.discard.card == discard.split()[1]
+    assert after.awaited == 1 and after.header.seq == 2
+
+
+def test_score_hand_get_view_export_import(call) -> None:
+    deal = _deal(call, seed=3)
+    score = call("ScoreHand", api.ScoreHandRequest(snapshot=deal.snapshot))
+    assert [s.team for s in score.sides] == [0, 1]
+    assert list(score.sides[0].seats) == [0, 2]
+    assert not score.hand_over and score.went_out == -1 and score.winner == -1
+    for s in score.sides:
+        b = s.breakdown
+        assert s.total == (b.base + b.canasta_bonus + b.going_out + b.red_three_points
+                           - b.in_hand - b.penalties)
+    views = call("GetView", api.GetViewRequest(snapshot=deal.snapshot, seat=2))
+    assert [v.seat for v in views.views] == [2] and views.views[0].hand == deal.views[2].hand
+    spectator = call("GetView", api.GetViewRequest(snapshot=deal.snapshot, seat=-1))
+    assert spectator.views[0].hand == [] and spectator.views[0].legal_moves == []
+    exported = call("ExportPosition", api.ExportPositionRequest(snapshot=deal.snapshot))
+    assert exported.position.startswith("canasta-position 1\n")
+    assert exported.header.game_id == deal.header.game_id
+    imported = call("ImportPosition", api.ImportPositionRequest(position=exported.position))
+    assert imported.header.imported and imported.header.seq == 0
+    assert imported.header.game_id != deal.header.game_id
+    assert [v.hand for v in imported.views] == [v.hand for v in deal.views]
+    again = call("ExportPosition", api.ExportPositionRequest(snapshot=imported.snapshot))
+    assert again.position == exported.position
+    assert import_position(again.position) == import_position(exported.position)
+
+
+def _play_out_hand(call, snapshot: bytes) -> api.ApplyMoveResponse:
+    """Draw-and-discard until the hand ends (the stock runs out)."""
+    resp = None
+    for _ in range(600):
+        legal = call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot))
+        texts = [m.text for m in legal.moves]
+        pick = next((t for t in ("draw", "decline", "end") if t in texts), None)
+        if pick is None:
+            pick = next((t for t in texts if t.startswith(("discard", "out", "no", "yes"))),
+                        texts[0])
+        resp = call("ApplyMove", api.ApplyMoveRequest(snapshot=snapshot,
+                                                      move=game.Move(text=pick)))
+        snapshot = resp.snapshot
+        if resp.hand_over:
+            return resp
+    raise AssertionError("the hand did not end")
+
+
+def test_next_deal_after_a_hand(call) -> None:
+    deal = _deal(call, players=2, seed=5)
+    over = _play_out_hand(call, deal.snapshot)
+    assert any(e.type == game.EVENT_TYPE_HAND_OVER for e in over.events)
+    assert over.awaited == -1 and over.views[0].result
+    score = call("ScoreHand", api.ScoreHandRequest(snapshot=over.snapshot))
+    assert score.hand_over and len(score.sides) == 2
+    nxt = call("NextDeal", api.NextDealRequest(snapshot=over.snapshot,
+                                               expected_seq=over.header.seq))
+    assert nxt.header.seq == over.header.seq + 1
+    assert nxt.header.game_id == deal.header.game_id
+    assert nxt.views[0].hand_no == 1
+    assert [v.sides[0].score for v in nxt.views] == [score.sides[0].cumulative] * 2
+
+
+def test_rest_json_is_canonical_proto3(server: Running, http: httpx.Client) -> None:
+    body = {"variant": "classic", "players": 4, "seed": "11", "viewSeat": 0}
+    resp = http.post("/v1/deal", json=body)
+    assert resp.status_code == 200 and resp.headers["content-type"] == "application/json"
+    data = resp.json()
+    assert set(data) == {"snapshot", "header", "views", "events"}
+    assert data["header"]["seq"] == "0"  # uint64 as a string
+    snapshot = data["snapshot"]
+    assert base64.b64decode(snapshot)[:2] == b"CS"
+    legal = http.post("/v1/legal-moves", json={"snapshot": snapshot}).json()
+    move = legal["moves"][0]
+    assert set(move) >= {"text"} and any(k in move for k in ("draw", "ask"))
+    applied = http.post("/v1/apply-move", json={"snapshot": snapshot, "move": move,
+                                                "expectedSeq": "0"}).json()
+    assert applied["handOver"] is False and applied["header"]["seq"] == "1"
+    snake = http.post("/v1/legal-moves", content=json.dumps({"snapshot": snapshot}))
+    assert snake.status_code == 200
+    rid = http.get("/v1/variants", headers={"x-request-id": "req-42"})
+    assert rid.headers["x-request-id"] == "req-42"
+
+
+def test_keep_alive_answers_are_not_delayed(http: httpx.Client) -> None:
+    """A listening socket made without IPPROTO_TCP gets no TCP_NODELAY from asyncio, and each
+    keep-alive answer then waits ~40 ms for a delayed ACK."""
+    http.get("/healthz")
+    t0 = time.perf_counter()
+    for _ in range(20):
+        assert http.get("/healthz").status_code == 200
+    assert time.perf_counter() - t0 < 0.5
