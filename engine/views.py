@@ -7,6 +7,7 @@ stock becomes a count, the pile becomes its top card (unless the
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from engine.cards import CODES, RANK_CHARS
@@ -98,6 +99,17 @@ def seat_view(state: State, seat: int) -> SeatView:
         went_out=result.went_out if result else -1,
         winner=result.winner if result else -1,
     )
+
+
+def seat_views(state: State) -> tuple[SeatView, ...]:
+    """Every seat's view, building the public table once (what a service returns)."""
+    base = seat_view(state, -1)
+    legal = tuple(str(m) for m in legal_moves(state))
+    return tuple(
+        dataclasses.replace(
+            base, seat=s, hand=tuple(CODES[c] for c in state.hands[s]),
+            legal_moves=legal if s == state.awaited else ())
+        for s in range(state.rules.players))
 
 
 def provisional_score(state: State) -> tuple[SideResult, ...]:

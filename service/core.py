@@ -25,7 +25,7 @@ from engine.notation import export_position, import_position
 from engine.play import apply, canonicalize
 from engine.state import Phase, State
 from engine.variants import catalogue
-from engine.views import provisional_score, seat_view
+from engine.views import provisional_score, seat_view, seat_views
 from service import convert, metrics
 from service.config import ExportPolicy
 from service.errors import ServiceError, ServiceReason, from_engine, invalid_request
@@ -139,8 +139,8 @@ class Core:
             raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {seat}"), field)
         teams = state.rules.layout.teams
         shared: tuple[Any, Any] | None = None  # the first view's sides and their messages
-        for s in range(players) if seat is None else (seat,):
-            view = seat_view(state, s)
+        views = seat_views(state) if seat is None else (seat_view(state, seat),)
+        for view in views:
             # the table is usually the same in every seat's view: convert it once
             same = shared[1] if shared is not None and view.sides == shared[0] else ()
             msg = convert.view_pb(view, teams, out.add(), same)

@@ -8,7 +8,7 @@ Format version 1 (all integers big-endian)::
 
 The clear header (everything before the nonce) is the GCM associated data, so
 it cannot be changed without the tag failing; a host can read ``game_id`` and
-``seq`` without any key. The plaintext is ``zlib(export_position(state))``
+``seq`` without any key. The plaintext is ``zlib(encode_state(state))`` (see engine/codec.py)
 padded with zero bytes to a multiple of 32 (the padding blurs the compressed
 length a little). Checks run cheapest first: size, magic, version, key id,
 tag, decompression bound, notation.
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import grpc
 from cryptography.exceptions import InvalidTag
 
+from engine.codec import decode_state, encode_state
 from engine.errors import EngineError
-from engine.notation import export_position, import_position
 from engine.state import State
 from service.errors import ServiceError, ServiceReason, snapshot_invalid
 from service.keys import KeyRing
@@ -127,7 +127,7 @@ class Sealer:
         key = self.keys.sealing
         header = Header(FORMAT_VERSION, key.key_id, state.rules.variant, game_id, seq, imported)
         clear = header.encode()
-        packed = zlib.compress(export_position(state).encode("utf-8"), 6)
+        packed = zlib.compress(encode_state(state), 6)
         packed += bytes(-len(packed) % PAD)
         nonce = os.urandom(NONCE_BYTES)
         blob = clear + nonce + key.aead.encrypt(nonce, packed, AAD_PREFIX + clear)
@@ -171,7 +171,7 @@ class Sealer:
         if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data.strip(b"\0"):
             raise snapshot_invalid()
         try:
-            state = import_position(text.decode("utf-8"))
+            state = decode_state(text)
         except (EngineError, UnicodeDecodeError):
             # Authentic but unreadable: written by an engine whose notation differs.
             raise ServiceError(

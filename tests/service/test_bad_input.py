@@ -100,7 +100,7 @@ CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
     ("unknown-format-version", "LegalMoves",
      lambda g: _legal(g.snapshot[:2] + bytes((9,)) + g.snapshot[3:]),
      FP, "SNAPSHOT_VERSION_UNSUPPORTED", 400, None),
-    ("unknown-variant", "Deal", lambda g: _deal(variant="samba"), IA, "UNKNOWN_VARIANT", 400,
+    ("unknown-variant", "Deal", lambda g: _deal(variant="no_such_game"), IA, "UNKNOWN_VARIANT", 400,
      "variant"),
     ("bad-player-count", "Deal", lambda g: _deal(players=9), IA, "BAD_PLAYER_COUNT", 400,
      "players"),

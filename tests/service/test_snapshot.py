@@ -11,6 +11,7 @@ import pytest
 
 from engine import Phase, apply, new_game
 from engine.bots import random_move
+from engine.codec import encode_state
 from engine.notation import export_position
 from engine.state import State
 from service.errors import ServiceError
@@ -114,7 +115,7 @@ def _seal_raw(sealer: Sealer, plaintext: bytes, variant: str = "classic") -> byt
 
 def test_authentic_but_unreadable_contents() -> None:
     sealer = _sealer(NEW)
-    text = export_position(mid_hand()).encode()
+    text = encode_state(mid_hand())
     bomb = zlib.compress(b" " * (8 << 20))  # inflates far past the bound
     cases = {
         "not zlib": (b"plain text", "SNAPSHOT_INVALID"),
