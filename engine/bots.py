@@ -14,7 +14,18 @@ from collections.abc import Callable
 from engine.cards import IS_BLACK_THREE, RANK
 from engine.legal import legal_moves
 from engine.moves import (
-    AddToMeld, Answer, Ask, Decline, Discard, Draw, EndHand, GoOut, Meld, Move, TakePile, Undo,
+    AddToMeld,
+    Answer,
+    Ask,
+    Decline,
+    Discard,
+    Draw,
+    EndHand,
+    GoOut,
+    Meld,
+    Move,
+    TakePile,
+    Undo,
 )
 from engine.state import State
 
