@@ -171,7 +171,7 @@ class Sealer:
         if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data.strip(b"\0"):
             raise snapshot_invalid()
         try:
-            state = decode_state(text)
+            state: State = decode_state(text)
         except (EngineError, UnicodeDecodeError):
             # Authentic but unreadable: written by an engine whose notation differs.
             raise ServiceError(
