@@ -10,8 +10,11 @@ PROTOS := $(wildcard proto/canasta/v1/*.proto)
 BUF := npx -y @bufbuild/buf@1.75.0
 # make run: with no CANASTA_SEAL_KEYS, seal with a local development key file (made on first run).
 DEV_KEY_FILE ?= .dev-keys/seal.keys
+# The browser test of the web table (tests/web): Debian's chromium and playwright-core (npm ci).
+CHROMIUM ?= /usr/bin/chromium
+WEB_DEPS := tests/web/node_modules/.package-lock.json
 
-.PHONY: setup run demo test lint bench clean
+.PHONY: setup run demo test lint bench clean sdks sdk-test proto-baseline web-setup
 
 setup: $(STAMP) $(GEN)
 
@@ -24,6 +27,15 @@ $(STAMP): pyproject.toml
 $(GEN): $(STAMP) $(PROTOS) service/codegen.py
 	$(PY) -m service.codegen
 
+# What the browser test needs; chromium comes from apt when missing (as root; else the test skips).
+web-setup: $(WEB_DEPS)
+	@test -x $(CHROMIUM) || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "web-setup: cannot install chromium here (not root or no apt): the browser test will skip"; fi; }
+
+$(WEB_DEPS): tests/web/package.json tests/web/package-lock.json
+	npm ci --prefix tests/web --no-audit --no-fund
+
 run: setup
 	CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" $(PY) -m service
 
@@ -31,17 +43,38 @@ demo: $(STAMP)
 	$(PY) -m service.demo
 
 lint: setup
-	$(VENV)/bin/ruff check engine service tests bench
+	$(VENV)/bin/ruff check engine service tests bench clients/sdkgen.py clients/sdktest.py clients/python/src/canasta_client clients/python/tests
 	$(VENV)/bin/mypy --strict engine
 	$(VENV)/bin/mypy --strict service
 	$(BUF) lint
+	$(BUF) breaking --against proto/buf-image.binpb --exclude-imports
+	$(VENV)/bin/hadolint deploy/Dockerfile
 
-test: setup lint
+test: setup lint web-setup
 	$(PY) -m pytest -n 2 engine tests
+	$(MAKE) --no-print-directory sdk-test
 
 bench: setup
 	$(PY) bench/engine_bench.py
 	$(PY) bench/service_bench.py
+	$(PY) bench/workers_bench.py
+	$(PY) bench/bots_bench.py
+
+# SDKs in clients/ (step 5): code generated from proto/ with pinned tools by clients/sdkgen.py
+# (committed); tools, venvs and module caches go to .cache/sdk (git-ignored).
+sdks: setup
+	$(PY) clients/sdkgen.py
+
+# Checks the generated code is in sync, starts the service on free ports and runs each SDK's tests.
+sdk-test: setup
+	$(PY) clients/sdktest.py
+
+# The contract that `buf breaking` (make lint) compares against: refresh it, and commit it,
+# with every compatible change of proto/ (the SDK sync check fails until then).
+proto-baseline: setup
+	$(BUF) build --path proto/canasta -o proto/buf-image.binpb
 
 clean:
 	rm -rf $(VENV) gen .pytest_cache .mypy_cache .ruff_cache
+	rm -rf .cache clients/typescript/node_modules clients/typescript/dist clients/java/target
+	rm -rf tests/web/node_modules tests/artifacts

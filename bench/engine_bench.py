@@ -78,6 +78,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rows = [run("classic", p, args.seconds, args.seed) for p in (2, 3, 4, 5, 6)]
+    rows += [run(v, 4, args.seconds, args.seed) for v in ("samba", "bolivia", "bolivia_sevens")]
+    # May I?: a "hand" is one deal (the first of a game: two sets), hands_per_s = deals/s
+    rows += [run("may_i", p, args.seconds, args.seed) for p in (3, 4, 5)]
     keys = list(rows[0])
     print(" | ".join(f"{k:>12}" for k in keys))
     for row in rows:

@@ -1,9 +1,26 @@
 """Bots that pick a legal move: deterministic for a seed, pure functions of the state.
 
-``random``: a uniformly random legal move. ``greedy``: a one-ply heuristic that
-goes out when it may, takes a rich pile, melds what pays, never feeds the pile
-to the opponents when it can help it, and answers "may I go out?" by the
-canastas on the table. Both only ever return a move from ``legal_moves``.
+One interface for every game: a bot is ``(state, rng) -> move`` and only ever
+returns a move from ``legal_moves(state)`` (for ``state.awaited``). The levels:
+
+``random``
+    a uniformly random legal move (never ``undo`` while the turn can be ended).
+``greedy``
+    a one-ply heuristic. In the Canasta games it goes out when it may, takes a
+    rich pile, melds what pays (checking that the turn can still be ended, so it
+    never stages itself into a dead end), keeps wild cards for canastas and does
+    not feed the pile to the opponents. In May I? it goes down as soon as the
+    contract allows, lays off, takes or buys a discard only when it builds toward
+    the contract and discards its most expensive useless card. Move kinds it does
+    not know score neutrally, so a later variant's moves still work.
+
+:func:`suggest_move` is the entry point a host (or the ``SuggestMove`` RPC) calls:
+the same state, level and seed always give the same move.
+
+>>> from engine.game import new_game
+>>> s = new_game("classic", 4, seed=3)
+>>> suggest_move(s, "greedy", seed=1) == suggest_move(s, "greedy", seed=1)
+True
 """
 
 from __future__ import annotations
@@ -11,8 +28,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from engine.cards import IS_BLACK_THREE, RANK
+from engine.cards import IS_BLACK_THREE, RANK, SUIT
+from engine.errors import BadInput, Reason, RuleViolation
 from engine.legal import legal_moves
+from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
+from engine.mayi.state import MayIState, is_mayi
+from engine.melds import find_label
 from engine.moves import (
     AddToMeld,
     Answer,
@@ -23,13 +44,18 @@ from engine.moves import (
     EndHand,
     GoOut,
     Meld,
+    Merge,
     Move,
     TakePile,
     Undo,
 )
-from engine.state import State
+from engine.play import apply
+from engine.state import Phase, State
+
+Bot = Callable[[State, random.Random], Move]
 
 _COMMITS = (Discard, GoOut, EndHand)
+_STAGING = (Meld, AddToMeld, Merge)
 
 
 def random_move(state: State, rng: random.Random) -> Move:
@@ -48,15 +74,106 @@ def random_move(state: State, rng: random.Random) -> Move:
 def greedy_move(state: State, rng: random.Random) -> Move:
     """The best legal move by a one-ply heuristic; ties broken by ``rng``."""
     moves = legal_moves(state)
-    scored = [(_score(state, m), i) for i, m in enumerate(moves)]
-    best = max(s for s, _ in scored)
-    return moves[rng.choice([i for s, i in scored if s == best])]
+    if is_mayi(state):
+        mayi = state
+        return _best(moves, lambda m: _mayi_score(mayi, m), rng)
+    dead: set[tuple[object, ...]] = set()
+
+    def ok(move: Move) -> bool:  # a meld action must leave a way to end the turn
+        return not isinstance(move, _STAGING) or bool(
+            _finishable(state, move, [_SEARCH_BUDGET], dead))
+
+    return _best(moves, lambda m: _score(state, m), rng, ok)
 
 
-BOTS: dict[str, Callable[[State, random.Random], Move]] = {
+def _best(moves: list[Move], score: Callable[[Move], float], rng: random.Random,
+          ok: Callable[[Move], bool] = lambda m: True) -> Move:
+    """The highest-scoring move that passes ``ok`` (ties in a random order)."""
+    scored = sorted(((score(m), i) for i, m in enumerate(moves)), reverse=True)
+    at = 0
+    while at < len(scored):
+        best = scored[at][0]
+        tied = [i for s, i in scored if s == best]
+        at += len(tied)
+        rng.shuffle(tied)
+        for i in tied:
+            if ok(moves[i]):
+                return moves[i]
+    return rng.choice([m for m in moves if isinstance(m, Undo)] or moves)
+
+
+BOTS: dict[str, Bot] = {
     "random": random_move,
     "greedy": greedy_move,
 }
+LEVELS: tuple[str, ...] = tuple(BOTS)
+
+
+def bot_rng(state: State, seed: int) -> random.Random:
+    """The random source of a suggestion: one stream per (seed, hand, ply)."""
+    return random.Random(f"{seed}/{state.hand_no}/{state.ply}")
+
+
+def suggest_move(state: State, level: str = "greedy", seed: int = 0) -> Move:
+    """A legal move for ``state.awaited`` by the bot ``level``, the same for the same seed.
+
+    :raises BadInput: ``BAD_OPTION_VALUE`` for an unknown level.
+    :raises RuleViolation: ``HAND_OVER`` or ``GAME_OVER`` when nobody is to move.
+    """
+    bot = BOTS.get(level)
+    if bot is None:
+        raise BadInput(Reason.BAD_OPTION_VALUE,
+                       f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+    if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        over = state.phase is Phase.GAME_OVER
+        raise RuleViolation(Reason.GAME_OVER if over else Reason.HAND_OVER,
+                            "the game is over" if over else "the hand is over: deal the next one",
+                            "CL-TURN-4")
+    return bot(state, bot_rng(state, seed))
+
+
+# --- the Canasta games ----------------------------------------------------------------
+
+
+_SEARCH_BUDGET = 48  # positions a turn-plan search may look at, per candidate move
+
+
+def _finishable(state: State, move: Move, budget: list[int],
+                dead: set[tuple[object, ...]]) -> bool | None:
+    """Whether the turn can still end (discard, go out, end) after staging ``move``,
+    without taking anything back: a depth-first search over further meld actions, best
+    first by :func:`_score`. ``True``: a way was found; ``False``: there is none;
+    ``None``: the budget ran out first. ``dead`` collects the positions with none.
+
+    The search tries moves in the order the bot does, so a position the bot staged
+    into because a way out was found is found finishable again on the next move:
+    the bot never needs ``undo``.
+    """
+    after = apply(state, move)
+    if after.awaited != state.awaited or after.phase is not Phase.MELD:
+        return True
+    seat = after.turn.seat
+    key = (after.hands[seat], after.melds[after.team_of(seat)])
+    if key in dead:
+        return False
+    nxt = legal_moves(after)
+    if any(isinstance(m, _COMMITS) for m in nxt):
+        return True
+    children = sorted(((_score(after, m), -i, m) for i, m in enumerate(nxt)
+                       if isinstance(m, _STAGING)), key=lambda t: (t[0], t[1]), reverse=True)
+    ran_out = False
+    for _, _, m in children:
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        found = _finishable(after, m, budget, dead)
+        if found:
+            return True
+        ran_out = ran_out or found is None
+    if ran_out:
+        return None
+    dead.add(key)
+    return False
 
 
 def _score(state: State, move: Move) -> float:
@@ -79,13 +196,15 @@ def _score(state: State, move: Move) -> float:
         return -50
     if isinstance(move, Meld | AddToMeld):
         return 200 + _meld_gain(state, move)
+    if isinstance(move, Merge):
+        return 150
     if isinstance(move, Discard):
         return -_keep_value(state, seat, move.card)
     if isinstance(move, EndHand):
         return -1
     if isinstance(move, Ask | Undo):
         return -10_000
-    return 0.0
+    return 0.0  # a move kind this bot does not know: neutral
 
 
 def _meld_gain(state: State, move: Meld | AddToMeld) -> float:
@@ -95,7 +214,10 @@ def _meld_gain(state: State, move: Meld | AddToMeld) -> float:
     gain = float(sum(values[c] for c in cards))
     team = state.team_of(state.turn.seat)
     if isinstance(move, AddToMeld):
-        meld = next((m for m in state.melds[team] if m.rank == move.rank), None)
+        melds = state.melds[team]
+        at = (find_label(melds, move.label) if move.label
+              else next((i for i, m in enumerate(melds) if m.rank == move.rank), -1))
+        meld = melds[at] if at >= 0 else None
         if meld is not None and meld.size < 7 <= meld.size + len(cards):
             gain += 300
     # keep wild cards for canastas rather than spreading them early
@@ -124,3 +246,74 @@ def _keep_value(state: State, seat: int, card: int) -> float:
     if any(m.rank == rank for m in state.melds[team]):
         cost += 40
     return cost
+
+
+# --- May I? ---------------------------------------------------------------------------
+
+# Penalty points of a card left in hand (MI-SCORE-1): A 15, T J Q K 10, others face value.
+_POINTS = tuple(15 if r == 12 else 10 if r >= 8 else r + 2 for r in (c >> 2 for c in range(52)))
+
+
+def _mayi_useful(state: MayIState, seat: int, card: int, hand: tuple[int, ...]) -> float:
+    """How much ``card`` helps ``seat`` holding ``hand`` (without it): toward the
+    contract before going down, as a lay-off afterwards (0: no help)."""
+    if state.down[seat]:
+        return 3.0 if _fits_table(state, card) else 0.0
+    sets, runs = state.rules.contract(state.hand_no)
+    rank, suit = RANK[card], SUIT[card]
+    useful = 0.0
+    if sets:
+        same = sum(1 for c in hand if RANK[c] == rank)
+        useful += 3.0 if same >= 2 else 1.5 if same == 1 else 0.0
+    if runs:
+        near = {RANK[c] for c in hand if SUIT[c] == suit and RANK[c] != rank
+                and min((RANK[c] - rank) % 13, (rank - RANK[c]) % 13) <= 3}
+        useful += 1.0 * len(near)
+    return useful
+
+
+def _fits_table(state: MayIState, card: int) -> bool:
+    for melds in state.melds:
+        for m in melds:
+            if m.is_run:
+                n = m.length
+                if SUIT[card] == m.suit and n < 13 and RANK[card] in (
+                        (m.start - 1) % 13, (m.start + n) % 13):
+                    return True
+            elif RANK[card] == m.rank:
+                return True
+    return False
+
+
+def _mayi_score(state: MayIState, move: Move) -> float:
+    seat = state.awaited
+    hand = state.hands[seat]
+    if isinstance(move, GoDown):
+        left = list(hand)
+        for g in move.groups:
+            for c in g:
+                left.remove(c)
+        return 10_000 - sum(_POINTS[c] for c in left) / 10
+    if isinstance(move, LayOff):
+        return 5_000 + _POINTS[move.card]
+    if isinstance(move, Discard):
+        if len(hand) == 1:
+            return 20_000  # the last card: going out
+        rest = list(hand)
+        rest.remove(move.card)
+        return _POINTS[move.card] - 8 * _mayi_useful(state, seat, move.card, tuple(rest))
+    top = state.pile[-1] if state.pile else None
+    if isinstance(move, TakePile):
+        return 2 if top is not None and _mayi_useful(state, seat, top, hand) >= 2.5 else 0
+    if isinstance(move, Draw):
+        return 1
+    if isinstance(move, Buy):
+        if top is None or state.down[seat]:
+            return 0
+        return 2 if _mayi_useful(state, seat, top, hand) >= 3 else 0
+    if isinstance(move, PassBuy):
+        return 1
+    return 0.0  # a move kind this bot does not know: neutral
+
+
+__all__ = ["BOTS", "LEVELS", "Bot", "bot_rng", "greedy_move", "random_move", "suggest_move"]

@@ -8,6 +8,8 @@ from engine import transitions
 from engine.cards import Card, parse_card
 from engine.deck import check_deck
 from engine.errors import BadInput, Reason, RuleViolation
+from engine.mayi import game as mayi_game
+from engine.mayi.state import is_mayi
 from engine.rules import RuleSet
 from engine.state import Phase, State
 from engine.variants import variant_module
@@ -46,6 +48,8 @@ def new_game(
     >>> len(s.hands[0]), s.awaited
     (11, 0)
     """
+    if variant == "may_i":  # May I? is its own game: engine/mayi
+        return mayi_game.new_game(players, seed, options, deck, dealer)  # type: ignore[return-value]
     rules = rules_for(variant, players, options)
     if not 0 <= seed < 2**64:
         raise BadInput(Reason.BAD_OPTION_VALUE, "seed must be an unsigned 64-bit integer")
@@ -63,6 +67,8 @@ def next_deal(state: State, deck: Sequence[Card | str] | None = None) -> State:
 
     :raises RuleViolation: ``HAND_NOT_OVER`` while the hand is played, ``GAME_OVER`` at the end.
     """
+    if is_mayi(state):  # May I? is its own game: engine/mayi
+        return mayi_game.next_deal(state, deck)  # type: ignore[return-value]
     if state.phase is Phase.GAME_OVER:
         raise RuleViolation(Reason.GAME_OVER, "the game is over", "CL-GAME-3")
     if state.phase is not Phase.HAND_OVER:

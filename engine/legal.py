@@ -10,10 +10,26 @@ construction.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 
-from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, THREE, Card
+from engine.cards import ACE, IS_BLACK_THREE, IS_RED_THREE, RANK, SUIT, THREE, Card
 from engine.hands import HandView, remove_cards
+from engine.mayi import legal as mayi_legal
+from engine.mayi.state import is_mayi
+from engine.melds import (
+    SEQ_MAX,
+    SEQ_MIN_RANK,
+    SEQ_RANK,
+    WILD_MAX,
+    WILD_RANK,
+    labels,
+    new_sequences,
+    seq_range,
+    sequence_additions,
+    targets,
+    wild_sets,
+)
 from engine.moves import (
     AddToMeld,
     Answer,
@@ -25,6 +41,7 @@ from engine.moves import (
     GoOut,
     Group,
     Meld,
+    Merge,
     Move,
     TakePile,
     Undo,
@@ -34,6 +51,8 @@ from engine.rules import RuleSet
 from engine.state import MeldPile, Phase, State, minimum_of, partner_of
 from engine.transitions import (
     apply_stage,
+    bonus_due,
+    counts_for_opening,
     find_meld,
     is_concealed,
     stage,
@@ -41,12 +60,27 @@ from engine.transitions import (
     take_pile,
 )
 
+NO_LIMIT = 10**6
+
 
 def wild_cap(rules: RuleSet, naturals: int) -> int:
-    """Most wild cards a meld with this many naturals may hold (CL-MELD-1)."""
+    """Most wild cards a group with this many naturals may hold (CL-MELD-1, SA-MELD-2)."""
     if rules.opt("wilds_not_exceed_naturals"):
-        return min(3, naturals)
-    return 3
+        return min(rules.wild_limit, naturals)
+    return rules.wild_limit
+
+
+def closed_to_wilds(rules: RuleSet, meld: MeldPile) -> bool:
+    """CL-CAN-3 (option) and SA-CAN-3: no wild card may join this canasta."""
+    if not meld.is_canasta:
+        return False
+    return rules.canasta_closed_to_wilds or (
+        meld.wilds == 0 and bool(rules.opt("natural_canasta_closed_to_wilds")))
+
+
+def group_room(rules: RuleSet, meld: MeldPile) -> int:
+    """Cards a group may still take (SV-CAN-1: none past seven)."""
+    return rules.group_max - meld.size if rules.group_max else NO_LIMIT
 
 
 def legal_moves(state: State) -> list[Move]:
@@ -54,6 +88,8 @@ def legal_moves(state: State) -> list[Move]:
 
     Pure and cached on the (immutable) state.
     """
+    if is_mayi(state):  # May I? is its own game: engine/mayi
+        return mayi_legal.legal_moves(state)
     if state._legal:
         return list(state._legal)
     phase = state.phase
@@ -92,11 +128,13 @@ def _draw_moves(state: State) -> list[Move]:
 
 def compulsory_take(state: State, takes: list[TakePile]) -> bool:
     """CL-EXH-4: with the stock empty, a pile whose top fits a meld must be taken."""
-    if not takes:
+    if not takes or not state.rules.exhausted_take_compulsory:  # BO-END-3: optional
         return False
     team = state.team_of(state.turn.seat)
     if not state.opened[team] or pile_frozen_for_both(state):
         return False
+    if state.rules.pile_pair_only:  # SA-END-3: the top card extends a meld by SA-PILE-3
+        return any(not t.cards for t in takes)
     return find_meld(state.melds[team], RANK[state.pile[-1]]) is not None
 
 
@@ -158,14 +196,17 @@ def take_moves(state: State) -> list[TakePile]:
     values = rules.values
     need = 0 if state.opened[team] else minimum_of(state, state.turn.seat)
     moves: list[TakePile] = []
-    for comp in take_companions(state):
+    bases = (pair_takes(state) if rules.pile_pair_only
+             else [TakePile(comp) for comp in take_companions(state)])
+    for base in bases:
+        comp = base.cards
         points = values[top] + sum(values[c] for c in comp)
         if points >= need:
-            candidates = [TakePile(comp)]
+            candidates = [base]
         else:
             rest = remove_cards(hand, comp)
             assert rest is not None
-            candidates = [TakePile(comp, ex) for ex in
+            candidates = [TakePile(comp, ex, base.target) for ex in
                           opening_sets(rules, rest, need - points, exclude=RANK[top])]
         for move in candidates:
             if _take_can_end_turn(state, move):
@@ -173,12 +214,45 @@ def take_moves(state: State) -> list[TakePile]:
     return moves
 
 
+def pair_takes(state: State) -> list[TakePile]:
+    """SA-PILE-1..7: a natural pair (or more naturals, no wild card) melds the top card as
+    a new group or onto an incomplete group of its rank; an unfrozen pile may also be
+    taken by adding the top card alone to an incomplete group (``pile_extend_group``) or
+    to an end of an open sequence. Never to a completed canasta (SA-PILE-5)."""
+    rules = state.rules
+    seat = state.turn.seat
+    team = state.team_of(seat)
+    top = state.pile[-1]
+    rank = RANK[top]
+    melds = state.melds[team]
+    naturals = HandView(rules, state.hands[seat]).naturals.get(rank, [])
+    groups = [(lab, m) for _, lab, m in targets(melds)
+              if m.rank == rank and not m.is_canasta]
+    out: list[TakePile] = []
+    for k in range(2, len(naturals) + 1):
+        comp = tuple(naturals[:k])
+        if not rules.group_max or k + 1 <= rules.group_max:
+            out.append(TakePile(comp))
+        out.extend(TakePile(comp, (), lab) for lab, m in groups
+                   if k + 1 <= group_room(rules, m))
+    if state.opened[team] and not pile_frozen_for_both(state):
+        if rules.pile_extend_group:
+            out.extend(TakePile((), (), lab) for lab, m in groups if group_room(rules, m) >= 1)
+        for _, lab, m in targets(melds):
+            if m.rank == SEQ_RANK + SUIT[top] and not m.is_canasta:
+                low, high = seq_range(m)
+                if rank in (low - 1, high + 1) and m.size < SEQ_MAX:
+                    out.append(TakePile((), (), lab))
+    return out
+
+
 def _take_can_end_turn(state: State, move: TakePile) -> bool:
     used = len(move.cards) + sum(len(g) for g in move.extras)
     gained = sum(1 for c in state.pile[:-1] if not IS_RED_THREE[c])
     if len(state.hands[state.turn.seat]) - used + gained >= 2:
         return True
-    return out_allowed(take_pile(state, move))
+    after = take_pile(state, move)
+    return len(after.hands[state.turn.seat]) >= 2 or out_allowed(after)
 
 
 def opening_sets(
@@ -193,6 +267,17 @@ def opening_sets(
     hv = HandView(rules, hand)
     ranks = sorted(r for r, cs in hv.naturals.items() if len(cs) >= 2 and r != exclude)
     values = rules.values
+    # one slot per rank (a group); for the family also one per suit (a sequence) and
+    # one for a meld of wild cards (SA-SEQ-7, BO-WILD-4)
+    # (in the order of their rank codes, the order canonicalize gives the extras)
+    slots: list[Callable[[HandView], list[Group]]] = []
+    if rules.black_threes_any_time and rules.black_threes_count:
+        slots.append(lambda view: black_three_sets(rules, view))
+    slots += [_group_slot(rules, r) for r in ranks]
+    if rules.wild_melds:
+        slots.append(lambda view: wild_sets(len(view.jokers), view.deuces, 3, WILD_MAX))
+    if rules.sequences:
+        slots += [_suit_slot(s) for s in range(4)]
 
     def rec(i: int, hand_now: tuple[Card, ...], chosen: tuple[Group, ...],
             pts: tuple[int, ...], total: int) -> Iterator[tuple[Group, ...]]:
@@ -200,11 +285,11 @@ def opening_sets(
             if all(total - p < deficit for p in pts):
                 yield chosen
             return
-        if i == len(ranks):
+        if i == len(slots):
             return
         yield from rec(i + 1, hand_now, chosen, pts, total)
         view = HandView(rules, hand_now)
-        for g in new_group_shapes(rules, view, ranks[i]):
+        for g in slots[i](view):
             left = remove_cards(hand_now, g)
             assert left is not None
             p = sum(values[c] for c in g)
@@ -213,31 +298,86 @@ def opening_sets(
     yield from rec(0, hand, (), (), 0)
 
 
+def _group_slot(rules: RuleSet, rank: int) -> Callable[[HandView], list[Group]]:
+    return lambda view: new_group_shapes(rules, view, rank)
+
+
+def _suit_slot(suit: int) -> Callable[[HandView], list[Group]]:
+    return lambda view: [g for g in new_sequences(view.naturals) if SUIT[g[0]] == suit]
+
+
 def new_group_shapes(rules: RuleSet, hv: HandView, rank: int) -> list[Group]:
     """Canonical new melds of a natural rank that the hand can make (CL-MELD-1/2)."""
     naturals = hv.naturals.get(rank, [])
+    top = rules.group_max or NO_LIMIT
     out: list[Group] = []
-    for k in range(2, len(naturals) + 1):
-        for w in hv.wild_picks(wild_cap(rules, k)):
+    for k in range(2, min(len(naturals), top) + 1):
+        for w in hv.wild_picks(min(wild_cap(rules, k), top - k)):
             if k + len(w) >= 3:
                 out.append(canonical_group(tuple(naturals[:k]) + w))
     return out
 
 
+def black_three_sets(rules: RuleSet, hv: HandView) -> list[Group]:
+    """New black-three melds of 3 to the maximum (CL-MELD-3, BO-B3-1)."""
+    mx = int(rules.opt("black_three_meld_max"))
+    return [tuple(hv.black_threes[:k]) for k in range(3, min(mx, len(hv.black_threes)) + 1)]
+
+
 def add_shapes(rules: RuleSet, hv: HandView, meld: MeldPile) -> list[Group]:
-    """Canonical card sets that can join an existing meld (CL-MELD-6, CL-CAN-3)."""
+    """Canonical card sets that can join an existing meld (CL-MELD-6, CL-CAN-3, SA-SEQ-5,
+    BO-WILD-3, BO-B3-2, SV-CAN-1)."""
     if meld.rank == THREE:
+        if rules.black_threes_any_time:  # BO-B3-2: nothing may be added
+            return []
         room = int(rules.opt("black_three_meld_max")) - meld.size
         return [tuple(hv.black_threes[:k]) for k in range(1, min(room, len(hv.black_threes)) + 1)]
+    if meld.rank >= SEQ_RANK:
+        return sequence_additions(hv.naturals, meld)
+    if meld.rank == WILD_RANK:
+        return wild_sets(len(hv.jokers), hv.deuces, 1, WILD_MAX - meld.size)
     naturals = hv.naturals.get(meld.rank, [])
-    closed = meld.is_natural_canasta and bool(rules.opt("natural_canasta_closed_to_wilds"))
+    closed = closed_to_wilds(rules, meld)
+    room = group_room(rules, meld)
     out: list[Group] = []
-    for k in range(len(naturals) + 1):
+    for k in range(min(len(naturals), room) + 1):
         cap = 0 if closed else wild_cap(rules, meld.naturals + k) - meld.wilds
-        for w in hv.wild_picks(max(cap, 0)):
+        for w in hv.wild_picks(max(min(cap, room - k), 0)):
             if k + len(w) >= 1:
                 out.append(canonical_group(tuple(naturals[:k]) + w))
     return out
+
+
+def merge_moves(rules: RuleSet, melds: tuple[MeldPile, ...]) -> list[Merge]:
+    """SA-MELD-6 / SV-CAN-2: two groups of a rank whose union keeps the wild limit (and the
+    size cap); SA-SEQ-6 (option): two sequences of a suit that meet, seven cards at most."""
+    out: list[Merge] = []
+    seen: set[tuple[Group, Group]] = set()
+    labs = labels(melds)
+    for i, a in enumerate(melds):
+        for j in range(i + 1, len(melds)):
+            b = melds[j]
+            if a.rank != b.rank or (a.cards, b.cards) in seen:
+                continue
+            seen.add((a.cards, b.cards))
+            if _mergeable(rules, a, b):
+                out.append(Merge(labs[i], labs[j]))
+    return out
+
+
+def _mergeable(rules: RuleSet, a: MeldPile, b: MeldPile) -> bool:
+    if a.rank >= SEQ_RANK:
+        if not rules.join_sequences:
+            return False
+        (alo, ahi), (blo, bhi) = seq_range(a), seq_range(b)
+        return (ahi + 1 == blo or bhi + 1 == alo) and a.size + b.size <= SEQ_MAX
+    if a.rank in (THREE, WILD_RANK) or not rules.merge_groups:
+        return False
+    if rules.group_max and a.size + b.size > rules.group_max:
+        return False
+    if (a.wilds and closed_to_wilds(rules, b)) or (b.wilds and closed_to_wilds(rules, a)):
+        return False
+    return a.wilds + b.wilds <= wild_cap(rules, a.naturals + b.naturals)
 
 
 # --- the meld phase --------------------------------------------------------------
@@ -260,8 +400,9 @@ def can_ask(state: State) -> bool:
 def minimum_met(state: State) -> bool:
     """CL-MIN-8: an unopened side's staged melds reach its minimum."""
     team = state.team_of(state.turn.seat)
-    if state.opened[team] or not state.turn.staged:
-        return True
+    rules = state.rules
+    if state.opened[team] or not any(counts_for_opening(rules, m) for m in state.turn.staged):
+        return True  # BO-INIT-2: black threes alone do not open
     return staged_points(state) >= minimum_of(state, state.turn.seat)
 
 
@@ -272,7 +413,11 @@ def canastas(state: State) -> int:
 def out_allowed(state: State) -> bool:
     """May the active seat end the turn with an empty hand now (CL-OUT-1/6, CL-MIN-9)?"""
     t = state.turn
-    if t.answer == "no" or canastas(state) < state.rules.canastas_to_go_out:
+    rules = state.rules
+    if not rules.going_out or t.answer == "no" or canastas(state) < rules.canastas_to_go_out:
+        return False  # BO-OUT-1: nobody goes out
+    if rules.out_needs_sequence and not any(
+            m.rank >= SEQ_RANK and m.is_canasta for m in state.melds[state.team_of(t.seat)]):
         return False
     if minimum_met(state):
         return True
@@ -281,6 +426,9 @@ def out_allowed(state: State) -> bool:
 
 
 def _black_meld_staged(state: State) -> bool:
+    """CL-MELD-3, SA-B3-1: black threes melded this turn oblige the player to go out."""
+    if state.rules.black_threes_any_time:  # BO-B3-1: not in Bolivia
+        return False
     return any(isinstance(m, Meld) and RANK[m.groups[0][0]] == THREE for m in state.turn.staged)
 
 
@@ -308,6 +456,8 @@ def can_still_go_out(state: State) -> bool:
     hand = state.hands[t.seat]
     if not hand:
         return out_allowed(state)
+    if not state.rules.simple_melds:
+        return _reach_out(state)
     # Only a card that cannot be laid is worth keeping for the final discard:
     # a lone natural, a black three too many, or a wild card without room.
     hv = HandView(state.rules, hand)
@@ -411,7 +561,6 @@ def meld_actions(state: State) -> list[Move]:
     hand = state.hands[seat]
     hv = HandView(rules, hand)
     melds = state.melds[team]
-    have = {m.rank for m in melds}
     batch = rules.opt("initial_meld_validation") == "batch"
     unopened = not state.opened[team] and not state.turn.staged
     candidates: list[Move] = []
@@ -419,38 +568,68 @@ def meld_actions(state: State) -> list[Move]:
         need = minimum_of(state, state.turn.seat)
         candidates.extend(Meld(gs) for gs in opening_sets(rules, hand, need))
     else:
-        for rank in sorted(hv.naturals):
-            if rank not in have:
-                candidates.extend(Meld((g,)) for g in new_group_shapes(rules, hv, rank))
-        for m in melds:
-            candidates.extend(AddToMeld(m.rank, g) for g in add_shapes(rules, hv, m))
-        if THREE not in have:
-            mx = int(rules.opt("black_three_meld_max"))
-            candidates.extend(Meld((tuple(hv.black_threes[:k]),))
-                              for k in range(3, min(mx, len(hv.black_threes)) + 1))
+        candidates.extend(meld_candidates(rules, hv, melds))
     return [m for m in candidates if _meld_action_ok(state, m)]
+
+
+def meld_candidates(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> list[Move]:
+    """Every new meld, addition and merge a hand allows on a side's melds, before the
+    checks of the turn (minimum, hand size): CL-MELD-1..6, SA-MELD-5/6, SA-SEQ,
+    BO-WILD-2/3, BO-B3-1/2."""
+    have = {m.rank for m in melds}
+    out: list[Move] = []
+    for rank in sorted(hv.naturals):
+        if rank not in have or rules.multi_groups:
+            out.extend(Meld((g,)) for g in new_group_shapes(rules, hv, rank))
+    if rules.sequences:
+        out.extend(Meld((g,)) for g in new_sequences(hv.naturals))
+    if rules.wild_melds:
+        out.extend(Meld((g,)) for g in wild_sets(len(hv.jokers), hv.deuces, 3, WILD_MAX))
+    for _, label, m in targets(melds):
+        name = "" if len(label) == 1 and m.rank < WILD_RANK else label
+        out.extend(AddToMeld(m.rank, g, name) for g in add_shapes(rules, hv, m))
+    out.extend(merge_moves(rules, melds))
+    if THREE not in have or rules.black_threes_any_time:
+        out.extend(Meld((g,)) for g in black_three_sets(rules, hv))
+    return out
 
 
 def _cards_of(move: Move) -> tuple[Card, ...]:
     if isinstance(move, Meld):
         return tuple(c for g in move.groups for c in g)
+    if isinstance(move, Merge):
+        return ()
     assert isinstance(move, AddToMeld)
     return move.cards
 
 
+def _is_black_meld(rules: RuleSet, move: Move) -> bool:
+    """A black-three meld that obliges going out (CL-MELD-3, SA-B3-1)."""
+    return (isinstance(move, Meld) and RANK[move.groups[0][0]] == THREE
+            and not rules.black_threes_any_time)
+
+
 def _meld_action_ok(state: State, move: Move) -> bool:
-    """Hand size (CL-MELD-11, CL-OUT-3), black threes (CL-MELD-3), feasibility (CL-MIN-8)."""
+    """Hand size (CL-MELD-11, CL-OUT-3, BO-OUT-1), black threes (CL-MELD-3),
+    feasibility (CL-MIN-8)."""
     left = len(state.hands[state.turn.seat]) - len(_cards_of(move))
-    black = isinstance(move, Meld) and RANK[move.groups[0][0]] == THREE
+    black = _is_black_meld(state.rules, move)
     if not _minimum_reachable(state, move):
         return False
-    if left >= 2 and not black:
+    # once black threes are laid the turn must end in going out (CL-MELD-3)
+    going_out = black or _black_meld_staged(state)
+    if left >= 2 and not going_out:
         return True
     after = stage(state, move)
-    if black and not _could_go_out(after):
+    left = max(left, len(after.hands[state.turn.seat]))  # SV-BONUS-2: the bonus cards
+    if going_out and not _could_go_out(after):
         return False
     if left < (1 if state.turn.no_discard else 2):
-        return out_allowed(after)
+        # one meld per action: a last card may stay if laying it still goes out
+        # (the exact going-out search covers group melds only)
+        rules = state.rules
+        groups_only = rules.going_out and not rules.sequences and not rules.wild_melds
+        return out_allowed(after) or (left == 1 and groups_only and can_still_go_out(after))
     return True
 
 
@@ -459,6 +638,8 @@ def _could_go_out(state: State) -> bool:
     t = state.turn
     if t.answer == "no" or canastas(state) < state.rules.canastas_to_go_out:
         return False
+    if not state.rules.simple_melds:  # SA-B3-1: the black threes are the last cards laid
+        return len(state.hands[t.seat]) <= 1 and out_allowed(state)
     return can_still_go_out(state)
 
 
@@ -472,14 +653,23 @@ def _minimum_reachable(state: State, move: Move) -> bool:
     team = state.team_of(state.turn.seat)
     if state.opened[team] or rules.opt("initial_meld_validation") == "batch":
         return True
+    counting = counts_for_opening(rules, move)
+    if not counting and not any(counts_for_opening(rules, m) for m in state.turn.staged):
+        return True  # BO-INIT-2: black threes alone start no opening
     need = minimum_of(state, state.turn.seat)
     values = rules.values
-    cards = _cards_of(move)
+    cards = _cards_of(move) if counting else ()
     have = staged_points(state) + sum(values[c] for c in cards)
     if have >= need:
         return True
     left, melds = apply_stage(rules, state.turn.seat, state.hands[state.turn.seat],
                               state.melds[team], move)
+    if bonus_due(state, team) and any(m.is_canasta for m in melds):
+        return False  # SV-BONUS-2: the bonus draw makes the melds final: minimum first
+    if not rules.simple_melds:
+        keep = 1 if state.turn.no_discard else 2
+        bonus = min(rules.first_canasta_bonus, len(state.stock)) if bonus_due(state, team) else -1
+        return reach_minimum(rules, left, melds, need - have, keep, bonus)
     if _concealed_possible(state, left, melds):
         return True
     return have + _best_more(rules, HandView(rules, left), melds) >= need
@@ -516,4 +706,171 @@ def _best_more(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> int
     points += sum(pairs[:used])
     cap += 3 * used
     return points + sum(wilds[: min(len(wilds), cap)])
+
+
+# --- reachability search for the family's meld model ----------------------------------
+
+REACH_BUDGET = 400  # positions searched before the answer is taken as "yes"
+OUT_BUDGET = 60  # positions searched for a going out before the answer is taken as "no"
+
+
+@lru_cache(maxsize=4096)
+def reach_minimum(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile, ...],
+                  deficit: int, keep: int, bonus: int) -> bool:
+    """CL-MIN-8 for several groups per rank, sequences and wild melds: can meld actions
+    lay at least ``deficit`` more points while keeping ``keep`` cards (or going out)?
+
+    A depth-first search over the real meld actions, biggest first, pruned by an
+    optimistic bound and memoised; exact unless the budget runs out (then "yes", so
+    no opening is ever hidden). ``bonus`` is the first-canasta bonus still due
+    (-1: none): an action completing a canasta must then reach the minimum itself.
+    """
+    if _surely(rules, hand, deficit, keep, bonus >= 0):
+        return True
+    seen: set[tuple[tuple[Card, ...], tuple[MeldPile, ...]]] = set()
+    budget = [REACH_BUDGET]
+    values = rules.values
+
+    def kept(left: int, after: tuple[MeldPile, ...]) -> bool:
+        if left >= keep:
+            return True
+        return rules.going_out and _enough_canastas(rules, after)
+
+    def rec(hand: tuple[Card, ...], melds: tuple[MeldPile, ...], deficit: int) -> bool:
+        if deficit <= 0:
+            return True
+        if _upper(rules, hand, melds, keep) < deficit or (hand, melds) in seen:
+            return False
+        seen.add((hand, melds))
+        budget[0] -= 1
+        if budget[0] < 0:
+            return True
+        scored = []
+        for i, m in enumerate(meld_candidates(rules, HandView(rules, hand), melds)):
+            if isinstance(m, Merge) or _is_black_meld(rules, m) or not counts_for_opening(rules, m):
+                continue
+            scored.append((-sum(values[c] for c in _cards_of(m)), i, m))
+        for neg, _, m in sorted(scored, key=lambda x: (x[0], x[1])):
+            left, after = apply_stage(rules, -1, hand, melds, m)
+            if bonus >= 0 and any(x.is_canasta for x in after):
+                if -neg >= deficit and kept(len(left) + bonus, after):
+                    return True
+                continue
+            if kept(len(left), after) and rec(left, after, deficit + neg):
+                return True
+        return False
+
+    return rec(hand, melds, deficit)
+
+
+def _surely(rules: RuleSet, hand: tuple[Card, ...], deficit: int, keep: int,
+            bonus: bool) -> bool:
+    """A quick sufficient test: new groups of three or more naturals of a rank (six at
+    most with a bonus still due, seven at most under a size cap), richest first, reach
+    ``deficit`` while ``keep`` cards stay in the hand."""
+    values = rules.values
+    cap = 6 if bonus else (rules.group_max or NO_LIMIT)
+    groups = sorted((sum(values[c] for c in cs[:cap]), min(len(cs), cap))
+                    for cs in HandView(rules, hand).naturals.values() if len(cs) >= 3)
+    room = len(hand) - keep
+    for points, size in reversed(groups):
+        if size <= room:
+            room -= size
+            deficit -= points
+            if deficit <= 0:
+                return True
+    return False
+
+
+def _enough_canastas(rules: RuleSet, melds: tuple[MeldPile, ...]) -> bool:
+    if sum(1 for m in melds if m.is_canasta) < rules.canastas_to_go_out:
+        return False
+    return not rules.out_needs_sequence or any(m.rank >= SEQ_RANK and m.is_canasta for m in melds)
+
+
+def _upper(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile, ...], keep: int) -> int:
+    """An optimistic bound on the points a hand can still meld: every card that fits some
+    meld on its own counts, the most valuable first, as many as may leave the hand."""
+    usable = _usable(rules, hand, melds)
+    most = len(hand) if rules.going_out else len(hand) - keep
+    return sum(sorted(usable, reverse=True)[:max(most, 0)])
+
+
+def _usable(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile, ...]) -> list[int]:
+    """The values of the cards of a hand that could each join some meld."""
+    hv = HandView(rules, hand)
+    values = rules.values
+    wilds = hv.jokers + hv.deuces
+    open_groups = {m.rank for m in melds
+                   if m.rank < WILD_RANK and m.rank != THREE and group_room(rules, m) > 0}
+    in_sequences: dict[int, set[int]] = {}
+    for m in melds:
+        if m.rank >= SEQ_RANK and m.size < SEQ_MAX:
+            low, high = seq_range(m)
+            in_sequences.setdefault(m.rank - SEQ_RANK, set()).update(range(low, high + 1))
+    usable: list[int] = []
+    pairs = False
+    for rank, cs in hv.naturals.items():
+        n = len(cs)
+        pairs = pairs or n >= 2
+        if n >= 3 or (n == 2 and wilds) or rank in open_groups:
+            usable.extend(values[c] for c in cs)
+        elif rules.sequences:
+            usable.extend(values[c] for c in cs if _may_run(hv, c, in_sequences))
+    if wilds and (open_groups or pairs or (rules.wild_melds and (
+            len(wilds) >= 3 or any(m.rank == WILD_RANK and m.size < WILD_MAX for m in melds)))):
+        usable.extend(values[c] for c in wilds)
+    if rules.black_threes_any_time and rules.black_threes_count and len(hv.black_threes) >= 3:
+        usable.extend(values[c] for c in hv.black_threes)
+    return usable
+
+
+def _may_run(hv: HandView, card: Card, in_sequences: dict[int, set[int]]) -> bool:
+    """Could this natural be part of a sequence of three (with hand cards or a sequence)?"""
+    suit = SUIT[card]
+    have = {RANK[c] for cs in hv.naturals.values() for c in cs if SUIT[c] == suit}
+    have |= in_sequences.get(suit, set())
+    low = high = RANK[card]
+    while low - 1 >= SEQ_MIN_RANK and low - 1 in have:
+        low -= 1
+    while high + 1 <= ACE and high + 1 in have:
+        high += 1
+    return high - low >= 2
+
+
+def _reach_out(state: State) -> bool:
+    """CL-OUT-5 for the family: can meld actions from here lay all but at most one card,
+    with the canastas going out needs? A bounded search; "no" when the budget runs out
+    (the player may then discard)."""
+    rules = state.rules
+    seat = state.turn.seat
+    team = state.team_of(seat)
+    need = 0 if state.opened[team] else minimum_of(state, seat) - staged_points(state)
+    seen: set[tuple[tuple[Card, ...], tuple[MeldPile, ...]]] = set()
+    budget = [OUT_BUDGET]
+    values = rules.values
+
+    def done(hand: tuple[Card, ...], melds: tuple[MeldPile, ...], pts: int) -> bool:
+        return len(hand) <= 1 and pts >= need and _enough_canastas(rules, melds)
+
+    def rec(hand: tuple[Card, ...], melds: tuple[MeldPile, ...], pts: int) -> bool:
+        if done(hand, melds, pts):
+            return True
+        if (hand, melds) in seen or budget[0] <= 0:
+            return False
+        black = len(HandView(rules, hand).black_threes)
+        if len(hand) - len(_usable(rules, hand, melds)) - (black if black >= 3 else 0) > 1:
+            return False  # more than one card that fits nowhere (a black-three set aside)
+        seen.add((hand, melds))
+        budget[0] -= 1
+        for m in meld_candidates(rules, HandView(rules, hand), melds):
+            left, after = apply_stage(rules, seat, hand, melds, m)
+            gain = sum(values[c] for c in _cards_of(m)) if counts_for_opening(rules, m) else 0
+            if (len(left) < 2 or _is_black_meld(rules, m)) and not done(left, after, pts + gain):
+                continue
+            if rec(left, after, pts + gain):
+                return True
+        return False
+
+    return rec(state.hands[seat], state.melds[team], 0)
 

@@ -7,8 +7,12 @@ Text forms (cards are codes, groups are separated by `` / ``):
 ``take``                take the pile by adding its top card to the side's meld
 ``take 9S 9C``          take the pile with hand cards that meld its top card
 ``take 9S 9C / KH KD 2C``  ... plus extra melds shown for an initial meld
+``take on S:5-9``       take the pile by adding its top card to the side's meld so labelled
+``take 9S 9C on 9#2``   take it with a natural pair that joins the labelled meld
 ``meld KS KH KD``       lay a new meld (``/`` separates melds in batch mode)
 ``add K KC JK``         add cards to the side's meld of rank K (``3`` = black threes)
+``add S:5-9 4S TS``     add cards to a labelled meld (see :mod:`engine.melds` for labels)
+``merge K K#2``         merge the second meld into the first (SA-MELD-6, SA-SEQ-6)
 ``discard 4D``          discard and end the turn
 ``out`` / ``out 4D``    go out (with an empty hand, or by discarding the last card)
 ``ask``                 ask partner "may I go out?"
@@ -28,6 +32,9 @@ from dataclasses import dataclass
 
 from engine.cards import CODES, RANK_CHARS, Card, parse_cards, rank_of_char
 from engine.errors import BadMove, Reason
+from engine.mayi.moves import VERBS as MAYI_VERBS
+from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
+from engine.mayi.moves import parse as parse_mayi
 
 Group = tuple[Card, ...]
 
@@ -54,14 +61,22 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class TakePile:
-    """Take the pile. ``cards`` meld the top card (empty: add it to the side's meld)."""
+    """Take the pile. ``cards`` meld the top card (empty: add it to the side's meld).
+
+    ``target`` is the label of the side's meld that gets the top card (and
+    ``cards``); empty: the meld of the top card's rank, or a new group.
+    """
 
     cards: Group = ()
     extras: tuple[Group, ...] = ()
+    target: str = ""
 
     def __str__(self) -> str:
-        parts = [_fmt(self.cards)] if self.cards else []
-        if self.extras and not self.cards:
+        head = _fmt(self.cards)
+        if self.target:
+            head = f"{head} on {self.target}".lstrip()
+        parts = [head] if head else []
+        if self.extras and not head:
             parts.append("-")
         parts += [_fmt(g) for g in self.extras]
         return ("take " + " / ".join(parts)).rstrip()
@@ -79,13 +94,32 @@ class Meld:
 
 @dataclass(frozen=True, slots=True)
 class AddToMeld:
-    """Add hand cards to the side's meld of ``rank`` (rank index; 1 = black threes)."""
+    """Add hand cards to the side's meld of ``rank`` (rank index; 1 = black threes).
+
+    ``label`` names the meld when the rank alone does not (a second group of the
+    rank, a sequence, a wild meld; see :mod:`engine.melds`); empty for the first
+    group of ``rank``. ``rank`` is then the meld's rank code (13 wild, 14+ sequence).
+    """
 
     rank: int
     cards: Group
+    label: str = ""
 
     def __str__(self) -> str:
-        return f"add {RANK_CHARS[self.rank]} {_fmt(self.cards)}"
+        name = self.label or (RANK_CHARS[self.rank] if 0 <= self.rank < 13 else
+                              "W" if self.rank == 13 else f"#{self.rank}")
+        return f"add {name} {_fmt(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """Merge the side's meld labelled ``second`` into the one labelled ``first``."""
+
+    first: str
+    second: str
+
+    def __str__(self) -> str:
+        return f"merge {self.first} {self.second}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,12 +172,15 @@ class EndHand:
         return "end"
 
 
-Move = Draw | TakePile | Meld | AddToMeld | Discard | GoOut | Ask | Answer | Undo | Decline | EndHand
+Move = (Draw | TakePile | Meld | AddToMeld | Merge | Discard | GoOut | Ask | Answer | Undo
+        | Decline | EndHand
+        | Buy | PassBuy | GoDown | LayOff)  # May I? (engine.mayi.moves)
 
 MOVE_KINDS: dict[type, str] = {
     Draw: "draw", TakePile: "take", Meld: "meld", AddToMeld: "add", Discard: "discard",
     GoOut: "out", Ask: "ask", Answer: "answer", Undo: "undo", Decline: "decline",
-    EndHand: "end",
+    EndHand: "end", Merge: "merge",
+    Buy: "buy", PassBuy: "pass", GoDown: "down", LayOff: "layoff",
 }
 
 _BARE: dict[str, Move] = {
@@ -162,6 +199,12 @@ def _groups(text: str) -> tuple[Group, ...]:
     return tuple(groups)
 
 
+def _label(text: str) -> tuple[int, str]:
+    from engine.melds import parse_label  # melds builds on this module
+
+    return parse_label(text)
+
+
 def parse_move(text: str) -> Move:
     """Parse a move's text form (case-insensitive, extra spaces allowed).
 
@@ -172,16 +215,21 @@ def parse_move(text: str) -> Move:
         raise BadMove(Reason.BAD_MOVE_SYNTAX, "empty move")
     verb = words[0].lower()
     rest = words[1].strip() if len(words) > 1 else ""
+    if verb in MAYI_VERBS:  # May I? moves: engine/mayi/moves.py
+        return parse_mayi(verb, rest)
     if not rest and verb in _BARE:
         return _BARE[verb]
     if verb == "take":
         if not rest:
             return TakePile()
         first, _, more = rest.partition("/")
-        head = first.strip()
+        head, on, target = first.strip().lower().partition(" on ")
+        if not on and head.startswith("on "):
+            head, on, target = "", "on", head[3:]
+        head = head.strip()
         shown: Group = () if head in ("", "-") else _groups(head)[0]
         extras = _groups(more) if more.strip() else ()
-        return TakePile(shown, extras)
+        return TakePile(shown, extras, _label(target)[1] if on else "")
     if verb == "meld" and rest:
         return Meld(_groups(rest))
     if verb == "add" and rest:
@@ -189,7 +237,18 @@ def parse_move(text: str) -> Move:
         found = parse_cards(card_text)
         if not found:
             raise BadMove(Reason.BAD_MOVE_SYNTAX, "add needs cards")
-        return AddToMeld(rank_of_char(label), canonical_group(found))
+        if len(label) == 1 and label.upper() != "W":
+            return AddToMeld(rank_of_char(label), canonical_group(found))
+        rank, norm = _label(label)
+        if len(norm) == 1 and rank < 13:  # "K#1" is the plain "K"
+            return AddToMeld(rank, canonical_group(found))
+        cards = tuple(sorted(found)) if rank >= 14 else canonical_group(found)
+        return AddToMeld(rank, cards, norm)
+    if verb == "merge" and rest:
+        labels = rest.split()
+        if len(labels) != 2:
+            raise BadMove(Reason.BAD_MOVE_SYNTAX, "merge names two melds")
+        return Merge(_label(labels[0])[1], _label(labels[1])[1])
     if verb in ("discard", "out") and rest:
         found = parse_cards(rest)
         if len(found) != 1:

@@ -13,11 +13,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.cards import CODES, RANK_CHARS, Card, parse_cards, rank_of_char
+from engine.cards import CODES, RANK_CHARS, SUIT_CHARS, Card, parse_cards, rank_of_char
 from engine.deck import composition
 from engine.errors import BadInput, EngineError, Reason
 from engine.game import rules_for
-from engine.moves import AddToMeld, Meld, Move, parse_move
+from engine.mayi import notation as mayi_notation
+from engine.mayi.state import is_mayi
+from engine.melds import SEQ_RANK, WILD_RANK, base_label, parse_label
+from engine.moves import AddToMeld, Meld, Merge, Move, parse_move
 from engine.options import OptionSpec
 from engine.rules import RuleSet
 from engine.scoring import hand_result
@@ -33,7 +36,20 @@ def _cards(cards: tuple[Card, ...]) -> str:
 
 
 def _melds(melds: tuple[MeldPile, ...]) -> str:
-    return " | ".join(f"{RANK_CHARS[m.rank]}@{m.owner}: {_cards(m.cards)}" for m in melds) or "-"
+    return " | ".join(f"{base_label(m)}@{m.owner}: {_cards(m.cards)}" for m in melds) or "-"
+
+
+def _code(rank: int) -> str:
+    """A rank code in the ``created`` line: a rank, ``W`` (wild meld), ``~S`` (sequence)."""
+    if rank >= SEQ_RANK:
+        return "~" + SUIT_CHARS[rank - SEQ_RANK]
+    return "W" if rank == WILD_RANK else RANK_CHARS[rank]
+
+
+def _read_code(text: str) -> int:
+    if len(text) == 2 and text[0] == "~" and text[1].upper() in SUIT_CHARS:
+        return SEQ_RANK + SUIT_CHARS.index(text[1].upper())
+    return WILD_RANK if text.upper() == "W" else rank_of_char(text)
 
 
 def _flags(values: tuple[bool, ...]) -> str:
@@ -46,10 +62,18 @@ def _ints(values: tuple[int, ...]) -> str:
 
 def export_position(state: State) -> str:
     """The position as text (see the module docstring)."""
+    if is_mayi(state):  # May I? is its own game: engine/mayi
+        return mayi_notation.export_position(state)
     rules = state.rules
     defaults = {s.name: s.default for s in _specs(rules)}
-    opts = ",".join(f"{k}={_opt(v)}" for k, v in rules.options
-                    if defaults.get(k) is not None and defaults.get(k) != v) or "-"
+    given = {k: v for k, v in rules.options
+             if defaults.get(k) is not None and defaults.get(k) != v}
+    # options whose default is derived from the table (target, canastas): written
+    # when they differ from what the table alone would give
+    derived = dict(rules_for(rules.variant, rules.players, given).options)
+    given.update({k: v for k, v in rules.options
+                  if k in defaults and defaults[k] is None and derived.get(k) != v})
+    opts = ",".join(f"{k}={_opt(v)}" for k, v in sorted(given.items())) or "-"
     t = state.turn
     lines = [
         HEADER,
@@ -65,8 +89,9 @@ def export_position(state: State) -> str:
         f"turn: {t.seat}",
         f"drew: {t.drew or '-'}",
         f"asked: {'1' if t.asked else '0'} {t.answer or '-'} {t.asked_in.value}",
-        f"created: {' '.join(RANK_CHARS[r] for r in t.created) or '-'}",
-        f"flags: {'1' if t.laid_off_on_partner else '0'} {'1' if t.no_discard else '0'}",
+        f"created: {' '.join(_code(r) for r in t.created) or '-'}",
+        f"flags: {'1' if t.laid_off_on_partner else '0'} {'1' if t.no_discard else '0'}"
+        + (" 1" if t.last_chance else ""),
         f"stock: {_cards(state.stock)}",
         f"pile: {_cards(state.pile)}",
     ]
@@ -164,13 +189,16 @@ def _parse_melds(rules: RuleSet, text: str) -> tuple[MeldPile, ...]:
         return ()
     melds = []
     for part in text.split("|"):
-        head, sep, cards = part.partition(":")
+        head, sep, cards = part.rpartition(":")
         label, _, owner = head.strip().partition("@")
         if not sep or not owner.strip().isdigit():
             raise BadInput(Reason.BAD_NOTATION, f"a meld is 'RANK@SEAT: cards', not {part!r}")
-        melds.append(make_meld(rules, rank_of_char(label.strip()), parse_cards(cards),
-                               int(owner)))
-    return tuple(sorted(melds, key=lambda m: m.rank))
+        meld = make_meld(rules, parse_label(label)[0], parse_cards(cards), int(owner))
+        if meld.rank >= WILD_RANK and base_label(meld) != label.strip().upper() or (
+                meld.rank == WILD_RANK and meld.naturals):
+            raise BadInput(Reason.BAD_NOTATION, f"the cards do not make the meld {label!r}")
+        melds.append(meld)
+    return tuple(sorted(melds, key=lambda m: m.rank))  # stable: keeps a side's order
 
 
 def import_position(text: str) -> State:
@@ -180,6 +208,8 @@ def import_position(text: str) -> State:
         malformed or inconsistent text, including cards that are not exactly
         the game's deck.
     """
+    if mayi_notation.is_mayi_position(text):  # May I? is its own game: engine/mayi
+        return mayi_notation.import_position(text)  # type: ignore[return-value]
     try:
         return _import(text)
     except EngineError as err:
@@ -218,15 +248,16 @@ def _import(text: str) -> State:
     phase = Phase(r.get("phase", "draw"))
     turn_seat = r.ints("turn", 1, str(order[0]))[0]
     asked = r.get("asked", "0 - draw").split()
-    flags = r.flags("flags", 2)
+    flags = r.flags("flags", 3) if len(r.get("flags", "0 0").split()) == 3 else (
+        r.flags("flags", 2) + (False,))
     drew = r.get("drew", "-")
     created = r.get("created", "-")
     hands = tuple(tuple(sorted(zones[f"hand{s}"])) for s in range(n))  # type: ignore[arg-type]
     turn = Turn(
         seat=turn_seat, drew="" if drew == "-" else drew, asked=asked[0] == "1",
         answer="" if asked[1] == "-" else asked[1], asked_in=Phase(asked[2]),
-        created=() if created == "-" else tuple(rank_of_char(c) for c in created.split()),
-        laid_off_on_partner=flags[0], no_discard=flags[1],
+        created=() if created == "-" else tuple(_read_code(c) for c in created.split()),
+        laid_off_on_partner=flags[0], no_discard=flags[1], last_chance=flags[2],
     )
     state = State(
         rules=rules, seed=seed, hand_no=hand_no, dealer=dealer, scores=r.ints("scores", teams,
@@ -282,14 +313,17 @@ def _staged(rules: RuleSet, r: _Reader, state: State) -> State:
     if "staged" not in r.fields:
         return state
     moves: list[Move] = [parse_move(m) for m in r.get("staged").split("|")]
-    if any(not isinstance(m, (Meld, AddToMeld)) for m in moves):
-        raise BadInput(Reason.BAD_NOTATION, "only meld and add moves can be staged")
+    if any(not isinstance(m, (Meld, AddToMeld, Merge)) for m in moves):
+        raise BadInput(Reason.BAD_NOTATION, "only meld, add and merge moves can be staged")
     base_hand = tuple(sorted(parse_cards(r.get("base_hand"))))
     base_melds = _parse_melds(rules, r.get("base_melds"))
     seat = state.turn.seat
     hand, melds = base_hand, base_melds
     for m in moves:
-        hand, melds = apply_stage(rules, seat, hand, melds, m)
+        try:
+            hand, melds = apply_stage(rules, seat, hand, melds, m)
+        except AssertionError:
+            raise BadInput(Reason.BAD_NOTATION, f"staged move {m} does not apply") from None
     team = state.team_of(seat)
     if hand != state.hands[seat] or melds != state.melds[team]:
         raise BadInput(Reason.BAD_NOTATION, "the staged moves do not lead from the base "

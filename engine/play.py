@@ -8,6 +8,7 @@ the input state is never touched.
 
 from __future__ import annotations
 
+from engine import family
 from engine import transitions as tr
 from engine.cards import IS_BLACK_THREE, JOKER, RANK, THREE, Card
 from engine.errors import BadInput, Reason, RuleViolation
@@ -22,6 +23,9 @@ from engine.legal import (
     take_companions,
     wild_cap,
 )
+from engine.mayi import play as mayi_play
+from engine.mayi.state import is_mayi
+from engine.melds import SEQ_RANK, WILD_RANK, first_of_rank, labels, meld_rank
 from engine.moves import (
     AddToMeld,
     Answer,
@@ -33,6 +37,7 @@ from engine.moves import (
     GoOut,
     Group,
     Meld,
+    Merge,
     Move,
     TakePile,
     Undo,
@@ -49,6 +54,8 @@ def apply(state: State, move: Move, seat: int | None = None) -> State:
     :raises RuleViolation: the move is not legal here (the reason says why).
     :raises BadInput: the seat number does not exist.
     """
+    if is_mayi(state):  # May I? is its own game: engine/mayi
+        return mayi_play.apply(state, move, seat)  # type: ignore[return-value]
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         reason = Reason.GAME_OVER if state.phase is Phase.GAME_OVER else Reason.HAND_OVER
         raise RuleViolation(reason, "the hand is over: deal the next one", "CL-TURN-4")
@@ -69,7 +76,7 @@ def _do(state: State, move: Move) -> State:
         nxt = tr.draw_stock(state)
     elif isinstance(move, TakePile):
         nxt = tr.take_pile(state, move)
-    elif isinstance(move, (Meld, AddToMeld)):
+    elif isinstance(move, (Meld, AddToMeld, Merge)):
         nxt = tr.stage(state, move)
     elif isinstance(move, Discard):
         nxt = tr.discard(state, move.card)
@@ -113,26 +120,50 @@ def canonicalize(state: State, move: Move) -> Move:
 
     :raises RuleViolation: ``CARDS_NOT_IN_HAND`` if the hand lacks some card.
     """
+    if is_mayi(state):  # May I? is its own game: engine/mayi
+        return mayi_play.canonicalize(state, move)
     if not isinstance(move, (Meld, AddToMeld, TakePile)) or state.awaited < 0:
         return move
     hand = state.hands[state.awaited]
-    wild = state.rules.wild
+    rules = state.rules
+    wild = rules.wild
     if isinstance(move, TakePile):
-        groups = (move.cards,) + tuple(sorted(move.extras, key=lambda g: tr.group_rank(g, wild)))
+        groups = (move.cards,) + tuple(sorted(move.extras, key=lambda g: meld_rank(rules, g)))
     elif isinstance(move, Meld):
-        groups = tuple(sorted(move.groups, key=lambda g: tr.group_rank(g, wild)))
+        groups = tuple(sorted(move.groups, key=lambda g: meld_rank(rules, g)))
     else:
         groups = (move.cards,)
     if remove_cards(hand, (c for g in groups for c in g)) is None:
         raise RuleViolation(Reason.CARDS_NOT_IN_HAND,
                             f"{move} uses cards that are not in the hand", "CL-TURN-3")
     rest = list(hand)
-    picked = tuple(_pick(rest, g, wild) for g in groups)
+    if isinstance(move, AddToMeld) and not move.label and not 0 <= move.rank < WILD_RANK:
+        move = _labelled(state, move)
+    if isinstance(move, AddToMeld) and move.rank >= SEQ_RANK:  # a sequence keeps its suit
+        return AddToMeld(move.rank, tuple(sorted(move.cards)), move.label)
+    # Naturals of several ranks (a sequence, SA-SEQ) keep their suits: they are set
+    # aside first, so that no other group's canonical copies take them.
+    exact = [len({RANK[c] for c in g if not wild[c]}) > 1 for g in groups]
+    for g, keep in zip(groups, exact, strict=True):
+        for c in g if keep else ():
+            rest.remove(c)
+    picked = tuple(tuple(sorted(g)) if keep else _pick(rest, g, wild)
+                   for g, keep in zip(groups, exact, strict=True))
     if isinstance(move, TakePile):
-        return TakePile(picked[0], picked[1:])
+        return TakePile(picked[0], picked[1:], move.target)
     if isinstance(move, Meld):
         return Meld(picked)
-    return AddToMeld(move.rank, picked[0])
+    return AddToMeld(move.rank, picked[0], move.label)
+
+
+def _labelled(state: State, move: AddToMeld) -> AddToMeld:
+    """An addition named by a rank code alone (13 wild, 14+ sequence) gets the label of
+    the side's first meld with that code (the text form always names it by label)."""
+    melds = state.melds[state.team_of(state.awaited)]
+    at = first_of_rank(melds, move.rank)
+    if at < 0:
+        return move
+    return AddToMeld(move.rank, move.cards, labels(melds)[at])
 
 
 # --- why a move is refused ----------------------------------------------------------
@@ -141,7 +172,7 @@ _PHASE_OF: dict[type, tuple[Phase, ...]] = {
     Draw: (Phase.DRAW,),
     TakePile: (Phase.DRAW, Phase.DRAW_EXHAUSTED),
     Decline: (Phase.DRAW_EXHAUSTED,),
-    Meld: (Phase.MELD,), AddToMeld: (Phase.MELD,), Discard: (Phase.MELD,),
+    Meld: (Phase.MELD,), AddToMeld: (Phase.MELD,), Merge: (Phase.MELD,), Discard: (Phase.MELD,),
     GoOut: (Phase.MELD,), Undo: (Phase.MELD,), EndHand: (Phase.MELD,),
     Ask: (Phase.DRAW, Phase.DRAW_EXHAUSTED, Phase.MELD),
     Answer: (Phase.PERMISSION,),
@@ -150,7 +181,7 @@ _PHASE_OF: dict[type, tuple[Phase, ...]] = {
 
 def diagnose(state: State, move: Move) -> RuleViolation:
     """The most specific reason a canonical, unlisted move is illegal."""
-    if state.phase not in _PHASE_OF[type(move)]:
+    if state.phase not in _PHASE_OF.get(type(move), ()):  # another game's move: wrong phase
         if state.phase is Phase.DRAW_EXHAUSTED and isinstance(move, Draw):
             return RuleViolation(Reason.STOCK_EMPTY, "the stock is empty", "CL-EXH-4")
         return RuleViolation(Reason.WRONG_PHASE,
@@ -162,8 +193,13 @@ def diagnose(state: State, move: Move) -> RuleViolation:
 def _diagnose_kind(state: State, move: Move) -> RuleViolation | None:
     if isinstance(move, TakePile):
         return _why_take(state, move)
+    if isinstance(move, (Meld, AddToMeld, Merge)) and not state.rules.simple_melds:
+        return family.why_meld(state, move) or _why_meld_context(state, move)
     if isinstance(move, (Meld, AddToMeld)):
         return _why_meld(state, move)
+    if isinstance(move, Merge):
+        return RuleViolation(Reason.MERGE_NOT_ALLOWED, "melds are never merged here",
+                             "CL-MELD-5")
     if isinstance(move, (Discard, GoOut, EndHand)):
         return _why_end(state, move)
     if isinstance(move, Ask):
@@ -198,11 +234,15 @@ def _why_take(state: State, move: TakePile) -> RuleViolation | None:
     if any(not wild[c] and RANK[c] != rank for c in move.cards):
         return RuleViolation(Reason.MIXED_RANKS, f"the cards must match the top card {top}",
                              "CL-PILE-6")
-    if frozen and naturals < 2:
+    if state.rules.pile_pair_only:
+        why = family.why_take(state, move, frozen)
+        if why:
+            return why
+    elif frozen and naturals < 2:
         return RuleViolation(Reason.PILE_FROZEN,
                              "the pile is frozen for your side: a natural pair is needed",
                              "CL-PILE-6")
-    if move.cards not in take_companions(state):
+    if not state.rules.pile_pair_only and move.cards not in take_companions(state):
         existing = tr.find_meld(state.melds[team], rank)
         if existing is None and naturals == 0:
             return RuleViolation(Reason.PILE_TAKE_INVALID,
@@ -309,12 +349,22 @@ def _why_meld(state: State, move: Meld | AddToMeld) -> RuleViolation | None:
     return _why_meld_context(state, move)
 
 
-def _why_meld_context(state: State, move: Meld | AddToMeld) -> RuleViolation:
+def _why_meld_context(state: State, move: Meld | AddToMeld | Merge) -> RuleViolation:
     rules = state.rules
     seat = state.turn.seat
     team = state.team_of(seat)
-    cards = move.cards if isinstance(move, AddToMeld) else tuple(c for g in move.groups for c in g)
+    if isinstance(move, Merge):
+        cards: tuple[Card, ...] = ()
+    else:
+        cards = move.cards if isinstance(move, AddToMeld) else tuple(
+            c for g in move.groups for c in g)
     left = len(state.hands[seat]) - len(cards)
+    if left < 2 and not rules.going_out:
+        return RuleViolation(Reason.MUST_KEEP_CARD, "nobody goes out: keep two cards to "
+                             "discard one and hold one", "BO-OUT-2")
+    why = family.why_context(state, move)
+    if why:
+        return why
     if left < 2:
         if state.turn.answer == "no":
             return RuleViolation(Reason.GO_OUT_REFUSED,
@@ -345,6 +395,9 @@ def _why_end(state: State, move: Discard | GoOut | EndHand) -> RuleViolation | N
         return RuleViolation(Reason.WRONG_PHASE,
                              "after a red three as the last stock card there is no discard",
                              "CL-EXH-2")
+    if not state.rules.going_out and (isinstance(move, GoOut) or len(hand) <= 1):
+        return RuleViolation(Reason.MUST_KEEP_CARD,
+                             "nobody goes out: the last card may not be discarded", "BO-OUT-1")
     if not minimum_met(state) and not (isinstance(move, GoOut) and out_allowed(state)):
         return RuleViolation(Reason.OPENING_MINIMUM_NOT_MET,
                              "the melds of this turn do not reach the minimum: add or undo",
@@ -362,8 +415,9 @@ def _why_end(state: State, move: Discard | GoOut | EndHand) -> RuleViolation | N
         return RuleViolation(Reason.GO_OUT_NEEDS_CANASTAS,
                              f"going out needs {state.rules.canastas_to_go_out} canasta(s)",
                              "CL-OUT-1")
-    if any(isinstance(m, Meld) and tr.group_rank(m.groups[0], state.rules.wild) == THREE
-           for m in state.turn.staged):
+    if not state.rules.black_threes_any_time and any(
+            isinstance(m, Meld) and tr.group_rank(m.groups[0], state.rules.wild) == THREE
+            for m in state.turn.staged):
         return RuleViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
                              "black threes were melded: this turn must go out", "CL-MELD-3")
     if state.turn.answer == "yes":

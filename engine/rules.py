@@ -11,6 +11,28 @@ from dataclasses import dataclass, field
 
 from engine.options import OptionValue
 
+# Classic options that the shared core reads, with their classic defaults. Other
+# variants fix them to these values unless their rule set names them.
+CORE_DEFAULTS: dict[str, OptionValue] = {
+    "upcard_black_three_stops": False,
+    "red3_dealt_timing": "first_turn",
+    "wilds_not_exceed_naturals": False,
+    "natural_canasta_closed_to_wilds": False,
+    "initial_meld_validation": "turn_total",
+    "concealed_requires_minimum": False,
+    "concealed_forbid_layoffs": False,
+    "concealed_forbid_pile": False,
+    "black_three_freezes": False,
+    "permission_yes": "strict",
+    "permission_asks_per_hand": 0,
+    "last_red_three_may_meld": False,
+    "stock_empty_ends_hand": False,
+    "reveal_discard_pile": False,
+    "tie_policy": "play_on",
+    "penalties": False,
+    "black_three_meld_max": 4,
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -54,6 +76,38 @@ class RuleSet:
     permission: bool
     cutthroat: bool = False
     red_three_six_pack_scale: bool = False
+    # --- the Canasta family beyond classic; every default is classic behaviour ---
+    wild_limit: int = 3  # most wild cards in a group (CL-MELD-1: 3; SA-MELD-2: 2)
+    group_max: int = 0  # largest group, 0 = no limit (SV-CAN-1)
+    canasta_closed_to_wilds: bool = False  # no wild card joins any completed canasta (SA-CAN-3)
+    multi_groups: bool = False  # several groups of one rank per side (SA-MELD-5)
+    merge_groups: bool = False  # two groups of one rank may be merged (SA-MELD-6)
+    sequences: bool = False  # suit sequences 4..A of 3 to 7 cards, no wild card (SA-SEQ)
+    join_sequences: bool = False  # two sequences may be joined (SA-SEQ-6)
+    wild_melds: bool = False  # melds of 3 to 7 wild cards only (BO-WILD-2)
+    black_threes_any_time: bool = False  # closed sets of 3..max at any time (BO-B3-1/2)
+    black_threes_count: bool = True  # melded black threes count toward the initial meld
+    pile_pair_only: bool = False  # the pile needs a natural pair, or extends a meld (SA-PILE)
+    pile_extend_group: bool = True  # ... and may extend an incomplete group (SA-PILE-3)
+    exhausted_take_compulsory: bool = True  # CL-EXH-4, SA-END-3; BO-END-3: optional
+    after_stock_single_chance: bool = False  # BO-END-3 single_chance
+    last_red_three_plays_on: bool = False  # a last-card red three ends nothing (BO-END-2)
+    going_out: bool = True  # BO-OUT-1: nobody goes out
+    out_needs_sequence: bool = False  # going out needs a sequence canasta (BO-C1 hoyle)
+    out_bonus: int = 100
+    concealed_bonus: int = 200
+    # bonus per canasta key, most specific first: "natural:7", "natural", "mixed",
+    # "sequence", "wild" (see engine.melds.canasta_keys)
+    canasta_bonus: tuple[tuple[str, int], ...] = (("natural", 500), ("mixed", 300))
+    red_three_table: tuple[tuple[int, int], ...] = ()  # count -> points; () = classic
+    red_three_plus: str = "meld"  # "meld" | "canastas" | "kinds": when red threes count plus
+    red_three_canastas: int = 0  # canastas needed with "canastas"
+    red_three_kinds: tuple[str, ...] = ()  # canasta keys of which one is needed with "kinds"
+    hand_values: tuple[int, ...] = ()  # values of cards left in a hand; () = ``values``
+    first_canasta_bonus: int = 0  # stock cards to the deal's first canasta (SV-BONUS-1)
+    bonus_per_side: bool = False  # ... once per side instead of once per deal (SV-BONUS-3)
+    deals: int = 0  # a match of this many deals, 0 = play to the target (SV-GAME-1)
+    tie_extra_deal: bool = False  # a tie after the last deal plays another deal
     _opts: dict[str, OptionValue] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -66,10 +120,47 @@ class RuleSet:
                 raise ValueError("not enough cards for the deal")
         if self.canastas_to_go_out < 1 or self.draw_count < 1:
             raise ValueError("canastas to go out and draw count must be positive")
+        self._check_family()
+
+    def _check_family(self) -> None:
+        if self.wild_limit < 0 or self.first_canasta_bonus < 0 or self.deals < 0:
+            raise ValueError("wild limit, bonus cards and deals cannot be negative")
+        if self.group_max and self.group_max < 7:
+            raise ValueError("a group must be able to become a canasta (group_max >= 7)")
+        if self.red_three_plus not in ("meld", "canastas", "kinds"):
+            raise ValueError(f"unknown red-three rule {self.red_three_plus!r}")
+        if (self.red_three_plus == "kinds") != bool(self.red_three_kinds):
+            raise ValueError("red_three_kinds go with red_three_plus='kinds' only")
+        if self.hand_values and len(self.hand_values) != len(self.values):
+            raise ValueError("hand_values needs one value per card type")
+        if self.merge_groups and not self.multi_groups:
+            raise ValueError("merging groups needs several groups of one rank")
+        if self.join_sequences and not self.sequences:
+            raise ValueError("joining sequences needs sequences")
+        if self.pile_extend_group is False and not self.pile_pair_only:
+            raise ValueError("pile_extend_group=false needs the pair-only pile rule")
+        if self.out_needs_sequence and not (self.going_out and self.sequences):
+            raise ValueError("a sequence to go out needs going out and sequences")
+        if self.tie_extra_deal and not self.deals:
+            raise ValueError("an extra deal on a tie needs a fixed number of deals")
+
+    @property
+    def simple_melds(self) -> bool:
+        """One group per rank and nothing else: the classic meld model."""
+        return not (self.multi_groups or self.sequences or self.wild_melds)
 
     def opt(self, name: str) -> OptionValue:
-        """The resolved value of a named option."""
-        return self._opts[name]
+        """The resolved value of a named option.
+
+        A variant that does not publish one of the classic options the shared core
+        reads gets its classic default (:data:`CORE_DEFAULTS`).
+        """
+        found = self._opts.get(name)
+        return CORE_DEFAULTS[name] if found is None else found
+
+    def hand_value(self, card: int) -> int:
+        """What a card left in a hand costs at the end of a hand (BO-B3-4, SV-SEVEN-2)."""
+        return (self.hand_values or self.values)[card]
 
     def minimum_for(self, cumulative: int) -> int:
         """The initial-meld minimum for a cumulative score (CL-MIN-1)."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from engine.cards import IS_RED_THREE
+from engine.melds import canasta_keys
+from engine.rules import RuleSet
 from engine.state import HandResult, MeldPile, SideResult, State
 
 
@@ -11,6 +13,34 @@ def red_three_points(rules_six_pack: bool, count: int) -> int:
     if rules_six_pack:
         return {5: 1000, 6: 1200}.get(count, 100 * count)
     return 800 if count == 4 else 100 * count
+
+
+def canasta_bonus(rules: RuleSet, meld: MeldPile) -> int:
+    """The bonus of one canasta from the variant's table (CL-SCORE-2, SA-CAN-1/2,
+    BO-CAN-2, SV-CAN-3): its most specific key first (``natural:7``, then ``natural``)."""
+    table = dict(rules.canasta_bonus)
+    for key in canasta_keys(meld):
+        if key in table:
+            return table[key]
+    return 0
+
+
+def red_three_value(rules: RuleSet, count: int) -> int:
+    """A side's red threes before the sign (CL-SCORE-4, SA-R3-2, SV-R3-1)."""
+    if rules.red_three_table:
+        return dict(rules.red_three_table).get(count, 100 * count)
+    return red_three_points(rules.red_three_six_pack_scale, count)
+
+
+def red_threes_plus(rules: RuleSet, melds: tuple[MeldPile, ...]) -> bool:
+    """Whether red threes count plus: any meld (CL-SCORE-4), enough canastas (SA-R3-3,
+    BO-R3-2) or a canasta of a named kind (SV-R3-2)."""
+    if rules.red_three_plus == "meld":
+        return bool(melds)
+    done = [m for m in melds if m.is_canasta]
+    if rules.red_three_plus == "canastas":
+        return len(done) >= rules.red_three_canastas
+    return any(key in rules.red_three_kinds for m in done for key in canasta_keys(m))
 
 
 def side_result(
@@ -23,18 +53,18 @@ def side_result(
     base = sum(values[c] for m in melds for c in m.cards)
     natural = sum(1 for m in melds if m.is_natural_canasta)
     mixed = sum(1 for m in melds if m.is_canasta and not m.is_natural_canasta)
-    bonus = 500 * natural + 300 * mixed
+    bonus = sum(canasta_bonus(rules, m) for m in melds if m.is_canasta)
     out_bonus = 0
     if went_out >= 0 and went_out in seats:
-        out_bonus = 200 if concealed else 100
+        out_bonus = rules.concealed_bonus if concealed else rules.out_bonus
     # Red threes still in a hand (a seat that never had its first turn) count as laid.
     reds = sum(len(state.red3[s]) for s in seats) + sum(
         1 for s in seats for c in state.hands[s] if IS_RED_THREE[c]
     )
-    r3 = red_three_points(rules.red_three_six_pack_scale, reds)
-    if not melds:
+    r3 = red_three_value(rules, reds)
+    if not red_threes_plus(rules, melds):
         r3 = -r3
-    in_hand = sum(values[c] for s in seats for c in state.hands[s])
+    in_hand = sum(rules.hand_value(c) for s in seats for c in state.hands[s])
     penalties = state.penalties[team]
     total = base + bonus + out_bonus + r3 - in_hand - penalties
     return SideResult(
@@ -60,8 +90,18 @@ def hand_result(state: State, went_out: int, concealed: bool) -> HandResult:
 
 
 def game_winner(state: State, sides: tuple[SideResult, ...]) -> tuple[int, bool]:
-    """(winning team or -1, drawn) once the target is reached (CL-GAME-3/4)."""
+    """(winning team or -1, drawn) once the target is reached (CL-GAME-3/4), or after
+    the match's last deal (SV-GAME-1: the higher total wins; a tie is a draw or, by
+    option, another deal)."""
     best = max(s.cumulative for s in sides)
+    rules = state.rules
+    if rules.deals:
+        if state.hand_no + 1 < rules.deals:
+            return -1, False
+        leaders = [s.team for s in sides if s.cumulative == best]
+        if len(leaders) == 1:
+            return leaders[0], False
+        return -1, rules.opt("tie_policy") == "draw"
     if best < state.rules.target:
         return -1, False
     leaders = [s.team for s in sides if s.cumulative == best]

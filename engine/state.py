@@ -40,18 +40,36 @@ class Phase(StrEnum):
     DRAW_EXHAUSTED = "draw_exhausted"
     MELD = "meld"
     PERMISSION = "permission"
+    BUY_WINDOW = "buy_window"  # May I?: out-of-turn buy answers are awaited (MI-BUY)
     HAND_OVER = "hand_over"
     GAME_OVER = "game_over"
 
 
+# Rank codes of the melds that are not groups of one rank (see engine.melds).
+WILD_RANK = 13  # wild cards only (BO-WILD-2)
+SEQ_RANK = 14  # 14 + suit: a sequence of that suit (SA-SEQ)
+
+
 @dataclass(frozen=True, slots=True)
 class MeldPile:
-    """A meld on the table: one rank (``1`` = black threes), its cards, who started it."""
+    """A meld on the table: one rank (``1`` = black threes), its cards, who started it.
+
+    ``rank`` is a rank code: 13 for a meld of wild cards, 14 + suit for a sequence.
+    """
 
     rank: int
     cards: Group
     owner: int
     wilds: int
+
+    @property
+    def kind(self) -> str:
+        """``group``, ``black_threes``, ``wild`` or ``sequence``."""
+        if self.rank >= SEQ_RANK:
+            return "sequence"
+        if self.rank == WILD_RANK:
+            return "wild"
+        return "black_threes" if self.rank == 1 else "group"
 
     @property
     def size(self) -> int:
@@ -89,6 +107,7 @@ class Turn:
     created: tuple[int, ...] = ()  # ranks of melds this seat created in the take
     laid_off_on_partner: bool = False  # the take added to a partner's meld
     no_discard: bool = False  # last stock card was a red three (may-meld option)
+    last_chance: bool = False  # took the pile with the stock empty: the hand ends (BO-END-3)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, Card
+from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, THREE, Card
 from engine.deck import shuffled_deck
 from engine.hands import add_cards, remove_cards
-from engine.moves import AddToMeld, Group, Meld, Move, TakePile, canonical_group
+from engine.melds import find_label, first_of_rank, insert_meld, meld_rank, replace_meld
+from engine.moves import AddToMeld, Group, Meld, Merge, Move, TakePile, canonical_group
 from engine.rules import RuleSet
 from engine.scoring import hand_result
 from engine.state import MeldPile, Phase, State, Turn, evolve
@@ -139,10 +140,21 @@ def draw_cards(state: State, seat: int, count: int) -> State:
         hands=_set(state.hands, seat, add_cards(state.hands[seat], got)),
         red3=_set(state.red3, seat, state.red3[seat] + tuple(reds)),
     )
+    if state.rules.last_red_three_plays_on:
+        return _short_of_cards(state, seat)
     if last_red:
         if state.rules.opt("last_red_three_may_meld") and state.turn.seat == seat:
             return evolve(state, turn=evolve(state.turn, no_discard=True))
         return finish_hand(state, -1, False)
+    return state
+
+
+def _short_of_cards(state: State, seat: int) -> State:
+    """BO-END-2: with the stock gone and under two cards after a draw, the player
+    cannot keep a card after a discard; he may meld, then the hand ends (``end``)."""
+    if (not state.stock and state.phase is Phase.MELD and state.turn.seat == seat
+            and len(state.hands[seat]) < 2):
+        return evolve(state, turn=evolve(state.turn, no_discard=True))
     return state
 
 
@@ -179,33 +191,65 @@ def take_pile(state: State, move: TakePile) -> State:
     melds = state.melds[team]
     hand = remove_cards(state.hands[seat], move.cards + tuple(c for g in move.extras for c in g))
     assert hand is not None
-    existing = find_meld(melds, rank)
+    if move.target:
+        at = find_label(melds, move.target)
+    else:
+        at = -1 if rules.multi_groups else first_of_rank(melds, rank)
     created: list[int] = []
     laid_off = False
-    if existing is not None:
-        melds = put_meld(melds, make_meld(rules, rank, existing.cards + move.cards + (top,),
-                                          existing.owner))
+    if at >= 0:
+        existing = melds[at]
+        melds = replace_meld(melds, at, make_meld(
+            rules, existing.rank, existing.cards + move.cards + (top,), existing.owner))
         laid_off = existing.owner != seat
     else:
-        melds = put_meld(melds, make_meld(rules, rank, move.cards + (top,), seat))
+        melds = insert_meld(melds, make_meld(rules, rank, move.cards + (top,), seat))
         created.append(rank)
     for g in move.extras:
-        r = group_rank(g, rules.wild)
-        melds = put_meld(melds, make_meld(rules, r, g, seat))
+        r = meld_rank(rules, g)
+        melds = insert_meld(melds, make_meld(rules, r, g, seat))
         created.append(r)
     if rules.cutthroat and state.lone < 0:  # CL-P3-2: the first taker plays alone
         state = form_pair(state, seat)
     rest = state.pile[:-1]
     reds = tuple(c for c in rest if IS_RED_THREE[c])  # CL-R3-3: no replacement
     hand = add_cards(hand, (c for c in rest if not IS_RED_THREE[c]))
-    turn = evolve(state.turn, drew="pile", created=tuple(created), laid_off_on_partner=laid_off)
-    return evolve(
+    turn = evolve(state.turn, drew="pile", created=tuple(created), laid_off_on_partner=laid_off,
+                  last_chance=rules.after_stock_single_chance and not state.stock)
+    after = evolve(
         state, pile=(), phase=Phase.MELD, turn=turn,
         hands=_set(state.hands, seat, hand),
         melds=_set(state.melds, team, melds),
         red3=_set(state.red3, seat, state.red3[seat] + reds),
         opened=_set(state.opened, team, True),
     )
+    return first_canasta_bonus(state, after)
+
+
+def bonus_due(state: State, team: int) -> bool:
+    """SV-BONUS-1/3: the first-canasta bonus is still to be given (no canasta yet at the
+    table, or on this side with ``bonus_per_side``)."""
+    if not state.rules.first_canasta_bonus:
+        return False
+    scope = (team,) if state.rules.bonus_per_side else range(len(state.melds))
+    return not any(m.is_canasta for t in scope for m in state.melds[t])
+
+
+def first_canasta_bonus(before: State, after: State) -> State:
+    """SV-BONUS-1/2/4/5: the first canasta of the deal draws the top stock cards.
+
+    The draw cannot be taken back, so the turn's melds so far become final: the
+    side counts as opened (an unopened side may complete the canasta only once its
+    minimum is met, see :func:`engine.legal.meld_actions`).
+    """
+    seat = after.turn.seat
+    team = after.team_of(seat)
+    if not bonus_due(before, team) or not any(m.is_canasta for m in after.melds[team]):
+        return after
+    locked = evolve(
+        after, turn=evolve(after.turn, staged=(), base_hand=(), base_melds=()),
+        opened=_set(after.opened, team, True), melded=_set(after.melded, seat, True))
+    return draw_cards(locked, seat, after.rules.first_canasta_bonus)
 
 
 # --- melding -----------------------------------------------------------------
@@ -214,16 +258,23 @@ def take_pile(state: State, move: TakePile) -> State:
 def apply_stage(
     rules: RuleSet, seat: int, hand: tuple[Card, ...], melds: tuple[MeldPile, ...], move: Move
 ) -> tuple[tuple[Card, ...], tuple[MeldPile, ...]]:
-    """Lay a Meld or AddToMeld on a hand and a team's melds."""
+    """Lay a Meld, AddToMeld or Merge on a hand and a team's melds."""
     if isinstance(move, Meld):
         for g in move.groups:
-            melds = put_meld(melds, make_meld(rules, group_rank(g, rules.wild), g, seat))
+            melds = insert_meld(melds, make_meld(rules, meld_rank(rules, g), g, seat))
         cards: tuple[Card, ...] = tuple(c for g in move.groups for c in g)
+    elif isinstance(move, Merge):
+        i, j = find_label(melds, move.first), find_label(melds, move.second)
+        assert i >= 0 and j >= 0 and i != j
+        a, b = melds[i], melds[j]
+        melds = replace_meld(melds, i, make_meld(rules, a.rank, a.cards + b.cards, a.owner))
+        return hand, melds[:j] + melds[j + 1:]
     else:
         assert isinstance(move, AddToMeld)
-        m = find_meld(melds, move.rank)
-        assert m is not None
-        melds = put_meld(melds, make_meld(rules, m.rank, m.cards + move.cards, m.owner))
+        at = find_label(melds, move.label) if move.label else first_of_rank(melds, move.rank)
+        assert at >= 0
+        m = melds[at]
+        melds = replace_meld(melds, at, make_meld(rules, m.rank, m.cards + move.cards, m.owner))
         cards = move.cards
     left = remove_cards(hand, cards)
     assert left is not None
@@ -237,11 +288,12 @@ def stage(state: State, move: Move) -> State:
     if not t.staged:  # the first staged action records what undo returns to
         t = evolve(t, base_hand=state.hands[seat], base_melds=state.melds[team])
     hand, melds = apply_stage(state.rules, seat, state.hands[seat], state.melds[team], move)
-    return evolve(
+    after = evolve(
         state, turn=evolve(t, staged=t.staged + (move,)),
         hands=_set(state.hands, seat, hand),
         melds=_set(state.melds, team, melds),
     )
+    return first_canasta_bonus(state, after)
 
 
 def undo(state: State) -> State:
@@ -260,11 +312,25 @@ def undo(state: State) -> State:
     )
 
 
+def counts_for_opening(rules: RuleSet, move: Move) -> bool:
+    """Whether a meld action counts toward (and makes) the initial meld (BO-INIT-2)."""
+    if isinstance(move, Merge):
+        return False
+    if rules.black_threes_count:
+        return True
+    if isinstance(move, Meld):
+        return not all(IS_BLACK_THREE[c] for g in move.groups for c in g)
+    return not (isinstance(move, AddToMeld) and move.rank == THREE)
+
+
 def staged_points(state: State) -> int:
     """Card points laid this turn by meld actions (the initial-meld count, CL-MIN-3)."""
-    values = state.rules.values
+    rules = state.rules
+    values = rules.values
     total = 0
     for m in state.turn.staged:
+        if not counts_for_opening(rules, m):
+            continue
         cards = [c for g in m.groups for c in g] if isinstance(m, Meld) else list(getattr(m, "cards", ()))
         total += sum(values[c] for c in cards)
     return total
@@ -275,7 +341,7 @@ def created_ranks(state: State) -> set[int]:
     ranks = set(state.turn.created)
     for m in state.turn.staged:
         if isinstance(m, Meld):
-            ranks.update(group_rank(g, state.rules.wild) for g in m.groups)
+            ranks.update(meld_rank(state.rules, g) for g in m.groups)
     return ranks
 
 
@@ -303,13 +369,14 @@ def _commit(state: State) -> State:
     t = state.turn
     team = state.team_of(t.seat)
     laid = bool(t.staged) or t.drew == "pile"
+    opens = t.drew == "pile" or any(counts_for_opening(state.rules, m) for m in t.staged)
     penalties = state.penalties
     if (t.answer == "yes" and state.rules.opt("penalties") and state.hands[t.seat]
             and state.rules.opt("permission_yes") != "advisory"):
         penalties = _set(penalties, team, penalties[team] + 100)  # CL-PEN-2
     return evolve(
         state, penalties=penalties, turn=evolve(t, staged=(), base_hand=(), base_melds=()),
-        opened=_set(state.opened, team, state.opened[team] or laid),
+        opened=_set(state.opened, team, state.opened[team] or opens),
         melded=_set(state.melded, t.seat, state.melded[t.seat] or laid),
     )
 
@@ -320,8 +387,10 @@ def discard(state: State, card: Card) -> State:
     assert hand is not None
     state = evolve(state, pile=state.pile + (card,),
                     hands=_set(state.hands, seat, hand))
+    last_chance = state.turn.last_chance
     state = _commit(state)
-    if not state.stock and (state.rules.opt("stock_empty_ends_hand") or state.rules.cutthroat):
+    if not state.stock and (state.rules.opt("stock_empty_ends_hand") or state.rules.cutthroat
+                            or last_chance):
         return finish_hand(state, -1, False)
     i = state.order.index(seat)
     return start_turn(state, state.order[(i + 1) % len(state.order)])

@@ -10,19 +10,23 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from engine.cards import CODES, RANK_CHARS
+from engine.cards import CODES
 from engine.legal import legal_moves, pile_frozen_for_both
+from engine.mayi.state import is_mayi
+from engine.melds import base_label, labels
 from engine.scoring import side_result
 from engine.state import Phase, SideResult, State
 
 
 @dataclass(frozen=True, slots=True)
 class MeldView:
-    rank: str
+    rank: str  # rank character, or the base label of a sequence (S:5-9) or wild meld (W)
     cards: tuple[str, ...]
     owner: int
     wilds: int
     canasta: str  # "", "natural" or "mixed"
+    label: str = ""  # the label that ``add`` and ``take on`` name (K#2 for a second K group)
+    kind: str = "group"  # group, black_threes, wild or sequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +70,19 @@ class SeatView:
 
 def seat_view(state: State, seat: int) -> SeatView:
     """The view of ``seat`` (``-1`` for a spectator who holds no cards)."""
+    if is_mayi(state):  # May I? is its own game: engine/mayi
+        from engine.mayi import views as mayi_views  # it builds on this module
+
+        return mayi_views.seat_view(state, seat)
     rules = state.rules
     both = pile_frozen_for_both(state)
     sides = []
     for t, seats in enumerate(rules.layout.teams):
         melds = tuple(
-            MeldView(RANK_CHARS[m.rank], tuple(CODES[c] for c in m.cards), m.owner, m.wilds,
-                     "natural" if m.is_natural_canasta else ("mixed" if m.is_canasta else ""))
-            for m in state.melds[t])
+            MeldView(base_label(m), tuple(CODES[c] for c in m.cards), m.owner, m.wilds,
+                     "natural" if m.is_natural_canasta else ("mixed" if m.is_canasta else ""),
+                     label, m.kind)
+            for m, label in zip(state.melds[t], labels(state.melds[t]), strict=True))
         sides.append(SideView(
             team=t, seats=seats, score=state.scores[t],
             minimum=rules.minimum_for(state.scores[t]), opened=state.opened[t],
@@ -114,6 +123,10 @@ def seat_views(state: State) -> tuple[SeatView, ...]:
 
 def provisional_score(state: State) -> tuple[SideResult, ...]:
     """The hand's score as it stands (or the final one once the hand is over)."""
+    if is_mayi(state):  # May I? is its own game: engine/mayi
+        from engine.mayi import views as mayi_views  # it builds on this module
+
+        return mayi_views.provisional_score(state)
     if state.result is not None:
         return state.result.sides
     return tuple(side_result(state, t, -1, False, state.melds[t])

@@ -42,6 +42,7 @@ class Settings:
     reflection: bool = True
     state_cache: int = 1024
     export_policy: ExportPolicy = ExportPolicy.ANY
+    workers: int = 1
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -73,6 +74,7 @@ class Settings:
             state_cache=_int(e, "CANASTA_STATE_CACHE", d.state_cache, 0, 1 << 20),
             export_policy=ExportPolicy(_choice(e, "CANASTA_EXPORT_POLICY", d.export_policy.value,
                                                tuple(p.value for p in ExportPolicy))),
+            workers=_int(e, "CANASTA_WORKERS", d.workers, 1, 64),
         )
 
 

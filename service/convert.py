@@ -46,6 +46,8 @@ def move_to_pb(move: Move, out: game.Move | None = None) -> game.Move:
     """The typed message of a move, with its canonical text."""
     m = game.Move() if out is None else out
     m.text = str(move)
+    if not _typed_arm_fits(move):
+        return m  # travels as text alone (see the module docstring)
     if isinstance(move, Draw):
         m.draw.SetInParent()
     elif isinstance(move, TakePile):
@@ -77,6 +79,16 @@ def move_to_pb(move: Move, out: game.Move | None = None) -> game.Move:
     elif isinstance(move, EndHand):
         m.end_hand.SetInParent()
     return m
+
+
+def _typed_arm_fits(move: Move) -> bool:
+    """Whether the typed arms can say this move: not a labelled meld of the Samba and
+    Bolivia families (a second group, a sequence, wild cards), nor a take onto one."""
+    if isinstance(move, AddToMeld):
+        return not move.label and 0 <= move.rank < len(RANK_CHARS)
+    if isinstance(move, TakePile):
+        return not move.target
+    return True
 
 
 def _group(codes: Sequence[str], field: str) -> Group:

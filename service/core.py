@@ -17,6 +17,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 
+from engine.bots import LEVELS, suggest_move
 from engine.errors import BadInput, EngineError, Reason, RuleViolation
 from engine.game import new_game, next_deal
 from engine.legal import legal_moves
@@ -64,7 +65,7 @@ class Method:
 
 
 class Core:
-    """The nine RPCs over a :class:`Sealer`."""
+    """The RPCs over a :class:`Sealer`."""
 
     def __init__(self, sealer: Sealer, export_policy: ExportPolicy = ExportPolicy.ANY) -> None:
         self.sealer = sealer
@@ -88,6 +89,8 @@ class Core:
                        self.import_position, _FIELDS),
                 Method("ExportPosition", api.ExportPositionRequest, api.ExportPositionResponse,
                        self.export_position, _FIELDS),
+                Method("SuggestMove", api.SuggestMoveRequest, api.SuggestMoveResponse,
+                       self.suggest_move, _FIELDS),
             )
         }
 
@@ -251,4 +254,17 @@ class Core:
                                metadata={"policy": policy.value})
         resp = api.ExportPositionResponse(position=export_position(state))
         convert.header_pb(header, resp.header)
+        return resp
+
+    def suggest_move(self, req: api.SuggestMoveRequest,
+                     call: Call) -> api.SuggestMoveResponse:
+        level = req.level or "greedy"
+        if level not in LEVELS:
+            raise invalid_request("level", f"unknown bot level {req.level!r}; known: "
+                                  f"{', '.join(LEVELS)}")
+        _, state = self._open(req.snapshot)
+        move = suggest_move(state, level, req.seed)
+        resp = api.SuggestMoveResponse(seat=state.awaited, level=level)
+        convert.move_to_pb(move, resp.move)
+        metrics.SUGGESTIONS.labels(state.rules.variant, level).inc()
         return resp

@@ -101,6 +101,9 @@ class Servicer(api_grpc.CanastaEngineServicer):
     async def ExportPosition(self, request: Any, context: Any) -> Any:  # noqa: N802
         return await self._call("ExportPosition", request, context)
 
+    async def SuggestMove(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("SuggestMove", request, context)
+
 
 class Observe(grpc.aio.ServerInterceptor):
     """Request id, go-grpc-prometheus metrics and an access-log line for unary calls."""
@@ -171,11 +174,16 @@ def _address(bind: str, port: int) -> str:
     return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
 
 
-async def start(core: Core, settings: Settings,
-                health: health_aio.HealthServicer) -> tuple[grpc.aio.Server, int]:
-    """Build, bind and start the server; returns it and the bound port (port 0 = any)."""
+async def start(core: Core, settings: Settings, health: health_aio.HealthServicer,
+                reuse_port: bool = False) -> tuple[grpc.aio.Server, int]:
+    """Build, bind and start the server; returns it and the bound port (port 0 = any).
+
+    C-core turns SO_REUSEPORT on by default, which lets a second server share a busy
+    port without an error; it stays off unless this process is one of the workers of a
+    ``CANASTA_WORKERS`` supervisor (service/workers.py), which checked the port first.
+    """
     options: list[tuple[str, Any]] = [
-        ("grpc.so_reuseport", 0),
+        ("grpc.so_reuseport", 1 if reuse_port else 0),
         ("grpc.max_receive_message_length", settings.max_message_bytes),
         ("grpc.max_send_message_length", settings.max_message_bytes),
     ]

@@ -9,10 +9,12 @@ same reasons as gRPC; bad input is always a 4xx.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 from fastapi import FastAPI
@@ -32,6 +34,13 @@ from service.messages import negotiate
 from service.pb import api
 
 JSON = "application/json"
+# The reference web table (clients/web, or CANASTA_WEB_DIR), served at /play when it is there.
+WEB_ROOT = Path(os.environ.get("CANASTA_WEB_DIR")
+                or Path(__file__).resolve().parent.parent / "clients" / "web")
+_WEB_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+              ".css": "text/css; charset=utf-8"}
+_WEB_HEADERS = {"content-security-policy": "default-src 'self'; img-src 'self' data:",
+                "x-content-type-options": "nosniff", "cache-control": "no-cache"}
 _FIELD_RE = (re.compile(r'no field named "([^"]+)"'), re.compile(r'field "?([A-Za-z0-9_.]+)"?'))
 
 
@@ -161,9 +170,29 @@ class Observe:
             logs.REQUEST_ID.reset(token)
 
 
+def web_routes(root: Path | None) -> list[Route]:
+    """GET routes for the web table's files (read once): ``/play`` is its index.html."""
+    if root is None or not (root / "index.html").is_file():
+        return []
+    routes = []
+    for path in sorted(root.iterdir()):
+        kind = _WEB_TYPES.get(path.suffix)
+        if kind is None or not path.is_file():
+            continue
+        body = path.read_bytes()
+
+        async def serve(request: Request, body: bytes = body, kind: str = kind) -> Response:
+            return Response(body, media_type=kind, headers=_WEB_HEADERS)
+
+        urls = ["/play", "/play/"] if path.name == "index.html" else [f"/play/{path.name}"]
+        routes += [Route(url, serve, methods=["GET"], name=f"web:{url}") for url in urls]
+    return routes
+
+
 def create_app(core: Core, readiness: Readiness | None = None, max_body: int = 65536,
-               access_log: bool = True) -> FastAPI:
-    """The FastAPI application: the RPC routes, probes, metrics and the OpenAPI document."""
+               access_log: bool = True, web_root: Path | None = WEB_ROOT) -> FastAPI:
+    """The FastAPI application: the RPC routes, probes, metrics, the OpenAPI document and
+    the reference web table at ``/play`` (``web_root``; ``None``: none)."""
     ready = readiness or Readiness()
     service = api.DESCRIPTOR.services_by_name["CanastaEngine"]
     app = FastAPI(title="Canasta rules service", version="v1", openapi_url="/openapi.json",
@@ -190,6 +219,7 @@ def create_app(core: Core, readiness: Readiness | None = None, max_body: int = 6
     app.router.routes += [Route("/healthz", healthz, methods=["GET"]),
                           Route("/readyz", readyz, methods=["GET"]),
                           Route("/metrics", metrics_route, methods=["GET"])]
+    app.router.routes += web_routes(web_root)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         lang = negotiate(request.headers.get("accept-language"))

@@ -3,9 +3,17 @@
 gRPC names and labels follow go-grpc-prometheus (``grpc_code`` in its Go
 spelling, ``OK``, ``InvalidArgument``...), so shared dashboards work.
 Labels stay low-cardinality: never a game id, seat or request id.
+
+With ``CANASTA_WORKERS`` > 1 the supervisor (service/workers.py) starts every
+worker with ``PROMETHEUS_MULTIPROC_DIR`` set, so prometheus_client keeps the
+values in files there and /metrics, whichever worker answers, adds up all
+workers (client_python's multiprocess mode; the process_* collectors are then
+left out: they would describe one worker only).
 """
 
 from __future__ import annotations
+
+import os
 
 import grpc
 from prometheus_client import (
@@ -20,6 +28,7 @@ from prometheus_client import (
     ProcessCollector,
     disable_created_metrics,
     generate_latest,
+    multiprocess,
 )
 
 disable_created_metrics()  # type: ignore[no-untyped-call]
@@ -58,6 +67,8 @@ REJECTED = Counter("canasta_requests_rejected_total",
                    ("reason",), registry=REGISTRY)
 HANDS = Counter("canasta_hands_finished_total", "Hands played to the end.", ("variant",),
                 registry=REGISTRY)
+SUGGESTIONS = Counter("canasta_suggestions_total", "Moves suggested by a bot (SuggestMove).",
+                      ("variant", "level"), registry=REGISTRY)
 SNAPSHOT_BYTES = Histogram(
     "canasta_snapshot_size_bytes", "Size of sealed snapshots returned.",
     buckets=(256, 384, 512, 640, 768, 1024, 1536, 2048, 4096, 8192), registry=REGISTRY)
@@ -74,8 +85,16 @@ def go_code(code: grpc.StatusCode) -> str:
     return _GO_NAMES[code]
 
 
+MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+
+
 def exposition() -> bytes:
+    """The text format: this process's registry, or every worker's in multiprocess mode."""
+    if MULTIPROCESS_DIR:
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry, MULTIPROCESS_DIR)  # type: ignore[no-untyped-call]
+        return generate_latest(registry)
     return generate_latest(REGISTRY)
 
 
-__all__ = ["CONTENT_TYPE", "REGISTRY", "exposition", "go_code"]
+__all__ = ["CONTENT_TYPE", "MULTIPROCESS_DIR", "REGISTRY", "exposition", "go_code"]

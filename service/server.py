@@ -3,7 +3,8 @@
 ``python -m service`` (what ``make run`` starts). On SIGTERM or SIGINT both
 stop gracefully: health turns NOT_SERVING and /readyz 503, no new calls are
 accepted, in-flight calls get ``CANASTA_GRACE_SECONDS`` to finish, then the
-process exits 0.
+process exits 0. With ``CANASTA_WORKERS`` > 1 this process becomes the
+supervisor of that many such processes on the same ports (service/workers.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import signal
 import socket
 import sys
@@ -54,13 +56,16 @@ def key_ring(settings: Settings) -> KeyRing:
     raise BadKeyConfig("set CANASTA_SEAL_KEYS (or CANASTA_DEV_KEY_FILE for development)")
 
 
-def http_socket(bind: str, port: int) -> socket.socket:
-    """A listening socket without SO_REUSEPORT, so a second server on the port fails loudly."""
+def http_socket(bind: str, port: int, reuse_port: bool = False) -> socket.socket:
+    """A listening socket; without SO_REUSEPORT (the default) a second server on the port
+    fails loudly. Workers of a supervisor share the port with it (service/workers.py)."""
     family = socket.AF_INET6 if ":" in bind else socket.AF_INET
     # proto must be IPPROTO_TCP: asyncio sets TCP_NODELAY on accepted sockets only then, and
     # without it every keep-alive answer waits ~40 ms for a delayed ACK (Nagle).
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((bind, port))
     sock.listen(1024)
     sock.setblocking(False)
@@ -70,8 +75,9 @@ def http_socket(bind: str, port: int) -> socket.socket:
 class App:
     """Both servers over one :class:`Core`; start, then ``stop`` (idempotent)."""
 
-    def __init__(self, settings: Settings, keys: KeyRing) -> None:
+    def __init__(self, settings: Settings, keys: KeyRing, worker: int | None = None) -> None:
         self.settings = settings
+        self.worker = worker  # index under a supervisor: share the ports (SO_REUSEPORT)
         self.core = Core(Sealer(keys, settings.max_snapshot_bytes, settings.state_cache),
                          settings.export_policy)
         self.readiness = Readiness()
@@ -85,8 +91,9 @@ class App:
 
     async def start(self) -> None:
         s = self.settings
-        self.grpc, self.grpc_port = await grpc_server.start(self.core, s, self.health)
-        sock = http_socket(s.bind, s.http_port)
+        shared = self.worker is not None
+        self.grpc, self.grpc_port = await grpc_server.start(self.core, s, self.health, shared)
+        sock = http_socket(s.bind, s.http_port, shared)
         self.http_port = sock.getsockname()[1]
         app = create_app(self.core, self.readiness, s.max_message_bytes, s.access_log)
         config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off",
@@ -101,7 +108,8 @@ class App:
             await asyncio.sleep(0.01)
         log.info("listening", extra={"fields": {
             "grpc": f"{s.bind}:{self.grpc_port}", "http": f"{s.bind}:{self.http_port}",
-            "key_ids": list(self.core.sealer.keys.key_ids)}})
+            "key_ids": list(self.core.sealer.keys.key_ids),
+            **({"worker": self.worker, "pid": os.getpid()} if shared else {})}})
 
     def stop(self) -> asyncio.Task[None]:
         if self._stopping is None:
@@ -129,8 +137,18 @@ class App:
         await self.stop()
 
 
-async def serve(settings: Settings, keys: KeyRing, ready_file: Path | None = None) -> None:
-    app = App(settings, keys)
+async def _orphaned(app: App, parent: int) -> None:
+    """A worker stops by itself if its supervisor goes away without stopping it."""
+    while os.getppid() == parent:
+        await asyncio.sleep(1.0)
+    log.warning("the supervisor is gone: stopping")
+    app.stop()
+
+
+async def serve(settings: Settings, keys: KeyRing, ready_file: Path | None = None,
+                worker: int | None = None) -> None:
+    parent = os.getppid()
+    app = App(settings, keys, worker)
     try:
         await app.start()
     except BaseException:
@@ -143,7 +161,10 @@ async def serve(settings: Settings, keys: KeyRing, ready_file: Path | None = Non
         tmp = ready_file.with_suffix(".tmp")
         tmp.write_text(json.dumps({"grpc_port": app.grpc_port, "http_port": app.http_port}))
         tmp.replace(ready_file)
+    watch = asyncio.create_task(_orphaned(app, parent)) if worker is not None else None
     await app.wait()
+    if watch is not None:
+        watch.cancel()
 
 
 def _loop_factory() -> type[asyncio.AbstractEventLoop] | None:
@@ -158,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Canasta rules service: gRPC and REST.")
     parser.add_argument("--ready-file", type=Path, default=None,
                         help="write the bound ports here as JSON once both servers listen")
+    parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
@@ -167,9 +189,13 @@ def main(argv: list[str] | None = None) -> int:
         logs.setup()
         log.error("configuration error: %s", err)
         return 2
+    if settings.workers > 1 and args.worker is None:
+        from service.workers import supervise  # the supervisor serves nothing itself
+
+        return supervise(settings, args.ready_file)
     factory = _loop_factory()
     with asyncio.Runner(loop_factory=factory) as runner:
-        runner.run(serve(settings, keys, args.ready_file))
+        runner.run(serve(settings, keys, args.ready_file, args.worker))
     return 0
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from engine.errors import BadInput, Reason
 from engine.options import OptionSpec
 from engine.rules import RuleSet
-from engine.variants import classic
+from engine.variants import bolivia, bolivia_sevens, classic, may_i, samba
 
 
 class VariantModule(Protocol):
@@ -33,11 +33,16 @@ class VariantInfo:
 
 
 VARIANTS: dict[str, VariantModule] = {"classic": classic}
+VARIANTS.update(samba=samba, bolivia=bolivia, bolivia_sevens=bolivia_sevens)
+# Other names a variant is found by (not listed in the catalogue).
+ALIASES: dict[str, str] = {"chile_provisional": "bolivia_sevens"}
+# May I? builds its own rule set (engine.mayi.rules.MayIRules), not a Canasta RuleSet.
+VARIANTS["may_i"] = cast(VariantModule, may_i)
 
 
 def variant_module(variant: str) -> VariantModule:
     """:raises BadInput: ``UNKNOWN_VARIANT``."""
-    found = VARIANTS.get(variant)
+    found = VARIANTS.get(ALIASES.get(variant, variant))
     if found is None:
         raise BadInput(Reason.UNKNOWN_VARIANT,
                        f"unknown variant {variant!r}; known: {', '.join(sorted(VARIANTS))}")

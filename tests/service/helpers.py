@@ -25,6 +25,7 @@ ROUTES = {
     "NextDeal": ("POST", "/v1/next-deal"),
     "ImportPosition": ("POST", "/v1/position:import"),
     "ExportPosition": ("POST", "/v1/position:export"),
+    "SuggestMove": ("POST", "/v1/suggest-move"),
 }
 
 

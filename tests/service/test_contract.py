@@ -21,7 +21,7 @@ from tests.service.helpers import ROUTES
 from tests.service.servers import Running
 
 RPCS = ["ListVariants", "Deal", "LegalMoves", "ApplyMove", "ScoreHand", "GetView", "NextDeal",
-        "ImportPosition", "ExportPosition"]
+        "ImportPosition", "ExportPosition", "SuggestMove"]
 
 
 def test_the_service_and_its_http_rules() -> None:

@@ -1,0 +1,151 @@
+// Package canasta is the Go client of the canasta.v1 Canasta rules service (gRPC).
+//
+// The generated messages and stubs are in the gen/canasta/v1 package (canastav1);
+// this package adds a Client with default deadlines, typed errors (*Error, carrying
+// the server's reason code) and a helper that plays a move from its text form.
+package canasta
+
+import (
+	"context"
+	"time"
+
+	pb "github.com/canasta-rules/canasta/clients/go/gen/canasta/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// DefaultTimeout is the deadline of a call whose context has none.
+const DefaultTimeout = 10 * time.Second
+
+// Client calls one server. It is safe for concurrent use.
+type Client struct {
+	rpc     pb.CanastaEngineClient
+	conn    *grpc.ClientConn // nil when the caller owns the connection
+	timeout time.Duration
+}
+
+type options struct {
+	timeout time.Duration
+	dial    []grpc.DialOption
+}
+
+// Option configures a Client.
+type Option func(*options)
+
+// WithTimeout sets the deadline of calls whose context has none (default DefaultTimeout).
+func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
+
+// WithDialOptions adds gRPC dial options (TLS credentials, interceptors, ...); without
+// credentials Dial connects in plaintext.
+func WithDialOptions(opts ...grpc.DialOption) Option {
+	return func(o *options) { o.dial = append(o.dial, opts...) }
+}
+
+func collect(opts []Option) options {
+	o := options{timeout: DefaultTimeout}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// Dial makes a client of the server at target ("host:port"). Close it when done.
+func Dial(target string, opts ...Option) (*Client, error) {
+	o := collect(opts)
+	dial := append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, o.dial...)
+	conn, err := grpc.NewClient(target, dial...)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{rpc: pb.NewCanastaEngineClient(conn), conn: conn, timeout: o.timeout}, nil
+}
+
+// New makes a client over a connection the caller owns (and closes).
+func New(cc grpc.ClientConnInterface, opts ...Option) *Client {
+	o := collect(opts)
+	return &Client{rpc: pb.NewCanastaEngineClient(cc), timeout: o.timeout}
+}
+
+// Close closes the connection Dial made.
+func (c *Client) Close() error {
+	if c.conn == nil {
+		return nil
+	}
+	return c.conn.Close()
+}
+
+func (c *Client) ctx(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok || c.timeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, c.timeout)
+}
+
+func call[Req, Resp any](c *Client, ctx context.Context, req Req,
+	fn func(context.Context, Req, ...grpc.CallOption) (Resp, error)) (Resp, error) {
+	ctx, cancel := c.ctx(ctx)
+	defer cancel()
+	resp, err := fn(ctx, req)
+	return resp, fromError(err)
+}
+
+// ListVariants lists the games this server plays, with their rule options.
+func (c *Client) ListVariants(ctx context.Context) (*pb.ListVariantsResponse, error) {
+	return call(c, ctx, &pb.ListVariantsRequest{}, c.rpc.ListVariants)
+}
+
+// Deal deals the first hand of a new game.
+func (c *Client) Deal(ctx context.Context, req *pb.DealRequest) (*pb.DealResponse, error) {
+	return call(c, ctx, req, c.rpc.Deal)
+}
+
+// LegalMoves lists the legal moves of the seat whose move is due.
+func (c *Client) LegalMoves(ctx context.Context, snapshot []byte) (*pb.LegalMovesResponse, error) {
+	return call(c, ctx, &pb.LegalMovesRequest{Snapshot: snapshot}, c.rpc.LegalMoves)
+}
+
+// ApplyMove applies one move (req.Move: a listed move echoed back, or one with Text only).
+func (c *Client) ApplyMove(ctx context.Context, req *pb.ApplyMoveRequest) (*pb.ApplyMoveResponse, error) {
+	return call(c, ctx, req, c.rpc.ApplyMove)
+}
+
+// Play applies the move given in its text form, such as "discard 4D".
+func (c *Client) Play(ctx context.Context, snapshot []byte, text string) (*pb.ApplyMoveResponse, error) {
+	return c.ApplyMove(ctx, &pb.ApplyMoveRequest{Snapshot: snapshot, Move: Move(text)})
+}
+
+// ScoreHand scores the hand (provisional while it is played).
+func (c *Client) ScoreHand(ctx context.Context, snapshot []byte) (*pb.ScoreHandResponse, error) {
+	return call(c, ctx, &pb.ScoreHandRequest{Snapshot: snapshot}, c.rpc.ScoreHand)
+}
+
+// NextDeal deals the next hand once a hand is over.
+func (c *Client) NextDeal(ctx context.Context, req *pb.NextDealRequest) (*pb.NextDealResponse, error) {
+	return call(c, ctx, req, c.rpc.NextDeal)
+}
+
+// View returns the seat views of a snapshot: every seat's, or with Seat set only that
+// seat's (-1: the spectator's). Use SeatPtr to set it.
+func (c *Client) View(ctx context.Context, req *pb.GetViewRequest) (*pb.GetViewResponse, error) {
+	return call(c, ctx, req, c.rpc.GetView)
+}
+
+// Move is a move from its text form.
+func Move(text string) *pb.Move { return &pb.Move{Text: text} }
+
+// FirstProgressMove is the first listed move that is not "undo" or "ask" (nil if none):
+// echoing it back ends a hand quickly.
+func FirstProgressMove(moves []*pb.Move) *pb.Move {
+	for _, m := range moves {
+		if m.GetText() != "undo" && m.GetText() != "ask" {
+			return m
+		}
+	}
+	return nil
+}
+
+// SeatPtr returns a pointer to seat, for the optional seat fields of requests.
+func SeatPtr(seat int32) *int32 { return &seat }
+
+// SeqPtr returns a pointer to seq, for the optional expected_seq fields of requests.
+func SeqPtr(seq uint64) *uint64 { return &seq }

@@ -1,0 +1,260 @@
+package canasta_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	canasta "github.com/canasta-rules/canasta/clients/go"
+	pb "github.com/canasta-rules/canasta/clients/go/gen/canasta/v1"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+const maxMoves = 2000
+
+var illegalReasons = []string{"WRONG_PHASE", "NOT_LISTED", "CARDS_NOT_IN_HAND"}
+
+func target(t *testing.T) string {
+	t.Helper()
+	v := os.Getenv("CANASTA_GRPC_TARGET")
+	if v == "" {
+		t.Fatal("set CANASTA_GRPC_TARGET=host:port of a running server (make sdk-test does)")
+	}
+	return v
+}
+
+func dial(t *testing.T) *canasta.Client {
+	t.Helper()
+	c, err := canasta.Dial(target(t), canasta.WithTimeout(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func asError(t *testing.T, err error) *canasta.Error {
+	t.Helper()
+	var cerr *canasta.Error
+	if !errors.As(err, &cerr) {
+		t.Fatalf("not a *canasta.Error: %v", err)
+	}
+	return cerr
+}
+
+func TestReadmeExample(t *testing.T) {
+	text, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```go\n(package main.*?)```").FindSubmatch(text)
+	if m == nil {
+		t.Fatal("README has no Go program")
+	}
+	src := strings.ReplaceAll(string(m[1]), `"127.0.0.1:50051"`, `"`+target(t)+`"`)
+	dir, err := os.MkdirTemp(".", ".readme-") // inside the module, ignored by ./...
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	file := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "run", file).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run: %v\n%s", err, out)
+	}
+	var teams []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		teams = append(teams, strings.SplitN(line, ":", 2)[0])
+	}
+	if !slices.Equal(teams, []string{"team 0", "team 1"}) {
+		t.Fatalf("README example printed %q", out)
+	}
+}
+
+func TestWholeClassicHandFourPlayers(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	deal, err := c.Deal(ctx, &pb.DealRequest{Variant: "classic", Players: 4, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deal.GetHeader().GetSeq() != 0 || deal.GetHeader().GetVariant() != "classic" {
+		t.Fatalf("header %v", deal.GetHeader())
+	}
+	snapshot, seq := deal.GetSnapshot(), uint64(0)
+	var played *pb.ApplyMoveResponse
+	for i := 0; i < maxMoves; i++ {
+		legal, err := c.LegalMoves(ctx, snapshot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chosen := canasta.FirstProgressMove(legal.GetMoves())
+		played, err = c.ApplyMove(ctx, &pb.ApplyMoveRequest{
+			Snapshot: snapshot, Move: chosen, ExpectedSeq: canasta.SeqPtr(seq), Seat: canasta.SeatPtr(legal.GetSeat()),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if played.GetMove().GetText() != chosen.GetText() || played.GetHeader().GetSeq() != seq+1 ||
+			played.GetHeader().GetGameId() != deal.GetHeader().GetGameId() {
+			t.Fatalf("move %q answered %v", chosen.GetText(), played)
+		}
+		snapshot, seq = played.GetSnapshot(), seq+1
+		if played.GetHandOver() {
+			break
+		}
+	}
+	if !played.GetHandOver() {
+		t.Fatalf("the hand did not end in %d moves", maxMoves)
+	}
+	score, err := c.ScoreHand(ctx, snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !score.GetHandOver() || len(score.GetSides()) != 2 {
+		t.Fatalf("score %v", score)
+	}
+	for _, s := range score.GetSides() {
+		b := s.GetBreakdown()
+		if s.GetTotal() != b.GetBase()+b.GetCanastaBonus()+b.GetGoingOut()+b.GetRedThreePoints()-b.GetInHand()-b.GetPenalties() {
+			t.Fatalf("side %v: total is not the sum of its parts", s)
+		}
+	}
+	if !played.GetGameOver() {
+		next, err := c.NextDeal(ctx, &pb.NextDealRequest{Snapshot: snapshot, ExpectedSeq: canasta.SeqPtr(seq)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if next.GetHeader().GetSeq() != seq+1 {
+			t.Fatalf("next deal header %v", next.GetHeader())
+		}
+	}
+}
+
+func TestViewAndPlayText(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	deal, err := c.Deal(ctx, &pb.DealRequest{Variant: "classic", Players: 4, Seed: 3, ViewSeat: canasta.SeatPtr(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(deal.GetViews()) != 1 || deal.GetViews()[0].GetSeat() != 0 {
+		t.Fatalf("views %v", deal.GetViews())
+	}
+	view, err := c.View(ctx, &pb.GetViewRequest{Snapshot: deal.GetSnapshot(), Seat: canasta.SeatPtr(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(view.GetViews()) != 1 || len(view.GetViews()[0].GetHand()) != 11 {
+		t.Fatalf("view %v", view)
+	}
+	played, err := c.Play(ctx, deal.GetSnapshot(), "draw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played.GetMove().GetText() != "draw" || played.GetMove().GetDraw() == nil {
+		t.Fatalf("played %v", played.GetMove())
+	}
+}
+
+func TestTamperedSnapshotIsSnapshotInvalid(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	deal, err := c.Deal(ctx, &pb.DealRequest{Variant: "classic", Players: 4, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := slices.Clone(deal.GetSnapshot())
+	bad[len(bad)/2] ^= 1
+	_, err = c.LegalMoves(ctx, bad)
+	cerr := asError(t, err)
+	if cerr.Code != codes.InvalidArgument || cerr.Reason != "SNAPSHOT_INVALID" || !canasta.IsReason(err, "SNAPSHOT_INVALID") {
+		t.Fatalf("got %v", cerr)
+	}
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("status.Code = %v", status.Code(err))
+	}
+}
+
+func TestIllegalMoveIsARuleViolation(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	deal, err := c.Deal(ctx, &pb.DealRequest{Variant: "classic", Players: 4, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Play(ctx, deal.GetSnapshot(), "discard 4D")
+	cerr := asError(t, err)
+	if cerr.Code != codes.FailedPrecondition || !cerr.IsRuleViolation() || !slices.Contains(illegalReasons, cerr.Reason) {
+		t.Fatalf("got %v", cerr)
+	}
+}
+
+func TestStaleSnapshotAndBadRequest(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	deal, err := c.Deal(ctx, &pb.DealRequest{Variant: "classic", Players: 4, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ApplyMove(ctx, &pb.ApplyMoveRequest{Snapshot: deal.GetSnapshot(), Move: canasta.Move("draw"), ExpectedSeq: canasta.SeqPtr(7)})
+	if cerr := asError(t, err); cerr.Code != codes.Aborted || cerr.Reason != "SNAPSHOT_STALE" {
+		t.Fatalf("got %v", cerr)
+	}
+	_, err = c.Deal(ctx, &pb.DealRequest{Variant: "classic", Players: 9})
+	cerr := asError(t, err)
+	if cerr.Reason != "BAD_PLAYER_COUNT" || len(cerr.FieldViolations) == 0 || cerr.FieldViolations[0].Field != "players" {
+		t.Fatalf("got %v %v", cerr, cerr.FieldViolations)
+	}
+}
+
+func TestDeadline(t *testing.T) {
+	// a server that accepts the connection and never answers: the deadline ends the call
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	c, err := canasta.Dial(silent.Addr().String(), canasta.WithTimeout(300*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	started := time.Now()
+	_, err = c.ListVariants(context.Background())
+	if cerr := asError(t, err); cerr.Code != codes.DeadlineExceeded || cerr.Reason != "DEADLINE_EXCEEDED" {
+		t.Fatalf("got %v", cerr)
+	}
+	if time.Since(started) > 10*time.Second {
+		t.Fatalf("the deadline was not applied")
+	}
+}
+
+func TestUnreachableServerIsUnavailable(t *testing.T) {
+	c, err := canasta.Dial("127.0.0.1:1", canasta.WithTimeout(3*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.ListVariants(context.Background())
+	if cerr := asError(t, err); cerr.Code != codes.Unavailable {
+		t.Fatalf("got %v", cerr)
+	}
+}
+
+func TestVersionIsClientsVersion(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("..", "VERSION"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if canasta.Version != strings.TrimSpace(string(want)) {
+		t.Fatalf("Version %q, clients/VERSION %q", canasta.Version, want)
+	}
+}

@@ -1,0 +1,103 @@
+package canasta
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// FieldViolation is a field the server refused (google.rpc.BadRequest).
+type FieldViolation struct {
+	Field       string
+	Description string
+}
+
+// Error is a failed call. Reason is the stable google.rpc.ErrorInfo.reason the server sent
+// in the grpc-status-details-bin trailer (SNAPSHOT_INVALID, WRONG_PHASE, NOT_YOUR_TURN, ...).
+// Use errors.As to get it, or the Reason and IsReason helpers.
+type Error struct {
+	// Code is the gRPC status code.
+	Code codes.Code
+	// Message is the server's message (in the caller's language).
+	Message string
+	// Reason is ErrorInfo.reason, "" when the server sent none.
+	Reason string
+	// Domain is ErrorInfo.domain.
+	Domain string
+	// Metadata is ErrorInfo.metadata (rule, request_id, ...).
+	Metadata map[string]string
+	// FieldViolations are the BadRequest details.
+	FieldViolations []FieldViolation
+
+	status *status.Status
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	reason := e.Reason
+	if reason == "" {
+		reason = "-"
+	}
+	return fmt.Sprintf("canasta: %s %s: %s", e.Code, reason, e.Message)
+}
+
+// GRPCStatus lets status.FromError and status.Code see the original status.
+func (e *Error) GRPCStatus() *status.Status { return e.status }
+
+// Rule is the rule id an engine refusal enforces (Metadata["rule"]), or "".
+func (e *Error) Rule() string { return e.Metadata["rule"] }
+
+// IsRuleViolation reports a well-formed move the rules forbid now (FAILED_PRECONDITION).
+func (e *Error) IsRuleViolation() bool { return e.Code == codes.FailedPrecondition }
+
+// Reason is the reason code of err (an *Error), or "".
+func Reason(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Reason
+	}
+	return ""
+}
+
+// IsReason reports whether err is an *Error with the given reason.
+func IsReason(err error, reason string) bool { return err != nil && Reason(err) == reason }
+
+// fromError turns a gRPC error into an *Error (nil stays nil).
+func fromError(err error) error {
+	if err == nil {
+		return nil
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			st = status.New(codes.DeadlineExceeded, err.Error())
+		case errors.Is(err, context.Canceled):
+			st = status.New(codes.Canceled, err.Error())
+		default:
+			st = status.New(codes.Unknown, err.Error())
+		}
+	}
+	e := &Error{Code: st.Code(), Message: st.Message(), Metadata: map[string]string{}, status: st}
+	for _, d := range st.Details() {
+		switch d := d.(type) {
+		case *errdetails.ErrorInfo:
+			e.Reason, e.Domain = d.GetReason(), d.GetDomain()
+			for k, v := range d.GetMetadata() {
+				e.Metadata[k] = v
+			}
+		case *errdetails.BadRequest:
+			for _, v := range d.GetFieldViolations() {
+				e.FieldViolations = append(e.FieldViolations, FieldViolation{v.GetField(), v.GetDescription()})
+			}
+		}
+	}
+	if e.Reason == "" && e.Code == codes.DeadlineExceeded {
+		e.Reason = "DEADLINE_EXCEEDED"
+	}
+	return e
+}

@@ -1,0 +1,15 @@
+// The code generators of the Go SDK, pinned with checksums (clients/sdkgen.py builds them).
+// A module of its own, so the SDK's users never see these requirements.
+module github.com/canasta-rules/canasta/clients/go/tools
+
+go 1.26.0
+
+tool (
+	google.golang.org/grpc/cmd/protoc-gen-go-grpc
+	google.golang.org/protobuf/cmd/protoc-gen-go
+)
+
+require (
+	google.golang.org/grpc/cmd/protoc-gen-go-grpc v1.6.2 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)

@@ -1,0 +1,172 @@
+package io.github.canastarules.client;
+
+import com.google.protobuf.ByteString;
+import io.github.canastarules.canasta.v1.ApplyMoveRequest;
+import io.github.canastarules.canasta.v1.ApplyMoveResponse;
+import io.github.canastarules.canasta.v1.CanastaEngineGrpc;
+import io.github.canastarules.canasta.v1.DealRequest;
+import io.github.canastarules.canasta.v1.DealResponse;
+import io.github.canastarules.canasta.v1.GetViewRequest;
+import io.github.canastarules.canasta.v1.GetViewResponse;
+import io.github.canastarules.canasta.v1.LegalMovesRequest;
+import io.github.canastarules.canasta.v1.LegalMovesResponse;
+import io.github.canastarules.canasta.v1.ListVariantsRequest;
+import io.github.canastarules.canasta.v1.ListVariantsResponse;
+import io.github.canastarules.canasta.v1.Move;
+import io.github.canastarules.canasta.v1.NextDealRequest;
+import io.github.canastarules.canasta.v1.NextDealResponse;
+import io.github.canastarules.canasta.v1.ScoreHandRequest;
+import io.github.canastarules.canasta.v1.ScoreHandResponse;
+import io.grpc.Channel;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The client of one canasta.v1 server over gRPC. Every call has a deadline (the client's
+ * timeout, 10 s unless set) and throws {@link CanastaException} carrying the server's reason
+ * code. Thread-safe; close it to close the channel it made.
+ */
+public final class CanastaClient implements AutoCloseable {
+  /** The deadline of each call unless set otherwise. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  private final CanastaEngineGrpc.CanastaEngineBlockingStub stub;
+  private final ManagedChannel owned;
+  private final Duration timeout;
+
+  private CanastaClient(Channel channel, ManagedChannel owned, Duration timeout) {
+    this.stub = CanastaEngineGrpc.newBlockingStub(channel);
+    this.owned = owned;
+    this.timeout = timeout;
+  }
+
+  /** A plaintext client of {@code target} ({@code host:port}). */
+  public static CanastaClient connect(String target) {
+    return connect(target, DEFAULT_TIMEOUT);
+  }
+
+  /** A plaintext client of {@code target} with the given per-call timeout. */
+  public static CanastaClient connect(String target, Duration timeout) {
+    ManagedChannel channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
+    return new CanastaClient(channel, channel, timeout);
+  }
+
+  /** A client over a channel the caller owns (TLS, interceptors, ...) and closes. */
+  public static CanastaClient of(Channel channel, Duration timeout) {
+    return new CanastaClient(channel, null, timeout);
+  }
+
+  /** The same client with another per-call timeout (sharing the channel). */
+  public CanastaClient withTimeout(Duration timeout) {
+    return new CanastaClient(stub.getChannel(), null, timeout);
+  }
+
+  /** The per-call timeout. */
+  public Duration getTimeout() {
+    return timeout;
+  }
+
+  private <T> T call(Function<CanastaEngineGrpc.CanastaEngineBlockingStub, T> rpc) {
+    try {
+      return rpc.apply(stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS));
+    } catch (StatusRuntimeException e) {
+      throw CanastaException.from(e);
+    }
+  }
+
+  /** The games this server plays, with their rule options. */
+  public ListVariantsResponse listVariants() {
+    return call(s -> s.listVariants(ListVariantsRequest.getDefaultInstance()));
+  }
+
+  /** Deal the first hand of a new game. */
+  public DealResponse deal(DealRequest request) {
+    return call(s -> s.deal(request));
+  }
+
+  /** Deal the first hand of a new game of {@code variant} for {@code players} with a seed. */
+  public DealResponse deal(String variant, int players, long seed) {
+    return deal(DealRequest.newBuilder().setVariant(variant).setPlayers(players).setSeed(seed).build());
+  }
+
+  /** The legal moves of the seat whose move is due. */
+  public LegalMovesResponse legalMoves(ByteString snapshot) {
+    return call(s -> s.legalMoves(LegalMovesRequest.newBuilder().setSnapshot(snapshot).build()));
+  }
+
+  /** Apply one move (expected seq, seat and view seat set on the request). */
+  public ApplyMoveResponse applyMove(ApplyMoveRequest request) {
+    return call(s -> s.applyMove(request));
+  }
+
+  /** Apply one move, such as one {@link #legalMoves} listed. */
+  public ApplyMoveResponse applyMove(ByteString snapshot, Move move) {
+    return applyMove(ApplyMoveRequest.newBuilder().setSnapshot(snapshot).setMove(move).build());
+  }
+
+  /** Play a move given in its text form, such as {@code "discard 4D"}. */
+  public ApplyMoveResponse play(ByteString snapshot, String text) {
+    return applyMove(snapshot, move(text));
+  }
+
+  /** The hand's score (provisional while the hand is played). */
+  public ScoreHandResponse scoreHand(ByteString snapshot) {
+    return call(s -> s.scoreHand(ScoreHandRequest.newBuilder().setSnapshot(snapshot).build()));
+  }
+
+  /** Deal the next hand once a hand is over. */
+  public NextDealResponse nextDeal(NextDealRequest request) {
+    return call(s -> s.nextDeal(request));
+  }
+
+  /** Deal the next hand once a hand is over. */
+  public NextDealResponse nextDeal(ByteString snapshot) {
+    return nextDeal(NextDealRequest.newBuilder().setSnapshot(snapshot).build());
+  }
+
+  /** Every seat's view of a snapshot. */
+  public GetViewResponse view(ByteString snapshot) {
+    return call(s -> s.getView(GetViewRequest.newBuilder().setSnapshot(snapshot).build()));
+  }
+
+  /** One seat's view of a snapshot ({@code -1}: the spectator's). */
+  public GetViewResponse view(ByteString snapshot, int seat) {
+    return call(s -> s.getView(GetViewRequest.newBuilder().setSnapshot(snapshot).setSeat(seat).build()));
+  }
+
+  /** A move from its text form. */
+  public static Move move(String text) {
+    return Move.newBuilder().setText(text).build();
+  }
+
+  /** The first listed move that is not "undo" or "ask": echoing it ends a hand quickly. */
+  public static Move firstProgressMove(List<Move> moves) {
+    for (Move m : moves) {
+      if (!m.getText().equals("undo") && !m.getText().equals("ask")) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException("no move to play");
+  }
+
+  /** Close the channel this client made (a no-op for {@link #of}). */
+  @Override
+  public void close() {
+    if (owned != null) {
+      owned.shutdown();
+      try {
+        if (!owned.awaitTermination(5, TimeUnit.SECONDS)) {
+          owned.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        owned.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

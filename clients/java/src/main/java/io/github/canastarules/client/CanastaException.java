@@ -1,0 +1,139 @@
+package io.github.canastarules.client;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.rpc.BadRequest;
+import com.google.rpc.ErrorInfo;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A failed call. {@link #getReason()} is the stable {@code google.rpc.ErrorInfo.reason} the
+ * server sent in the {@code grpc-status-details-bin} trailer ({@code SNAPSHOT_INVALID}, {@code
+ * WRONG_PHASE}, {@code NOT_YOUR_TURN}, {@code SNAPSHOT_STALE}, ...).
+ */
+public class CanastaException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /** A field the server refused ({@code google.rpc.BadRequest}). */
+  public static final class FieldViolation {
+    private final String field;
+    private final String description;
+
+    FieldViolation(String field, String description) {
+      this.field = field;
+      this.description = description;
+    }
+
+    /** The field's name, such as {@code players}. */
+    public String getField() {
+      return field;
+    }
+
+    /** Why it was refused. */
+    public String getDescription() {
+      return description;
+    }
+  }
+
+  private final Status.Code code;
+  private final String serverMessage;
+  private final String reason;
+  private final String domain;
+  private final Map<String, String> metadata;
+  private final List<FieldViolation> fieldViolations;
+
+  CanastaException(Status.Code code, String message, String reason, String domain,
+      Map<String, String> metadata, List<FieldViolation> fieldViolations, Throwable cause) {
+    super(code + " " + (reason.isEmpty() ? "-" : reason) + ": " + message, cause);
+    this.code = code;
+    this.serverMessage = message;
+    this.reason = reason;
+    this.domain = domain;
+    this.metadata = Collections.unmodifiableMap(metadata);
+    this.fieldViolations = Collections.unmodifiableList(fieldViolations);
+  }
+
+  /** The typed error of a failed gRPC call, decoded from its status details. */
+  public static CanastaException from(StatusRuntimeException e) {
+    Status status = e.getStatus();
+    String message = status.getDescription() == null ? "" : status.getDescription();
+    String reason = "";
+    String domain = "";
+    Map<String, String> metadata = new LinkedHashMap<>();
+    List<FieldViolation> violations = new ArrayList<>();
+    com.google.rpc.Status details = StatusProto.fromThrowable(e);
+    if (details != null) {
+      if (!details.getMessage().isEmpty()) {
+        message = details.getMessage();
+      }
+      for (Any any : details.getDetailsList()) {
+        try {
+          if (any.is(ErrorInfo.class)) {
+            ErrorInfo info = any.unpack(ErrorInfo.class);
+            reason = info.getReason();
+            domain = info.getDomain();
+            metadata.putAll(info.getMetadataMap());
+          } else if (any.is(BadRequest.class)) {
+            for (BadRequest.FieldViolation v : any.unpack(BadRequest.class).getFieldViolationsList()) {
+              violations.add(new FieldViolation(v.getField(), v.getDescription()));
+            }
+          }
+        } catch (InvalidProtocolBufferException ignored) {
+          // a detail that does not parse is left out
+        }
+      }
+    }
+    if (reason.isEmpty() && status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
+      reason = "DEADLINE_EXCEEDED";
+    }
+    return new CanastaException(status.getCode(), message, reason, domain, metadata, violations, e);
+  }
+
+  /** The gRPC status code. */
+  public Status.Code getCode() {
+    return code;
+  }
+
+  /** The server's message (in the caller's language). */
+  public String getServerMessage() {
+    return serverMessage;
+  }
+
+  /** {@code ErrorInfo.reason}, or "" when the server sent none. */
+  public String getReason() {
+    return reason;
+  }
+
+  /** {@code ErrorInfo.domain}. */
+  public String getDomain() {
+    return domain;
+  }
+
+  /** {@code ErrorInfo.metadata} ({@code rule}, {@code request_id}, ...). */
+  public Map<String, String> getMetadata() {
+    return metadata;
+  }
+
+  /** The rule id an engine refusal enforces, if any. */
+  public Optional<String> getRule() {
+    return Optional.ofNullable(metadata.get("rule"));
+  }
+
+  /** {@code BadRequest.field_violations}. */
+  public List<FieldViolation> getFieldViolations() {
+    return fieldViolations;
+  }
+
+  /** True for a well-formed move the rules forbid now ({@code FAILED_PRECONDITION}). */
+  public boolean isRuleViolation() {
+    return code == Status.Code.FAILED_PRECONDITION;
+  }
+}

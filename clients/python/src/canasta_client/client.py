@@ -1,0 +1,159 @@
+"""The synchronous gRPC client of the ``canasta.v1`` rules service."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import grpc
+from canasta.v1 import engine_service_pb2 as pb
+from canasta.v1 import engine_service_pb2_grpc as pb_grpc
+from canasta.v1 import game_pb2
+
+from canasta_client.errors import from_rpc_error
+
+T = TypeVar("T")
+MoveLike = game_pb2.Move | str
+
+DEFAULT_TIMEOUT = 10.0
+"""Seconds each call may take unless the client or the call says otherwise."""
+
+
+def move(text: str) -> game_pb2.Move:
+    """A move from its text form (``"draw"``, ``"meld KS KH KD"``, ``"discard 4D"``, ...)."""
+    return game_pb2.Move(text=text)
+
+
+class CanastaClient:
+    """A client of one server. Every method takes ``timeout`` (seconds) and raises
+    :class:`~canasta_client.CanastaError` (or a subclass) with the server's reason code.
+
+    >>> client = CanastaClient("127.0.0.1:50051")  # doctest: +SKIP
+    """
+
+    def __init__(self, target: str = "127.0.0.1:50051", *, timeout: float = DEFAULT_TIMEOUT,
+                 channel: grpc.Channel | None = None,
+                 credentials: grpc.ChannelCredentials | None = None,
+                 metadata: Sequence[tuple[str, str]] = (),
+                 options: Sequence[tuple[str, Any]] = ()) -> None:
+        """Connect to ``target`` (``host:port``), or use ``channel`` as given.
+
+        ``credentials`` makes a TLS channel; ``metadata`` is sent with every call
+        (for example ``("accept-language", "ru")``).
+        """
+        if channel is None:
+            channel = (grpc.secure_channel(target, credentials, options=options) if credentials
+                       else grpc.insecure_channel(target, options=options))
+            self._owned = True
+        else:
+            self._owned = False
+        self.channel = channel
+        self.stub = pb_grpc.CanastaEngineStub(channel)
+        self.timeout = timeout
+        self.metadata = tuple(metadata)
+
+    def close(self) -> None:
+        """Close the channel (if this client made it)."""
+        if self._owned:
+            self.channel.close()
+
+    def __enter__(self) -> CanastaClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
+        try:
+            return method(request, timeout=self.timeout if timeout is None else timeout,
+                          metadata=self.metadata)
+        except grpc.RpcError as err:
+            raise from_rpc_error(err) from None
+
+    # ---- the RPCs ----------------------------------------------------------------------
+
+    def list_variants(self, *, timeout: float | None = None) -> pb.ListVariantsResponse:
+        """The games this server plays, with their rule options."""
+        return self._call(self.stub.ListVariants, pb.ListVariantsRequest(), timeout)
+
+    def deal(self, variant: str = "classic", players: int = 4, *, seed: int | None = None,
+             options: Mapping[str, str] | None = None, deck: Iterable[str] = (),
+             view_seat: int | None = None,
+             timeout: float | None = None) -> pb.DealResponse:
+        """Deal the first hand of a new game (``seed`` decides the shuffle)."""
+        request = pb.DealRequest(variant=variant, players=players, options=dict(options or {}),
+                                 deck=list(deck))
+        if seed is not None:
+            request.seed = seed
+        if view_seat is not None:
+            request.view_seat = view_seat
+        return self._call(self.stub.Deal, request, timeout)
+
+    def legal_moves(self, snapshot: bytes, *,
+                    timeout: float | None = None) -> pb.LegalMovesResponse:
+        """The legal moves of the seat whose move is due, canonical, in a stable order."""
+        return self._call(self.stub.LegalMoves, pb.LegalMovesRequest(snapshot=snapshot), timeout)
+
+    def apply_move(self, snapshot: bytes, move: MoveLike, *, expected_seq: int | None = None,
+                   seat: int | None = None, view_seat: int | None = None,
+                   timeout: float | None = None) -> pb.ApplyMoveResponse:
+        """Apply one move (a :class:`Move`, such as one ``legal_moves`` listed, or its text)."""
+        request = pb.ApplyMoveRequest(
+            snapshot=snapshot,
+            move=game_pb2.Move(text=move) if isinstance(move, str) else move)
+        if expected_seq is not None:
+            request.expected_seq = expected_seq
+        if seat is not None:
+            request.seat = seat
+        if view_seat is not None:
+            request.view_seat = view_seat
+        return self._call(self.stub.ApplyMove, request, timeout)
+
+    def play(self, snapshot: bytes, text: str, **kwargs: Any) -> pb.ApplyMoveResponse:
+        """Play a move given in its text form, such as ``"discard 4D"`` (see :meth:`apply_move`)."""
+        return self.apply_move(snapshot, move(text), **kwargs)
+
+    def score_hand(self, snapshot: bytes, *,
+                   timeout: float | None = None) -> pb.ScoreHandResponse:
+        """The hand's score (provisional while the hand is played)."""
+        return self._call(self.stub.ScoreHand, pb.ScoreHandRequest(snapshot=snapshot), timeout)
+
+    def next_deal(self, snapshot: bytes, *, deck: Iterable[str] = (),
+                  expected_seq: int | None = None, view_seat: int | None = None,
+                  timeout: float | None = None) -> pb.NextDealResponse:
+        """Deal the next hand once a hand is over."""
+        request = pb.NextDealRequest(snapshot=snapshot, deck=list(deck))
+        if expected_seq is not None:
+            request.expected_seq = expected_seq
+        if view_seat is not None:
+            request.view_seat = view_seat
+        return self._call(self.stub.NextDeal, request, timeout)
+
+    def view(self, snapshot: bytes, seat: int | None = None, *,
+             timeout: float | None = None) -> pb.GetViewResponse:
+        """Seat views of a snapshot (``seat`` only: that seat's; ``-1``: the spectator's)."""
+        request = pb.GetViewRequest(snapshot=snapshot)
+        if seat is not None:
+            request.seat = seat
+        return self._call(self.stub.GetView, request, timeout)
+
+    def import_position(self, position: str, *, view_seat: int | None = None,
+                        timeout: float | None = None) -> pb.ImportPositionResponse:
+        """Start a game from a position in the text notation."""
+        request = pb.ImportPositionRequest(position=position)
+        if view_seat is not None:
+            request.view_seat = view_seat
+        return self._call(self.stub.ImportPosition, request, timeout)
+
+    def export_position(self, snapshot: bytes, *,
+                        timeout: float | None = None) -> pb.ExportPositionResponse:
+        """The whole position of a snapshot as text (reveals every hand)."""
+        return self._call(self.stub.ExportPosition, pb.ExportPositionRequest(snapshot=snapshot),
+                          timeout)
+
+    def suggest_move(self, snapshot: bytes, level: str = "greedy", seed: int = 0, *,
+                     timeout: float | None = None) -> pb.SuggestMoveResponse:
+        """A bot's legal move for the seat whose move is due (``greedy`` or ``random``);
+        the same snapshot, level and seed give the same move. Apply it with :meth:`apply_move`."""
+        request = pb.SuggestMoveRequest(snapshot=snapshot, level=level, seed=seed)
+        return self._call(self.stub.SuggestMove, request, timeout)

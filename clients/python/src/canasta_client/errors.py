@@ -1,0 +1,104 @@
+"""Typed errors: every failed call raises a :class:`CanastaError` carrying the server's reason.
+
+The service sends a ``google.rpc.Status`` in the ``grpc-status-details-bin``
+trailer; its ``google.rpc.ErrorInfo.reason`` is the stable code to branch on
+(``SNAPSHOT_INVALID``, ``NOT_YOUR_TURN``, ``WRONG_PHASE``, ...; see the service's
+docs/api.md and docs/errors.md).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+
+class CanastaError(Exception):
+    """A call failed. ``reason`` is ``ErrorInfo.reason`` (empty when the server sent none)."""
+
+    def __init__(self, code: grpc.StatusCode, message: str, reason: str = "", domain: str = "",
+                 metadata: dict[str, str] | None = None,
+                 field_violations: list[tuple[str, str]] | None = None) -> None:
+        super().__init__(f"{code.name} {reason or '-'}: {message}")
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.domain = domain
+        self.metadata: dict[str, str] = dict(metadata or {})
+        self.field_violations: list[tuple[str, str]] = list(field_violations or [])
+
+    @property
+    def rule(self) -> str | None:
+        """The rule id an engine refusal enforces (``ErrorInfo.metadata["rule"]``), if any."""
+        return self.metadata.get("rule")
+
+    @property
+    def request_id(self) -> str | None:
+        """The server's request id of the failed call, if it sent one."""
+        return self.metadata.get("request_id")
+
+
+class InvalidRequestError(CanastaError):
+    """INVALID_ARGUMENT: malformed input, or a foreign/tampered snapshot (``SNAPSHOT_INVALID``)."""
+
+
+class RuleViolationError(CanastaError):
+    """FAILED_PRECONDITION: a well-formed move the rules forbid now (``WRONG_PHASE``, ...)."""
+
+
+class StaleSnapshotError(CanastaError):
+    """ABORTED: ``expected_seq`` did not match the snapshot's seq (``SNAPSHOT_STALE``)."""
+
+
+class PermissionDeniedError(CanastaError):
+    """PERMISSION_DENIED: the server's policy refuses the call (``EXPORT_DISABLED``)."""
+
+
+class DeadlineExceededError(CanastaError):
+    """DEADLINE_EXCEEDED: the call's timeout passed."""
+
+
+class UnavailableError(CanastaError):
+    """UNAVAILABLE: the server could not be reached (safe to retry: every RPC is pure)."""
+
+
+_BY_CODE: dict[grpc.StatusCode, type[CanastaError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidRequestError,
+    grpc.StatusCode.FAILED_PRECONDITION: RuleViolationError,
+    grpc.StatusCode.ABORTED: StaleSnapshotError,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
+    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceededError,
+    grpc.StatusCode.UNAVAILABLE: UnavailableError,
+}
+
+
+def from_rpc_error(err: grpc.RpcError) -> CanastaError:
+    """The typed error of a failed call, decoded from its status-details trailer."""
+    code: grpc.StatusCode = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
+    message: str = (err.details() if hasattr(err, "details") else "") or ""
+    trailers = err.trailing_metadata() if hasattr(err, "trailing_metadata") else None
+    reason, domain = "", ""
+    metadata: dict[str, str] = {}
+    violations: list[tuple[str, str]] = []
+    for item in trailers or ():
+        key, value = cast("tuple[str, str | bytes]", item)  # (key, value) pairs
+        if key != STATUS_DETAILS_KEY or not isinstance(value, bytes):
+            continue
+        status = status_pb2.Status.FromString(value)
+        message = status.message or message
+        for detail in status.details:
+            if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                info = error_details_pb2.ErrorInfo()
+                detail.Unpack(info)
+                reason, domain, metadata = info.reason, info.domain, dict(info.metadata)
+            elif detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                bad = error_details_pb2.BadRequest()
+                detail.Unpack(bad)
+                violations += [(v.field, v.description) for v in bad.field_violations]
+    if not reason and code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        reason = "DEADLINE_EXCEEDED"
+    cls = _BY_CODE.get(code, CanastaError)
+    return cls(code, message, reason, domain, metadata, violations)

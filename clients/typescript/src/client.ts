@@ -1,0 +1,135 @@
+import { create, type DescMessage, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import {
+  ApplyMoveRequestSchema, CanastaEngine, DealRequestSchema, GetViewRequestSchema,
+  LegalMovesRequestSchema, ListVariantsRequestSchema, NextDealRequestSchema,
+  ScoreHandRequestSchema, type ApplyMoveResponse, type DealResponse, type GetViewResponse,
+  type LegalMovesResponse, type ListVariantsResponse, type NextDealResponse, type ScoreHandResponse,
+} from "./gen/canasta/v1/engine_service_pb.js";
+import { MoveSchema, type Move } from "./gen/canasta/v1/game_pb.js";
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Deadline of this call in milliseconds (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+  /** Extra headers / metadata, such as `accept-language` or `x-request-id`. */
+  headers?: Record<string, string>;
+}
+
+/** How calls travel: native gRPC (`@canasta-rules/client/node`) or REST JSON (`.../rest`). */
+export interface CanastaTransport {
+  call<I extends DescMessage, O extends DescMessage>(
+    method: DescMethodUnary<I, O>, input: MessageShape<I>,
+    options: CallOptions & { timeoutMs: number },
+  ): Promise<MessageShape<O>>;
+}
+
+/** Client options. */
+export interface ClientOptions {
+  /** Default deadline of each call in milliseconds (10 000). */
+  timeoutMs?: number;
+  /** Headers sent with every call. */
+  headers?: Record<string, string>;
+}
+
+/** A move given as a `Move`, its init shape, or its text form (`"discard 4D"`). */
+export type MoveLike = Move | MessageInitShape<typeof MoveSchema> | string;
+/** The request of Deal (`variant` and `players` required; `seed` is a bigint). */
+export type DealInit = MessageInitShape<typeof DealRequestSchema>;
+
+/** ApplyMove's optional fields. */
+export interface ApplyMoveExtras {
+  expectedSeq?: bigint;
+  seat?: number;
+  viewSeat?: number;
+}
+
+/** NextDeal's optional fields. */
+export interface NextDealExtras {
+  deck?: string[];
+  expectedSeq?: bigint;
+  viewSeat?: number;
+}
+
+/** A move from its text form. */
+export function move(text: string): Move {
+  return create(MoveSchema, { text });
+}
+
+/** The first listed move that is not "undo" or "ask": echoing it ends a hand quickly. */
+export function firstProgressMove(moves: readonly Move[]): Move {
+  const found = moves.find((m) => m.text !== "undo" && m.text !== "ask");
+  if (!found) throw new Error("no move to play");
+  return found;
+}
+
+/**
+ * The client of one server, over either transport. Every method returns the generated
+ * response message and rejects with a {@link CanastaError} carrying the reason code.
+ */
+export class CanastaClient {
+  readonly timeoutMs: number;
+  private readonly headers: Record<string, string>;
+
+  constructor(private readonly transport: CanastaTransport, options: ClientOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.headers = options.headers ?? {};
+  }
+
+  private call<I extends DescMessage, O extends DescMessage>(
+    method: DescMethodUnary<I, O>, input: MessageInitShape<I>, options: CallOptions = {},
+  ): Promise<MessageShape<O>> {
+    return this.transport.call(method, create(method.input, input), {
+      ...options,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      headers: { ...this.headers, ...options.headers },
+    });
+  }
+
+  /** The games this server plays, with their rule options. */
+  listVariants(options?: CallOptions): Promise<ListVariantsResponse> {
+    return this.call(CanastaEngine.method.listVariants, create(ListVariantsRequestSchema), options);
+  }
+
+  /** Deal the first hand of a new game. */
+  deal(request: DealInit, options?: CallOptions): Promise<DealResponse> {
+    return this.call(CanastaEngine.method.deal, request, options);
+  }
+
+  /** The legal moves of the seat whose move is due. */
+  legalMoves(snapshot: Uint8Array, options?: CallOptions): Promise<LegalMovesResponse> {
+    return this.call(CanastaEngine.method.legalMoves, create(LegalMovesRequestSchema, { snapshot }), options);
+  }
+
+  /** Apply one move: a listed `Move` echoed back, a typed move, or its text form. */
+  applyMove(snapshot: Uint8Array, move: MoveLike, extras: ApplyMoveExtras = {},
+            options?: CallOptions): Promise<ApplyMoveResponse> {
+    const m = typeof move === "string" ? { text: move } : move;
+    return this.call(CanastaEngine.method.applyMove,
+      create(ApplyMoveRequestSchema, { snapshot, move: m, ...extras }), options);
+  }
+
+  /** Play a move given in its text form, such as `"discard 4D"`. */
+  play(snapshot: Uint8Array, text: string, extras: ApplyMoveExtras = {},
+       options?: CallOptions): Promise<ApplyMoveResponse> {
+    return this.applyMove(snapshot, text, extras, options);
+  }
+
+  /** The hand's score (provisional while the hand is played). */
+  scoreHand(snapshot: Uint8Array, options?: CallOptions): Promise<ScoreHandResponse> {
+    return this.call(CanastaEngine.method.scoreHand, create(ScoreHandRequestSchema, { snapshot }), options);
+  }
+
+  /** Deal the next hand once a hand is over. */
+  nextDeal(snapshot: Uint8Array, extras: NextDealExtras = {},
+           options?: CallOptions): Promise<NextDealResponse> {
+    return this.call(CanastaEngine.method.nextDeal,
+      create(NextDealRequestSchema, { snapshot, ...extras }), options);
+  }
+
+  /** Seat views of a snapshot (`seat`: that seat's only; -1 the spectator's). */
+  view(snapshot: Uint8Array, seat?: number, options?: CallOptions): Promise<GetViewResponse> {
+    return this.call(CanastaEngine.method.getView, create(GetViewRequestSchema, { snapshot, seat }), options);
+  }
+}

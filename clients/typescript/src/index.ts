@@ -1,0 +1,14 @@
+/**
+ * TypeScript client of the canasta.v1 Canasta rules service. This entry point is
+ * runtime-neutral (browser or Node); `./rest` adds the fetch transport and `./node`
+ * the native gRPC transport.
+ */
+export { CanastaClient, firstProgressMove, move } from "./client.js";
+export type {
+  ApplyMoveExtras, CallOptions, CanastaTransport, ClientOptions, DealInit, MoveLike, NextDealExtras,
+} from "./client.js";
+export { CanastaError, errorFromRestBody, errorFromStatusBytes } from "./errors.js";
+export type { CanastaErrorInit, FieldViolation, StatusCodeName } from "./errors.js";
+export { VERSION } from "./version.js";
+export * from "./gen/canasta/v1/engine_service_pb.js";
+export * from "./gen/canasta/v1/game_pb.js";

@@ -1,0 +1,55 @@
+/** Native gRPC for Node (HTTP/2), with Connect's gRPC transport. */
+import type { DescMessage, DescMethodUnary, MessageShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport, type GrpcTransportOptions } from "@connectrpc/connect-node";
+import { CanastaClient, type CallOptions, type CanastaTransport, type ClientOptions } from "./client.js";
+import { errorFromStatusBytes, type StatusCodeName } from "./errors.js";
+import { CanastaEngine } from "./gen/canasta/v1/engine_service_pb.js";
+
+export * from "./index.js";
+
+/** Options of the gRPC transport. */
+export interface GrpcOptions extends ClientOptions {
+  /** More options for Connect's gRPC transport (TLS, interceptors, ...). */
+  transport?: Partial<GrpcTransportOptions>;
+}
+
+const STATUS_DETAILS = "grpc-status-details-bin";
+
+function codeName(code: Code): StatusCodeName {
+  if (code === Code.Canceled) return "CANCELLED";
+  return Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase() as StatusCodeName;
+}
+
+function decodeBase64(text: string): Uint8Array {
+  return new Uint8Array(Buffer.from(text, "base64"));
+}
+
+/** A transport over native gRPC at `baseUrl` (such as `http://127.0.0.1:50051`). */
+export function createGrpcCanastaTransport(baseUrl: string, options: GrpcOptions = {}): CanastaTransport {
+  const transport: Transport = createGrpcTransport({ baseUrl, ...options.transport });
+  const client: Client<typeof CanastaEngine> = createClient(CanastaEngine, transport);
+  return {
+    async call<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodUnary<I, O>, input: MessageShape<I>,
+      call: CallOptions & { timeoutMs: number },
+    ): Promise<MessageShape<O>> {
+      const fn = (client as unknown as Record<string, (req: unknown, o: object) => Promise<MessageShape<O>>>)[method.localName];
+      try {
+        // grpc-timeout takes whole units: round up to a millisecond
+        const timeoutMs = Math.max(1, Math.ceil(call.timeoutMs));
+        return await fn(input, { timeoutMs, signal: call.signal, headers: call.headers });
+      } catch (err) {
+        const ce = ConnectError.from(err);
+        const raw = ce.metadata.get(STATUS_DETAILS);
+        return Promise.reject(errorFromStatusBytes(codeName(ce.code), ce.rawMessage,
+          raw ? decodeBase64(raw) : undefined, err));
+      }
+    },
+  };
+}
+
+/** A client over native gRPC at `baseUrl` (such as `http://127.0.0.1:50051`). */
+export function grpcClient(baseUrl: string, options: GrpcOptions = {}): CanastaClient {
+  return new CanastaClient(createGrpcCanastaTransport(baseUrl, options), options);
+}

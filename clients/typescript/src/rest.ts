@@ -1,0 +1,75 @@
+/**
+ * The REST transport: the gateway's JSON over `fetch`, for browsers (and any runtime with
+ * fetch). Routes come from each RPC's `google.api.http` option.
+ */
+import { fromJson, getOption, toJson, type DescMessage, type DescMethodUnary, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import { CanastaClient, type CallOptions, type CanastaTransport, type ClientOptions } from "./client.js";
+import { CanastaError, errorFromRestBody } from "./errors.js";
+import { http } from "./gen/google/api/annotations_pb.js";
+
+export * from "./index.js";
+
+/** Options of the REST transport. */
+export interface RestOptions extends ClientOptions {
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof globalThis.fetch;
+}
+
+function route(method: DescMethodUnary): { verb: string; path: string } {
+  const rule = getOption(method, http);
+  switch (rule.pattern.case) {
+    case "get": case "post": case "put": case "delete": case "patch":
+      return { verb: rule.pattern.case.toUpperCase(), path: rule.pattern.value };
+    default:
+      throw new Error(`${method.parent.typeName}.${method.name} has no REST route`);
+  }
+}
+
+/** A transport calling the REST gateway at `baseUrl` (such as `http://127.0.0.1:8080`). */
+export function createRestTransport(baseUrl: string, options: RestOptions = {}): CanastaTransport {
+  const base = baseUrl.replace(/\/+$/, "");
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  return {
+    async call<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodUnary<I, O>, input: MessageShape<I>,
+      call: CallOptions & { timeoutMs: number },
+    ): Promise<MessageShape<O>> {
+      const { verb, path } = route(method);
+      const timeout = AbortSignal.timeout(Math.max(0, Math.floor(call.timeoutMs)));
+      const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+      let res: Response;
+      try {
+        res = await doFetch(base + path, {
+          method: verb,
+          headers: { "content-type": "application/json", accept: "application/json", ...call.headers },
+          body: verb === "GET" ? undefined : JSON.stringify(toJson(method.input, input)),
+          signal,
+        });
+      } catch (err) {
+        throw transportError(err, timeout.aborted);
+      }
+      let body: JsonValue | undefined;
+      try {
+        body = (await res.json()) as JsonValue;
+      } catch (err) {
+        if (res.ok) throw transportError(err, timeout.aborted);
+      }
+      if (!res.ok) throw errorFromRestBody(res.status, body);
+      return fromJson(method.output, body ?? {}, { ignoreUnknownFields: true });
+    },
+  };
+}
+
+function transportError(err: unknown, timedOut: boolean): CanastaError {
+  const name = (err as { name?: string } | null)?.name;
+  if (timedOut || name === "TimeoutError") {
+    return new CanastaError({ code: "DEADLINE_EXCEEDED", reason: "DEADLINE_EXCEEDED", message: "deadline exceeded", cause: err });
+  }
+  if (name === "AbortError") return new CanastaError({ code: "CANCELLED", message: "cancelled", cause: err });
+  return new CanastaError({ code: "UNAVAILABLE", message: String((err as Error)?.message ?? err), cause: err });
+}
+
+/** A client of the REST gateway at `baseUrl`. */
+export function restClient(baseUrl: string, options: RestOptions = {}): CanastaClient {
+  return new CanastaClient(createRestTransport(baseUrl, options), options);
+}

@@ -1,0 +1,17 @@
+"""May I? — the contract rummy of the rules file §5 (engine key ``may_i``, rule prefix MI).
+
+May I? is not a Canasta, so it is its own game module on the shared pieces
+(cards, errors, options, the phase enum and the result rows). The public facade
+(``engine.new_game``, ``legal_moves``, ``apply``, ``next_deal``, the views and the
+notation) dispatches on the state type, so callers use one API for every game.
+
+This package file stays empty on purpose: the shared modules import
+:mod:`engine.mayi.state` and :mod:`engine.mayi.moves` at load time, and those must
+not pull the rest of the package in (no import cycles).
+
+Modules: :mod:`~engine.mayi.melds` (sets and sequences), :mod:`~engine.mayi.moves`,
+:mod:`~engine.mayi.rules` (options and contracts), :mod:`~engine.mayi.state`,
+:mod:`~engine.mayi.transitions`, :mod:`~engine.mayi.legal`, :mod:`~engine.mayi.play`,
+:mod:`~engine.mayi.scoring`, :mod:`~engine.mayi.views`, :mod:`~engine.mayi.notation`,
+:mod:`~engine.mayi.game`. Rules as implemented: ``docs/rules-may-i.md``.
+"""

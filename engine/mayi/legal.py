@@ -1,0 +1,401 @@
+"""Legal moves of May I?: every move of the awaited seat, canonical, finite and sorted.
+
+``draw`` phase: ``take`` (when a fresh discard lies on the pile) and ``draw``.
+``buy_window`` phase: ``buy`` and ``pass`` for the seat whose answer is due.
+``meld`` phase: every discard (by card id), then every distinct way of going down with
+the contract (not yet down) or every single-card lay-off (down).
+
+Going down is listed in full: each distinct multiset of melds that meets the
+contract exactly (card types, so identical cards never give two moves). With the
+default exact sizes a set is a sub-multiset of 3 of one rank and a run a window of
+4 ranks of one suit, so the list stays in the tens even for bought-up hands; with
+``contract_exact_sizes=false`` longer pieces multiply it, but it stays bounded by
+the hand (nothing is capped or dropped). Lay-offs are one card per move, so their
+number is at most two per run plus the hand's cards of each set rank.
+"""
+
+from __future__ import annotations
+
+from engine.cards import CARDS, Card
+from engine.mayi.melds import (
+    TableMeld,
+    classify,
+    contiguous,
+    extend,
+    make_run,
+    make_set,
+    meld_key,
+    run_ok,
+)
+from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
+from engine.mayi.rules import MayIRules
+from engine.mayi.state import MayIState
+from engine.moves import Discard, Draw, Move, TakePile
+from engine.state import Phase
+
+_TAKE = TakePile()
+_DRAW = Draw()
+_BUY = Buy()
+_PASS = PassBuy()
+
+
+def legal_moves(state: MayIState) -> list[Move]:
+    """Every legal move of ``state.awaited`` in a fixed order (cached on the state).
+
+    >>> from engine.game import new_game
+    >>> [str(m) for m in legal_moves(new_game("may_i", 4, seed=1))]
+    ['draw']
+    """
+    if state._legal:
+        return state._legal.copy()
+    phase = state.phase
+    moves: list[Move]
+    if phase is Phase.DRAW:
+        moves = [_TAKE, _DRAW] if state.turn.fresh and state.pile else [_DRAW]
+    elif phase is Phase.BUY_WINDOW:
+        moves = [_BUY, _PASS]
+    elif phase is Phase.MELD:  # discards, then going down (not yet down) or lay-offs (down)
+        moves = [*discard_moves(state)]
+        moves.extend(layoff_moves(state) if state.down[state.turn.seat] else down_moves(state))
+    else:
+        moves = []
+    state._legal.extend(moves)
+    return moves
+
+
+def legal_moves_for(state: MayIState, seat: int) -> list[Move]:
+    """The moves ``seat`` may make now. The awaited seat's list, or, with
+    ``buy_priority=first_call``, ``buy``/``pass`` for every seat still in the window."""
+    if seat == state.awaited and seat >= 0:
+        return legal_moves(state)
+    if may_answer_window(state, seat):
+        return [_BUY, _PASS]
+    return []
+
+
+def may_answer_window(state: MayIState, seat: int) -> bool:
+    """Whether ``seat`` may answer the open buy window now (MI-BUY-3)."""
+    if state.phase is not Phase.BUY_WINDOW or seat not in state.turn.window:
+        return False
+    return seat == state.turn.window[0] or state.rules.opt("buy_priority") == "first_call"
+
+
+# --- going down ------------------------------------------------------------------------
+
+
+def _counts(hand: tuple[Card, ...]) -> list[int]:
+    counts = [0] * 52
+    for c in hand:
+        counts[c] += 1
+    return counts
+
+
+_SETS: dict[tuple[int, tuple[int, ...], bool], tuple[TableMeld, ...]] = {}
+_RUNS: dict[tuple[int, int, int], TableMeld] = {}
+
+
+def _rank_sets(rank: int, have: tuple[int, ...], exact: bool) -> tuple[TableMeld, ...]:
+    """The distinct sets of one rank from suit counts ``have`` (cached: 81 shapes a rank)."""
+    key = (rank, have, exact)
+    found = _SETS.get(key)
+    if found is None:
+        total = sum(have)
+        sizes = (3,) if exact else tuple(range(3, total + 1))
+        base = rank * 4
+        melds = []
+        for a in range(have[0] + 1):
+            for b in range(have[1] + 1):
+                for c in range(have[2] + 1):
+                    for d in range(have[3] + 1):
+                        if a + b + c + d in sizes:
+                            cards = ((base,) * a + (base + 1,) * b + (base + 2,) * c
+                                     + (base + 3,) * d)
+                            melds.append(make_set([CARDS[x] for x in cards]))
+        found = _SETS[key] = tuple(sorted(melds, key=meld_key))
+    return found
+
+
+def set_candidates(rules: MayIRules, counts: list[int]) -> list[TableMeld]:
+    """Every distinct set the hand can lay (suit multisets of 3, or 3+ without exact
+    sizes), in canonical order."""
+    out: list[TableMeld] = []
+    exact = rules.exact
+    for base in range(0, 52, 4):
+        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+        if have[0] + have[1] + have[2] + have[3] >= 3:
+            out.extend(_rank_sets(base >> 2, have, exact))
+    return out
+
+
+def _run(suit: int, start: int, length: int) -> TableMeld:
+    key = (suit, start, length)
+    found = _RUNS.get(key)
+    if found is None:
+        found = _RUNS[key] = make_run(suit, start, length)
+    return found
+
+
+def run_candidates(rules: MayIRules, counts: list[int]) -> list[TableMeld]:
+    """Every distinct run the hand can lay (4 cards, or 4..13 without exact sizes), in
+    canonical order."""
+    out: list[TableMeld] = []
+    wrap = rules.wrap
+    lengths = (4,) if rules.exact else tuple(range(4, 14))
+    for suit in range(4):
+        present = [counts[r * 4 + suit] > 0 for r in range(13)]
+        if sum(present) < 4:
+            continue
+        for start in range(13):
+            for n in lengths:
+                if n == 13 and start:
+                    continue
+                if not all(present[(start + i) % 13] for i in range(n)):
+                    break  # longer runs from this start lack the same card
+                if run_ok(start, n, wrap):
+                    out.append(_run(suit, start, n))
+    out.sort(key=meld_key)
+    return out
+
+
+_LOW4 = 0b1111
+
+
+def _may_hold(rules: MayIRules, hand: tuple[Card, ...], need_sets: int, need_runs: int) -> bool:
+    """A quick necessary test (no allocation of candidates): enough cards of some ranks
+    for the sets, and a four-rank window in some suit per sequence."""
+    if need_sets:
+        sets = 0
+        prev = -1
+        same = 0
+        for c in hand:  # sorted by id, so by rank
+            r = c >> 2
+            if r == prev:
+                same += 1
+            else:
+                sets += same // 3
+                prev, same = r, 1
+        if sets + same // 3 < need_sets:
+            return False
+    if need_runs:
+        masks = [0, 0, 0, 0]
+        for c in hand:
+            masks[c & 3] |= 1 << (c >> 2)
+        windows = 0
+        for m in masks:
+            if m:
+                # ranks 2..A are bits 0..12; the ace also sits below the deuce (bit -1)
+                m2 = (m << 1) | (m >> 12) | ((m << 14) if rules.wrap else 0)
+                w = m2 & (m2 >> 1) & (m2 >> 2) & (m2 >> 3)
+                windows += bin(w).count("1")
+        if windows == 0:
+            return False
+    return True
+
+
+_PAIRS: dict[tuple[int, tuple[int, ...], bool], tuple[tuple[TableMeld, TableMeld], ...]] = {}
+
+
+def _rank_pairs(rank: int, have: tuple[int, ...], exact: bool
+                ) -> tuple[tuple[TableMeld, TableMeld], ...]:
+    """Two sets of one rank at once (cached; three would need nine cards of a rank)."""
+    key = (rank, have, exact)
+    found = _PAIRS.get(key)
+    if found is None:
+        singles = _rank_sets(rank, have, exact)
+        pairs = []
+        for i, a in enumerate(singles):
+            for b in singles[i:]:
+                if all((a.cards + b.cards).count(c) <= have[c & 3] for c in set(a.cards + b.cards)):
+                    pairs.append((a, b))
+        found = _PAIRS[key] = tuple(pairs)
+    return found
+
+
+def _set_choices(rules: MayIRules, counts: list[int], need: int) -> list[tuple[TableMeld, ...]]:
+    """Every distinct choice of ``need`` sets from the hand, groups in canonical order."""
+    exact = rules.exact
+    ranks: list[tuple[tuple[TableMeld, ...], tuple[tuple[TableMeld, TableMeld], ...]]] = []
+    for base in range(0, 52, 4):
+        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+        total = have[0] + have[1] + have[2] + have[3]
+        if total >= 3:
+            rank = base >> 2
+            ranks.append((_rank_sets(rank, have, exact),
+                          _rank_pairs(rank, have, exact) if total >= 6 else ()))
+    out: list[tuple[TableMeld, ...]] = []
+
+    def pick(i: int, left: int, acc: tuple[TableMeld, ...]) -> None:
+        if left == 0:
+            out.append(acc)
+            return
+        if len(ranks) - i < (left + 1) // 2:
+            return
+        singles, pairs = ranks[i]
+        for m in singles:
+            pick(i + 1, left - 1, acc + (m,))
+        if left >= 2:
+            for pair in pairs:
+                pick(i + 1, left - 2, acc + pair)
+        pick(i + 1, left, acc)
+
+    pick(0, need, ())
+    return out
+
+
+def contract_melds(rules: MayIRules, hand_no: int,
+                   hand: tuple[Card, ...]) -> list[tuple[TableMeld, ...]]:
+    """Every distinct meld combination that meets the deal's contract from ``hand``
+    (MI-CON-1..3), each once, groups in canonical order (sets, then runs)."""
+    need_sets, need_runs = rules.contract(hand_no)
+    size = len(hand)
+    if 3 * need_sets + 4 * need_runs > size or not _may_hold(rules, hand, need_sets, need_runs):
+        return []
+    counts = _counts(hand)
+    keep_one = rules.keep_one
+    set_choices: list[tuple[TableMeld, ...]] = (
+        _set_choices(rules, counts, need_sets) if need_sets else [()])
+    if not need_runs:
+        if keep_one:
+            return [c for c in set_choices if sum(len(m.cards) for m in c) < size]
+        return set_choices
+    joinable = rules.joinable
+    wrap = rules.wrap
+    found: list[tuple[TableMeld, ...]] = []
+
+    def pick(runs: list[TableMeld], first: int, left: int, acc: tuple[TableMeld, ...],
+             used: int) -> None:
+        if left == 0:
+            if not (keep_one and used == size):
+                found.append(acc)
+            return
+        for i in range(first, len(runs)):
+            run = runs[i]
+            cards = run.cards
+            if not joinable and any(contiguous(run, m, wrap) for m in acc if m.suit >= 0):
+                continue
+            for c in cards:
+                counts[c] -= 1
+            if all(counts[c] >= 0 for c in cards):
+                pick(runs, i, left - 1, acc + (run,), used + len(cards))
+            for c in cards:
+                counts[c] += 1
+
+    for sets in set_choices:
+        for m in sets:
+            for c in m.cards:
+                counts[c] -= 1
+        pick(run_candidates(rules, counts), 0, need_runs, sets, sum(len(m.cards) for m in sets))
+        for m in sets:
+            for c in m.cards:
+                counts[c] += 1
+    return found
+
+
+def down_moves(state: MayIState) -> list[GoDown]:
+    seat = state.turn.seat
+    if state.down[seat]:
+        return []
+    # candidates are in canonical order and picked in order: the groups already are
+    return [GoDown(tuple(m.cards for m in melds))
+            for melds in contract_melds(state.rules, state.hand_no, state.hands[seat])]
+
+
+def contract_problem(state: MayIState, move: GoDown) -> tuple[str, str] | None:
+    """Why a ``down`` move does not meet the contract: (rule ID, message), or ``None``."""
+    rules = state.rules
+    need_sets, need_runs = rules.contract(state.hand_no)
+    melds: list[TableMeld] = []
+    for g in move.groups:
+        meld = classify(g, rules.wrap, exact=rules.exact)
+        if meld is None:
+            what = "exactly 3 cards of a rank or 4 in suit sequence" if rules.exact else \
+                "3+ cards of a rank or 4+ in suit sequence"
+            if classify(g, rules.wrap) is not None:
+                return "MI-CON-2", f"{' '.join(str(c) for c in canonical_groups([g])[0])} " \
+                                   f"has the wrong size: the contract wants {what}"
+            return "MI-MELD-1", f"{' '.join(str(c) for c in g)} is not a meld ({what})"
+        melds.append(meld)
+    sets = sum(1 for m in melds if not m.is_run)
+    if (sets, len(melds) - sets) != (need_sets, need_runs):
+        return "MI-CON-2", (f"deal {state.hand_no + 1} needs exactly {need_sets} set(s) and "
+                            f"{need_runs} sequence(s), not {sets} and {len(melds) - sets}")
+    if not rules.joinable:
+        runs = [m for m in melds if m.is_run]
+        for i, a in enumerate(runs):
+            if any(contiguous(a, b, rules.wrap) for b in runs[i + 1:]):
+                return "MI-CON-3", "two sequences of one suit may not join end to end"
+    return None
+
+
+# --- laying off and discarding --------------------------------------------------------------
+
+
+def may_lay_off(state: MayIState) -> bool:
+    """MI-OFF-1: gone down, and not in the same turn unless ``layoff_same_turn``."""
+    seat = state.turn.seat
+    if not state.down[seat]:
+        return False
+    return not state.turn.went_down or state.rules.same_turn_layoff
+
+
+_LAYOFFS: dict[tuple[int, int, int], LayOff] = {}
+
+
+def _layoff(owner: int, index: int, card: int) -> LayOff:
+    """A shared LayOff value (building frozen dataclasses is the slow part here)."""
+    key = (owner, index, card)
+    found = _LAYOFFS.get(key)
+    if found is None:
+        found = _LAYOFFS[key] = LayOff(owner, index, CARDS[card])
+    return found
+
+
+def layoff_moves(state: MayIState) -> list[LayOff]:
+    if not may_lay_off(state):
+        return []
+    hand = state.hands[state.turn.seat]
+    if len(hand) == 1 and state.rules.keep_one:
+        return []
+    by_rank: dict[int, list[int]] = {}
+    for card in dict.fromkeys(hand):  # one of each type, in id order
+        by_rank.setdefault(card >> 2, []).append(card)
+    held = set(hand)
+    wrap = state.rules.wrap
+    out: list[LayOff] = []
+    cached = _LAYOFFS.get
+    for owner, melds in enumerate(state.melds):
+        for i, meld in enumerate(melds):
+            if meld.suit < 0:  # a set takes any card of its rank
+                fits = by_rank.get(meld.rank, ())
+            elif len(meld.cards) < 13:  # a run takes the next card at either end
+                lo = ((meld.start - 1) % 13) * 4 + meld.suit
+                hi = ((meld.start + len(meld.cards)) % 13) * 4 + meld.suit
+                fits = [c for c in ((lo,) if lo == hi else (lo, hi) if lo < hi else (hi, lo))
+                        if c in held and extend(meld, CARDS[c], wrap) is not None]
+            else:
+                continue
+            for c in fits:
+                out.append(cached((owner, i, c)) or _layoff(owner, i, c))
+    return out
+
+
+def may_discard(state: MayIState, card: Card) -> bool:
+    """MI-TURN-4: not the card just taken from the pile. Identical cards are one type, so
+    no copy of it may go back this turn — unless the hand holds nothing else (the
+    engine's exception, so that no turn can get stuck)."""
+    taken = state.turn.taken
+    if taken is None or card != taken:
+        return True
+    return all(c == card for c in state.hands[state.turn.seat])
+
+
+_DISCARDS = tuple(Discard(c) for c in CARDS[:52])
+
+
+def discard_moves(state: MayIState) -> list[Discard]:
+    """One discard per card type held, by id (MI-TURN-4: see :func:`may_discard`)."""
+    kinds = dict.fromkeys(state.hands[state.turn.seat])  # the hand is sorted: ids in order
+    taken = state.turn.taken
+    if taken is not None and len(kinds) > 1:
+        kinds.pop(taken, None)
+    return [_DISCARDS[c] for c in kinds]

@@ -1,0 +1,348 @@
+"""May I? position notation: a whole state as text (``export_position`` /
+``import_position`` of the facade dispatch here on the header line).
+
+One ``key: value`` per line; cards are codes; the stock and the pile are written
+bottom to top; ``-`` is an empty zone. Melds of a seat are separated by ``|``,
+a set by card id, a run from its low end. Options are ``name=value`` pairs
+separated by ``;`` (a custom schedule holds commas). For hand-written positions
+``stock``, ``pile`` and ``handN`` may start with ``*N`` (N cards from those not
+placed elsewhere) or ``*`` (all the rest), filled in line order from the unplaced
+cards shuffled by the position's seed; cards written after it lie on top
+(``pile: *6 9H`` is six cards under a 9H). Lines left out take these defaults: ``hand 0``,
+the last seat deals, ``turn`` = the dealer's left, ``phase draw``, ``fresh 1``
+when the pile holds a card in the draw or buy phase, ``discarder`` = the seat
+before the player in turn when the discard is fresh, ``drew stock`` in the meld
+phase, scores and buys 0.
+
+>>> from engine.mayi.game import new_game
+>>> s = new_game(4, seed=3)
+>>> import_position(export_position(s)) == s
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.cards import CODES, Card, parse_cards
+from engine.errors import BadInput, EngineError, Reason
+from engine.mayi.melds import TableMeld, classify
+from engine.mayi.rules import OPTIONS, MayIRules, build
+from engine.mayi.scoring import deal_result, game_over
+from engine.mayi.state import MayIState, MayITurn, evolve
+from engine.mayi.transitions import buy_refusal, composition
+from engine.state import Phase
+
+HEADER = "mayi-position 1"
+# a Canasta-style header is read too when the text says "variant: may_i"
+CANASTA_HEADER = "canasta-position 1"
+Zone = tuple[int, tuple[Card, ...]]  # (cards still to fill, -1 = all the rest; given cards)
+_PHASES = (Phase.DRAW, Phase.BUY_WINDOW, Phase.MELD, Phase.HAND_OVER, Phase.GAME_OVER)
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(CODES[c] for c in cards) or "-"
+
+
+def _ints(values: tuple[int, ...]) -> str:
+    return " ".join(str(v) for v in values) or "-"
+
+
+def _opt(v: object) -> str:
+    if v is None:
+        return "none"
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def export_position(state: MayIState) -> str:
+    """The position as text (see the module docstring)."""
+    rules = state.rules
+    defaults = {s.name: s.default for s in OPTIONS}
+    opts = "; ".join(f"{k}={_opt(v)}" for k, v in rules.options if defaults[k] != v) or "-"
+    t = state.turn
+    lines = [
+        HEADER,
+        f"variant: {rules.variant}",
+        f"players: {rules.players}",
+        f"options: {opts}",
+        f"seed: {state.seed}",
+        f"hand: {state.hand_no}",
+        f"dealer: {state.dealer}",
+        f"ply: {state.ply}",
+        f"scores: {_ints(state.scores)}",
+        f"phase: {state.phase.value}",
+        f"turn: {t.seat}",
+        f"drew: {t.drew or '-'}",
+        f"fresh: {1 if t.fresh else 0}",
+        f"discarder: {t.discarder}",
+        f"window: {_ints(t.window)}",
+        f"taken: {CODES[t.taken] if t.taken is not None else '-'}",
+        f"went_down: {1 if t.went_down else 0}",
+        f"laid_off: {1 if t.laid_off else 0}",
+        f"reshuffles: {state.reshuffles}",
+        f"buys: {_ints(state.buys)}",
+        f"stock: {_cards(state.stock)}",
+        f"pile: {_cards(state.pile)}",
+    ]
+    lines += [f"hand{s}: {_cards(h)}" for s, h in enumerate(state.hands)]
+    lines += [f"melds{s}: " + (" | ".join(_cards(m.cards) for m in melds) or "-")
+              for s, melds in enumerate(state.melds)]
+    if state.result is not None:
+        lines.append(f"result: {state.result.went_out}")
+    return "\n".join(lines) + "\n"
+
+
+def is_mayi_position(text: str) -> bool:
+    """Whether a position text is May I?'s: its header, or the Canasta header with
+    ``variant: may_i`` (the facade's ``import_position`` dispatches on this)."""
+    head = text.lstrip()
+    if head.startswith(HEADER):
+        return True
+    if not head.startswith(CANASTA_HEADER):
+        return False
+    return any(ln.partition(":")[0].strip() == "variant" and ln.partition(":")[2].strip()
+               == "may_i" for ln in head.splitlines())
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+        if lines and lines[0] == CANASTA_HEADER:
+            lines[0] = HEADER
+        if not lines or lines[0] != HEADER:
+            raise BadInput(Reason.BAD_NOTATION, f"a May I? position starts with '{HEADER}'")
+        self.fields: dict[str, str] = {}
+        self.order: list[str] = []
+        for ln in lines[1:]:
+            key, sep, value = ln.partition(":")
+            key = key.strip()
+            if not sep:
+                raise BadInput(Reason.BAD_NOTATION, f"expected 'key: value', got {ln!r}")
+            if key in self.fields:
+                raise BadInput(Reason.BAD_NOTATION, f"line {key!r} is given twice")
+            self.fields[key] = value.strip()
+            self.order.append(key)
+
+    def get(self, key: str, default: str | None = None) -> str:
+        if key in self.fields:
+            return self.fields[key]
+        if default is None:
+            raise BadInput(Reason.BAD_NOTATION, f"the position lacks the line {key!r}")
+        return default
+
+    def ints(self, key: str, count: int | None, default: str | None = None) -> tuple[int, ...]:
+        text = self.get(key, default)
+        try:
+            values = () if text == "-" else tuple(int(v) for v in text.split())
+        except ValueError:
+            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} needs integers") from None
+        if count is not None and len(values) != count:
+            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} needs {count} values")
+        return values
+
+    def one(self, key: str, default: str) -> int:
+        return self.ints(key, 1, default)[0]
+
+    def zone(self, key: str) -> Zone:
+        """Explicit cards, with ``*N`` (or ``*``: all the rest) unplaced cards under them."""
+        value = self.get(key, "-")
+        fill = 0
+        if value.startswith("*"):
+            head, _, value = value.partition(" ")
+            try:
+                fill = -1 if head == "*" else int(head[1:])
+            except ValueError:
+                raise BadInput(Reason.BAD_NOTATION, f"bad fill count in {key!r}") from None
+            if fill < -1:
+                raise BadInput(Reason.BAD_NOTATION, f"bad fill count in {key!r}")
+        value = value.strip()
+        return fill, (() if value in ("", "-") else parse_cards(value))
+
+
+def _options(text: str) -> dict[str, str]:
+    if text.strip() in ("", "-"):
+        return {}
+    out = {}
+    # ';' separates options (a custom schedule holds commas); ',' is read when no ';' is
+    # used and every part is name=value, as in the Canasta notation
+    parts = text.split(";")
+    if len(parts) == 1 and all("=" in p for p in text.split(",")):
+        parts = text.split(",")
+    for part in parts:
+        if part.strip():
+            name, sep, value = part.partition("=")
+            if not sep:
+                raise BadInput(Reason.BAD_NOTATION, f"an option is 'name=value', not {part!r}")
+            out[name.strip()] = value.strip()
+    return out
+
+
+def _melds(rules: MayIRules, text: str) -> tuple[TableMeld, ...]:
+    if text.strip() in ("", "-"):
+        return ()
+    out = []
+    for part in text.split("|"):
+        if ":" in part:  # a Canasta-style label ("7@2: 7S 7H 7D") is read and ignored
+            part = part.partition(":")[2]
+        meld = classify(parse_cards(part), rules.wrap)
+        if meld is None:
+            raise BadInput(Reason.BAD_NOTATION, f"{part.strip()!r} is not a set or a sequence")
+        out.append(meld)
+    return tuple(out)
+
+
+def import_position(text: str) -> MayIState:
+    """Read a position.
+
+    :raises BadInput: ``BAD_NOTATION`` (or an option error) for malformed or
+        inconsistent text, including cards that are not exactly the 104 of the game.
+    """
+    try:
+        return _import(text)
+    except EngineError as err:
+        if isinstance(err, BadInput) and err.reason is not Reason.BAD_CARD:
+            raise
+        raise BadInput(Reason.BAD_NOTATION, f"bad position: {err.message}") from None
+    except (ValueError, IndexError, KeyError) as err:
+        raise BadInput(Reason.BAD_NOTATION, f"bad position: {err}") from None
+
+
+def _import(text: str) -> MayIState:
+    r = _Reader(text)
+    if r.get("variant", "may_i") != "may_i":
+        raise BadInput(Reason.BAD_NOTATION, "a May I? position has variant may_i")
+    rules = build(r.one("players", "4"), _options(r.get("options", "-")))
+    n = rules.players
+    seed = r.one("seed", "0")
+    hand_no = r.one("hand", "0")
+    if not 0 <= hand_no < rules.deals:
+        raise BadInput(Reason.BAD_NOTATION, f"deal {hand_no} is not in the schedule")
+    dealer = r.one("dealer", str(n - 1))
+    if not 0 <= dealer < n:
+        raise BadInput(Reason.BAD_NOTATION, f"there is no seat {dealer}")
+    order = tuple((dealer + 1 + k) % n for k in range(n))
+    melds = tuple(_melds(rules, r.get(f"melds{s}", "-")) for s in range(n))
+    zones: dict[str, Zone] = {"stock": r.zone("stock"), "pile": r.zone("pile")}
+    for s in range(n):
+        zones[f"hand{s}"] = r.zone(f"hand{s}")
+    cards = _fill(seed, zones, melds, [k for k in r.order if k in zones])
+    phase = Phase(r.get("phase", "draw"))
+    if phase not in _PHASES:
+        raise BadInput(Reason.BAD_NOTATION, f"phase {phase.value} is not a May I? phase")
+    pile = cards["pile"]
+    seat = r.one("turn", str(order[0]))
+    live = phase in (Phase.DRAW, Phase.BUY_WINDOW) and bool(pile)
+    fresh = r.one("fresh", "1" if live else "0") == 1
+    before = order[(order.index(seat) - 1) % n] if 0 <= seat < n else -1
+    taken_text = r.get("taken", "-")
+    drew = r.get("drew", "stock" if phase is Phase.MELD else "-")
+    turn = MayITurn(
+        seat=seat, drew="" if drew == "-" else drew,
+        fresh=fresh, discarder=r.one("discarder", str(before) if fresh else "-1"),
+        window=r.ints("window", None, "-"),
+        taken=None if taken_text == "-" else parse_cards(taken_text)[0],
+        went_down=r.one("went_down", "0") == 1,
+        laid_off=r.one("laid_off", "0") == 1,
+    )
+    state = MayIState(
+        rules=rules, seed=seed, hand_no=hand_no, dealer=dealer,
+        scores=r.ints("scores", n, " ".join(["0"] * n)), order=order,
+        stock=cards["stock"], pile=pile,
+        hands=tuple(tuple(sorted(cards[f"hand{s}"])) for s in range(n)),
+        melds=melds, down=tuple(bool(m) for m in melds),
+        buys=r.ints("buys", n, " ".join(["0"] * n)), phase=phase, turn=turn,
+        reshuffles=r.one("reshuffles", "0"), ply=r.one("ply", "0"),
+    )
+    _check(state)
+    if "result" in r.fields:
+        if phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+            raise BadInput(Reason.BAD_NOTATION, "only a finished deal has a result")
+        went_out = r.one("result", "-1")
+        if not -1 <= went_out < n or (went_out >= 0 and state.hands[went_out]):
+            raise BadInput(Reason.BAD_NOTATION, "the seat that went out holds no card")
+        result = deal_result(state, went_out)
+        if game_over(result) != (phase is Phase.GAME_OVER):
+            raise BadInput(Reason.BAD_NOTATION, "game_over is the phase after the last deal")
+        state = evolve(state, result=result)
+    elif phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        raise BadInput(Reason.BAD_NOTATION, "a finished deal needs its 'result' line")
+    return state
+
+
+def _fill(seed: int, zones: dict[str, Zone], melds: tuple[tuple[TableMeld, ...], ...],
+          order: list[str]) -> dict[str, tuple[Card, ...]]:
+    """The cards of every zone: the given ones, under them the fills, taken in line order
+    from the unplaced cards shuffled by the seed."""
+    placed: Counter[Card] = Counter()
+    for _, given in zones.values():
+        placed.update(given)
+    for seat in melds:
+        for m in seat:
+            placed.update(m.cards)
+    deck = composition()
+    extra = placed - deck
+    if extra:
+        raise BadInput(Reason.BAD_NOTATION,
+                       f"more copies than the deck holds: {_cards(tuple(sorted(extra.elements())))}")
+    pool = sorted((deck - placed).elements())
+    random.Random(f"position:{seed}").shuffle(pool)
+    out = {key: given for key, (_, given) in zones.items()}
+    for key in order:
+        want, given = zones[key]
+        take = len(pool) if want < 0 else want
+        if take > len(pool):
+            raise BadInput(Reason.BAD_NOTATION, f"not enough unplaced cards for {key!r}")
+        out[key] = tuple(pool[:take]) + given
+        pool = pool[take:]
+    if pool:
+        raise BadInput(Reason.BAD_NOTATION,
+                       f"{len(pool)} cards are not placed: use '*' for the stock or a hand")
+    return out
+
+
+def _check(state: MayIState) -> None:
+    """Structural checks: seats, the turn and its window, counters, the cards."""
+    n = state.rules.players
+    t = state.turn
+    if not 0 <= t.seat < n:
+        raise BadInput(Reason.BAD_NOTATION, f"there is no seat {t.seat}")
+    if t.drew not in ("", "stock", "pile"):
+        raise BadInput(Reason.BAD_NOTATION, "drew is -, stock or pile")
+    if not -1 <= t.discarder < n or t.discarder == t.seat:
+        raise BadInput(Reason.BAD_NOTATION, f"seat {t.discarder} cannot be the discarder")
+    window = t.window
+    if (state.phase is Phase.BUY_WINDOW) != bool(window):
+        raise BadInput(Reason.BAD_NOTATION, "a buy window is open exactly in the buy_window phase")
+    if window and (len(set(window)) != len(window)
+                   or any(not 0 <= s < n or s in (t.seat, t.discarder) for s in window)):
+        raise BadInput(Reason.BAD_NOTATION, "the window lists other seats than the player in "
+                                            "turn and the discarder, each once")
+    if any(buy_refusal(state, s) is not None for s in window):
+        raise BadInput(Reason.BAD_NOTATION, "a seat in the window may not buy this discard")
+    if (t.fresh or window) and not state.pile:
+        raise BadInput(Reason.BAD_NOTATION, "a fresh discard needs a pile")
+    if state.phase is Phase.MELD and not t.drew:
+        raise BadInput(Reason.BAD_NOTATION, "the meld phase comes after a draw")
+    if state.phase in (Phase.DRAW, Phase.BUY_WINDOW) and (t.drew or t.taken is not None
+                                                          or t.went_down or t.laid_off):
+        raise BadInput(Reason.BAD_NOTATION,
+                       "drew, taken, went_down and laid_off come after the draw")
+    if t.laid_off and not state.down[t.seat]:
+        raise BadInput(Reason.BAD_NOTATION, "laid_off needs a player who has gone down")
+    if t.taken is not None and t.drew != "pile":
+        raise BadInput(Reason.BAD_NOTATION, "a taken card needs 'drew: pile'")
+    if t.went_down and not state.down[t.seat]:
+        raise BadInput(Reason.BAD_NOTATION, "went_down needs melds of the player in turn")
+    if any(b < 0 for b in state.buys) or state.reshuffles < 0 or state.ply < 0:
+        raise BadInput(Reason.BAD_NOTATION, "counters are never negative")
+    if state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER) and not state.hands[t.seat]:
+        raise BadInput(Reason.BAD_NOTATION, "the player in turn holds cards")
+    total: Counter[Card] = Counter(state.stock) + Counter(state.pile)
+    for hand in state.hands:
+        total.update(hand)
+    for seat in state.melds:
+        for m in seat:
+            total.update(m.cards)
+    if total != composition():
+        raise BadInput(Reason.BAD_NOTATION, "the position does not hold exactly the 104 cards")

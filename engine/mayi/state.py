@@ -1,0 +1,107 @@
+"""The immutable May I? state: a whole game, its current deal and the turn in progress.
+
+It carries what hosts read on every game (``rules``, ``phase``, ``awaited``,
+``turn.seat``, ``hand_no``, ``dealer``, ``ply``, ``result``, ``stock``, ``pile``,
+``hands``), with May I?'s own zones: melds per player, who has gone down, the
+buys of each player in this deal and the buy window of the turn.
+
+Phases (:class:`engine.state.Phase`): ``draw`` (the player in turn takes the fresh
+discard or draws), ``buy_window`` (the declined discard is offered: the awaited
+seat answers ``buy`` or ``pass``), ``meld`` (go down, lay off, discard),
+``hand_over`` and ``game_over``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeGuard
+
+from engine.cards import Card
+from engine.mayi.melds import TableMeld
+from engine.mayi.rules import MayIRules
+from engine.moves import Move
+from engine.state import HandResult, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class MayITurn:
+    """The turn of ``seat`` (built positionally on every move: keep the field order).
+
+    ``fresh`` says the pile's top card is a live discard (offered to the player in
+    turn, then for buying); ``discarder`` is who discarded it (-1: the upcard).
+    ``window`` lists the seats that may still answer the buy window, in priority
+    order. ``taken`` is the card type taken from the pile this turn (MI-TURN-4).
+    """
+
+    seat: int
+    drew: str = ""  # "", "stock" or "pile"
+    fresh: bool = False
+    discarder: int = -1
+    window: tuple[int, ...] = ()
+    taken: Card | None = None
+    went_down: bool = False  # went down in this turn (MI-OFF-1)
+    laid_off: bool = False  # laid a card off in this turn (the table changed)
+
+
+@dataclass(frozen=True, slots=True)
+class MayIResult(HandResult):
+    """A deal's result. ``sides`` has one row per player (``team`` = seat): ``total``
+    and ``in_hand`` are the deal's penalty points, ``cumulative`` the game total.
+
+    At the end of the game ``winners`` lists the seats with the lowest total
+    (MI-GAME-2); ``winner`` is that seat when it is alone, else -1 with ``draw``.
+    """
+
+    winners: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class MayIState:
+    rules: MayIRules
+    seed: int
+    hand_no: int  # deal number, 0-based; its contract is rules.contracts[hand_no]
+    dealer: int
+    scores: tuple[int, ...]  # cumulative penalty points per seat before this deal
+    order: tuple[int, ...]  # seats in turn order, dealer's left first
+    stock: tuple[Card, ...]  # top card last
+    pile: tuple[Card, ...]  # top card last; public in May I? (MI-TURN-3)
+    hands: tuple[tuple[Card, ...], ...]  # sorted
+    melds: tuple[tuple[TableMeld, ...], ...]  # per seat, in the order laid
+    down: tuple[bool, ...]  # per seat: has gone down this deal (MI-CON-4)
+    buys: tuple[int, ...]  # per seat: buys this deal (MI-BUY-5)
+    phase: Phase
+    turn: MayITurn
+    reshuffles: int = 0  # pile reshuffles this deal (MI-STOCK-1), seeds the next one
+    ply: int = 0
+    result: MayIResult | None = None
+    _legal: list[Move] = field(default_factory=list, init=False, compare=False, repr=False)
+
+    @property
+    def awaited(self) -> int:
+        """The seat whose move is due: the first seat of an open buy window, else the
+        player in turn; -1 once the deal is over."""
+        if self.phase is Phase.HAND_OVER or self.phase is Phase.GAME_OVER:
+            return -1
+        if self.phase is Phase.BUY_WINDOW:
+            return self.turn.window[0]
+        return self.turn.seat
+
+    @property
+    def red3(self) -> tuple[tuple[Card, ...], ...]:
+        """No red threes in May I? (kept so that generic hosts can read every state alike)."""
+        return ((),) * self.rules.players
+
+
+def is_mayi(state: object) -> TypeGuard[MayIState]:
+    """Whether a state is a May I? state (the facade dispatches on this)."""
+    return type(state) is MayIState
+
+
+def evolve(state: MayIState, **changes: object) -> MayIState:
+    """A copy with some fields changed and no legal-move cache (fast ``replace``)."""
+    data = dict(state.__dict__)
+    data.update(changes)
+    data["_legal"] = []
+    new = object.__new__(MayIState)
+    object.__setattr__(new, "__dict__", data)
+    return new

@@ -1,0 +1,97 @@
+"""May I? views in the shared :class:`engine.views.SeatView` shape, and the buy window.
+
+Mapping onto the Canasta-shaped view (fields May I? has no use for stay empty):
+
+* ``sides``: one :class:`SideView` per player (``team`` = ``seat``), with ``score`` =
+  his penalty total before this deal, ``opened`` = has gone down this deal, and
+  his melds in laying order (the index used by ``layoff SEAT:INDEX``). A meld's
+  ``rank`` is the rank character of a set (``"7"``) or the suit letter of a
+  sequence (``"S"``); ``owner`` is the seat; ``wilds`` 0, ``canasta`` "".
+* ``pile``: the whole discard pile, bottom to top, for every seat (it is public,
+  MI-TURN-3); ``pile_frozen`` is always false.
+* ``legal_moves``: what this seat may do now — the awaited seat's list; while a buy
+  window is open that is the candidate whose answer is due (and, with
+  ``buy_priority=first_call``, every candidate still in the window).
+* ``asked``/``answer``/``staged``: unused.
+
+Other hands are sizes only; the stock is a count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import CODES, RANK_CHARS, SUIT_CHARS
+from engine.mayi.legal import legal_moves_for
+from engine.mayi.melds import TableMeld
+from engine.mayi.scoring import score_rows
+from engine.mayi.state import MayIState
+from engine.state import Phase, SideResult
+from engine.views import MeldView, SeatView, SideView
+
+
+def meld_view(meld: TableMeld, owner: int) -> MeldView:
+    label = SUIT_CHARS[meld.suit] if meld.is_run else RANK_CHARS[meld.rank]
+    return MeldView(label, tuple(CODES[c] for c in meld.cards), owner, 0, "")
+
+
+def seat_view(state: MayIState, seat: int) -> SeatView:
+    """The view of ``seat`` (``-1`` for a spectator who holds no cards)."""
+    sides = tuple(
+        SideView(team=s, seats=(s,), score=state.scores[s], minimum=0, opened=state.down[s],
+                 pile_frozen=False,
+                 melds=tuple(meld_view(m, s) for m in state.melds[s]), red_threes=())
+        for s in range(state.rules.players))
+    over = state.phase is Phase.HAND_OVER or state.phase is Phase.GAME_OVER
+    result = state.result
+    return SeatView(
+        seat=seat, variant=state.rules.variant, players=state.rules.players,
+        hand_no=state.hand_no, dealer=state.dealer, phase=state.phase.value,
+        turn_seat=state.turn.seat, awaited=state.awaited,
+        hand=tuple(CODES[c] for c in state.hands[seat]) if seat >= 0 else (),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        stock_size=len(state.stock), pile_size=len(state.pile),
+        pile_top=CODES[state.pile[-1]] if state.pile else "",
+        pile=tuple(CODES[c] for c in state.pile), pile_frozen=False,
+        sides=sides, asked=False, answer="", staged=(),
+        legal_moves=tuple(str(m) for m in legal_moves_for(state, seat)) if seat >= 0 else (),
+        result=result.sides if result is not None and over else (),
+        went_out=result.went_out if result is not None else -1,
+        winner=result.winner if result is not None else -1,
+    )
+
+
+def provisional_score(state: MayIState) -> tuple[SideResult, ...]:
+    """The deal's penalty points as things stand (the final rows once it is over)."""
+    if state.result is not None:
+        return state.result.sides
+    return score_rows(state)
+
+
+@dataclass(frozen=True, slots=True)
+class BuyWindow:
+    """The May I? specifics a host may show beside the shared view."""
+
+    contract: tuple[int, int]  # (sets, sequences) of this deal
+    deals: int  # deals in the game
+    buys: tuple[int, ...]  # buys per seat this deal
+    buys_left: tuple[int, ...]  # per seat; -1 = unlimited
+    offered: str  # the discard offered (fresh top card) or ""
+    discarder: int  # who discarded it (-1: the upcard or none)
+    window: tuple[int, ...]  # seats still to answer, in priority order
+    priority: str  # rotation | first_call
+
+
+def buy_window(state: MayIState) -> BuyWindow:
+    """The deal's contract, the buy counters and the state of the buy window."""
+    t = state.turn
+    limit = state.rules.opt("max_buys_per_deal")
+    fresh = t.fresh and bool(state.pile) and state.phase in (Phase.DRAW, Phase.BUY_WINDOW)
+    return BuyWindow(
+        contract=state.rules.contract(state.hand_no), deals=state.rules.deals, buys=state.buys,
+        buys_left=tuple(-1 if limit is None else max(0, int(limit) - b) for b in state.buys),
+        offered=CODES[state.pile[-1]] if fresh else "",
+        discarder=t.discarder if fresh else -1,
+        window=t.window if state.phase is Phase.BUY_WINDOW else (),
+        priority=str(state.rules.opt("buy_priority")),
+    )

@@ -1,0 +1,462 @@
+"""Property tests of May I? over seeded random playouts, for 3, 4 and 5 players.
+
+Each test draws seeds with hypothesis and plays with ``random.Random(seed)`` choosing
+uniformly among the legal moves of the awaited seat — so buy windows open, and are
+answered ``buy`` or ``pass``, all the time — and checks an invariant in every state
+reached. A playout starts at a deal chosen by the seed (every contract of the schedule
+gets played). Everything is deterministic for a seed, so a failure (``seed=...``)
+replays exactly.
+
+Set ``CANASTA_SLOW=1`` for more examples per test.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import combinations
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import (
+    BadInput,
+    EngineError,
+    Phase,
+    Reason,
+    RuleViolation,
+    apply,
+    canonicalize,
+    legal_moves,
+    new_game,
+    next_deal,
+    parse_move,
+)
+from engine.cards import CARDS, CODES, Card
+from engine.mayi import transitions as tr
+from engine.mayi.legal import contract_melds, legal_moves_for
+from engine.mayi.melds import TableMeld, classify, contiguous
+from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
+from engine.mayi.rules import MayIRules, build
+from engine.mayi.state import MayIState, evolve
+from engine.moves import Discard, Draw, GoOut, Meld, Move, TakePile
+from engine.notation import export_position, import_position
+from engine.views import seat_view
+
+SLOW = bool(os.environ.get("CANASTA_SLOW"))
+
+Options = Mapping[str, object]
+
+CONFIGS: list[tuple[int, Options]] = [
+    (3, {}),
+    (4, {}),
+    (5, {}),
+    (4, {"buy_priority": "first_call"}),
+    (4, {"contract_exact_sizes": False}),
+    (3, {"ace_wrap": False, "allow_contiguous_runs": True}),
+    (5, {"buy_penalty_cards": 2, "max_buys_per_deal": None}),
+    (4, {"out_requires_discard": True, "layoff_same_turn": True, "turn_upcard": True,
+         "down_players_may_buy": False}),
+    (3, {"schedule": "classic7"}),
+]
+
+
+def _params() -> list[Any]:
+    out = []
+    for players, options in CONFIGS:
+        opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+        out.append(pytest.param(players, options, id=f"p{players}" + (f"[{opts}]" if opts else "")))
+    return out
+
+
+SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
+PROFILE = settings(max_examples=10 if SLOW else 2, deadline=None, database=None,
+                   suppress_health_check=[HealthCheck.too_slow])
+OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
+DECK = tr.composition()
+
+
+# --- playouts -------------------------------------------------------------------------
+
+
+def start(players: int, options: Options, seed: int) -> MayIState:
+    """A fresh deal of the seed's game at a deal chosen by the seed."""
+    rules = build(players, options)
+    hand_no = seed % rules.deals
+    return tr.deal(rules, seed, hand_no, (seed >> 8) % players, (0,) * players)
+
+
+def choose(state: MayIState, rng: random.Random) -> tuple[Move, int | None]:
+    """A uniformly random listed move; with ``first_call`` any seat in the window answers."""
+    if state.phase is Phase.BUY_WINDOW and state.rules.opt("buy_priority") == "first_call":
+        seat = rng.choice(state.turn.window)
+        return rng.choice(legal_moves_for(state, seat)), seat
+    return rng.choice(legal_moves(state)), None
+
+
+def playout(players: int, options: Options, seed: int,
+            max_plies: int = 2500) -> Iterator[tuple[MayIState, Move | None, int | None]]:
+    """The states of one seeded deal, each with the move (and seat) applied to it."""
+    state = start(players, options, seed)
+    rng = random.Random(seed)
+    for _ in range(max_plies):
+        if state.phase in OVER:
+            break
+        move, seat = choose(state, rng)
+        yield state, move, seat
+        state = apply(state, move, seat)  # type: ignore[assignment]
+    yield state, None, None
+
+
+def states(players: int, options: Options, seed: int, max_plies: int = 2500
+           ) -> Iterator[MayIState]:
+    for state, _, _ in playout(players, options, seed, max_plies):
+        yield state
+
+
+def cards_of(state: MayIState) -> Counter[Card]:
+    total: Counter[Card] = Counter(state.stock) + Counter(state.pile)
+    for h in state.hands:
+        total.update(h)
+    for seat in state.melds:
+        for m in seat:
+            total.update(m.cards)
+    return total
+
+
+# --- 1. cards are conserved -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "options"), _params())
+@PROFILE
+@given(seed=SEEDS)
+def test_cards_conserved(players: int, options: Options, seed: int) -> None:
+    """MI-COMP-1: every state holds exactly the 104 cards, whatever was drawn, taken,
+    bought (with penalty cards), reshuffled (MI-STOCK-1), melded or laid off."""
+    assert sum(DECK.values()) == 104
+    for state in states(players, options, seed):
+        assert cards_of(state) == DECK, state.ply
+        assert all(list(h) == sorted(h) for h in state.hands)
+
+
+# --- 2. the legal list ----------------------------------------------------------------
+
+KINDS_OF: dict[Phase, tuple[type, ...]] = {
+    Phase.DRAW: (TakePile, Draw),
+    Phase.BUY_WINDOW: (Buy, PassBuy),
+    Phase.MELD: (GoDown, LayOff, Discard),
+    Phase.HAND_OVER: (),
+    Phase.GAME_OVER: (),
+}
+
+
+def check_listed(state: MayIState) -> None:
+    moves = legal_moves(state)
+    assert len(moves) == len(set(moves)), "duplicates in the legal list"
+    assert all(isinstance(m, KINDS_OF[state.phase]) for m in moves)
+    assert (state.phase in OVER) == (not moves)
+    for move in moves:
+        assert parse_move(str(move)) == move and canonicalize(state, move) == move
+        after = apply(state, move)
+        assert cards_of(after) == DECK
+        assert after.ply == state.ply + 1
+
+
+@pytest.mark.parametrize(("players", "options"), _params())
+@PROFILE
+@given(seed=SEEDS)
+def test_listed_moves_apply(players: int, options: Options, seed: int) -> None:
+    """MI-TURN-2: the legal list is finite, canonical, without duplicates, of the phase's
+    kinds, and every listed move applies (and round-trips as text)."""
+    for state in states(players, options, seed, max_plies=600):
+        check_listed(state)
+
+
+def test_buyers_match_buy_refusal() -> None:
+    """MI-BUY-1/5/6/7: the window lists exactly the eligible seats, in rotation order."""
+    for players, options in CONFIGS:
+        for state in states(players, options, 7, max_plies=800):
+            if state.phase is Phase.DRAW and state.turn.fresh:
+                n = players
+                order = [(state.turn.seat + k) % n for k in range(1, n)]
+                assert tr.buyers(state) == tuple(s for s in order
+                                                 if tr.buy_refusal(state, s) is None)
+
+
+# --- 3. unlisted moves are refused -------------------------------------------------------
+
+
+def random_moves(state: MayIState, rng: random.Random, count: int) -> list[Move]:
+    """Moves of every kind, mostly malformed or illegal here."""
+    n = state.rules.players
+    mine = list(state.hands[state.turn.seat])
+    out: list[Move] = [Draw(), TakePile(), Buy(), PassBuy(), GoOut(), parse_move("take 9H 9S"),
+                       Meld(((CARDS[0], CARDS[4], CARDS[8]),))]
+    for _ in range(count):
+        c = CARDS[rng.randrange(52)]
+        out.append(Discard(rng.choice([c, *mine]) if mine else c))
+        out.append(LayOff(rng.randrange(n + 1), rng.randrange(4), rng.choice([c, *mine])))
+        pool = mine + [CARDS[rng.randrange(52)] for _ in range(4)]
+        groups = [tuple(rng.sample(pool, min(len(pool), rng.choice((3, 4)))))
+                  for _ in range(rng.randint(1, 3))]
+        out.append(GoDown(tuple(groups)))
+    return out
+
+
+def check_refusals(state: MayIState, moves: list[Move], rng: random.Random) -> None:
+    n = state.rules.players
+    before = export_position(state)
+    for move in moves:
+        seat = rng.choice([None, state.awaited, rng.randrange(n)])
+        mover = state.awaited if seat is None else seat
+        listed = legal_moves_for(state, mover) if mover >= 0 else []
+        if canonicalize(state, move) in listed and state.phase not in OVER:
+            after = apply(state, move, seat)
+            assert cards_of(after) == DECK
+        else:
+            with pytest.raises(EngineError) as err:
+                apply(state, move, seat)
+            assert isinstance(err.value.reason, Reason) and err.value.message
+        assert export_position(state) == before, f"{move} changed the state"
+
+
+@pytest.mark.parametrize(("players", "options"), _params())
+@PROFILE
+@given(seed=SEEDS)
+def test_unlisted_moves_are_refused(players: int, options: Options, seed: int) -> None:
+    """MI-TURN-2, MI-BUY-3: a move (by a seat) that is not listed for that seat is refused
+    with a typed reason and the state is unchanged; a listed one applies. Only the awaited
+    seat moves (and, with ``first_call``, every seat still in the window)."""
+    rng = random.Random(seed ^ 0x5EED)
+    for state in states(players, options, seed, max_plies=800):
+        check_refusals(state, random_moves(state, rng, 4), rng)
+        if state.phase not in OVER:
+            with pytest.raises(BadInput) as bad:
+                apply(state, legal_moves(state)[0], seat=players)
+            assert bad.value.reason is Reason.BAD_SEAT
+
+
+# --- 4. views leak nothing ------------------------------------------------------------------
+
+
+def hidden_shuffled(state: MayIState, seat: int, rng: random.Random) -> MayIState:
+    """The same state with the cards ``seat`` cannot see (other hands, the stock)
+    dealt anew between those zones, sizes kept."""
+    others = [s for s in range(state.rules.players) if s != seat]
+    pool = list(state.stock) + [c for s in others for c in state.hands[s]]
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for s in others:
+        size = len(hands[s])
+        hands[s], pool = tuple(sorted(pool[:size])), pool[size:]
+    return evolve(state, hands=tuple(hands), stock=tuple(pool))
+
+
+@pytest.mark.parametrize(("players", "options"), _params())
+@PROFILE
+@given(seed=SEEDS)
+def test_views_leak_no_hidden_card(players: int, options: Options, seed: int) -> None:
+    """Views show the seat's own hand, hand sizes, the stock size, the whole (public) pile
+    and the table; re-dealing what the seat cannot see never changes its view."""
+    rng = random.Random(seed ^ 0x7)
+    for state in states(players, options, seed, max_plies=1500):
+        if state.phase in OVER:
+            continue
+        seat = rng.randrange(players)
+        view = seat_view(state, seat)
+        assert view.hand == tuple(CODES[c] for c in state.hands[seat])
+        assert view.pile == tuple(CODES[c] for c in state.pile)
+        assert view.stock_size == len(state.stock)
+        assert view == seat_view(hidden_shuffled(state, seat, rng), seat)
+        spectator = seat_view(state, -1)
+        assert spectator.hand == () and spectator.legal_moves == ()
+        assert spectator == seat_view(hidden_shuffled(state, -1, rng), -1)
+
+
+# --- 5. seeds reproduce, notation round-trips ----------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "options"), _params())
+@PROFILE
+@given(seed=SEEDS)
+def test_seeds_reproduce(players: int, options: Options, seed: int) -> None:
+    """MI-DEAL-2: a seed deals the same game; the same moves give the same states."""
+    one = [export_position(s) for s in states(players, options, seed, max_plies=400)]
+    two = [export_position(s) for s in states(players, options, seed, max_plies=400)]
+    assert one == two
+    a = new_game("may_i", players, seed=seed, options=options)
+    b = new_game("may_i", players, seed=seed ^ 1, options=options)
+    assert a == new_game("may_i", players, seed=seed, options=options) and a.hands != b.hands
+
+
+@pytest.mark.parametrize(("players", "options"), _params())
+@PROFILE
+@given(seed=SEEDS)
+def test_notation_round_trips(players: int, options: Options, seed: int) -> None:
+    """Export then import gives an equal state, and exporting it again the same text."""
+    for state in states(players, options, seed, max_plies=1500):
+        text = export_position(state)
+        back = import_position(text)
+        assert back == state, text
+        assert export_position(back) == text
+
+
+@pytest.mark.parametrize(("players", "options"), _params()[:4])
+def test_snapshot_codec_round_trips(players: int, options: Options) -> None:
+    """The snapshot codec (when present) encodes May I? states exactly."""
+    codec = pytest.importorskip("engine.codec")
+    for state in states(players, options, 11, max_plies=400):
+        assert codec.decode_state(codec.encode_state(state)) == state
+
+
+# --- 6. deals and games end ---------------------------------------------------------------
+
+
+def play_deal(state: MayIState, rng: random.Random, limit: int = 200_000) -> MayIState:
+    for _ in range(limit):
+        if state.phase in OVER:
+            return state
+        move, seat = choose(state, rng)
+        state = apply(state, move, seat)  # type: ignore[assignment]
+    raise AssertionError(f"the deal did not end in {limit} plies")
+
+
+@pytest.mark.parametrize(("players", "options"), _params())
+@PROFILE
+@given(seed=SEEDS)
+def test_every_deal_ends(players: int, options: Options, seed: int) -> None:
+    """MI-OUT-1/2, MI-STOCK-1/2/3: random play always ends the deal, with a result: the
+    seat that went out scores 0, every other seat his hand (MI-SCORE-1)."""
+    state = play_deal(start(players, options, seed), random.Random(seed))
+    result = state.result
+    assert result is not None
+    assert len(result.sides) == players
+    for row in result.sides:
+        points = 0 if row.team == result.went_out else sum(
+            15 if c >> 2 == 12 else 10 if c >> 2 >= 8 else (c >> 2) + 2
+            for c in state.hands[row.team])
+        assert row.total == row.in_hand == points and row.cumulative == points
+    if result.went_out >= 0:
+        assert not state.hands[result.went_out]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_five_deal_game_ends(players: int) -> None:
+    """MI-GAME-1, MI-GAME-2, MI-DEAL-1: a game of random play is five deals, the deal
+    passing left; then the lowest total wins and no deal follows."""
+    rng = random.Random(players)
+    state: MayIState = new_game("may_i", players, seed=players)  # type: ignore[assignment]
+    dealers = []
+    bought = windows = 0
+    while True:
+        dealers.append(state.dealer)
+        while state.phase not in OVER:
+            if state.phase is Phase.BUY_WINDOW:
+                windows += 1
+            move, seat = choose(state, rng)
+            bought += isinstance(move, Buy)
+            state = apply(state, move, seat)  # type: ignore[assignment]
+        if state.phase is Phase.GAME_OVER:
+            break
+        state = next_deal(state)  # type: ignore[assignment]
+    assert state.hand_no == 4 and dealers == [(players - 1 + k) % players for k in range(5)]
+    assert state.result is not None
+    totals = [r.cumulative for r in state.result.sides]
+    assert state.result.winners == tuple(s for s, t in enumerate(totals) if t == min(totals))
+    assert windows > 0 and bought > 0  # buy windows were exercised
+    with pytest.raises(RuleViolation):
+        next_deal(state)
+
+
+# --- 7. going down: the list is every contract, once ----------------------------------------
+
+
+def brute_downs(rules: MayIRules, hand_no: int, hand: tuple[Card, ...]
+                ) -> set[tuple[tuple[Card, ...], ...]]:
+    """Every way to go down, by brute force over all sub-multisets of the hand."""
+    need_sets, need_runs = rules.contract(hand_no)
+    sizes = (3, 4) if rules.exact else range(3, len(hand) + 1)
+    groups: set[TableMeld] = set()
+    for size in sizes:
+        for combo in combinations(hand, size):
+            meld = classify(combo, rules.wrap, exact=rules.exact)
+            if meld is not None:
+                groups.add(meld)
+    sets = sorted((g for g in groups if not g.is_run), key=lambda g: g.cards)
+    runs = sorted((g for g in groups if g.is_run), key=lambda g: g.cards)
+    found: set[tuple[tuple[Card, ...], ...]] = set()
+
+    def fits(chosen: list[TableMeld]) -> bool:
+        return not Counter(c for g in chosen for c in g.cards) - Counter(hand)
+
+    def done(chosen: list[TableMeld]) -> None:
+        rs = [g for g in chosen if g.is_run]
+        if not rules.opt("allow_contiguous_runs") and any(
+                contiguous(a, b, rules.wrap) for a, b in combinations(rs, 2)):
+            return
+        if rules.opt("out_requires_discard") and sum(g.length for g in chosen) == len(hand):
+            return
+        found.add(tuple(g.cards for g in chosen))
+
+    def pick(pool: list[TableMeld], first: int, left: int, chosen: list[TableMeld],
+             then: Callable[[list[TableMeld]], None]) -> None:
+        if left == 0:
+            then(chosen)
+            return
+        for i in range(first, len(pool)):
+            if fits([*chosen, pool[i]]):
+                pick(pool, i, left - 1, [*chosen, pool[i]], then)
+
+    pick(sets, 0, need_sets, [], lambda chosen: pick(runs, 0, need_runs, chosen, done))
+    return found
+
+
+def _norm(downs: Iterable[tuple[tuple[Card, ...], ...]]
+          ) -> set[frozenset[tuple[tuple[Card, ...], int]]]:
+    """Ways of going down compared as multisets of melds."""
+    return {frozenset(Counter(tuple(sorted(g)) for g in d).items()) for d in downs}
+
+
+def meldy_hand(rules: MayIRules, hand_no: int, rng: random.Random) -> tuple[Card, ...]:
+    """A hand that often holds the contract (and more): sets, runs and loose cards."""
+    need_sets, need_runs = rules.contract(hand_no)
+    cards: list[Card] = []
+    for _ in range(need_sets + rng.randint(0, 1)):
+        rank = rng.randrange(13)
+        cards += [CARDS[rank * 4 + rng.randrange(4)] for _ in range(rng.choice((3, 3, 4, 5)))]
+    for _ in range(need_runs + rng.randint(0, 1)):
+        suit, low = rng.randrange(4), rng.randrange(13)
+        cards += [CARDS[((low + i) % 13) * 4 + suit] for i in range(rng.choice((4, 4, 5)))]
+    cards += [CARDS[rng.randrange(52)] for _ in range(rng.randint(1, 4))]
+    seen: Counter[Card] = Counter()
+    kept = []
+    for c in cards:
+        seen[c] += 1
+        if seen[c] <= 2:
+            kept.append(c)
+    if not rules.exact:  # the brute force tries every sub-multiset: keep it small
+        kept = rng.sample(kept, min(len(kept), 12))
+    return tuple(sorted(kept))
+
+
+@pytest.mark.parametrize(("players", "options"), _params())
+def test_down_list_is_complete_and_canonical(players: int, options: Options) -> None:
+    """MI-CON-1..3, MI-MELD-1..3: the listed ways of going down are exactly the distinct
+    contract meld sets of the hand (checked against brute force), each once, each in
+    canonical order."""
+    rules = build(players, options)
+    rng = random.Random(players * 31 + len(options))
+    nonempty = 0
+    for hand_no in range(rules.deals):
+        for _ in range(12):
+            hand = meldy_hand(rules, hand_no, rng)
+            listed = [tuple(m.cards for m in c) for c in contract_melds(rules, hand_no, hand)]
+            assert len(listed) == len(set(listed)), hand
+            assert all(canonical_groups(g) == g for g in listed)
+            assert _norm(listed) == _norm(brute_downs(rules, hand_no, hand)), (hand_no, hand)
+            nonempty += bool(listed)
+    assert nonempty >= rules.deals * 3

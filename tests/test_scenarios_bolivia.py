@@ -1,0 +1,163 @@
+"""The Bolivia scenarios of the rules (BO-Tn), plus rule checks of our own.
+
+Every test names the scenario or rule in its name and the rule IDs it checks in its
+docstring. Seats: 0..3 = N, E, S, W; team 0 = N+S, team 1 = E+W.
+"""
+
+from __future__ import annotations
+
+from engine import Phase, Reason, State, legal_moves
+from engine.moves import Decline, GoOut
+from engine.views import provisional_score
+from tests.positions import cards, discards, listed, meld_cards, play, position, refuse
+
+BO = "bolivia"
+ESCALERA = "5H 6H 7H 8H 9H TH JH"
+
+
+def test_BO_T1_meld_of_wild_cards() -> None:
+    """BO-T1; BO-WILD-2: three wild cards make a meld; two do not."""
+    s = position(BO, hands={0: "JK 2C 2H 4C 6D 9S"}, melds={0: "K@0: KS KH KD"})
+    s1 = play(s, "meld JK 2C 2H")
+    assert cards("2C 2H JK") in meld_cards(s1, 0)
+    assert s1.melds[0][-1].kind == "wild"
+    refuse(s, "meld JK 2C", Reason.MELD_TOO_SMALL)
+
+
+def test_BO_T3_wild_meld_takes_wild_cards_only_and_closes_as_bolivia() -> None:
+    """BO-T3; BO-WILD-2, BO-WILD-3, BO-CAN-2: no natural joins a wild meld; seven wild
+    cards are a bolivia (2500), closed."""
+    s = position(BO, hands={0: "8C 2D 2C 2H 2S JK 4C 6D"}, melds={0: "W@0: JK 2S 2H"})
+    refuse(s, "add W 8C", Reason.MIXED_RANKS)
+    before = provisional_score(s)[0]
+    s1 = play(s, "add W 2D 2C 2H 2S")
+    bolivia = s1.melds[0][0]
+    assert bolivia.size == 7 and bolivia.is_canasta and bolivia.kind == "wild"
+    assert provisional_score(s1)[0].canasta_bonus - before.canasta_bonus == 2500
+    refuse(s1, "add W JK", Reason.MELD_CLOSED)
+
+
+def _bo_t5(options: dict[str, object] | None = None) -> State:
+    return position(BO, options=options,
+                    hands={0: "3S 3C 3C 3S QS QH QD 5H 5D 5C 9D 8C 4S KH AC"})
+
+
+def test_BO_T5_black_threes_any_time_but_not_the_opening() -> None:
+    """BO-T5; BO-B3-1, BO-INIT-2: black threes are laid at any time but do not open the
+    side; 30 + 15 = 45 < 50 stays illegal; with black3_counts_for_initial 20 + 45 = 65."""
+    s = _bo_t5()
+    s1 = play(s, "meld 3S 3S 3C 3C")
+    assert s1.melds[0][0].kind == "black_threes"
+    s2 = play(s1, "discard 9D")
+    assert not s2.opened[0]
+    refuse(s1, "meld QS QH QD", Reason.OPENING_MINIMUM_NOT_MET)
+    counted = _bo_t5({"bolivia.black3_counts_for_initial": True})
+    c1 = play(counted, "meld 3S 3S 3C 3C", "meld QS QH QD", "meld 5H 5D 5C")
+    c2 = play(c1, "discard 9D")
+    assert c2.opened[0]
+
+
+def test_BO_T7_nobody_discards_or_melds_his_last_card() -> None:
+    """BO-T7; BO-OUT-1, BO-OUT-2: one card may not be discarded; a meld must leave two
+    cards (one to discard, one to keep)."""
+    one = position(BO, hands={0: "9D"}, melds={0: "K@0: KS KH KD"})
+    refuse(one, "discard 9D", Reason.MUST_KEEP_CARD)
+    assert not any(isinstance(m, GoOut) for m in legal_moves(one))
+    three = position(BO, hands={0: "QS QH QD"}, melds={0: "K@0: KS KH KD"})
+    refuse(three, "meld QS QH QD", Reason.MUST_KEEP_CARD)
+    four = position(BO, hands={0: "QS QH QD 9D"}, melds={0: "K@0: KS KH KD"})
+    refuse(four, "meld QS QH QD", Reason.MUST_KEEP_CARD)
+    five = position(BO, hands={0: "QS QH QD 9D 8C"}, melds={0: "K@0: KS KH KD"})
+    assert discards(play(five, "meld QS QH QD")) == {"discard 9D", "discard 8C"}
+
+
+def _bo_t9(options: dict[str, object] | None = None) -> State:
+    return position(
+        BO, options=options, phase="draw", turn=1, stock=2, stock_top="4D 6S",
+        hands={0: "9C JD QC 4H 5S", 1: "7C 9S JS QH KC", 2: "7D 7S 9H 9H AC AD",
+               3: "TS JH 4C 8D 6H"},
+        melds={0: "K@0: KS KH KD", 1: "Q@1: QS QD QC"},
+        red3={0: "3H 3D", 1: "3H 3D", 2: "3H", 3: "3D"}, pile="*")
+
+
+def test_BO_T9_stock_runs_out_last_discard_still_taken() -> None:
+    """BO-T9; BO-END-1/2/3: E draws the last two cards and must discard; S may take that
+    pile and must discard again; W does not take it and the deal ends. With
+    after_stock=single_chance it ends after S's turn."""
+    s = _bo_t9()
+    s1 = play(s, "draw")
+    assert s1.stock == () and s1.phase is Phase.MELD
+    s2 = play(s1, "discard 7C")
+    assert s2.phase is Phase.DRAW_EXHAUSTED and s2.turn.seat == 2
+    s3 = play(s2, "take 7D 7S")
+    assert cards("7C 7D 7S") in meld_cards(s3, 0)
+    s4 = play(s3, "discard AC")
+    assert s4.phase is Phase.DRAW_EXHAUSTED and s4.turn.seat == 3
+    assert Decline() in legal_moves(s4)
+    end = play(s4, "decline")
+    assert end.phase is Phase.HAND_OVER and end.result is not None
+    assert end.result.went_out == -1 and all(x.going_out == 0 for x in end.result.sides)
+    single = play(_bo_t9({"bolivia.after_stock": "single_chance"}),
+                  "draw", "discard 7C", "take 7D 7S", "discard AC")
+    assert single.phase is Phase.HAND_OVER
+
+
+def test_BO_T11_scoring_at_exhaustion() -> None:
+    """BO-T11; BO-SCORE-1, BO-CAN-2, BO-R3-2, BO-B3-3/4: NS 4275, EW -55."""
+    s = position(
+        BO, phase="draw_exhausted", turn=0, stock=0, pile="*",
+        hands={0: "KD 3S", 2: "4C", 1: "AS AH", 3: "8D 8C 2S"},
+        melds={0: "3@0: 3S 3C 3C | Q@2: QS QH QD 2C | W@0: JK 2S 2H 2D 2C 2H 2D"
+                  f" | H:5-J@2: {ESCALERA}",
+               1: "4@1: 4S 4D 4H | 9@3: 9S 9H 9D 9C 9S 9H JK"},
+        red3={0: "3H", 2: "3D", 1: "3H 3D", 3: "3H 3D"})
+    end = play(s, "decline")
+    assert end.result is not None
+    ns, ew = end.result.sides
+    assert (ns.base, ns.canasta_bonus, ns.red_three_points, ns.in_hand) == (290, 4000, 200, 215)
+    assert ns.total == 4275
+    assert (ew.base, ew.canasta_bonus, ew.red_three_points, ew.in_hand) == (125, 300, -400, 80)
+    assert ew.total == -55
+
+
+# --- rule checks of our own ----------------------------------------------------------
+
+
+def test_BO_B3_2_black_three_sets_are_closed_and_two_are_allowed() -> None:
+    """BO-B3-1/2/3: sets of three or four, nothing added, a second set allowed."""
+    s = position(BO, hands={0: "3S 3S 3C 9D 8C 4H"}, melds={0: "3@0: 3C 3S 3C"})
+    refuse(s, "add 3 3S", Reason.MELD_CLOSED)
+    s1 = play(s, "meld 3S 3S 3C")
+    assert [m.kind for m in s1.melds[0]] == ["black_threes", "black_threes"]
+    five = position(BO, hands={0: "3S 3S 3S 3C 3C 9D 8C"}, melds={0: "K@0: KS KH KD"})
+    refuse(five, "meld 3S 3S 3S 3C 3C", Reason.MELD_CLOSED)
+
+
+def test_BO_PILE_10_wild_top_blocks() -> None:
+    """BO-PILE-10: a wild card on top blocks the pile."""
+    s = position(BO, phase="draw", hands={0: "2C 2D 4C 9D"}, melds={0: "W@0: JK 2S 2H"},
+                 pile="5D 2H")
+    refuse(s, "take 2C 2D", Reason.PILE_BLOCKED)
+    refuse(s, "take on W", Reason.PILE_BLOCKED)
+
+
+def test_BO_C1_hoyle_going_out_needs_an_escalera() -> None:
+    """BO-C1 (option going_out=hoyle): two canastas, one an escalera, then 200."""
+    opts = {"bolivia.going_out": "hoyle"}
+    no_seq = position(BO, options=opts, hands={0: "QS QH QD 9D"},
+                      melds={0: "K@0: KS KH KD KC KS KH KD | A@2: AS AH AD AC AS AH AD"})
+    refuse(no_seq, "meld QS QH QD", Reason.GO_OUT_NEEDS_CANASTAS)
+    ok = position(BO, options=opts, hands={0: "QS QH QD 9D"},
+                  melds={0: f"K@0: KS KH KD KC KS KH KD | H:5-J@2: {ESCALERA}"})
+    end = play(ok, "meld QS QH QD", "out 9D")
+    assert end.result is not None and end.result.sides[0].going_out == 200
+
+
+def test_BO_WILD_1_option_unlimited_wilds() -> None:
+    """BO-WILD-1, BO-C3: two wild cards per group, any number with the option."""
+    hand = {0: "8S 8H 2C 2S JK 4C 6D 9S"}
+    refuse(position(BO, hands=hand, melds={0: "K@0: KS KH KD"}), "meld 8S 8H 2C 2S JK",
+           Reason.TOO_MANY_WILDS)
+    free = position(BO, options={"bolivia.unlimited_wilds_in_groups": True}, hands=hand,
+                    melds={0: "K@0: KS KH KD"})
+    assert listed(free, "meld 8S 8H 2C 2S JK")

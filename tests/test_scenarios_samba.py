@@ -1,0 +1,225 @@
+"""The Samba scenarios of the rules (SA-Tn), plus rule checks of our own.
+
+Every test names the scenario or rule in its name and the rule IDs it checks in its
+docstring. Seats: 0..3 = N, E, S, W; team 0 = N+S, team 1 = E+W.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import BadInput, Phase, Reason, State, legal_moves, new_game, rules_for
+from engine.moves import TakePile
+from engine.views import provisional_score, seat_view
+from tests.positions import cards, discards, listed, meld_cards, play, position, refuse
+
+SA = "samba"
+K_CANASTA = "KS KH KD KC KS KH KD"
+SAMBA_H = "5H 6H 7H 8H 9H TH JH"
+
+
+def test_SA_T1_pile_never_with_natural_and_wild() -> None:
+    """SA-T1; SA-PILE-2: a natural and a wild card never take the pile, frozen or not;
+    a natural pair does (SA-PILE-1)."""
+    s = position(SA, phase="draw", hands={0: "9H 2C 9D 4C 6D JS QH"},
+                 melds={0: "K@0: KS KH KD"}, pile="5C 9S")
+    assert not seat_view(s, 0).sides[0].pile_frozen
+    refuse(s, "take 9H 2C", Reason.PILE_NEEDS_PAIR)
+    refuse(s, "take 9H", Reason.PILE_NEEDS_PAIR)
+    s1 = play(s, "take 9H 9D")
+    assert cards("9S 9H 9D") in meld_cards(s1, 0)
+    assert s1.hands[0] == cards("2C 4C 6D JS QH 5C")
+
+
+def test_SA_T3_pile_extends_incomplete_group_unless_frozen() -> None:
+    """SA-T3; SA-PILE-3, SA-PILE-6: an unfrozen pile is taken by adding its top card
+    alone to an incomplete group; a joker in the pile freezes it (a pair is needed)."""
+    hand = {0: "4C 6D JS QH 8C"}
+    s = position(SA, phase="draw", hands=hand, melds={0: "9@2: 9D 9D 9C 2S"}, pile="5C 9H")
+    s1 = play(s, "take on 9")
+    assert meld_cards(s1, 0) == [cards("9D 9D 9C 9H 2S")]
+    assert s1.hands[0] == cards("4C 6D JS QH 8C 5C")
+    frozen = position(SA, phase="draw", hands=hand, melds={0: "9@2: 9D 9D 9C 2S"},
+                      pile="5C JK 7D 9H")
+    assert seat_view(frozen, 0).pile_frozen
+    refuse(frozen, "take on 9", Reason.PILE_FROZEN)
+
+
+def test_SA_T5_at_most_two_wild_cards_in_a_group() -> None:
+    """SA-T5; SA-MELD-2: three wild cards in a group are refused, two are fine."""
+    s = position(SA, hands={0: "8S 8H 8D 2C 2S JK 4C 6D QH"}, melds={0: "K@0: KS KH KD"})
+    refuse(s, "meld 8S 8H 8D 2C 2S JK", Reason.TOO_MANY_WILDS)
+    s1 = play(s, "meld 8S 8H 8D 2C 2S")
+    assert cards("8S 8H 8D 2C 2S") in meld_cards(s1, 0)
+    refuse(s1, "add 8 JK", Reason.TOO_MANY_WILDS)
+
+
+def test_SA_T7_samba_is_closed_at_seven() -> None:
+    """SA-T7; SA-SEQ-5, SA-CAN-2: nothing joins a samba; a sixth-to-seventh card
+    makes one, worth 1500."""
+    s = position(SA, hands={0: "QH 4H 6C 9S 2D"},
+                 melds={0: f"H:5-J@0: {SAMBA_H}"})
+    refuse(s, "add H:5-J QH", Reason.MELD_CLOSED)
+    refuse(s, "add H:5-J 4H", Reason.MELD_CLOSED)
+    t = position(SA, hands={0: "JH 4C 6C 9S 2D"}, melds={0: "H:5-T@0: 5H 6H 7H 8H 9H TH"})
+    before = provisional_score(t)[0]
+    t1 = play(t, "add H:5-T JH")
+    samba = t1.melds[0][0]
+    assert samba.is_canasta and samba.kind == "sequence"
+    after = provisional_score(t1)[0]
+    assert after.canasta_bonus - before.canasta_bonus == 1500
+    assert after.base - before.base == 10
+
+
+def _sa_t9(options: dict[str, object] | None = None) -> State:
+    return position(SA, phase="draw", scores=(7200, 0), options=options,
+                    hands={0: "AH AD JK KS KH 6H 7H 8H 4C 9D JC QS 5D"}, pile="TC 4D AS")
+
+
+def test_SA_T9_initial_meld_150_from_7000() -> None:
+    """SA-T9; SA-INIT-1, SA-PILE-9, SA-SEQ-7: at 7200 the minimum is 150; the top card,
+    the pair and the melds shown count (60 + 70 + 20), the pile below does not."""
+    s = _sa_t9()
+    assert s.rules.minimum_for(7200) == 150
+    s1 = play(s, "take AH AD / KS KH JK / 6H 7H 8H")
+    assert {cards("AS AH AD"), cards("KS KH JK"), cards("6H 7H 8H")} <= set(meld_cards(s1, 0))
+    assert s1.opened[0] and cards("TC 4D")[0] in s1.hands[0]
+    refuse(s, "take AH AD / KS KH JK", Reason.OPENING_MINIMUM_NOT_MET)
+    strict = _sa_t9({"samba.min_7000": 160})
+    assert strict.rules.minimum_for(7200) == 160
+    refuse(strict, "take AH AD / KS KH JK / 6H 7H 8H",
+           Reason.OPENING_MINIMUM_NOT_MET)
+
+
+def test_SA_T11_black_threes_only_when_going_out() -> None:
+    """SA-T11; SA-B3-1, SA-OUT-1/2: black threes are melded only as the last cards of a
+    going out with two canastas."""
+    s = position(SA, hands={0: "3S 3C 3C 9D 4C 6H"},
+                 melds={0: f"K@0: {K_CANASTA} | H:5-J@2: {SAMBA_H}"})
+    refuse(s, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT)
+    out = position(SA, hands={0: "3S 3C 3C"},
+                   melds={0: f"K@0: {K_CANASTA} | H:5-J@2: {SAMBA_H}"})
+    out1 = play(out, "meld 3S 3C 3C", "out")
+    assert out1.phase is Phase.HAND_OVER
+    assert out1.result is not None and out1.result.went_out == 0
+    assert out1.result.sides[0].going_out == 200  # SA-OUT-3
+    one = position(SA, hands={0: "3S 3C 3C"}, melds={0: f"K@0: {K_CANASTA}"})
+    refuse(one, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT)
+
+
+def _reds(count_ns: int, canastas: int, options: dict[str, object] | None = None) -> State:
+    melds = [f"K@0: {K_CANASTA}", f"H:5-J@2: {SAMBA_H}", "Q@0: QS QH QD"][:canastas]
+    melds.append("9@0: 9S 9H 9D")
+    reds = ["3H", "3D", "3H", "3D", "3H", "3D"][:count_ns]
+    return position(SA, options=options, hands={0: "4C 6D"}, melds={0: " | ".join(melds)},
+                    red3={0: " ".join(reds[:3]) or "-", 2: " ".join(reds[3:]) or "-"})
+
+
+def test_SA_T13_red_threes_need_two_canastas() -> None:
+    """SA-T13; SA-R3-2, SA-R3-3, SA-C1: six red threes are 1000, plus with two canastas
+    and minus with fewer; five are 500, or 1000 with red3_set_size=5."""
+    assert provisional_score(_reds(6, 1))[0].red_three_points == -1000
+    assert provisional_score(_reds(6, 2))[0].red_three_points == 1000
+    assert provisional_score(_reds(5, 2))[0].red_three_points == 500
+    five = _reds(5, 2, {"samba.red3_set_size": "5"})
+    assert provisional_score(five)[0].red_three_points == 1000
+    brazil = _reds(6, 2, {"samba.red3_set_size": "brazil"})
+    assert provisional_score(brazil)[0].red_three_points == 1200
+
+
+def test_SA_T15_game_to_10000_higher_total_wins() -> None:
+    """SA-T15; SA-GAME-1: NS 9800 + 350 = 10150, EW 9900 + 400 = 10300: the game is over
+    and EW wins with the higher total."""
+    ns = ("AS AH AD AC AS AH | KS KH KD KC KS KH | QS QH QD QC QS QH | JS JH JD JC JS JH"
+          " | TS TH TD TC TS TH")
+    ew = ("9S 9H 9D 9C 9S 9H | 8S 8H 8D 8C 8S 8H | AS AH AD AD AC AC | KS KH KD KD KC KC"
+          " | QS QH QD QD QC QC | 5S 5H 5D 5C 5S 5H | 6S 6H 6D 6C")
+    melds = {t: " | ".join(f"{g.split()[0][0]}@{t}: {g.strip()}" for g in text.split("|"))
+             for t, text in ((0, ns), (1, ew))}
+    s = position(SA, phase="draw_exhausted", turn=1, scores=(9800, 9900), melds=melds,
+                 hands={0: "4D", 1: "4H", 2: "4C", 3: "4S"}, pile="*", stock=0)
+    end = play(s, "decline")
+    assert end.result is not None
+    assert [x.total for x in end.result.sides] == [350, 400]
+    assert [x.cumulative for x in end.result.sides] == [10150, 10300]
+    assert end.phase is Phase.GAME_OVER and end.result.winner == 1
+
+
+# --- rule checks of our own ----------------------------------------------------------
+
+
+def test_SA_MELD_5_second_group_of_a_rank_and_merge() -> None:
+    """SA-MELD-5, SA-MELD-6: a second group of a rank has the label K#2; two groups merge
+    when the wild limit holds."""
+    s = position(SA, hands={0: "KD KC 2C JK 9S 4C 6D"}, melds={0: "K@0: KS KH KD KS"})
+    s1 = play(s, "meld KD KC 2C")
+    assert meld_cards(s1, 0) == [cards("KS KS KH KD"), cards("KD KC 2C")]
+    assert [v.label for v in seat_view(s1, 0).sides[0].melds] == ["K", "K#2"]
+    assert listed(s1, "merge K K#2") and listed(s1, "add K#2 JK")
+    s2 = play(s1, "merge K K#2")
+    assert meld_cards(s2, 0) == [cards("KS KS KH KD KD KC 2C")] and s2.melds[0][0].is_canasta
+    off = position(SA, options={"samba.allow_merge_groups": False},
+                   hands={0: "KD KC 2C 9S 4C 6D"}, melds={0: "K@0: KS KH KD KS"})
+    refuse(play(off, "meld KD KC 2C"), "merge K K#2", Reason.MERGE_NOT_ALLOWED)
+
+
+def test_SA_SEQ_labels_add_at_both_ends_and_no_wild() -> None:
+    """SA-SEQ-1/2/3/5: sequences 4..A of one suit, added to at either end, never with a
+    wild card; an ace is high only."""
+    s = position(SA, hands={0: "4S 8S 9S 2C QD KD AD 5C"}, melds={0: "S:5-7@0: 5S 6S 7S"})
+    refuse(s, "add S:5-7 8S 2C", Reason.NOT_A_SEQUENCE)
+    refuse(s, "add S:5-7 9S", Reason.NOT_A_SEQUENCE)
+    s1 = play(s, "add S:5-7 4S 8S 9S")
+    assert s1.melds[0][0].cards == cards("4S 5S 6S 7S 8S 9S")
+    s2 = play(s1, "meld QD KD AD")
+    assert [str(v.label) for v in seat_view(s2, 0).sides[0].melds] == ["S:4-9", "D:Q-A"]
+    refuse(s, "meld 2C 4S 5C", Reason.NOT_A_SEQUENCE)
+
+
+def test_SA_PILE_4_5_no_pile_route_to_a_sequence_with_hand_cards_or_a_samba() -> None:
+    """SA-PILE-3/4/5: the top card alone extends a sequence end; never with hand cards,
+    never to a samba."""
+    s = position(SA, phase="draw", hands={0: "9C 4H QD QS 7D"},
+                 melds={0: "C:5-8@0: 5C 6C 7C 8C | H:5-J@2: " + SAMBA_H}, pile="4D 9C")
+    takes = {str(m) for m in legal_moves(s) if isinstance(m, TakePile)}
+    assert takes == {"take on C:5-8"}
+    s1 = play(s, "take on C:5-8")
+    assert cards("5C 6C 7C 8C 9C") in meld_cards(s1, 0)
+    top4 = position(SA, phase="draw", hands={0: "9C 4D QD QS 7D"},
+                    melds={0: "H:5-J@2: " + SAMBA_H}, pile="3C 6D 4H")
+    refuse(top4, "take on H:5-J", Reason.MELD_CLOSED)
+
+
+def test_SA_OUT_1_two_canastas_to_go_out() -> None:
+    """SA-OUT-1, SA-OUT-4: with one canasta a player keeps a card; with two he goes out."""
+    s = position(SA, hands={0: "QS QH QD 9D"}, melds={0: f"K@0: {K_CANASTA}"})
+    refuse(s, "meld QS QH QD", Reason.GO_OUT_NEEDS_CANASTAS)
+    t = position(SA, hands={0: "QS QH QD 9D"},
+                 melds={0: f"K@0: {K_CANASTA} | H:5-J@2: {SAMBA_H}"})
+    t1 = play(t, "meld QS QH QD", "out 9D")
+    assert t1.result is not None and t1.result.sides[0].going_out == 200
+
+
+def test_SA_DRAW_1_draw_two_discard_one() -> None:
+    """SA-DRAW-1, SA-DEAL-2, SA-COMP-1: 162 cards, 15 each, draw two, discard one."""
+    s = new_game(SA, 4, seed=5)
+    assert sum(len(h) for h in s.hands) + sum(len(r) for r in s.red3) >= 60
+    assert len(s.hands[0]) == 15
+    s1 = play(s, "draw")
+    assert len(s1.hands[0]) == 17
+    s2 = play(s1, sorted(discards(s1))[0])
+    assert len(s2.hands[0]) == 16 and s2.turn.seat == 1
+
+
+def test_SA_options_are_validated() -> None:
+    """Option registry (variants.md 6.1): unknown names and bad values are BadInput."""
+    with pytest.raises(BadInput) as err:
+        rules_for(SA, 4, {"samba.no_such_option": True})
+    assert err.value.reason is Reason.UNKNOWN_OPTION
+    with pytest.raises(BadInput) as err:
+        rules_for(SA, 4, {"samba.red3_set_size": "7"})
+    assert err.value.reason is Reason.BAD_OPTION_VALUE
+    with pytest.raises(BadInput) as err:
+        rules_for(SA, 3)
+    assert err.value.reason is Reason.BAD_PLAYER_COUNT
+    assert rules_for(SA, 4, {"samba.ask_partner": "true"}).permission

@@ -1,0 +1,76 @@
+"""The reference web table (clients/web) served at /play, played in headless Chromium.
+
+``make test`` installs what the browser test needs (``make web-setup``: Debian's
+``chromium`` and ``playwright-core`` from tests/web/package-lock.json). The test
+plays a whole hand by clicking, against greedy bots over the REST API, and saves a
+screenshot to tests/artifacts/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.service.servers import Running, running
+
+HERE = Path(__file__).resolve().parent
+ARTIFACTS = HERE.parent / "artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Running]:
+    with running() as s:
+        yield s
+
+
+def test_the_page_and_its_files_are_served(server: Running) -> None:
+    with httpx.Client(base_url=server.http_base) as http:
+        page = http.get("/play")
+        assert page.status_code == 200
+        assert page.headers["content-type"].startswith("text/html")
+        assert page.headers["content-security-policy"].startswith("default-src 'self'")
+        assert '<script type="module" src="/play/table.js">' in page.text
+        assert http.get("/play/").text == page.text
+        js = http.get("/play/table.js")
+        assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
+        assert "/v1/suggest-move" in js.text
+        assert http.get("/play/table.css").headers["content-type"].startswith("text/css")
+        assert http.get("/play/nothing.js").status_code == 404
+        assert http.get("/play/../pyproject.toml").status_code == 404
+        metrics = http.get("/metrics").text
+        assert 'route="/play/table.js"' in metrics
+
+
+def test_a_whole_hand_by_clicking(server: Running) -> None:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}: `make web-setup` installs Debian's chromium "
+                    "(apt-get, as root); the browser test needs it")
+    node = shutil.which("node")
+    assert node, "node is needed for the browser test"
+    assert (HERE / "node_modules" / "playwright-core").is_dir(), \
+        "playwright-core is missing: run `make web-setup` (npm ci in tests/web)"
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "web-table.png"
+    shot.unlink(missing_ok=True)
+    done = subprocess.run(
+        [node, str(HERE / "play_hand.mjs"), server.http_base, str(shot), "classic", "4", "7"],
+        cwd=HERE, capture_output=True, text=True, timeout=240,
+        env={**os.environ, "CHROMIUM": CHROMIUM})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    line = next(x for x in done.stdout.splitlines() if x.startswith("RESULT "))
+    result = json.loads(line.removeprefix("RESULT "))
+    assert result["state"] in ("hand-over", "game-over")
+    assert result["turns"] >= 1
+    assert result["sides"] == 2 and len(result["rows"]) == 3  # header + two teams
+    assert result["rows"][0].split("\t")[:2] == ["Side", "Melds"]
+    assert result["refusedShown"].startswith(("CARDS_NOT_IN_HAND: ", "MELD_NEEDS_NATURALS: "))
+    assert result["problems"] == []
+    assert shot.stat().st_size > 20_000
