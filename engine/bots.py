@@ -262,13 +262,21 @@ def _mayi_useful(state: MayIState, seat: int, card: int, hand: tuple[int, ...]) 
     sets, runs = state.rules.contract(state.hand_no)
     rank, suit = RANK[card], SUIT[card]
     useful = 0.0
+    counts = [0] * 13
+    for c in hand:
+        counts[RANK[c]] += 1
+    # sets already held without this card's rank: more than the contract's are no help
+    sets_done = sum(1 for r, n in enumerate(counts) if n >= 3 and r != rank) >= sets
     if sets:
-        same = sum(1 for c in hand if RANK[c] == rank)
-        useful += 3.0 if same >= 2 else 1.5 if same == 1 else 0.0
+        same = counts[rank]
+        if sets_done:
+            useful += 0.5 if same >= 2 else 0.0
+        else:
+            useful += 3.0 if same == 2 else 1.5 if same == 1 else 0.5 if same >= 3 else 0.0
     if runs:
         near = {RANK[c] for c in hand if SUIT[c] == suit and RANK[c] != rank
                 and min((RANK[c] - rank) % 13, (rank - RANK[c]) % 13) <= 3}
-        useful += 1.0 * len(near)
+        useful += (2.0 if sets_done or not sets else 1.0) * len(near)
     return useful
 
 
