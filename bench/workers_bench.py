@@ -6,13 +6,15 @@ real classic 4-player positions, then drives both alike with a closed-loop load
 generator and reports calls/s, latency, CPU and the 2-vs-1 ratio per workload:
 
 * ``grpc LegalMoves`` — 16 HTTP/2 connections × 4 calls in flight;
+* ``grpc ApplyMove`` — the same, for a call with more engine work (and a seal);
 * ``http POST /v1/legal-moves`` — 32 keep-alive HTTP/1.1 connections.
 
 The load generator must cost much less CPU per call than the servers, since
-all share the machine's cores: it is ``bench/loadgen`` (Go, built here on first
-use into ``.venv/bin``). Without a Go toolchain the script falls back to two
-Python client processes, which cost about as much as a server per call and
-so understate the gain (the report says which was used). Rounds alternate
+all share the machine's cores: it is ``bench/loadgen/loadgen.c`` (C, raw HTTP/2
+and HTTP/1.1, one thread per connection; built here with ``cc`` on first use
+into ``.venv/bin``). Without a C compiler the script falls back to two Python
+client processes, which cost about as much as a server per call and so
+understate the gain (the report says which was used). Rounds alternate
 1 and 2 workers, so load from other processes hits both alike; each ratio is
 the median of per-round ratios. After the runs, /metrics of the 2-worker server
 must count every call of both workers (Prometheus multiprocess mode).
@@ -52,13 +54,14 @@ from service.keys import new_key_entry  # noqa: E402
 from service.pb import api, api_grpc  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "workers.json"
-LOADGEN_SRC = ROOT / "bench" / "loadgen"
+LOADGEN_SRC = ROOT / "bench" / "loadgen" / "loadgen.c"
 LOADGEN = ROOT / ".venv" / "bin" / "canasta-loadgen"
 TARGET_RATIO = 1.5
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 WORKLOADS = {
     # name: (mode, gRPC method or HTTP path, connections, calls in flight per connection)
     "grpc LegalMoves": ("grpc", "/canasta.v1.CanastaEngine/LegalMoves", 16, 4),
+    "grpc ApplyMove": ("grpc-apply", "/canasta.v1.CanastaEngine/ApplyMove", 16, 4),
     "http POST /v1/legal-moves": ("http", "/v1/legal-moves", 32, 1),
 }
 
@@ -106,12 +109,14 @@ def write_requests(pool: list[tuple[bytes, Any]], tmp: Path) -> dict[str, Path]:
     def records(items: list[bytes]) -> bytes:
         return b"".join(struct.pack(">I", len(b)) + b for b in items)
 
-    grpc_file, http_file = tmp / "grpc.bin", tmp / "http.bin"
+    grpc_file, apply_file, http_file = tmp / "grpc.bin", tmp / "apply.bin", tmp / "http.bin"
     grpc_file.write_bytes(records([api.LegalMovesRequest(snapshot=s).SerializeToString()
                                    for s, _ in pool]))
+    apply_file.write_bytes(records([api.ApplyMoveRequest(snapshot=s, move=m).SerializeToString()
+                                    for s, m in pool]))
     http_file.write_bytes(records([json.dumps({"snapshot": base64.b64encode(s).decode()})
                                    .encode() for s, _ in pool]))
-    return {"grpc": grpc_file, "http": http_file}
+    return {"grpc": grpc_file, "grpc-apply": apply_file, "http": http_file}
 
 
 async def make_pool(grpc_port: int, games: int, seed: int, size: int) -> list[tuple[bytes, Any]]:
@@ -123,17 +128,17 @@ async def make_pool(grpc_port: int, games: int, seed: int, size: int) -> list[tu
 # --- load generators ----------------------------------------------------------------------
 
 
-def go_loadgen() -> Path | None:
-    """The Go load generator, built on first use (or after its sources change)."""
-    if shutil.which("go") is None:
+def c_loadgen() -> Path | None:
+    """The C load generator, built on first use (or after its source changes)."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
         return None
-    sources = [*LOADGEN_SRC.glob("*.go"), LOADGEN_SRC / "go.mod", LOADGEN_SRC / "go.sum"]
-    newest = max(p.stat().st_mtime for p in sources)
-    if not LOADGEN.exists() or LOADGEN.stat().st_mtime < newest:
-        sys.stdout.write("building bench/loadgen (Go) ...\n")
+    if not LOADGEN.exists() or LOADGEN.stat().st_mtime < LOADGEN_SRC.stat().st_mtime:
+        sys.stdout.write("building bench/loadgen/loadgen.c ...\n")
         sys.stdout.flush()
         LOADGEN.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["go", "build", "-o", str(LOADGEN), "."], cwd=LOADGEN_SRC, check=True)
+        subprocess.run([cc, "-O2", "-pthread", "-o", str(LOADGEN), str(LOADGEN_SRC)],
+                       check=True)
     return LOADGEN
 
 
@@ -166,7 +171,7 @@ def run_load(loadgen: Path | None, mode: str, port: int, method: str, requests: 
 
 
 async def python_client(a: argparse.Namespace) -> dict[str, Any]:
-    """The fallback client: the same closed loop as the Go tool, in one Python process."""
+    """The fallback client: the same closed loop as the C tool, in one Python process."""
     data = Path(a.requests).read_bytes()
     reqs: list[bytes] = []
     while data:
@@ -211,7 +216,7 @@ async def python_client(a: argparse.Namespace) -> dict[str, Any]:
                 await calls[w](reqs[i % len(reqs)])
                 if state["measuring"]:
                     latencies.append(time.perf_counter() - t0)
-            except Exception:  # noqa: BLE001 - counted, like the Go tool
+            except Exception:  # noqa: BLE001 - counted, like the C tool
                 if state["measuring"]:
                     state["errors"] += 1
             i += len(calls)
@@ -248,8 +253,8 @@ def handled_calls(http_port: int) -> float:
     total = 0.0
     for family in text_string_to_metric_families(text):
         for s in family.samples:
-            if s.name == "grpc_server_handled_total" and s.labels.get("grpc_method") == \
-                    "LegalMoves":
+            if s.name == "grpc_server_handled_total" and s.labels.get("grpc_method") in \
+                    ("LegalMoves", "ApplyMove"):
                 total += s.value
             if s.name == "http_requests_total" and s.labels.get("route") == "/v1/legal-moves":
                 total += s.value
@@ -258,7 +263,7 @@ def handled_calls(http_port: int) -> float:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     key = new_key_entry("bench")
-    loadgen = None if args.python_clients else go_loadgen()
+    loadgen = None if args.python_clients else c_loadgen()
     procs: dict[int, subprocess.Popen[bytes]] = {}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -275,9 +280,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for r in range(args.rounds):
                 for name, (mode, method, conns, streams) in WORKLOADS.items():
                     for n in ((1, 2) if r % 2 == 0 else (2, 1)):
-                        port = ports[n]["grpc_port" if mode == "grpc" else "http_port"]
+                        wire = "http" if mode == "http" else "grpc"
+                        port = ports[n][f"{wire}_port"]
                         cpu0 = tree_cpu(procs[n].pid)
-                        res = run_load(loadgen, mode, port, method, files[mode], conns, streams,
+                        res = run_load(loadgen, wire, port, method, files[mode], conns, streams,
                                        args.warmup, args.seconds)
                         # server CPU over warm-up + measurement, per measured-rate call
                         cpu = tree_cpu(procs[n].pid) - cpu0
@@ -311,8 +317,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "calls_counted_by_metrics_2_workers": counted,
         "note": "metrics also count warm-up calls, so counted >= measured"}
     out["setup"] = {
-        "load_generator": "bench/loadgen (Go; raw HTTP/2 and HTTP/1.1 clients)" if loadgen else
-        "2 Python client processes (no Go toolchain; understates the gain)",
+        "load_generator": "bench/loadgen/loadgen.c (C; raw HTTP/2 and HTTP/1.1)" if loadgen
+        else "2 Python client processes (fallback; they understate the gain)",
         "workloads": {n: {"mode": m, "target": t, "connections": c, "in_flight_per_conn": s}
                       for n, (m, t, c, s) in WORKLOADS.items()},
         "rounds": args.rounds, "warmup_s": args.warmup, "seconds_per_run": args.seconds,
@@ -364,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=300, help="positions in the pool")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--python-clients", action="store_true",
-                        help="use the Python fallback client even if Go is installed")
+                        help="use the Python fallback clients even if a C compiler is there")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--mode", help=argparse.SUPPRESS)
