@@ -75,15 +75,19 @@ def side_result(
     )
 
 
+def hand_sides(state: State, went_out: int, concealed: bool) -> tuple[SideResult, ...]:
+    """Every scoring team's result for the hand as it stands."""
+    if state.rules.cutthroat and state.lone >= 0:
+        return cutthroat_results(state, went_out, concealed)
+    return tuple(
+        side_result(state, t, went_out, concealed, state.melds[t])
+        for t in range(len(state.rules.layout.teams))
+    )
+
+
 def hand_result(state: State, went_out: int, concealed: bool) -> HandResult:
     """Score every team and decide whether the game is over."""
-    if state.rules.cutthroat and state.lone >= 0:
-        sides = cutthroat_results(state, went_out, concealed)
-    else:
-        sides = tuple(
-            side_result(state, t, went_out, concealed, state.melds[t])
-            for t in range(len(state.rules.layout.teams))
-        )
+    sides = hand_sides(state, went_out, concealed)
     winner, draw = game_winner(state, sides)
     return HandResult(went_out=went_out, concealed=concealed, sides=sides,
                       winner=winner, draw=draw)

@@ -14,7 +14,7 @@ from engine.cards import CODES
 from engine.legal import legal_moves, pile_frozen_for_both
 from engine.mayi.state import is_mayi
 from engine.melds import base_label, labels
-from engine.scoring import side_result
+from engine.scoring import hand_sides
 from engine.state import Phase, SideResult, State
 
 
@@ -129,5 +129,4 @@ def provisional_score(state: State) -> tuple[SideResult, ...]:
         return mayi_views.provisional_score(state)
     if state.result is not None:
         return state.result.sides
-    return tuple(side_result(state, t, -1, False, state.melds[t])
-                 for t in range(len(state.rules.layout.teams)))
+    return hand_sides(state, -1, False)

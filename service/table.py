@@ -21,6 +21,7 @@ import argparse
 import importlib
 import random
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TextIO, cast
@@ -82,11 +83,12 @@ class Client(Protocol):
     def close(self) -> None: ...
 
 
-class _Calls:
+class _Calls(ABC):
     """The client methods over one ``call(name, request)``."""
 
+    @abstractmethod
     def call(self, name: str, request: Message) -> Any:
-        raise NotImplementedError
+        """Send one RPC by name; the transport is the subclass's."""
 
     def deal(self, variant: str = "classic", players: int = 4, *, seed: int | None = None,
              options: Mapping[str, str] | None = None) -> api.DealResponse:
@@ -122,8 +124,8 @@ class _Calls:
             req.seat = seat
         return cast(api.GetViewResponse, self.call("GetView", req))
 
-    def close(self) -> None:
-        pass
+    def close(self) -> None:  # noqa: B027 - transports without a channel hold nothing to close
+        return None
 
 
 class EmbeddedClient(_Calls):
