@@ -6,6 +6,12 @@ everything it reads; this codec is for machines that already trust the bytes
 by their type hints, so new fields are encoded without changes here. Moves
 travel as their canonical text, the rule set as (variant, players, options).
 
+It sits on the hot path of every state-changing call, so each type gets its
+coder planned once: a run of cards is one JSON string with one character per
+card (a C-level ``bytes.translate``), tuples of plain values go to ``json`` as
+they are, and only dataclass fields that need a coder get one. Decoding also
+reads runs of cards written as JSON arrays (the first form of this codec).
+
 >>> from engine import new_game
 >>> s = new_game("classic", 4, seed=3)
 >>> decode_state(encode_state(s)) == s
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import types
 import typing
 from collections.abc import Callable
@@ -35,6 +42,27 @@ Decoder = Callable[[Any], Any]
 FORMAT = 1
 # Rule-set classes travel as (variant, players, options) and are rebuilt by the registry.
 _RULES_CLASSES = frozenset({"RuleSet", "MayIRules"})
+_PLAIN = (int, bool, str)
+
+# Card i is the character chr(_FIRST + i): '#' .. 'W', printable and never '"' or '\'.
+_FIRST = 35
+_TO_CHARS = bytes((i + _FIRST) % 256 for i in range(256))
+# Characters that are no card map to 255, which CARDS refuses (IndexError).
+_TO_CARDS = bytes(b - _FIRST if _FIRST <= b < _FIRST + len(CARDS) else 255 for b in range(256))
+
+
+def _encode_cards(v: tuple[Card, ...]) -> str:
+    return bytes(v).translate(_TO_CHARS).decode("ascii")
+
+
+def _decode_cards(v: Any) -> tuple[Card, ...]:
+    if isinstance(v, str):
+        return tuple(map(CARDS.__getitem__, v.encode("ascii").translate(_TO_CARDS)))
+    return tuple(map(CARDS.__getitem__, v))  # the first form: a JSON array of card ids
+
+
+def _same(v: Any) -> Any:
+    return v
 
 
 @lru_cache(maxsize=256)
@@ -42,8 +70,30 @@ def _rules(variant: str, players: int, options: str) -> RuleSet:
     return rules_for(variant, players, json.loads(options))
 
 
+# Encoded rule sets by identity (a game's states share one rule set object); the entry
+# holds the object, so its id cannot be reused while it is here.
+_RULES_CODES: dict[int, tuple[Any, list[Any]]] = {}
+
+
 def _encode_rules(r: Any) -> Any:
-    return [r.variant, r.players, json.dumps(dict(r.options), sort_keys=True)]
+    hit = _RULES_CODES.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    if len(_RULES_CODES) >= 256:
+        _RULES_CODES.clear()
+    code = _RULES_CODES[id(r)] = (r, _rules_code(r))
+    return code[1]
+
+
+def _rules_code(r: Any) -> list[Any]:
+    """(variant, players, options): only the options that differ from the defaults, when
+    they rebuild the very same rule set (else all of them)."""
+    base = dict(rules_for(r.variant, r.players).options)
+    changed = {k: v for k, v in r.options if k not in base or base[k] != v}
+    text = json.dumps(changed, sort_keys=True)
+    if _rules(r.variant, r.players, text) != r:
+        text = json.dumps(dict(r.options), sort_keys=True)
+    return [r.variant, r.players, text]
 
 
 def _decode_rules(v: Any) -> RuleSet:
@@ -59,8 +109,8 @@ def _coders(tp: Any) -> tuple[Encoder, Decoder]:
     """Encoder and decoder for a type annotation."""
     if tp is Card:
         return int, CARDS.__getitem__
-    if tp in (int, bool, str):
-        return (lambda v: v), (lambda v: v)
+    if tp in _PLAIN:
+        return _same, _same
     if tp is RuleSet or getattr(tp, "__name__", "") in _RULES_CLASSES:
         return _encode_rules, _decode_rules
     if isinstance(tp, type) and issubclass(tp, Enum):
@@ -73,6 +123,10 @@ def _coders(tp: Any) -> tuple[Encoder, Decoder]:
     args = typing.get_args(tp)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
+            if args[0] is Card:
+                return _encode_cards, _decode_cards
+            if args[0] in _PLAIN:
+                return _same, tuple
             enc, dec = _coders(args[0])
             return (lambda v: [enc(x) for x in v]), (lambda v: tuple(dec(x) for x in v))
         pairs = [_coders(a) for a in args]
@@ -93,12 +147,22 @@ def _dataclass_coders(cls: type) -> tuple[Encoder, Decoder]:
     hints = typing.get_type_hints(cls)
     fields = [f.name for f in dataclasses.fields(cls) if f.init]
     coders = [_coders(hints[name]) for name in fields]
+    # only the fields whose value is not already JSON-ready get an encoder call
+    encoded = [(i, enc) for i, (enc, _) in enumerate(coders) if enc is not _same]
+    decoders = [dec for _, dec in coders]
+
+    read = operator.attrgetter(*fields)
 
     def encode(obj: Any) -> Any:
-        return [enc(getattr(obj, name)) for name, (enc, _) in zip(fields, coders, strict=True)]
+        values = list(read(obj)) if len(fields) > 1 else [read(obj)]
+        for i, enc in encoded:
+            values[i] = enc(values[i])
+        return values
 
     def decode(data: Any) -> Any:
-        return cls(**{name: dec(v) for name, (_, dec), v in zip(fields, coders, data, strict=True)})
+        if len(data) != len(fields):
+            raise ValueError(f"{cls.__name__}: {len(data)} fields, not {len(fields)}")
+        return cls(**{name: dec(v) for name, dec, v in zip(fields, decoders, data, strict=True)})
 
     return encode, decode
 

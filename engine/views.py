@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
 
-from engine.cards import CODES
+from engine.cards import CODES, Card
 from engine.legal import legal_moves, pile_frozen_for_both
+from engine.mayi.legal import legal_moves_for
 from engine.mayi.state import is_mayi
 from engine.melds import base_label, labels
 from engine.scoring import hand_sides
-from engine.state import Phase, SideResult, State
+from engine.state import MeldPile, Phase, SideResult, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,22 @@ class SeatView:
     winner: int
 
 
+def codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """The text codes of some cards."""
+    return tuple(map(CODES.__getitem__, cards))
+
+
+@lru_cache(maxsize=4096)
+def meld_views(melds: tuple[MeldPile, ...]) -> tuple[MeldView, ...]:
+    """The views of one side's melds. Pure, and memoized: a side's melds mostly stay
+    as they are from one move to the next, and every answer shows them."""
+    return tuple(
+        MeldView(base_label(m), codes(m.cards), m.owner, m.wilds,
+                 "natural" if m.is_natural_canasta else ("mixed" if m.is_canasta else ""),
+                 label, m.kind)
+        for m, label in zip(melds, labels(melds), strict=True))
+
+
 def seat_view(state: State, seat: int) -> SeatView:
     """The view of ``seat`` (``-1`` for a spectator who holds no cards)."""
     if is_mayi(state):  # May I? is its own game: engine/mayi
@@ -78,15 +96,10 @@ def seat_view(state: State, seat: int) -> SeatView:
     both = pile_frozen_for_both(state)
     sides = []
     for t, seats in enumerate(rules.layout.teams):
-        melds = tuple(
-            MeldView(base_label(m), tuple(CODES[c] for c in m.cards), m.owner, m.wilds,
-                     "natural" if m.is_natural_canasta else ("mixed" if m.is_canasta else ""),
-                     label, m.kind)
-            for m, label in zip(state.melds[t], labels(state.melds[t]), strict=True))
         sides.append(SideView(
             team=t, seats=seats, score=state.scores[t],
             minimum=rules.minimum_for(state.scores[t]), opened=state.opened[t],
-            pile_frozen=both or not state.opened[t], melds=melds,
+            pile_frozen=both or not state.opened[t], melds=meld_views(state.melds[t]),
             red_threes=tuple(CODES[c] for s in seats for c in state.red3[s])))
     reveal = bool(rules.opt("reveal_discard_pile"))
     over = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
@@ -95,11 +108,11 @@ def seat_view(state: State, seat: int) -> SeatView:
         seat=seat, variant=rules.variant, players=rules.players, hand_no=state.hand_no,
         dealer=state.dealer, phase=state.phase.value, turn_seat=state.turn.seat,
         awaited=state.awaited,
-        hand=tuple(CODES[c] for c in state.hands[seat]) if seat >= 0 else (),
+        hand=codes(state.hands[seat]) if seat >= 0 else (),
         hand_sizes=tuple(len(h) for h in state.hands),
         stock_size=len(state.stock), pile_size=len(state.pile),
         pile_top=CODES[state.pile[-1]] if state.pile else "",
-        pile=tuple(CODES[c] for c in state.pile) if reveal else (),
+        pile=codes(state.pile) if reveal else (),
         pile_frozen=both, sides=tuple(sides), asked=state.turn.asked, answer=state.turn.answer,
         staged=tuple(str(m) for m in state.turn.staged),
         legal_moves=tuple(str(m) for m in legal_moves(state))
@@ -110,15 +123,46 @@ def seat_view(state: State, seat: int) -> SeatView:
     )
 
 
+# The fields in which the views of one state differ; the rest is the public table.
+PRIVATE_FIELDS = ("seat", "hand", "legal_moves")
+
+
 def seat_views(state: State) -> tuple[SeatView, ...]:
-    """Every seat's view, building the public table once (what a service returns)."""
+    """Every seat's view, the public table built once (what a service returns).
+
+    Each equals ``seat_view(state, seat)`` and differs from the spectator's
+    view only in :data:`PRIVATE_FIELDS`, so a caller may convert the table once.
+    """
     base = seat_view(state, -1)
-    legal = tuple(str(m) for m in legal_moves(state))
-    return tuple(
-        dataclasses.replace(
-            base, seat=s, hand=tuple(CODES[c] for c in state.hands[s]),
-            legal_moves=legal if s == state.awaited else ())
-        for s in range(state.rules.players))
+    awaited = state.awaited
+    legal = tuple(str(m) for m in legal_moves(state)) if awaited >= 0 else ()
+    views = []
+    for s in range(state.rules.players):
+        if s == awaited:
+            mine = legal
+        elif is_mayi(state):  # with buy_priority=first_call every seat in a buy window may answer
+            mine = tuple(str(m) for m in legal_moves_for(state, s))
+        else:
+            mine = ()
+        views.append(_private(base, s, codes(state.hands[s]), mine))
+    return tuple(views)
+
+
+def _private(base: SeatView, seat: int, hand: tuple[str, ...],
+             legal: tuple[str, ...]) -> SeatView:
+    """``base`` with one seat's private fields: a field-by-field copy, as
+    ``dataclasses.replace`` would make, without re-running ``__init__``."""
+    view = object.__new__(SeatView)
+    for name in _PUBLIC_SLOTS:
+        object.__setattr__(view, name, getattr(base, name))
+    object.__setattr__(view, "seat", seat)
+    object.__setattr__(view, "hand", hand)
+    object.__setattr__(view, "legal_moves", legal)
+    return view
+
+
+_PUBLIC_SLOTS = tuple(f.name for f in dataclasses.fields(SeatView)
+                      if f.name not in PRIVATE_FIELDS)
 
 
 def provisional_score(state: State) -> tuple[SideResult, ...]:

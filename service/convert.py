@@ -185,9 +185,8 @@ def _side_pb(v: SideView, out: game.SideView) -> None:
     out.red_threes.extend(v.red_threes)
 
 
-def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView,
-            same_sides: Sequence[game.SideView] = ()) -> game.SeatView:
-    """Fill ``out`` from an engine view (``same_sides``: already converted, equal sides)."""
+def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> game.SeatView:
+    """Fill ``out`` from an engine view."""
     out.seat = v.seat
     out.variant = v.variant
     out.players = v.players
@@ -203,11 +202,8 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView,
     out.pile_top = v.pile_top
     out.pile.extend(v.pile)
     out.pile_frozen = v.pile_frozen
-    if same_sides:
-        out.sides.extend(same_sides)
-    else:
-        for s in v.sides:
-            _side_pb(s, out.sides.add())
+    for s in v.sides:
+        _side_pb(s, out.sides.add())
     out.asked = v.asked
     out.answer = v.answer
     out.staged.extend(v.staged)
@@ -216,6 +212,16 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView,
         side_score_pb(r, teams[r.team], out.result.add())
     out.went_out = v.went_out
     out.winner = v.winner
+    return out
+
+
+def private_pb(v: SeatView, out: game.SeatView) -> game.SeatView:
+    """Overwrite the private fields of a copied view (engine.views.PRIVATE_FIELDS)."""
+    out.seat = v.seat
+    del out.hand[:]
+    out.hand.extend(v.hand)
+    del out.legal_moves[:]
+    out.legal_moves.extend(v.legal_moves)
     return out
 
 

@@ -141,14 +141,16 @@ class Core:
         if seat is not None and not -1 <= seat < players:
             raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {seat}"), field)
         teams = state.rules.layout.teams
-        shared: tuple[Any, Any] | None = None  # the first view's sides and their messages
-        views = seat_views(state) if seat is None else (seat_view(state, seat),)
-        for view in views:
-            # the table is usually the same in every seat's view: convert it once
-            same = shared[1] if shared is not None and view.sides == shared[0] else ()
-            msg = convert.view_pb(view, teams, out.add(), same)
-            if shared is None:
-                shared = (view.sides, msg.sides)
+        if seat is not None:
+            convert.view_pb(seat_view(state, seat), teams, out.add())
+            return
+        views = seat_views(state)
+        # the views differ only in their private fields: convert the table once, then copy
+        first = convert.view_pb(views[0], teams, out.add())
+        for view in views[1:]:
+            msg = out.add()
+            msg.CopyFrom(first)
+            convert.private_pb(view, msg)
 
     @staticmethod
     def _opt(msg: Message, field: str) -> Any:

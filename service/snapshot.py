@@ -1,17 +1,20 @@
 """Sealed snapshots: the whole game state, encrypted and authenticated, held by the caller.
 
-Format version 1 (all integers big-endian)::
+Format version 2 (all integers big-endian)::
 
-    magic "CS" | version u8 = 1 | flags u8 (bit 0: made by ImportPosition)
+    magic "CS" | version u8 = 2 | flags u8 (bit 0: made by ImportPosition)
     | key_id_len u8 | key_id | variant_len u8 | variant | game_id 16 bytes | seq u64
     | nonce 12 bytes | AES-256-GCM(plaintext) with its 16-byte tag
 
 The clear header (everything before the nonce) is the GCM associated data, so
 it cannot be changed without the tag failing; a host can read ``game_id`` and
-``seq`` without any key. The plaintext is ``zlib(encode_state(state))`` (see engine/codec.py)
-padded with zero bytes to a multiple of 32 (the padding blurs the compressed
-length a little). Checks run cheapest first: size, magic, version, key id,
-tag, decompression bound, notation.
+``seq`` without any key. The plaintext is ``encode_state(state)`` (see
+engine/codec.py: one character per card) padded with zero bytes to a multiple
+of 32. It is not compressed: compression would make the length depend on which
+cards lie where, and sealing is on every state-changing call. Format 1, the
+same with ``zlib`` applied before padding, still opens (N-1, docs/api.md).
+Checks run cheapest first: size, magic, version, key id, tag, (format 1:
+decompression bound), the encoding.
 """
 
 from __future__ import annotations
@@ -34,8 +37,9 @@ from service.errors import ServiceError, ServiceReason, snapshot_invalid
 from service.keys import KeyRing
 
 MAGIC = b"CS"
-FORMAT_VERSION = 1
-SUPPORTED_VERSIONS = (FORMAT_VERSION,)
+FORMAT_VERSION = 2
+ZLIB_VERSION = 1  # the previous format: zlib inside the seal
+SUPPORTED_VERSIONS = (ZLIB_VERSION, FORMAT_VERSION)
 FLAG_IMPORTED = 0x01
 NONCE_BYTES = 12
 TAG_BYTES = 16
@@ -107,6 +111,18 @@ def read_header(blob: bytes) -> tuple[Header, int]:
     return Header(version, key_id, variant, game_id, seq, bool(flags & FLAG_IMPORTED)), i
 
 
+def _inflate(packed: bytes) -> bytes:
+    """The plaintext of a format-1 snapshot, inflated no further than the bound."""
+    inflater = zlib.decompressobj()
+    try:
+        text = inflater.decompress(packed, MAX_PLAINTEXT)
+    except zlib.error:
+        raise snapshot_invalid() from None
+    if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data.strip(b"\0"):
+        raise snapshot_invalid()
+    return text
+
+
 class Sealer:
     """Seals states into snapshots and opens them, with a small cache of opened states.
 
@@ -127,7 +143,7 @@ class Sealer:
         key = self.keys.sealing
         header = Header(FORMAT_VERSION, key.key_id, state.rules.variant, game_id, seq, imported)
         clear = header.encode()
-        packed = zlib.compress(encode_state(state), 6)
+        packed = encode_state(state)
         packed += bytes(-len(packed) % PAD)
         nonce = os.urandom(NONCE_BYTES)
         blob = clear + nonce + key.aead.encrypt(nonce, packed, AAD_PREFIX + clear)
@@ -163,13 +179,7 @@ class Sealer:
 
     @staticmethod
     def _decode(packed: bytes, header: Header) -> State:
-        inflater = zlib.decompressobj()
-        try:
-            text = inflater.decompress(packed, MAX_PLAINTEXT)
-        except zlib.error:
-            raise snapshot_invalid() from None
-        if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data.strip(b"\0"):
-            raise snapshot_invalid()
+        text = _inflate(packed) if header.format_version == ZLIB_VERSION else packed.rstrip(b"\0")
         try:
             state: State = decode_state(text)
         except (EngineError, UnicodeDecodeError):

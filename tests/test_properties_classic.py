@@ -54,7 +54,7 @@ from engine.moves import (
     Undo,
 )
 from engine.notation import export_position, import_position
-from engine.views import SeatView, seat_view
+from engine.views import SeatView, seat_view, seat_views
 from tests.conftest import all_cards
 
 SLOW = bool(os.environ.get("CANASTA_SLOW"))
@@ -517,6 +517,8 @@ def test_views_leak_no_hidden_card(players: int, options: Options, seed: int) ->
     for state in states(players, options, seed):
         for seat in range(-1, players):
             check_view(state, seat)
+        # what a service returns for every seat is exactly those views
+        assert seat_views(state) == tuple(seat_view(state, s) for s in range(players))
 
 
 @pytest.mark.parametrize("players", [4, 5])

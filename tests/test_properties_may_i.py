@@ -45,7 +45,7 @@ from engine.mayi.rules import MayIRules, build
 from engine.mayi.state import MayIState, evolve
 from engine.moves import Discard, Draw, GoOut, Meld, Move, TakePile
 from engine.notation import export_position, import_position
-from engine.views import seat_view
+from engine.views import seat_view, seat_views
 
 SLOW = bool(os.environ.get("CANASTA_SLOW"))
 
@@ -268,6 +268,9 @@ def test_views_leak_no_hidden_card(players: int, options: Options, seed: int) ->
             continue
         seat = rng.randrange(players)
         view = seat_view(state, seat)
+        # what a service returns for every seat is exactly the seat views (first_call:
+        # every seat still in a buy window sees its buy/pass)
+        assert seat_views(state) == tuple(seat_view(state, s) for s in range(players))
         assert view.hand == tuple(CODES[c] for c in state.hands[seat])
         assert view.pile == tuple(CODES[c] for c in state.pile)
         assert view.stock_size == len(state.stock)

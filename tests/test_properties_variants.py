@@ -26,6 +26,7 @@ from engine.melds import labels
 from engine.moves import AddToMeld, Meld, Merge, Move, TakePile
 from engine.notation import export_position, import_position
 from engine.state import State
+from engine.views import seat_view, seat_views
 from tests.conftest import all_cards
 from tests.test_properties_classic import (
     KINDS_OF,
@@ -167,6 +168,8 @@ def test_views_leak_no_hidden_card(variant: str, options: Options, seed: int) ->
     for state in states(PLAYERS, options, seed, variant=variant):
         for seat in range(-1, PLAYERS):
             check_view(state, seat)
+        # what a service returns for every seat is exactly those views
+        assert seat_views(state) == tuple(seat_view(state, s) for s in range(PLAYERS))
 
 
 @pytest.mark.parametrize(("variant", "options"), PARAMS)

@@ -47,7 +47,7 @@ def test_list_variants(call) -> None:
 def test_deal_returns_snapshot_header_views_and_events(call) -> None:
     resp = _deal(call)
     h = resp.header
-    assert (h.format_version, h.variant, h.seq, h.imported) == (1, "classic", 0, False)
+    assert (h.format_version, h.variant, h.seq, h.imported) == (2, "classic", 0, False)
     assert len(h.game_id) == 36 and h.key_id == "test-1"
     assert [v.seat for v in resp.views] == [0, 1, 2, 3]
     assert all(len(v.hand) == 11 for v in resp.views)

@@ -21,6 +21,7 @@ from service.snapshot import (
     AAD_PREFIX,
     FORMAT_VERSION,
     NONCE_BYTES,
+    ZLIB_VERSION,
     Header,
     Sealer,
     new_game_id,
@@ -102,33 +103,53 @@ def test_unknown_version_is_a_failed_precondition() -> None:
     with pytest.raises(ServiceError) as err:
         sealer.open(blob[:2] + bytes((FORMAT_VERSION + 1,)) + blob[3:])
     assert _reason(err) == (grpc.StatusCode.FAILED_PRECONDITION, "SNAPSHOT_VERSION_UNSUPPORTED")
-    assert err.value.metadata["supported"] == "1"
+    assert err.value.metadata["supported"] == "1,2"
 
 
-def _seal_raw(sealer: Sealer, plaintext: bytes, variant: str = "classic") -> bytes:
+def _seal_raw(sealer: Sealer, plaintext: bytes, variant: str = "classic",
+              version: int = FORMAT_VERSION) -> bytes:
     """Seal arbitrary plaintext with a real key, as only a key holder could."""
     key = sealer.keys.sealing
-    clear = Header(FORMAT_VERSION, key.key_id, variant, new_game_id(), 0, False).encode()
+    clear = Header(version, key.key_id, variant, new_game_id(), 0, False).encode()
     nonce = os.urandom(NONCE_BYTES)
     return clear + nonce + key.aead.encrypt(nonce, plaintext, AAD_PREFIX + clear)
 
 
 def test_authentic_but_unreadable_contents() -> None:
+    """Contents only a key holder could seal: each refused with a typed reason."""
     sealer = _sealer(NEW)
     text = encode_state(mid_hand())
     bomb = zlib.compress(b" " * (8 << 20))  # inflates far past the bound
-    cases = {
-        "not zlib": (b"plain text", "SNAPSHOT_INVALID"),
-        "zip bomb": (bomb, "SNAPSHOT_INVALID"),
-        "dirty padding": (zlib.compress(text) + b"\x01", "SNAPSHOT_INVALID"),
-        "other variant": (zlib.compress(text), "SNAPSHOT_INVALID"),
-        "old notation": (zlib.compress(b"canasta-position 0\n"), "SNAPSHOT_VERSION_UNSUPPORTED"),
+    cases = {  # name: (plaintext, format version, reason)
+        "not zlib": (b"plain text", ZLIB_VERSION, "SNAPSHOT_INVALID"),
+        "zip bomb": (bomb, ZLIB_VERSION, "SNAPSHOT_INVALID"),
+        "dirty padding": (zlib.compress(text) + b"\x01", ZLIB_VERSION, "SNAPSHOT_INVALID"),
+        "other variant, format 1": (zlib.compress(text), ZLIB_VERSION, "SNAPSHOT_INVALID"),
+        "other variant": (text, FORMAT_VERSION, "SNAPSHOT_INVALID"),
+        "old notation": (zlib.compress(b"canasta-position 0\n"), ZLIB_VERSION,
+                         "SNAPSHOT_VERSION_UNSUPPORTED"),
+        "not an encoded state": (b"plain text", FORMAT_VERSION, "SNAPSHOT_VERSION_UNSUPPORTED"),
+        "dirty padding, format 2": (text + b"\x01", FORMAT_VERSION,
+                                    "SNAPSHOT_VERSION_UNSUPPORTED"),
     }
-    for name, (plain, reason) in cases.items():
-        variant = "samba" if name == "other variant" else "classic"
+    for name, (plain, version, reason) in cases.items():
+        variant = "samba" if name.startswith("other variant") else "classic"
         with pytest.raises(ServiceError) as err:
-            sealer.open(_seal_raw(sealer, plain, variant))
+            sealer.open(_seal_raw(sealer, plain, variant, version))
         assert err.value.reason == reason, name
+
+
+def test_format_1_snapshots_still_open() -> None:
+    """The previous format (zlib inside the seal) opens to the same state (N-1)."""
+    sealer = _sealer(NEW)
+    state = mid_hand()
+    packed = zlib.compress(encode_state(state))
+    blob = _seal_raw(sealer, packed + bytes(-len(packed) % 32), version=ZLIB_VERSION)
+    header, opened = sealer.open(blob)
+    assert header.format_version == ZLIB_VERSION
+    assert opened == state
+    new_blob, new_header = sealer.seal(opened, header.game_id, header.seq + 1, False)
+    assert new_header.format_version == FORMAT_VERSION == new_blob[2]
 
 
 def test_key_rotation_in_the_sealer() -> None:
