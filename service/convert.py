@@ -1,15 +1,18 @@
 """Engine values ↔ ``canasta.v1`` messages. No rules here: only shapes.
 
-Moves map one-to-one onto the ``Move.kind`` oneof; a move kind that has no
-typed arm yet (a later variant's) travels as ``text`` alone, so new variants
-work without a service change.
+Moves map one-to-one onto the ``Move.kind`` oneof: every move kind of every
+variant (labelled melds of Samba and Bolivia, ``merge``, the May I? moves) has
+its arm. A move kind the engine gains before the contract types it would travel
+as ``text`` alone, so a new variant still works without a service change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.cards import CODES, RANK_CHARS, parse_card, rank_of_char
+from engine.cards import CODES, RANK_CHARS, Card, parse_card, rank_of_char
+from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
+from engine.melds import parse_label
 from engine.moves import (
     AddToMeld,
     Answer,
@@ -21,6 +24,7 @@ from engine.moves import (
     GoOut,
     Group,
     Meld,
+    Merge,
     Move,
     TakePile,
     Undo,
@@ -28,7 +32,7 @@ from engine.moves import (
     parse_move,
 )
 from engine.options import OptionSpec
-from engine.state import Phase, SideResult, State
+from engine.state import SEQ_RANK, WILD_RANK, Phase, SideResult, State
 from engine.variants import VariantInfo
 from engine.views import MeldView, SeatView, SideView
 from service.errors import invalid_request
@@ -46,8 +50,6 @@ def move_to_pb(move: Move, out: game.Move | None = None) -> game.Move:
     """The typed message of a move, with its canonical text."""
     m = game.Move() if out is None else out
     m.text = str(move)
-    if not _typed_arm_fits(move):
-        return m  # travels as text alone (see the module docstring)
     if isinstance(move, Draw):
         m.draw.SetInParent()
     elif isinstance(move, TakePile):
@@ -55,13 +57,16 @@ def move_to_pb(move: Move, out: game.Move | None = None) -> game.Move:
         m.take_pile.cards.extend(_cards(move.cards))
         for g in move.extras:
             m.take_pile.extras.add().cards.extend(_cards(g))
+        m.take_pile.target = move.target
     elif isinstance(move, Meld):
         m.meld.SetInParent()
         for g in move.groups:
             m.meld.groups.add().cards.extend(_cards(g))
     elif isinstance(move, AddToMeld):
-        m.add_to_meld.rank = RANK_CHARS[move.rank]
-        m.add_to_meld.cards.extend(_cards(move.cards))
+        _add_to_meld_pb(move, m.add_to_meld)
+    elif isinstance(move, Merge):
+        m.merge.first = move.first
+        m.merge.second = move.second
     elif isinstance(move, Discard):
         m.discard.card = CODES[move.card]
     elif isinstance(move, GoOut):
@@ -78,23 +83,78 @@ def move_to_pb(move: Move, out: game.Move | None = None) -> game.Move:
         m.decline.SetInParent()
     elif isinstance(move, EndHand):
         m.end_hand.SetInParent()
+    elif isinstance(move, Buy):
+        m.buy.SetInParent()
+    elif isinstance(move, PassBuy):
+        m.pass_buy.SetInParent()
+    elif isinstance(move, GoDown):
+        m.go_down.SetInParent()
+        for g in move.groups:
+            m.go_down.groups.add().cards.extend(_cards(g))
+    elif isinstance(move, LayOff):
+        m.lay_off.seat = move.seat
+        m.lay_off.meld = move.meld
+        m.lay_off.card = CODES[move.card]
     return m
 
 
-def _typed_arm_fits(move: Move) -> bool:
-    """Whether the typed arms can say this move: not a labelled meld of the Samba and
-    Bolivia families (a second group, a sequence, wild cards), nor a take onto one."""
-    if isinstance(move, AddToMeld):
-        return not move.label and 0 <= move.rank < len(RANK_CHARS)
-    if isinstance(move, TakePile):
-        return not move.target
-    return True
+def _add_to_meld_pb(move: AddToMeld, out: game.Move.AddToMeld) -> None:
+    """A labelled addition carries its label, and the rank character only for a group."""
+    if move.label:
+        out.label = move.label
+        if 0 <= move.rank < WILD_RANK:
+            out.rank = RANK_CHARS[move.rank]
+    elif 0 <= move.rank < WILD_RANK:
+        out.rank = RANK_CHARS[move.rank]
+    else:  # engine.play.canonicalize labels these; they have no text form either
+        raise ValueError(f"{move!r} names a wild meld or sequence without its label")
+    out.cards.extend(_cards(move.cards))
+
+
+def _card_list(codes: Sequence[str], field: str) -> tuple[Card, ...]:
+    if not codes:
+        raise invalid_request(field, f"{field} needs at least one card")
+    return tuple(parse_card(c) for c in codes)
 
 
 def _group(codes: Sequence[str], field: str) -> Group:
-    if not codes:
-        raise invalid_request(field, f"{field} needs at least one card")
-    return canonical_group(tuple(parse_card(c) for c in codes))
+    return canonical_group(_card_list(codes, field))
+
+
+def _label(text: str, field: str) -> tuple[int, str]:
+    """Rank code and normalised label (``k#1`` -> ``K``) of a meld label."""
+    if not text.strip():
+        raise invalid_request(field, f"{field} needs a meld label")
+    return parse_label(text)
+
+
+def _add_to_meld(a: game.Move.AddToMeld) -> AddToMeld:
+    """The addition as ``parse_move`` reads ``add LABEL cards``."""
+    cards = _card_list(a.cards, "move.add_to_meld.cards")
+    if not a.label.strip():
+        return AddToMeld(rank_of_char(a.rank), canonical_group(cards))
+    rank, label = _label(a.label, "move.add_to_meld.label")
+    if a.rank.strip() and not (rank < WILD_RANK and rank_of_char(a.rank) == rank):
+        raise invalid_request("move.add_to_meld.rank",
+                              f"rank {a.rank!r} is not the rank of meld {label}")
+    if len(label) == 1 and rank < WILD_RANK:  # "K" (or "K#1") is the side's first K group
+        return AddToMeld(rank, canonical_group(cards))
+    return AddToMeld(rank, tuple(sorted(cards)) if rank >= SEQ_RANK else canonical_group(cards),
+                     label)
+
+
+def _go_down(d: game.Move.GoDown) -> GoDown:
+    if not d.groups:
+        raise invalid_request("move.go_down.groups", "going down needs the contract's melds")
+    return GoDown(canonical_groups(_card_list(g.cards, "move.go_down.groups")
+                                   for g in d.groups))
+
+
+def _lay_off(lo: game.Move.LayOff) -> LayOff:
+    for name, value in (("seat", lo.seat), ("meld", lo.meld)):
+        if value < 0:
+            raise invalid_request(f"move.lay_off.{name}", f"{name} {value} is negative")
+    return LayOff(lo.seat, lo.meld, parse_card(lo.card))
 
 
 def _typed(m: game.Move) -> Move | None:
@@ -107,31 +167,39 @@ def _typed(m: game.Move) -> Move | None:
         t = m.take_pile
         cards = canonical_group(tuple(parse_card(c) for c in t.cards))
         extras = tuple(_group(g.cards, "move.take_pile.extras") for g in t.extras)
-        return TakePile(cards, extras)
+        target = _label(t.target, "move.take_pile.target")[1] if t.target.strip() else ""
+        return TakePile(cards, extras, target)
     if kind == "meld":
         if not m.meld.groups:
             raise invalid_request("move.meld.groups", "a meld needs at least one group")
         return Meld(tuple(_group(g.cards, "move.meld.groups") for g in m.meld.groups))
     if kind == "add_to_meld":
-        a = m.add_to_meld
-        return AddToMeld(rank_of_char(a.rank), _group(a.cards, "move.add_to_meld.cards"))
+        return _add_to_meld(m.add_to_meld)
+    if kind == "merge":
+        return Merge(_label(m.merge.first, "move.merge.first")[1],
+                     _label(m.merge.second, "move.merge.second")[1])
     if kind == "discard":
         return Discard(parse_card(m.discard.card))
     if kind == "go_out":
         return GoOut(parse_card(m.go_out.card) if m.go_out.HasField("card") else None)
     if kind == "answer":
         return Answer(m.answer.yes)
+    if kind == "go_down":
+        return _go_down(m.go_down)
+    if kind == "lay_off":
+        return _lay_off(m.lay_off)
     bare: dict[str, Move] = {"ask": Ask(), "undo": Undo(), "decline": Decline(),
-                             "end_hand": EndHand()}
+                             "end_hand": EndHand(), "buy": Buy(), "pass_buy": PassBuy()}
     return bare[kind]
 
 
 def move_from_pb(m: game.Move) -> Move:
     """The engine move of a request (typed, text, or both when they agree).
 
-    :raises ServiceError: ``REQUEST_INVALID`` when the move is missing or the
-        typed and text forms disagree.
-    :raises BadMove: a card code or the text cannot be read.
+    :raises ServiceError: ``REQUEST_INVALID`` when the move is missing, a typed
+        field is missing or contradicts another, or the typed and text forms
+        disagree.
+    :raises BadMove: a card code, a meld label or the text cannot be read.
     """
     typed = _typed(m)
     text = m.text.strip()

@@ -7,9 +7,10 @@ import random
 import pytest
 from google.protobuf import json_format
 
-from engine import Phase, apply, legal_moves, new_game, parse_move
+from engine import Phase, apply, legal_moves, new_game, next_deal, parse_card, parse_move
+from engine.bots import greedy_move
 from engine.errors import BadMove
-from engine.moves import GoOut, TakePile
+from engine.moves import MOVE_KINDS, AddToMeld, GoOut, Move, TakePile
 from service import convert
 from service.errors import ServiceError
 from service.pb import game
@@ -41,6 +42,133 @@ def test_every_legal_move_round_trips(players: int) -> None:
     assert {"draw", "discard", "meld"} <= seen
 
 
+# The typed arm of each engine move kind (engine.moves.MOVE_KINDS).
+ARMS = {"draw": "draw", "take": "take_pile", "meld": "meld", "add": "add_to_meld",
+        "merge": "merge", "discard": "discard", "out": "go_out", "ask": "ask",
+        "answer": "answer", "undo": "undo", "decline": "decline", "end": "end_hand",
+        "buy": "buy", "pass": "pass_buy", "down": "go_down", "layoff": "lay_off"}
+
+
+def test_every_engine_move_kind_has_an_arm() -> None:
+    assert set(ARMS) == set(MOVE_KINDS.values())
+    assert set(ARMS.values()) == {f.name for f in game.Move.DESCRIPTOR.oneofs_by_name["kind"].fields}
+
+
+def test_an_unlabelled_sequence_addition_is_not_canonical() -> None:
+    """engine.play.canonicalize labels an addition named by a rank code alone; such a
+    move has no readable text either, so it is no answer's move."""
+    with pytest.raises(ValueError):
+        convert.move_to_pb(AddToMeld(15, (parse_card("4H"),)))
+
+
+def _form(move: Move) -> str:
+    """The engine kind of a move, told apart by how it names a meld."""
+    kind = MOVE_KINDS[type(move)]
+    if isinstance(move, AddToMeld) and move.label:
+        label = move.label
+        return kind + (":wild" if label.startswith("W") else ":sequence" if ":" in label
+                       else ":ordinal")
+    if isinstance(move, TakePile) and move.target:
+        return kind + ":target"
+    return kind
+
+
+def _check_round_trip(move: Move) -> str:
+    """Typed, text, typed alone and JSON all give the move back; returns the arm."""
+    msg = convert.move_to_pb(move)
+    kind = msg.WhichOneof("kind")
+    assert kind == ARMS[MOVE_KINDS[type(move)]], (move, kind)
+    assert msg.text == str(move)
+    assert convert.move_from_pb(msg) == move
+    assert convert.move_from_pb(game.Move(text=msg.text)) == move
+    typed = game.Move()
+    typed.CopyFrom(msg)
+    typed.ClearField("text")
+    assert convert.move_from_pb(typed) == move, (move, typed)
+    back = json_format.Parse(json_format.MessageToJson(typed), game.Move())
+    assert convert.move_from_pb(back) == move
+    return kind
+
+
+# Forms each game's playouts must meet, so the round trip covers its labelled moves.
+FAMILY_FORMS = {"add:sequence", "take:target", "merge", "meld", "add", "take", "discard", "draw"}
+EXPECTED_FORMS = {
+    "samba": FAMILY_FORMS | {"add:ordinal", "out"},
+    "bolivia": FAMILY_FORMS | {"add:wild", "add:ordinal", "decline"},
+    "bolivia_sevens": FAMILY_FORMS | {"add:wild", "add:ordinal"},
+    "may_i": {"draw", "take", "discard", "buy", "pass", "down", "layoff"},
+}
+
+
+@pytest.mark.parametrize(("variant", "players"), [("samba", 4), ("bolivia", 4),
+                                                  ("bolivia_sevens", 4), ("may_i", 3),
+                                                  ("may_i", 4)])
+def test_every_move_of_every_game_round_trips_typed(variant: str, players: int) -> None:
+    """Every legal move along seeded playouts (half greedy, half random, across deals)
+    has its typed arm, and the typed form alone gives the engine move back."""
+    seen: set[str] = set()
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = new_game(variant, players, seed=seed)
+        for _ in range(400):
+            if state.phase is Phase.GAME_OVER:
+                break
+            if state.phase is Phase.HAND_OVER:
+                state = next_deal(state)
+                continue
+            moves = legal_moves(state)
+            for move in moves:
+                _check_round_trip(move)
+                seen.add(_form(move))
+            playable = [m for m in moves if str(m) != "undo"] or moves
+            state = apply(state, greedy_move(state, rng) if rng.random() < 0.5
+                          else rng.choice(playable))
+    missing = EXPECTED_FORMS[variant] - seen
+    assert not missing, f"{variant}: the playouts never listed {sorted(missing)}"
+
+
+@pytest.mark.parametrize(("text", "typed"), [
+    ("add S:5-9 4S TS", {"addToMeld": {"cards": ["4S", "TS"], "label": "S:5-9"}}),
+    ("add K#2 KC", {"addToMeld": {"rank": "K", "cards": ["KC"], "label": "K#2"}}),
+    ("add W 2D JK", {"addToMeld": {"cards": ["2D", "JK"], "label": "W"}}),
+    ("add K KC JK", {"addToMeld": {"rank": "K", "cards": ["KC", "JK"]}}),
+    ("take on S:5-9", {"takePile": {"target": "S:5-9"}}),
+    ("take 9S 9C on 9#2", {"takePile": {"cards": ["9S", "9C"], "target": "9#2"}}),
+    ("take 9S 9C", {"takePile": {"cards": ["9S", "9C"]}}),
+    ("merge K K#2", {"merge": {"first": "K", "second": "K#2"}}),
+    ("buy", {"buy": {}}),
+    ("pass", {"passBuy": {}}),
+    ("down 7S 7H 7D / KS KD KC", {"goDown": {"groups": [{"cards": ["7S", "7H", "7D"]},
+                                                        {"cards": ["KS", "KD", "KC"]}]}}),
+    ("layoff 2:1 9D", {"layOff": {"seat": 2, "meld": 1, "card": "9D"}}),
+])
+def test_typed_json_of_each_new_form(text: str, typed: dict[str, object]) -> None:
+    """The JSON of docs/api.md's move table: the answer's typed form, and the same
+    typed form alone in a request is the move of the text."""
+    move = parse_move(text)
+    msg = convert.move_to_pb(move)
+    assert msg.text == text
+    alone = json_format.ParseDict(typed, game.Move())
+    assert convert.move_from_pb(alone) == move
+    assert json_format.MessageToDict(msg) == {"text": text, **typed}
+
+
+@pytest.mark.parametrize(("typed", "text"), [
+    ({"addToMeld": {"rank": "k", "cards": ["KC"], "label": "k#2"}}, "add K#2 KC"),
+    ({"addToMeld": {"cards": ["KC"], "label": "K#1"}}, "add K KC"),  # the first K group
+    ({"addToMeld": {"cards": ["TS", "4S"], "label": "s:5-9"}}, "add S:5-9 4S TS"),
+    # a sequence's cards are in card order, wild ones too (the engine then refuses them)
+    ({"addToMeld": {"cards": ["4S", "2C"], "label": "S:5-9"}}, "add S:5-9 2C 4S"),
+    ({"takePile": {"target": "9#1"}}, "take on 9"),
+    ({"merge": {"first": "s:4-6", "second": "S:7-9"}}, "merge S:4-6 S:7-9"),
+    ({"goDown": {"groups": [{"cards": ["KC", "KS", "KD"]}, {"cards": ["7D", "7S", "7H"]}]}},
+     "down 7S 7H 7D / KS KD KC"),
+])
+def test_typed_requests_are_canonicalised_like_text(typed: dict[str, object], text: str) -> None:
+    move = convert.move_from_pb(json_format.ParseDict(typed, game.Move()))
+    assert move == parse_move(text) and str(move) == text
+
+
 def test_typed_forms_of_special_moves() -> None:
     take = parse_move("take 9S 9C / KH KD 2C")
     assert isinstance(take, TakePile)
@@ -59,7 +187,23 @@ def test_typed_forms_of_special_moves() -> None:
     game.Move(meld=game.Move.MeldCards()),
     game.Move(meld=game.Move.MeldCards(groups=[game.CardGroup()])),
     game.Move(add_to_meld=game.Move.AddToMeld(rank="K")),
+    game.Move(add_to_meld=game.Move.AddToMeld(label="S:5-9")),
+    game.Move(add_to_meld=game.Move.AddToMeld(rank="Q", label="K#2", cards=["KC"])),
+    game.Move(add_to_meld=game.Move.AddToMeld(rank="5", label="S:5-9", cards=["4S"])),
+    game.Move(merge=game.Move.Merge(first="K")),
+    game.Move(merge=game.Move.Merge(second="K#2")),
+    game.Move(go_down=game.Move.GoDown()),
+    game.Move(go_down=game.Move.GoDown(groups=[game.CardGroup(cards=["7S", "7H", "7D"]),
+                                               game.CardGroup()])),
+    game.Move(lay_off=game.Move.LayOff(seat=-1, card="9D")),
+    game.Move(lay_off=game.Move.LayOff(seat=1, meld=-2, card="9D")),
     game.Move(text="draw", discard=game.Move.Discard(card="4S")),
+    # typed and text of labelled moves must agree too
+    game.Move(text="add K#2 KC", add_to_meld=game.Move.AddToMeld(rank="K", cards=["KC"])),
+    game.Move(text="take 9S 9C on 9#2", take_pile=game.Move.TakePile(cards=["9S", "9C"])),
+    game.Move(text="merge K K#2", merge=game.Move.Merge(first="K#2", second="K")),
+    game.Move(text="pass", buy=game.Move.Buy()),
+    game.Move(text="layoff 2:1 9D", lay_off=game.Move.LayOff(seat=1, meld=2, card="9D")),
     game.Move(),
 ])
 def test_malformed_typed_moves(move: game.Move) -> None:
@@ -73,6 +217,21 @@ def test_bad_cards_are_engine_errors() -> None:
         convert.move_from_pb(game.Move(add_to_meld=game.Move.AddToMeld(rank="Z", cards=["KS"])))
     with pytest.raises(BadMove):
         convert.move_from_pb(game.Move(take_pile=game.Move.TakePile(cards=["KS", "XX"])))
+    with pytest.raises(BadMove):
+        convert.move_from_pb(game.Move(lay_off=game.Move.LayOff(seat=1, card="XX")))
+
+
+@pytest.mark.parametrize("move", [
+    game.Move(add_to_meld=game.Move.AddToMeld(label="S:9-5", cards=["4S"])),
+    game.Move(add_to_meld=game.Move.AddToMeld(label="K#0", cards=["KC"])),
+    game.Move(take_pile=game.Move.TakePile(target="X:1-2")),
+    game.Move(merge=game.Move.Merge(first="K", second="KK")),
+])
+def test_bad_labels_are_engine_errors(move: game.Move) -> None:
+    """A label that cannot be read is the text form's BAD_MOVE_SYNTAX."""
+    with pytest.raises(BadMove) as err:
+        convert.move_from_pb(move)
+    assert err.value.reason.value == "BAD_MOVE_SYNTAX"
 
 
 @pytest.mark.parametrize("seed", range(6))

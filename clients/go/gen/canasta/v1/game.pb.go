@@ -158,12 +158,18 @@ func (EventType) EnumDescriptor() ([]byte, []int) {
 // A move. Set the typed `kind`, or only `text` (the engine's text form, such
 // as `meld KS KH KD` or `discard 4D`), or both when they denote the same move.
 // Answers always carry both, in canonical form.
+//
+// Melds of Samba and Bolivia are named by a label (docs/engine.md): the rank
+// character of a group (`K`), `3` for black threes, `W` for a meld of wild
+// cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3` for a
+// further meld of the same label (`K#2`).
 type Move struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The move's text form (docs/engine.md); canonical in answers.
 	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
-	// The typed move. Empty in an answer only for a move kind this API version
-	// does not type yet (then `text` alone describes it).
+	// The typed move. Every move of the games this API serves has an arm; an
+	// answer leaves it empty only for a move kind added to the engine before
+	// the API types it (then `text` alone describes it).
 	//
 	// Types that are valid to be assigned to Kind:
 	//
@@ -178,6 +184,11 @@ type Move struct {
 	//	*Move_Undo_
 	//	*Move_Decline_
 	//	*Move_EndHand_
+	//	*Move_Merge_
+	//	*Move_Buy_
+	//	*Move_PassBuy_
+	//	*Move_GoDown_
+	//	*Move_LayOff_
 	Kind          isMove_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -326,6 +337,51 @@ func (x *Move) GetEndHand() *Move_EndHand {
 	return nil
 }
 
+func (x *Move) GetMerge() *Move_Merge {
+	if x != nil {
+		if x, ok := x.Kind.(*Move_Merge_); ok {
+			return x.Merge
+		}
+	}
+	return nil
+}
+
+func (x *Move) GetBuy() *Move_Buy {
+	if x != nil {
+		if x, ok := x.Kind.(*Move_Buy_); ok {
+			return x.Buy
+		}
+	}
+	return nil
+}
+
+func (x *Move) GetPassBuy() *Move_PassBuy {
+	if x != nil {
+		if x, ok := x.Kind.(*Move_PassBuy_); ok {
+			return x.PassBuy
+		}
+	}
+	return nil
+}
+
+func (x *Move) GetGoDown() *Move_GoDown {
+	if x != nil {
+		if x, ok := x.Kind.(*Move_GoDown_); ok {
+			return x.GoDown
+		}
+	}
+	return nil
+}
+
+func (x *Move) GetLayOff() *Move_LayOff {
+	if x != nil {
+		if x, ok := x.Kind.(*Move_LayOff_); ok {
+			return x.LayOff
+		}
+	}
+	return nil
+}
+
 type isMove_Kind interface {
 	isMove_Kind()
 }
@@ -385,6 +441,31 @@ type Move_EndHand_ struct {
 	EndHand *Move_EndHand `protobuf:"bytes,12,opt,name=end_hand,json=endHand,proto3,oneof"`
 }
 
+type Move_Merge_ struct {
+	// Merge two melds of the side (Samba: two groups of a rank, two sequences).
+	Merge *Move_Merge `protobuf:"bytes,13,opt,name=merge,proto3,oneof"`
+}
+
+type Move_Buy_ struct {
+	// May I?: buy the declined discard ("May I?").
+	Buy *Move_Buy `protobuf:"bytes,14,opt,name=buy,proto3,oneof"`
+}
+
+type Move_PassBuy_ struct {
+	// May I?: do not buy the offered discard.
+	PassBuy *Move_PassBuy `protobuf:"bytes,15,opt,name=pass_buy,json=passBuy,proto3,oneof"`
+}
+
+type Move_GoDown_ struct {
+	// May I?: go down with the deal's contract.
+	GoDown *Move_GoDown `protobuf:"bytes,16,opt,name=go_down,json=goDown,proto3,oneof"`
+}
+
+type Move_LayOff_ struct {
+	// May I?: lay one card off on a meld on the table.
+	LayOff *Move_LayOff `protobuf:"bytes,17,opt,name=lay_off,json=layOff,proto3,oneof"`
+}
+
 func (*Move_Draw_) isMove_Kind() {}
 
 func (*Move_TakePile_) isMove_Kind() {}
@@ -406,6 +487,16 @@ func (*Move_Undo_) isMove_Kind() {}
 func (*Move_Decline_) isMove_Kind() {}
 
 func (*Move_EndHand_) isMove_Kind() {}
+
+func (*Move_Merge_) isMove_Kind() {}
+
+func (*Move_Buy_) isMove_Kind() {}
+
+func (*Move_PassBuy_) isMove_Kind() {}
+
+func (*Move_GoDown_) isMove_Kind() {}
+
+func (*Move_LayOff_) isMove_Kind() {}
 
 // A group of cards (one meld).
 type CardGroup struct {
@@ -1492,13 +1583,18 @@ func (*Move_Draw) Descriptor() ([]byte, []int) {
 
 // Take the pile: `cards` from the hand meld the top card (empty: the top
 // card joins the side's meld of its rank); `extras` are the further melds
-// shown for an initial meld.
+// shown for an initial meld. In May I? an empty TakePile takes the fresh
+// discard as the turn's draw.
 type Move_TakePile struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Hand cards laid with the top card.
 	Cards []string `protobuf:"bytes,1,rep,name=cards,proto3" json:"cards,omitempty"`
 	// Extra melds shown to reach the initial minimum.
-	Extras        []*CardGroup `protobuf:"bytes,2,rep,name=extras,proto3" json:"extras,omitempty"`
+	Extras []*CardGroup `protobuf:"bytes,2,rep,name=extras,proto3" json:"extras,omitempty"`
+	// Label of the side's meld that gets the top card (and `cards`), such as
+	// `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+	// the meld of the top card's rank, or a new group with `cards`.
+	Target        string `protobuf:"bytes,3,opt,name=target,proto3" json:"target,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1547,6 +1643,13 @@ func (x *Move_TakePile) GetExtras() []*CardGroup {
 	return nil
 }
 
+func (x *Move_TakePile) GetTarget() string {
+	if x != nil {
+		return x.Target
+	}
+	return ""
+}
+
 // New melds (several only for a batch initial meld).
 type Move_MeldCards struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1593,13 +1696,20 @@ func (x *Move_MeldCards) GetGroups() []*CardGroup {
 	return nil
 }
 
-// Cards added to the side's meld of `rank`.
+// Cards added to the side's meld of `rank`, or to the meld named by `label`.
 type Move_AddToMeld struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Rank character of the meld (`K`, `7`; `3` = black threes).
+	// Rank character of the meld (`K`, `7`; `3` = black threes). With a
+	// `label`: the label's rank character for a group (`K` for `K#2`), empty
+	// for a sequence or a wild meld; in a request it may then be left empty.
 	Rank string `protobuf:"bytes,1,opt,name=rank,proto3" json:"rank,omitempty"`
 	// Hand cards to add.
-	Cards         []string `protobuf:"bytes,2,rep,name=cards,proto3" json:"cards,omitempty"`
+	Cards []string `protobuf:"bytes,2,rep,name=cards,proto3" json:"cards,omitempty"`
+	// Label of the meld when the rank alone does not name it: a further group
+	// of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+	// the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+	// `add W 2D`).
+	Label         string `protobuf:"bytes,3,opt,name=label,proto3" json:"label,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1648,6 +1758,254 @@ func (x *Move_AddToMeld) GetCards() []string {
 	return nil
 }
 
+func (x *Move_AddToMeld) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+// Merge the side's meld labelled `second` into the one labelled `first`
+// (text `merge K K#2`).
+type Move_Merge struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Label of the meld that stays.
+	First string `protobuf:"bytes,1,opt,name=first,proto3" json:"first,omitempty"`
+	// Label of the meld that joins it.
+	Second        string `protobuf:"bytes,2,opt,name=second,proto3" json:"second,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Move_Merge) Reset() {
+	*x = Move_Merge{}
+	mi := &file_canasta_v1_game_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Move_Merge) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Move_Merge) ProtoMessage() {}
+
+func (x *Move_Merge) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Move_Merge.ProtoReflect.Descriptor instead.
+func (*Move_Merge) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 4}
+}
+
+func (x *Move_Merge) GetFirst() string {
+	if x != nil {
+		return x.First
+	}
+	return ""
+}
+
+func (x *Move_Merge) GetSecond() string {
+	if x != nil {
+		return x.Second
+	}
+	return ""
+}
+
+// May I?: ask to buy the discard the player in turn declined (text `buy`).
+type Move_Buy struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Move_Buy) Reset() {
+	*x = Move_Buy{}
+	mi := &file_canasta_v1_game_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Move_Buy) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Move_Buy) ProtoMessage() {}
+
+func (x *Move_Buy) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Move_Buy.ProtoReflect.Descriptor instead.
+func (*Move_Buy) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 5}
+}
+
+// May I?: answer the buy window with no (text `pass`).
+type Move_PassBuy struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Move_PassBuy) Reset() {
+	*x = Move_PassBuy{}
+	mi := &file_canasta_v1_game_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Move_PassBuy) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Move_PassBuy) ProtoMessage() {}
+
+func (x *Move_PassBuy) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Move_PassBuy.ProtoReflect.Descriptor instead.
+func (*Move_PassBuy) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 6}
+}
+
+// May I?: lay down exactly the deal's contract in one move (text
+// `down 7S 7H 7D / KS KD KC`).
+type Move_GoDown struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One group per meld: sets and runs.
+	Groups        []*CardGroup `protobuf:"bytes,1,rep,name=groups,proto3" json:"groups,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Move_GoDown) Reset() {
+	*x = Move_GoDown{}
+	mi := &file_canasta_v1_game_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Move_GoDown) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Move_GoDown) ProtoMessage() {}
+
+func (x *Move_GoDown) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Move_GoDown.ProtoReflect.Descriptor instead.
+func (*Move_GoDown) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 7}
+}
+
+func (x *Move_GoDown) GetGroups() []*CardGroup {
+	if x != nil {
+		return x.Groups
+	}
+	return nil
+}
+
+// May I?: lay one card off on a meld on the table (text `layoff 2:1 9D`).
+type Move_LayOff struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Seat whose meld gets the card (0-based).
+	Seat int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Index of the meld among that seat's melds, in laying order (0-based).
+	Meld int32 `protobuf:"varint,2,opt,name=meld,proto3" json:"meld,omitempty"`
+	// The card.
+	Card          string `protobuf:"bytes,3,opt,name=card,proto3" json:"card,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Move_LayOff) Reset() {
+	*x = Move_LayOff{}
+	mi := &file_canasta_v1_game_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Move_LayOff) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Move_LayOff) ProtoMessage() {}
+
+func (x *Move_LayOff) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Move_LayOff.ProtoReflect.Descriptor instead.
+func (*Move_LayOff) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 8}
+}
+
+func (x *Move_LayOff) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Move_LayOff) GetMeld() int32 {
+	if x != nil {
+		return x.Meld
+	}
+	return 0
+}
+
+func (x *Move_LayOff) GetCard() string {
+	if x != nil {
+		return x.Card
+	}
+	return ""
+}
+
 // Discard a card.
 type Move_Discard struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1659,7 +2017,7 @@ type Move_Discard struct {
 
 func (x *Move_Discard) Reset() {
 	*x = Move_Discard{}
-	mi := &file_canasta_v1_game_proto_msgTypes[15]
+	mi := &file_canasta_v1_game_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1671,7 +2029,7 @@ func (x *Move_Discard) String() string {
 func (*Move_Discard) ProtoMessage() {}
 
 func (x *Move_Discard) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[15]
+	mi := &file_canasta_v1_game_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1684,7 +2042,7 @@ func (x *Move_Discard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move_Discard.ProtoReflect.Descriptor instead.
 func (*Move_Discard) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 4}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 9}
 }
 
 func (x *Move_Discard) GetCard() string {
@@ -1705,7 +2063,7 @@ type Move_GoOut struct {
 
 func (x *Move_GoOut) Reset() {
 	*x = Move_GoOut{}
-	mi := &file_canasta_v1_game_proto_msgTypes[16]
+	mi := &file_canasta_v1_game_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1717,7 +2075,7 @@ func (x *Move_GoOut) String() string {
 func (*Move_GoOut) ProtoMessage() {}
 
 func (x *Move_GoOut) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[16]
+	mi := &file_canasta_v1_game_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1730,7 +2088,7 @@ func (x *Move_GoOut) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move_GoOut.ProtoReflect.Descriptor instead.
 func (*Move_GoOut) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 5}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 10}
 }
 
 func (x *Move_GoOut) GetCard() string {
@@ -1749,7 +2107,7 @@ type Move_Ask struct {
 
 func (x *Move_Ask) Reset() {
 	*x = Move_Ask{}
-	mi := &file_canasta_v1_game_proto_msgTypes[17]
+	mi := &file_canasta_v1_game_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1761,7 +2119,7 @@ func (x *Move_Ask) String() string {
 func (*Move_Ask) ProtoMessage() {}
 
 func (x *Move_Ask) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[17]
+	mi := &file_canasta_v1_game_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1774,7 +2132,7 @@ func (x *Move_Ask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move_Ask.ProtoReflect.Descriptor instead.
 func (*Move_Ask) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 6}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 11}
 }
 
 // The partner's answer.
@@ -1788,7 +2146,7 @@ type Move_Answer struct {
 
 func (x *Move_Answer) Reset() {
 	*x = Move_Answer{}
-	mi := &file_canasta_v1_game_proto_msgTypes[18]
+	mi := &file_canasta_v1_game_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1800,7 +2158,7 @@ func (x *Move_Answer) String() string {
 func (*Move_Answer) ProtoMessage() {}
 
 func (x *Move_Answer) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[18]
+	mi := &file_canasta_v1_game_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1813,7 +2171,7 @@ func (x *Move_Answer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move_Answer.ProtoReflect.Descriptor instead.
 func (*Move_Answer) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 7}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 12}
 }
 
 func (x *Move_Answer) GetYes() bool {
@@ -1832,7 +2190,7 @@ type Move_Undo struct {
 
 func (x *Move_Undo) Reset() {
 	*x = Move_Undo{}
-	mi := &file_canasta_v1_game_proto_msgTypes[19]
+	mi := &file_canasta_v1_game_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1844,7 +2202,7 @@ func (x *Move_Undo) String() string {
 func (*Move_Undo) ProtoMessage() {}
 
 func (x *Move_Undo) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[19]
+	mi := &file_canasta_v1_game_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1857,7 +2215,7 @@ func (x *Move_Undo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move_Undo.ProtoReflect.Descriptor instead.
 func (*Move_Undo) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 8}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 13}
 }
 
 // Decline the pile when the stock is empty.
@@ -1869,7 +2227,7 @@ type Move_Decline struct {
 
 func (x *Move_Decline) Reset() {
 	*x = Move_Decline{}
-	mi := &file_canasta_v1_game_proto_msgTypes[20]
+	mi := &file_canasta_v1_game_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1881,7 +2239,7 @@ func (x *Move_Decline) String() string {
 func (*Move_Decline) ProtoMessage() {}
 
 func (x *Move_Decline) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[20]
+	mi := &file_canasta_v1_game_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1894,7 +2252,7 @@ func (x *Move_Decline) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move_Decline.ProtoReflect.Descriptor instead.
 func (*Move_Decline) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 9}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 14}
 }
 
 // End the hand (no discard after the last-card red three).
@@ -1906,7 +2264,7 @@ type Move_EndHand struct {
 
 func (x *Move_EndHand) Reset() {
 	*x = Move_EndHand{}
-	mi := &file_canasta_v1_game_proto_msgTypes[21]
+	mi := &file_canasta_v1_game_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1918,7 +2276,7 @@ func (x *Move_EndHand) String() string {
 func (*Move_EndHand) ProtoMessage() {}
 
 func (x *Move_EndHand) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[21]
+	mi := &file_canasta_v1_game_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1931,7 +2289,7 @@ func (x *Move_EndHand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Move_EndHand.ProtoReflect.Descriptor instead.
 func (*Move_EndHand) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 10}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{0, 15}
 }
 
 var File_canasta_v1_game_proto protoreflect.FileDescriptor
@@ -1939,7 +2297,7 @@ var File_canasta_v1_game_proto protoreflect.FileDescriptor
 const file_canasta_v1_game_proto_rawDesc = "" +
 	"\n" +
 	"\x15canasta/v1/game.proto\x12\n" +
-	"canasta.v1\"\xae\a\n" +
+	"canasta.v1\"\x9d\v\n" +
 	"\x04Move\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12+\n" +
 	"\x04draw\x18\x02 \x01(\v2\x15.canasta.v1.Move.DrawH\x00R\x04draw\x128\n" +
@@ -1953,16 +2311,34 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\x04undo\x18\n" +
 	" \x01(\v2\x15.canasta.v1.Move.UndoH\x00R\x04undo\x124\n" +
 	"\adecline\x18\v \x01(\v2\x18.canasta.v1.Move.DeclineH\x00R\adecline\x125\n" +
-	"\bend_hand\x18\f \x01(\v2\x18.canasta.v1.Move.EndHandH\x00R\aendHand\x1a\x06\n" +
-	"\x04Draw\x1aO\n" +
+	"\bend_hand\x18\f \x01(\v2\x18.canasta.v1.Move.EndHandH\x00R\aendHand\x12.\n" +
+	"\x05merge\x18\r \x01(\v2\x16.canasta.v1.Move.MergeH\x00R\x05merge\x12(\n" +
+	"\x03buy\x18\x0e \x01(\v2\x14.canasta.v1.Move.BuyH\x00R\x03buy\x125\n" +
+	"\bpass_buy\x18\x0f \x01(\v2\x18.canasta.v1.Move.PassBuyH\x00R\apassBuy\x122\n" +
+	"\ago_down\x18\x10 \x01(\v2\x17.canasta.v1.Move.GoDownH\x00R\x06goDown\x122\n" +
+	"\alay_off\x18\x11 \x01(\v2\x17.canasta.v1.Move.LayOffH\x00R\x06layOff\x1a\x06\n" +
+	"\x04Draw\x1ag\n" +
 	"\bTakePile\x12\x14\n" +
 	"\x05cards\x18\x01 \x03(\tR\x05cards\x12-\n" +
-	"\x06extras\x18\x02 \x03(\v2\x15.canasta.v1.CardGroupR\x06extras\x1a:\n" +
+	"\x06extras\x18\x02 \x03(\v2\x15.canasta.v1.CardGroupR\x06extras\x12\x16\n" +
+	"\x06target\x18\x03 \x01(\tR\x06target\x1a:\n" +
 	"\tMeldCards\x12-\n" +
-	"\x06groups\x18\x01 \x03(\v2\x15.canasta.v1.CardGroupR\x06groups\x1a5\n" +
+	"\x06groups\x18\x01 \x03(\v2\x15.canasta.v1.CardGroupR\x06groups\x1aK\n" +
 	"\tAddToMeld\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\tR\x04rank\x12\x14\n" +
-	"\x05cards\x18\x02 \x03(\tR\x05cards\x1a\x1d\n" +
+	"\x05cards\x18\x02 \x03(\tR\x05cards\x12\x14\n" +
+	"\x05label\x18\x03 \x01(\tR\x05label\x1a5\n" +
+	"\x05Merge\x12\x14\n" +
+	"\x05first\x18\x01 \x01(\tR\x05first\x12\x16\n" +
+	"\x06second\x18\x02 \x01(\tR\x06second\x1a\x05\n" +
+	"\x03Buy\x1a\t\n" +
+	"\aPassBuy\x1a7\n" +
+	"\x06GoDown\x12-\n" +
+	"\x06groups\x18\x01 \x03(\v2\x15.canasta.v1.CardGroupR\x06groups\x1aD\n" +
+	"\x06LayOff\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
+	"\x04meld\x18\x02 \x01(\x05R\x04meld\x12\x12\n" +
+	"\x04card\x18\x03 \x01(\tR\x04card\x1a\x1d\n" +
 	"\aDiscard\x12\x12\n" +
 	"\x04card\x18\x01 \x01(\tR\x04card\x1a)\n" +
 	"\x05GoOut\x12\x17\n" +
@@ -2103,7 +2479,7 @@ func file_canasta_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_canasta_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_canasta_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_canasta_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_canasta_v1_game_proto_goTypes = []any{
 	(OptionType)(0),        // 0: canasta.v1.OptionType
 	(EventType)(0),         // 1: canasta.v1.EventType
@@ -2122,40 +2498,51 @@ var file_canasta_v1_game_proto_goTypes = []any{
 	(*Move_TakePile)(nil),  // 14: canasta.v1.Move.TakePile
 	(*Move_MeldCards)(nil), // 15: canasta.v1.Move.MeldCards
 	(*Move_AddToMeld)(nil), // 16: canasta.v1.Move.AddToMeld
-	(*Move_Discard)(nil),   // 17: canasta.v1.Move.Discard
-	(*Move_GoOut)(nil),     // 18: canasta.v1.Move.GoOut
-	(*Move_Ask)(nil),       // 19: canasta.v1.Move.Ask
-	(*Move_Answer)(nil),    // 20: canasta.v1.Move.Answer
-	(*Move_Undo)(nil),      // 21: canasta.v1.Move.Undo
-	(*Move_Decline)(nil),   // 22: canasta.v1.Move.Decline
-	(*Move_EndHand)(nil),   // 23: canasta.v1.Move.EndHand
+	(*Move_Merge)(nil),     // 17: canasta.v1.Move.Merge
+	(*Move_Buy)(nil),       // 18: canasta.v1.Move.Buy
+	(*Move_PassBuy)(nil),   // 19: canasta.v1.Move.PassBuy
+	(*Move_GoDown)(nil),    // 20: canasta.v1.Move.GoDown
+	(*Move_LayOff)(nil),    // 21: canasta.v1.Move.LayOff
+	(*Move_Discard)(nil),   // 22: canasta.v1.Move.Discard
+	(*Move_GoOut)(nil),     // 23: canasta.v1.Move.GoOut
+	(*Move_Ask)(nil),       // 24: canasta.v1.Move.Ask
+	(*Move_Answer)(nil),    // 25: canasta.v1.Move.Answer
+	(*Move_Undo)(nil),      // 26: canasta.v1.Move.Undo
+	(*Move_Decline)(nil),   // 27: canasta.v1.Move.Decline
+	(*Move_EndHand)(nil),   // 28: canasta.v1.Move.EndHand
 }
 var file_canasta_v1_game_proto_depIdxs = []int32{
 	13, // 0: canasta.v1.Move.draw:type_name -> canasta.v1.Move.Draw
 	14, // 1: canasta.v1.Move.take_pile:type_name -> canasta.v1.Move.TakePile
 	15, // 2: canasta.v1.Move.meld:type_name -> canasta.v1.Move.MeldCards
 	16, // 3: canasta.v1.Move.add_to_meld:type_name -> canasta.v1.Move.AddToMeld
-	17, // 4: canasta.v1.Move.discard:type_name -> canasta.v1.Move.Discard
-	18, // 5: canasta.v1.Move.go_out:type_name -> canasta.v1.Move.GoOut
-	19, // 6: canasta.v1.Move.ask:type_name -> canasta.v1.Move.Ask
-	20, // 7: canasta.v1.Move.answer:type_name -> canasta.v1.Move.Answer
-	21, // 8: canasta.v1.Move.undo:type_name -> canasta.v1.Move.Undo
-	22, // 9: canasta.v1.Move.decline:type_name -> canasta.v1.Move.Decline
-	23, // 10: canasta.v1.Move.end_hand:type_name -> canasta.v1.Move.EndHand
-	6,  // 11: canasta.v1.SeatView.sides:type_name -> canasta.v1.SideView
-	8,  // 12: canasta.v1.SeatView.result:type_name -> canasta.v1.SideScore
-	7,  // 13: canasta.v1.SideView.melds:type_name -> canasta.v1.MeldView
-	9,  // 14: canasta.v1.SideScore.breakdown:type_name -> canasta.v1.ScoreBreakdown
-	11, // 15: canasta.v1.Variant.options:type_name -> canasta.v1.VariantOption
-	0,  // 16: canasta.v1.VariantOption.type:type_name -> canasta.v1.OptionType
-	1,  // 17: canasta.v1.Event.type:type_name -> canasta.v1.EventType
-	3,  // 18: canasta.v1.Move.TakePile.extras:type_name -> canasta.v1.CardGroup
-	3,  // 19: canasta.v1.Move.MeldCards.groups:type_name -> canasta.v1.CardGroup
-	20, // [20:20] is the sub-list for method output_type
-	20, // [20:20] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	22, // 4: canasta.v1.Move.discard:type_name -> canasta.v1.Move.Discard
+	23, // 5: canasta.v1.Move.go_out:type_name -> canasta.v1.Move.GoOut
+	24, // 6: canasta.v1.Move.ask:type_name -> canasta.v1.Move.Ask
+	25, // 7: canasta.v1.Move.answer:type_name -> canasta.v1.Move.Answer
+	26, // 8: canasta.v1.Move.undo:type_name -> canasta.v1.Move.Undo
+	27, // 9: canasta.v1.Move.decline:type_name -> canasta.v1.Move.Decline
+	28, // 10: canasta.v1.Move.end_hand:type_name -> canasta.v1.Move.EndHand
+	17, // 11: canasta.v1.Move.merge:type_name -> canasta.v1.Move.Merge
+	18, // 12: canasta.v1.Move.buy:type_name -> canasta.v1.Move.Buy
+	19, // 13: canasta.v1.Move.pass_buy:type_name -> canasta.v1.Move.PassBuy
+	20, // 14: canasta.v1.Move.go_down:type_name -> canasta.v1.Move.GoDown
+	21, // 15: canasta.v1.Move.lay_off:type_name -> canasta.v1.Move.LayOff
+	6,  // 16: canasta.v1.SeatView.sides:type_name -> canasta.v1.SideView
+	8,  // 17: canasta.v1.SeatView.result:type_name -> canasta.v1.SideScore
+	7,  // 18: canasta.v1.SideView.melds:type_name -> canasta.v1.MeldView
+	9,  // 19: canasta.v1.SideScore.breakdown:type_name -> canasta.v1.ScoreBreakdown
+	11, // 20: canasta.v1.Variant.options:type_name -> canasta.v1.VariantOption
+	0,  // 21: canasta.v1.VariantOption.type:type_name -> canasta.v1.OptionType
+	1,  // 22: canasta.v1.Event.type:type_name -> canasta.v1.EventType
+	3,  // 23: canasta.v1.Move.TakePile.extras:type_name -> canasta.v1.CardGroup
+	3,  // 24: canasta.v1.Move.MeldCards.groups:type_name -> canasta.v1.CardGroup
+	3,  // 25: canasta.v1.Move.GoDown.groups:type_name -> canasta.v1.CardGroup
+	26, // [26:26] is the sub-list for method output_type
+	26, // [26:26] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_canasta_v1_game_proto_init() }
@@ -2175,16 +2562,21 @@ func file_canasta_v1_game_proto_init() {
 		(*Move_Undo_)(nil),
 		(*Move_Decline_)(nil),
 		(*Move_EndHand_)(nil),
+		(*Move_Merge_)(nil),
+		(*Move_Buy_)(nil),
+		(*Move_PassBuy_)(nil),
+		(*Move_GoDown_)(nil),
+		(*Move_LayOff_)(nil),
 	}
 	file_canasta_v1_game_proto_msgTypes[9].OneofWrappers = []any{}
-	file_canasta_v1_game_proto_msgTypes[16].OneofWrappers = []any{}
+	file_canasta_v1_game_proto_msgTypes[21].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_canasta_v1_game_proto_rawDesc), len(file_canasta_v1_game_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   22,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

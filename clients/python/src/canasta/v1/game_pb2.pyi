@@ -107,6 +107,11 @@ class Move(_message.Message):
     A move. Set the typed `kind`, or only `text` (the engine's text form, such
     as `meld KS KH KD` or `discard 4D`), or both when they denote the same move.
     Answers always carry both, in canonical form.
+
+    Melds of Samba and Bolivia are named by a label (docs/engine.md): the rank
+    character of a group (`K`), `3` for black threes, `W` for a meld of wild
+    cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3` for a
+    further meld of the same label (`K#2`).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -130,13 +135,20 @@ class Move(_message.Message):
     class TakePile(_message.Message):
         """Take the pile: `cards` from the hand meld the top card (empty: the top
         card joins the side's meld of its rank); `extras` are the further melds
-        shown for an initial meld.
+        shown for an initial meld. In May I? an empty TakePile takes the fresh
+        discard as the turn's draw.
         """
 
         DESCRIPTOR: _descriptor.Descriptor
 
         CARDS_FIELD_NUMBER: _builtins.int
         EXTRAS_FIELD_NUMBER: _builtins.int
+        TARGET_FIELD_NUMBER: _builtins.int
+        target: _builtins.str
+        """Label of the side's meld that gets the top card (and `cards`), such as
+        `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+        the meld of the top card's rank, or a new group with `cards`.
+        """
         @_builtins.property
         def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
             """Hand cards laid with the top card."""
@@ -150,10 +162,11 @@ class Move(_message.Message):
             *,
             cards: _abc.Iterable[_builtins.str] | None = ...,
             extras: _abc.Iterable[Global___CardGroup] | None = ...,
+            target: _builtins.str = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "extras", b"extras"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "extras", b"extras", "target", b"target"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -181,14 +194,24 @@ class Move(_message.Message):
 
     @_typing.final
     class AddToMeld(_message.Message):
-        """Cards added to the side's meld of `rank`."""
+        """Cards added to the side's meld of `rank`, or to the meld named by `label`."""
 
         DESCRIPTOR: _descriptor.Descriptor
 
         RANK_FIELD_NUMBER: _builtins.int
         CARDS_FIELD_NUMBER: _builtins.int
+        LABEL_FIELD_NUMBER: _builtins.int
         rank: _builtins.str
-        """Rank character of the meld (`K`, `7`; `3` = black threes)."""
+        """Rank character of the meld (`K`, `7`; `3` = black threes). With a
+        `label`: the label's rank character for a group (`K` for `K#2`), empty
+        for a sequence or a wild meld; in a request it may then be left empty.
+        """
+        label: _builtins.str
+        """Label of the meld when the rank alone does not name it: a further group
+        of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+        the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+        `add W 2D`).
+        """
         @_builtins.property
         def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
             """Hand cards to add."""
@@ -198,10 +221,119 @@ class Move(_message.Message):
             *,
             rank: _builtins.str = ...,
             cards: _abc.Iterable[_builtins.str] | None = ...,
+            label: _builtins.str = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "rank", b"rank"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "label", b"label", "rank", b"rank"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class Merge(_message.Message):
+        """Merge the side's meld labelled `second` into the one labelled `first`
+        (text `merge K K#2`).
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        FIRST_FIELD_NUMBER: _builtins.int
+        SECOND_FIELD_NUMBER: _builtins.int
+        first: _builtins.str
+        """Label of the meld that stays."""
+        second: _builtins.str
+        """Label of the meld that joins it."""
+        def __init__(
+            self,
+            *,
+            first: _builtins.str = ...,
+            second: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["first", b"first", "second", b"second"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class Buy(_message.Message):
+        """May I?: ask to buy the discard the player in turn declined (text `buy`)."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        def __init__(
+            self,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class PassBuy(_message.Message):
+        """May I?: answer the buy window with no (text `pass`)."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        def __init__(
+            self,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class GoDown(_message.Message):
+        """May I?: lay down exactly the deal's contract in one move (text
+        `down 7S 7H 7D / KS KD KC`).
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        GROUPS_FIELD_NUMBER: _builtins.int
+        @_builtins.property
+        def groups(self) -> _containers.RepeatedCompositeFieldContainer[Global___CardGroup]:
+            """One group per meld: sets and runs."""
+
+        def __init__(
+            self,
+            *,
+            groups: _abc.Iterable[Global___CardGroup] | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["groups", b"groups"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class LayOff(_message.Message):
+        """May I?: lay one card off on a meld on the table (text `layoff 2:1 9D`)."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        SEAT_FIELD_NUMBER: _builtins.int
+        MELD_FIELD_NUMBER: _builtins.int
+        CARD_FIELD_NUMBER: _builtins.int
+        seat: _builtins.int
+        """Seat whose meld gets the card (0-based)."""
+        meld: _builtins.int
+        """Index of the meld among that seat's melds, in laying order (0-based)."""
+        card: _builtins.str
+        """The card."""
+        def __init__(
+            self,
+            *,
+            seat: _builtins.int = ...,
+            meld: _builtins.int = ...,
+            card: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "meld", b"meld", "seat", b"seat"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -339,6 +471,11 @@ class Move(_message.Message):
     UNDO_FIELD_NUMBER: _builtins.int
     DECLINE_FIELD_NUMBER: _builtins.int
     END_HAND_FIELD_NUMBER: _builtins.int
+    MERGE_FIELD_NUMBER: _builtins.int
+    BUY_FIELD_NUMBER: _builtins.int
+    PASS_BUY_FIELD_NUMBER: _builtins.int
+    GO_DOWN_FIELD_NUMBER: _builtins.int
+    LAY_OFF_FIELD_NUMBER: _builtins.int
     text: _builtins.str
     """The move's text form (docs/engine.md); canonical in answers."""
     @_builtins.property
@@ -385,6 +522,26 @@ class Move(_message.Message):
     def end_hand(self) -> Global___Move.EndHand:
         """End the hand after a red three as the last stock card."""
 
+    @_builtins.property
+    def merge(self) -> Global___Move.Merge:
+        """Merge two melds of the side (Samba: two groups of a rank, two sequences)."""
+
+    @_builtins.property
+    def buy(self) -> Global___Move.Buy:
+        """May I?: buy the declined discard ("May I?")."""
+
+    @_builtins.property
+    def pass_buy(self) -> Global___Move.PassBuy:
+        """May I?: do not buy the offered discard."""
+
+    @_builtins.property
+    def go_down(self) -> Global___Move.GoDown:
+        """May I?: go down with the deal's contract."""
+
+    @_builtins.property
+    def lay_off(self) -> Global___Move.LayOff:
+        """May I?: lay one card off on a meld on the table."""
+
     def __init__(
         self,
         *,
@@ -400,12 +557,17 @@ class Move(_message.Message):
         undo: Global___Move.Undo | None = ...,
         decline: Global___Move.Decline | None = ...,
         end_hand: Global___Move.EndHand | None = ...,
+        merge: Global___Move.Merge | None = ...,
+        buy: Global___Move.Buy | None = ...,
+        pass_buy: Global___Move.PassBuy | None = ...,
+        go_down: Global___Move.GoDown | None = ...,
+        lay_off: Global___Move.LayOff | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["add_to_meld", b"add_to_meld", "answer", b"answer", "ask", b"ask", "decline", b"decline", "discard", b"discard", "draw", b"draw", "end_hand", b"end_hand", "go_out", b"go_out", "kind", b"kind", "meld", b"meld", "take_pile", b"take_pile", "undo", b"undo"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["add_to_meld", b"add_to_meld", "answer", b"answer", "ask", b"ask", "buy", b"buy", "decline", b"decline", "discard", b"discard", "draw", b"draw", "end_hand", b"end_hand", "go_down", b"go_down", "go_out", b"go_out", "kind", b"kind", "lay_off", b"lay_off", "meld", b"meld", "merge", b"merge", "pass_buy", b"pass_buy", "take_pile", b"take_pile", "undo", b"undo"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["add_to_meld", b"add_to_meld", "answer", b"answer", "ask", b"ask", "decline", b"decline", "discard", b"discard", "draw", b"draw", "end_hand", b"end_hand", "go_out", b"go_out", "kind", b"kind", "meld", b"meld", "take_pile", b"take_pile", "text", b"text", "undo", b"undo"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["add_to_meld", b"add_to_meld", "answer", b"answer", "ask", b"ask", "buy", b"buy", "decline", b"decline", "discard", b"discard", "draw", b"draw", "end_hand", b"end_hand", "go_down", b"go_down", "go_out", b"go_out", "kind", b"kind", "lay_off", b"lay_off", "meld", b"meld", "merge", b"merge", "pass_buy", b"pass_buy", "take_pile", b"take_pile", "text", b"text", "undo", b"undo"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["draw", "take_pile", "meld", "add_to_meld", "discard", "go_out", "ask", "answer", "undo", "decline", "end_hand"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["draw", "take_pile", "meld", "add_to_meld", "discard", "go_out", "ask", "answer", "undo", "decline", "end_hand", "merge", "buy", "pass_buy", "go_down", "lay_off"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

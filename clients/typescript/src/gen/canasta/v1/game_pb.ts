@@ -10,12 +10,17 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file canasta/v1/game.proto.
  */
 export const file_canasta_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChVjYW5hc3RhL3YxL2dhbWUucHJvdG8SCmNhbmFzdGEudjEinQYKBE1vdmUSDAoEdGV4dBgBIAEoCRIlCgRkcmF3GAIgASgLMhUuY2FuYXN0YS52MS5Nb3ZlLkRyYXdIABIuCgl0YWtlX3BpbGUYAyABKAsyGS5jYW5hc3RhLnYxLk1vdmUuVGFrZVBpbGVIABIqCgRtZWxkGAQgASgLMhouY2FuYXN0YS52MS5Nb3ZlLk1lbGRDYXJkc0gAEjEKC2FkZF90b19tZWxkGAUgASgLMhouY2FuYXN0YS52MS5Nb3ZlLkFkZFRvTWVsZEgAEisKB2Rpc2NhcmQYBiABKAsyGC5jYW5hc3RhLnYxLk1vdmUuRGlzY2FyZEgAEigKBmdvX291dBgHIAEoCzIWLmNhbmFzdGEudjEuTW92ZS5Hb091dEgAEiMKA2FzaxgIIAEoCzIULmNhbmFzdGEudjEuTW92ZS5Bc2tIABIpCgZhbnN3ZXIYCSABKAsyFy5jYW5hc3RhLnYxLk1vdmUuQW5zd2VySAASJQoEdW5kbxgKIAEoCzIVLmNhbmFzdGEudjEuTW92ZS5VbmRvSAASKwoHZGVjbGluZRgLIAEoCzIYLmNhbmFzdGEudjEuTW92ZS5EZWNsaW5lSAASLAoIZW5kX2hhbmQYDCABKAsyGC5jYW5hc3RhLnYxLk1vdmUuRW5kSGFuZEgAGgYKBERyYXcaQAoIVGFrZVBpbGUSDQoFY2FyZHMYASADKAkSJQoGZXh0cmFzGAIgAygLMhUuY2FuYXN0YS52MS5DYXJkR3JvdXAaMgoJTWVsZENhcmRzEiUKBmdyb3VwcxgBIAMoCzIVLmNhbmFzdGEudjEuQ2FyZEdyb3VwGigKCUFkZFRvTWVsZBIMCgRyYW5rGAEgASgJEg0KBWNhcmRzGAIgAygJGhcKB0Rpc2NhcmQSDAoEY2FyZBgBIAEoCRojCgVHb091dBIRCgRjYXJkGAEgASgJSACIAQFCBwoFX2NhcmQaBQoDQXNrGhUKBkFuc3dlchILCgN5ZXMYASABKAgaBgoEVW5kbxoJCgdEZWNsaW5lGgkKB0VuZEhhbmRCBgoEa2luZCIaCglDYXJkR3JvdXASDQoFY2FyZHMYASADKAkieQoOU25hcHNob3RIZWFkZXISFgoOZm9ybWF0X3ZlcnNpb24YASABKA0SDgoGa2V5X2lkGAIgASgJEg8KB3ZhcmlhbnQYAyABKAkSDwoHZ2FtZV9pZBgEIAEoCRILCgNzZXEYBSABKAQSEAoIaW1wb3J0ZWQYBiABKAgivgMKCFNlYXRWaWV3EgwKBHNlYXQYASABKAUSDwoHdmFyaWFudBgCIAEoCRIPCgdwbGF5ZXJzGAMgASgFEg8KB2hhbmRfbm8YBCABKAUSDgoGZGVhbGVyGAUgASgFEg0KBXBoYXNlGAYgASgJEhEKCXR1cm5fc2VhdBgHIAEoBRIPCgdhd2FpdGVkGAggASgFEgwKBGhhbmQYCSADKAkSEgoKaGFuZF9zaXplcxgKIAMoBRISCgpzdG9ja19zaXplGAsgASgFEhEKCXBpbGVfc2l6ZRgMIAEoBRIQCghwaWxlX3RvcBgNIAEoCRIMCgRwaWxlGA4gAygJEhMKC3BpbGVfZnJvemVuGA8gASgIEiMKBXNpZGVzGBAgAygLMhQuY2FuYXN0YS52MS5TaWRlVmlldxINCgVhc2tlZBgRIAEoCBIOCgZhbnN3ZXIYEiABKAkSDgoGc3RhZ2VkGBMgAygJEhMKC2xlZ2FsX21vdmVzGBQgAygJEiUKBnJlc3VsdBgVIAMoCzIVLmNhbmFzdGEudjEuU2lkZVNjb3JlEhAKCHdlbnRfb3V0GBYgASgFEg4KBndpbm5lchgXIAEoBSKlAQoIU2lkZVZpZXcSDAoEdGVhbRgBIAEoBRINCgVzZWF0cxgCIAMoBRINCgVzY29yZRgDIAEoBRIPCgdtaW5pbXVtGAQgASgFEg4KBm9wZW5lZBgFIAEoCBITCgtwaWxlX2Zyb3plbhgGIAEoCBIjCgVtZWxkcxgHIAMoCzIULmNhbmFzdGEudjEuTWVsZFZpZXcSEgoKcmVkX3RocmVlcxgIIAMoCSJWCghNZWxkVmlldxIMCgRyYW5rGAEgASgJEg0KBWNhcmRzGAIgAygJEg0KBW93bmVyGAMgASgFEg0KBXdpbGRzGAQgASgFEg8KB2NhbmFzdGEYBSABKAkiegoJU2lkZVNjb3JlEgwKBHRlYW0YASABKAUSDQoFc2VhdHMYAiADKAUSDQoFdG90YWwYAyABKAUSEgoKY3VtdWxhdGl2ZRgEIAEoBRItCglicmVha2Rvd24YBSABKAsyGi5jYW5hc3RhLnYxLlNjb3JlQnJlYWtkb3duIswBCg5TY29yZUJyZWFrZG93bhIMCgRiYXNlGAEgASgFEhgKEG5hdHVyYWxfY2FuYXN0YXMYAiABKAUSFgoObWl4ZWRfY2FuYXN0YXMYAyABKAUSFQoNY2FuYXN0YV9ib251cxgEIAEoBRIRCglnb2luZ19vdXQYBSABKAUSEgoKcmVkX3RocmVlcxgGIAEoBRIYChByZWRfdGhyZWVfcG9pbnRzGAcgASgFEg8KB2luX2hhbmQYCCABKAUSEQoJcGVuYWx0aWVzGAkgASgFInkKB1ZhcmlhbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgttaW5fcGxheWVycxgDIAEoBRITCgttYXhfcGxheWVycxgEIAEoBRIqCgdvcHRpb25zGAUgAygLMhkuY2FuYXN0YS52MS5WYXJpYW50T3B0aW9uIrYBCg1WYXJpYW50T3B0aW9uEgwKBG5hbWUYASABKAkSJAoEdHlwZRgCIAEoDjIWLmNhbmFzdGEudjEuT3B0aW9uVHlwZRIaCg1kZWZhdWx0X3ZhbHVlGAMgASgJSACIAQESDwoHY2hvaWNlcxgEIAMoCRIPCgdtaW5pbXVtGAUgASgFEgwKBHJ1bGUYBiABKAkSEwoLZGVzY3JpcHRpb24YByABKAlCEAoOX2RlZmF1bHRfdmFsdWUidAoFRXZlbnQSIwoEdHlwZRgBIAEoDjIVLmNhbmFzdGEudjEuRXZlbnRUeXBlEgwKBHNlYXQYAiABKAUSDAoEbW92ZRgDIAEoCRINCgVjYXJkcxgEIAMoCRINCgVjb3VudBgFIAEoBRIMCgR0ZWFtGAYgASgFKmwKCk9wdGlvblR5cGUSGwoXT1BUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIUChBPUFRJT05fVFlQRV9CT09MEAESEwoPT1BUSU9OX1RZUEVfSU5UEAISFgoST1BUSU9OX1RZUEVfQ0hPSUNFEAMqhgIKCUV2ZW50VHlwZRIaChZFVkVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASGgoWRVZFTlRfVFlQRV9NT1ZFX1BMQVlFRBABEhoKFkVWRU5UX1RZUEVfQ0FSRFNfRFJBV04QAhIZChVFVkVOVF9UWVBFX1BJTEVfVEFLRU4QAxIeChpFVkVOVF9UWVBFX1JFRF9USFJFRVNfTEFJRBAEEhsKF0VWRU5UX1RZUEVfVFVSTl9TVEFSVEVEEAUSGAoURVZFTlRfVFlQRV9IQU5EX09WRVIQBhIYChRFVkVOVF9UWVBFX0dBTUVfT1ZFUhAHEhkKFUVWRU5UX1RZUEVfSEFORF9ERUFMVBAIYgZwcm90bzM");
+  fileDesc("ChVjYW5hc3RhL3YxL2dhbWUucHJvdG8SCmNhbmFzdGEudjEirwkKBE1vdmUSDAoEdGV4dBgBIAEoCRIlCgRkcmF3GAIgASgLMhUuY2FuYXN0YS52MS5Nb3ZlLkRyYXdIABIuCgl0YWtlX3BpbGUYAyABKAsyGS5jYW5hc3RhLnYxLk1vdmUuVGFrZVBpbGVIABIqCgRtZWxkGAQgASgLMhouY2FuYXN0YS52MS5Nb3ZlLk1lbGRDYXJkc0gAEjEKC2FkZF90b19tZWxkGAUgASgLMhouY2FuYXN0YS52MS5Nb3ZlLkFkZFRvTWVsZEgAEisKB2Rpc2NhcmQYBiABKAsyGC5jYW5hc3RhLnYxLk1vdmUuRGlzY2FyZEgAEigKBmdvX291dBgHIAEoCzIWLmNhbmFzdGEudjEuTW92ZS5Hb091dEgAEiMKA2FzaxgIIAEoCzIULmNhbmFzdGEudjEuTW92ZS5Bc2tIABIpCgZhbnN3ZXIYCSABKAsyFy5jYW5hc3RhLnYxLk1vdmUuQW5zd2VySAASJQoEdW5kbxgKIAEoCzIVLmNhbmFzdGEudjEuTW92ZS5VbmRvSAASKwoHZGVjbGluZRgLIAEoCzIYLmNhbmFzdGEudjEuTW92ZS5EZWNsaW5lSAASLAoIZW5kX2hhbmQYDCABKAsyGC5jYW5hc3RhLnYxLk1vdmUuRW5kSGFuZEgAEicKBW1lcmdlGA0gASgLMhYuY2FuYXN0YS52MS5Nb3ZlLk1lcmdlSAASIwoDYnV5GA4gASgLMhQuY2FuYXN0YS52MS5Nb3ZlLkJ1eUgAEiwKCHBhc3NfYnV5GA8gASgLMhguY2FuYXN0YS52MS5Nb3ZlLlBhc3NCdXlIABIqCgdnb19kb3duGBAgASgLMhcuY2FuYXN0YS52MS5Nb3ZlLkdvRG93bkgAEioKB2xheV9vZmYYESABKAsyFy5jYW5hc3RhLnYxLk1vdmUuTGF5T2ZmSAAaBgoERHJhdxpQCghUYWtlUGlsZRINCgVjYXJkcxgBIAMoCRIlCgZleHRyYXMYAiADKAsyFS5jYW5hc3RhLnYxLkNhcmRHcm91cBIOCgZ0YXJnZXQYAyABKAkaMgoJTWVsZENhcmRzEiUKBmdyb3VwcxgBIAMoCzIVLmNhbmFzdGEudjEuQ2FyZEdyb3VwGjcKCUFkZFRvTWVsZBIMCgRyYW5rGAEgASgJEg0KBWNhcmRzGAIgAygJEg0KBWxhYmVsGAMgASgJGiYKBU1lcmdlEg0KBWZpcnN0GAEgASgJEg4KBnNlY29uZBgCIAEoCRoFCgNCdXkaCQoHUGFzc0J1eRovCgZHb0Rvd24SJQoGZ3JvdXBzGAEgAygLMhUuY2FuYXN0YS52MS5DYXJkR3JvdXAaMgoGTGF5T2ZmEgwKBHNlYXQYASABKAUSDAoEbWVsZBgCIAEoBRIMCgRjYXJkGAMgASgJGhcKB0Rpc2NhcmQSDAoEY2FyZBgBIAEoCRojCgVHb091dBIRCgRjYXJkGAEgASgJSACIAQFCBwoFX2NhcmQaBQoDQXNrGhUKBkFuc3dlchILCgN5ZXMYASABKAgaBgoEVW5kbxoJCgdEZWNsaW5lGgkKB0VuZEhhbmRCBgoEa2luZCIaCglDYXJkR3JvdXASDQoFY2FyZHMYASADKAkieQoOU25hcHNob3RIZWFkZXISFgoOZm9ybWF0X3ZlcnNpb24YASABKA0SDgoGa2V5X2lkGAIgASgJEg8KB3ZhcmlhbnQYAyABKAkSDwoHZ2FtZV9pZBgEIAEoCRILCgNzZXEYBSABKAQSEAoIaW1wb3J0ZWQYBiABKAgivgMKCFNlYXRWaWV3EgwKBHNlYXQYASABKAUSDwoHdmFyaWFudBgCIAEoCRIPCgdwbGF5ZXJzGAMgASgFEg8KB2hhbmRfbm8YBCABKAUSDgoGZGVhbGVyGAUgASgFEg0KBXBoYXNlGAYgASgJEhEKCXR1cm5fc2VhdBgHIAEoBRIPCgdhd2FpdGVkGAggASgFEgwKBGhhbmQYCSADKAkSEgoKaGFuZF9zaXplcxgKIAMoBRISCgpzdG9ja19zaXplGAsgASgFEhEKCXBpbGVfc2l6ZRgMIAEoBRIQCghwaWxlX3RvcBgNIAEoCRIMCgRwaWxlGA4gAygJEhMKC3BpbGVfZnJvemVuGA8gASgIEiMKBXNpZGVzGBAgAygLMhQuY2FuYXN0YS52MS5TaWRlVmlldxINCgVhc2tlZBgRIAEoCBIOCgZhbnN3ZXIYEiABKAkSDgoGc3RhZ2VkGBMgAygJEhMKC2xlZ2FsX21vdmVzGBQgAygJEiUKBnJlc3VsdBgVIAMoCzIVLmNhbmFzdGEudjEuU2lkZVNjb3JlEhAKCHdlbnRfb3V0GBYgASgFEg4KBndpbm5lchgXIAEoBSKlAQoIU2lkZVZpZXcSDAoEdGVhbRgBIAEoBRINCgVzZWF0cxgCIAMoBRINCgVzY29yZRgDIAEoBRIPCgdtaW5pbXVtGAQgASgFEg4KBm9wZW5lZBgFIAEoCBITCgtwaWxlX2Zyb3plbhgGIAEoCBIjCgVtZWxkcxgHIAMoCzIULmNhbmFzdGEudjEuTWVsZFZpZXcSEgoKcmVkX3RocmVlcxgIIAMoCSJWCghNZWxkVmlldxIMCgRyYW5rGAEgASgJEg0KBWNhcmRzGAIgAygJEg0KBW93bmVyGAMgASgFEg0KBXdpbGRzGAQgASgFEg8KB2NhbmFzdGEYBSABKAkiegoJU2lkZVNjb3JlEgwKBHRlYW0YASABKAUSDQoFc2VhdHMYAiADKAUSDQoFdG90YWwYAyABKAUSEgoKY3VtdWxhdGl2ZRgEIAEoBRItCglicmVha2Rvd24YBSABKAsyGi5jYW5hc3RhLnYxLlNjb3JlQnJlYWtkb3duIswBCg5TY29yZUJyZWFrZG93bhIMCgRiYXNlGAEgASgFEhgKEG5hdHVyYWxfY2FuYXN0YXMYAiABKAUSFgoObWl4ZWRfY2FuYXN0YXMYAyABKAUSFQoNY2FuYXN0YV9ib251cxgEIAEoBRIRCglnb2luZ19vdXQYBSABKAUSEgoKcmVkX3RocmVlcxgGIAEoBRIYChByZWRfdGhyZWVfcG9pbnRzGAcgASgFEg8KB2luX2hhbmQYCCABKAUSEQoJcGVuYWx0aWVzGAkgASgFInkKB1ZhcmlhbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgttaW5fcGxheWVycxgDIAEoBRITCgttYXhfcGxheWVycxgEIAEoBRIqCgdvcHRpb25zGAUgAygLMhkuY2FuYXN0YS52MS5WYXJpYW50T3B0aW9uIrYBCg1WYXJpYW50T3B0aW9uEgwKBG5hbWUYASABKAkSJAoEdHlwZRgCIAEoDjIWLmNhbmFzdGEudjEuT3B0aW9uVHlwZRIaCg1kZWZhdWx0X3ZhbHVlGAMgASgJSACIAQESDwoHY2hvaWNlcxgEIAMoCRIPCgdtaW5pbXVtGAUgASgFEgwKBHJ1bGUYBiABKAkSEwoLZGVzY3JpcHRpb24YByABKAlCEAoOX2RlZmF1bHRfdmFsdWUidAoFRXZlbnQSIwoEdHlwZRgBIAEoDjIVLmNhbmFzdGEudjEuRXZlbnRUeXBlEgwKBHNlYXQYAiABKAUSDAoEbW92ZRgDIAEoCRINCgVjYXJkcxgEIAMoCRINCgVjb3VudBgFIAEoBRIMCgR0ZWFtGAYgASgFKmwKCk9wdGlvblR5cGUSGwoXT1BUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIUChBPUFRJT05fVFlQRV9CT09MEAESEwoPT1BUSU9OX1RZUEVfSU5UEAISFgoST1BUSU9OX1RZUEVfQ0hPSUNFEAMqhgIKCUV2ZW50VHlwZRIaChZFVkVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASGgoWRVZFTlRfVFlQRV9NT1ZFX1BMQVlFRBABEhoKFkVWRU5UX1RZUEVfQ0FSRFNfRFJBV04QAhIZChVFVkVOVF9UWVBFX1BJTEVfVEFLRU4QAxIeChpFVkVOVF9UWVBFX1JFRF9USFJFRVNfTEFJRBAEEhsKF0VWRU5UX1RZUEVfVFVSTl9TVEFSVEVEEAUSGAoURVZFTlRfVFlQRV9IQU5EX09WRVIQBhIYChRFVkVOVF9UWVBFX0dBTUVfT1ZFUhAHEhkKFUVWRU5UX1RZUEVfSEFORF9ERUFMVBAIYgZwcm90bzM");
 
 /**
  * A move. Set the typed `kind`, or only `text` (the engine's text form, such
  * as `meld KS KH KD` or `discard 4D`), or both when they denote the same move.
  * Answers always carry both, in canonical form.
+ *
+ * Melds of Samba and Bolivia are named by a label (docs/engine.md): the rank
+ * character of a group (`K`), `3` for black threes, `W` for a meld of wild
+ * cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3` for a
+ * further meld of the same label (`K#2`).
  *
  * @generated from message canasta.v1.Move
  */
@@ -28,8 +33,9 @@ export type Move = Message<"canasta.v1.Move"> & {
   text: string;
 
   /**
-   * The typed move. Empty in an answer only for a move kind this API version
-   * does not type yet (then `text` alone describes it).
+   * The typed move. Every move of the games this API serves has an arm; an
+   * answer leaves it empty only for a move kind added to the engine before
+   * the API types it (then `text` alone describes it).
    *
    * @generated from oneof canasta.v1.Move.kind
    */
@@ -121,6 +127,46 @@ export type Move = Message<"canasta.v1.Move"> & {
      */
     value: Move_EndHand;
     case: "endHand";
+  } | {
+    /**
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     *
+     * @generated from field: canasta.v1.Move.Merge merge = 13;
+     */
+    value: Move_Merge;
+    case: "merge";
+  } | {
+    /**
+     * May I?: buy the declined discard ("May I?").
+     *
+     * @generated from field: canasta.v1.Move.Buy buy = 14;
+     */
+    value: Move_Buy;
+    case: "buy";
+  } | {
+    /**
+     * May I?: do not buy the offered discard.
+     *
+     * @generated from field: canasta.v1.Move.PassBuy pass_buy = 15;
+     */
+    value: Move_PassBuy;
+    case: "passBuy";
+  } | {
+    /**
+     * May I?: go down with the deal's contract.
+     *
+     * @generated from field: canasta.v1.Move.GoDown go_down = 16;
+     */
+    value: Move_GoDown;
+    case: "goDown";
+  } | {
+    /**
+     * May I?: lay one card off on a meld on the table.
+     *
+     * @generated from field: canasta.v1.Move.LayOff lay_off = 17;
+     */
+    value: Move_LayOff;
+    case: "layOff";
   } | { case: undefined; value?: undefined };
 };
 
@@ -149,7 +195,8 @@ export const Move_DrawSchema: GenMessage<Move_Draw> = /*@__PURE__*/
 /**
  * Take the pile: `cards` from the hand meld the top card (empty: the top
  * card joins the side's meld of its rank); `extras` are the further melds
- * shown for an initial meld.
+ * shown for an initial meld. In May I? an empty TakePile takes the fresh
+ * discard as the turn's draw.
  *
  * @generated from message canasta.v1.Move.TakePile
  */
@@ -167,6 +214,15 @@ export type Move_TakePile = Message<"canasta.v1.Move.TakePile"> & {
    * @generated from field: repeated canasta.v1.CardGroup extras = 2;
    */
   extras: CardGroup[];
+
+  /**
+   * Label of the side's meld that gets the top card (and `cards`), such as
+   * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+   * the meld of the top card's rank, or a new group with `cards`.
+   *
+   * @generated from field: string target = 3;
+   */
+  target: string;
 };
 
 /**
@@ -198,13 +254,15 @@ export const Move_MeldCardsSchema: GenMessage<Move_MeldCards> = /*@__PURE__*/
   messageDesc(file_canasta_v1_game, 0, 2);
 
 /**
- * Cards added to the side's meld of `rank`.
+ * Cards added to the side's meld of `rank`, or to the meld named by `label`.
  *
  * @generated from message canasta.v1.Move.AddToMeld
  */
 export type Move_AddToMeld = Message<"canasta.v1.Move.AddToMeld"> & {
   /**
-   * Rank character of the meld (`K`, `7`; `3` = black threes).
+   * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+   * `label`: the label's rank character for a group (`K` for `K#2`), empty
+   * for a sequence or a wild meld; in a request it may then be left empty.
    *
    * @generated from field: string rank = 1;
    */
@@ -216,6 +274,16 @@ export type Move_AddToMeld = Message<"canasta.v1.Move.AddToMeld"> & {
    * @generated from field: repeated string cards = 2;
    */
   cards: string[];
+
+  /**
+   * Label of the meld when the rank alone does not name it: a further group
+   * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+   * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+   * `add W 2D`).
+   *
+   * @generated from field: string label = 3;
+   */
+  label: string;
 };
 
 /**
@@ -224,6 +292,122 @@ export type Move_AddToMeld = Message<"canasta.v1.Move.AddToMeld"> & {
  */
 export const Move_AddToMeldSchema: GenMessage<Move_AddToMeld> = /*@__PURE__*/
   messageDesc(file_canasta_v1_game, 0, 3);
+
+/**
+ * Merge the side's meld labelled `second` into the one labelled `first`
+ * (text `merge K K#2`).
+ *
+ * @generated from message canasta.v1.Move.Merge
+ */
+export type Move_Merge = Message<"canasta.v1.Move.Merge"> & {
+  /**
+   * Label of the meld that stays.
+   *
+   * @generated from field: string first = 1;
+   */
+  first: string;
+
+  /**
+   * Label of the meld that joins it.
+   *
+   * @generated from field: string second = 2;
+   */
+  second: string;
+};
+
+/**
+ * Describes the message canasta.v1.Move.Merge.
+ * Use `create(Move_MergeSchema)` to create a new message.
+ */
+export const Move_MergeSchema: GenMessage<Move_Merge> = /*@__PURE__*/
+  messageDesc(file_canasta_v1_game, 0, 4);
+
+/**
+ * May I?: ask to buy the discard the player in turn declined (text `buy`).
+ *
+ * @generated from message canasta.v1.Move.Buy
+ */
+export type Move_Buy = Message<"canasta.v1.Move.Buy"> & {
+};
+
+/**
+ * Describes the message canasta.v1.Move.Buy.
+ * Use `create(Move_BuySchema)` to create a new message.
+ */
+export const Move_BuySchema: GenMessage<Move_Buy> = /*@__PURE__*/
+  messageDesc(file_canasta_v1_game, 0, 5);
+
+/**
+ * May I?: answer the buy window with no (text `pass`).
+ *
+ * @generated from message canasta.v1.Move.PassBuy
+ */
+export type Move_PassBuy = Message<"canasta.v1.Move.PassBuy"> & {
+};
+
+/**
+ * Describes the message canasta.v1.Move.PassBuy.
+ * Use `create(Move_PassBuySchema)` to create a new message.
+ */
+export const Move_PassBuySchema: GenMessage<Move_PassBuy> = /*@__PURE__*/
+  messageDesc(file_canasta_v1_game, 0, 6);
+
+/**
+ * May I?: lay down exactly the deal's contract in one move (text
+ * `down 7S 7H 7D / KS KD KC`).
+ *
+ * @generated from message canasta.v1.Move.GoDown
+ */
+export type Move_GoDown = Message<"canasta.v1.Move.GoDown"> & {
+  /**
+   * One group per meld: sets and runs.
+   *
+   * @generated from field: repeated canasta.v1.CardGroup groups = 1;
+   */
+  groups: CardGroup[];
+};
+
+/**
+ * Describes the message canasta.v1.Move.GoDown.
+ * Use `create(Move_GoDownSchema)` to create a new message.
+ */
+export const Move_GoDownSchema: GenMessage<Move_GoDown> = /*@__PURE__*/
+  messageDesc(file_canasta_v1_game, 0, 7);
+
+/**
+ * May I?: lay one card off on a meld on the table (text `layoff 2:1 9D`).
+ *
+ * @generated from message canasta.v1.Move.LayOff
+ */
+export type Move_LayOff = Message<"canasta.v1.Move.LayOff"> & {
+  /**
+   * Seat whose meld gets the card (0-based).
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * Index of the meld among that seat's melds, in laying order (0-based).
+   *
+   * @generated from field: int32 meld = 2;
+   */
+  meld: number;
+
+  /**
+   * The card.
+   *
+   * @generated from field: string card = 3;
+   */
+  card: string;
+};
+
+/**
+ * Describes the message canasta.v1.Move.LayOff.
+ * Use `create(Move_LayOffSchema)` to create a new message.
+ */
+export const Move_LayOffSchema: GenMessage<Move_LayOff> = /*@__PURE__*/
+  messageDesc(file_canasta_v1_game, 0, 8);
 
 /**
  * Discard a card.
@@ -244,7 +428,7 @@ export type Move_Discard = Message<"canasta.v1.Move.Discard"> & {
  * Use `create(Move_DiscardSchema)` to create a new message.
  */
 export const Move_DiscardSchema: GenMessage<Move_Discard> = /*@__PURE__*/
-  messageDesc(file_canasta_v1_game, 0, 4);
+  messageDesc(file_canasta_v1_game, 0, 9);
 
 /**
  * Go out.
@@ -265,7 +449,7 @@ export type Move_GoOut = Message<"canasta.v1.Move.GoOut"> & {
  * Use `create(Move_GoOutSchema)` to create a new message.
  */
 export const Move_GoOutSchema: GenMessage<Move_GoOut> = /*@__PURE__*/
-  messageDesc(file_canasta_v1_game, 0, 5);
+  messageDesc(file_canasta_v1_game, 0, 10);
 
 /**
  * Ask the partner for permission to go out.
@@ -280,7 +464,7 @@ export type Move_Ask = Message<"canasta.v1.Move.Ask"> & {
  * Use `create(Move_AskSchema)` to create a new message.
  */
 export const Move_AskSchema: GenMessage<Move_Ask> = /*@__PURE__*/
-  messageDesc(file_canasta_v1_game, 0, 6);
+  messageDesc(file_canasta_v1_game, 0, 11);
 
 /**
  * The partner's answer.
@@ -301,7 +485,7 @@ export type Move_Answer = Message<"canasta.v1.Move.Answer"> & {
  * Use `create(Move_AnswerSchema)` to create a new message.
  */
 export const Move_AnswerSchema: GenMessage<Move_Answer> = /*@__PURE__*/
-  messageDesc(file_canasta_v1_game, 0, 7);
+  messageDesc(file_canasta_v1_game, 0, 12);
 
 /**
  * Take back the last meld action of the turn.
@@ -316,7 +500,7 @@ export type Move_Undo = Message<"canasta.v1.Move.Undo"> & {
  * Use `create(Move_UndoSchema)` to create a new message.
  */
 export const Move_UndoSchema: GenMessage<Move_Undo> = /*@__PURE__*/
-  messageDesc(file_canasta_v1_game, 0, 8);
+  messageDesc(file_canasta_v1_game, 0, 13);
 
 /**
  * Decline the pile when the stock is empty.
@@ -331,7 +515,7 @@ export type Move_Decline = Message<"canasta.v1.Move.Decline"> & {
  * Use `create(Move_DeclineSchema)` to create a new message.
  */
 export const Move_DeclineSchema: GenMessage<Move_Decline> = /*@__PURE__*/
-  messageDesc(file_canasta_v1_game, 0, 9);
+  messageDesc(file_canasta_v1_game, 0, 14);
 
 /**
  * End the hand (no discard after the last-card red three).
@@ -346,7 +530,7 @@ export type Move_EndHand = Message<"canasta.v1.Move.EndHand"> & {
  * Use `create(Move_EndHandSchema)` to create a new message.
  */
 export const Move_EndHandSchema: GenMessage<Move_EndHand> = /*@__PURE__*/
-  messageDesc(file_canasta_v1_game, 0, 10);
+  messageDesc(file_canasta_v1_game, 0, 15);
 
 /**
  * A group of cards (one meld).

@@ -52,6 +52,31 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_canasta_v1_Move_AddToMeld_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_canasta_v1_Move_Merge_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_canasta_v1_Move_Merge_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_canasta_v1_Move_Buy_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_canasta_v1_Move_Buy_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_canasta_v1_Move_PassBuy_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_canasta_v1_Move_PassBuy_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_canasta_v1_Move_GoDown_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_canasta_v1_Move_GoDown_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_canasta_v1_Move_LayOff_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_canasta_v1_Move_LayOff_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_canasta_v1_Move_Discard_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -145,7 +170,7 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\025canasta/v1/game.proto\022\ncanasta.v1\"\256\007\n\004" +
+      "\n\025canasta/v1/game.proto\022\ncanasta.v1\"\235\013\n\004" +
       "Move\022\022\n\004text\030\001 \001(\tR\004text\022+\n\004draw\030\002 \001(\0132\025" +
       ".canasta.v1.Move.DrawH\000R\004draw\0228\n\ttake_pi" +
       "le\030\003 \001(\0132\031.canasta.v1.Move.TakePileH\000R\010t" +
@@ -160,85 +185,98 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
       "ndo\030\n \001(\0132\025.canasta.v1.Move.UndoH\000R\004undo" +
       "\0224\n\007decline\030\013 \001(\0132\030.canasta.v1.Move.Decl" +
       "ineH\000R\007decline\0225\n\010end_hand\030\014 \001(\0132\030.canas" +
-      "ta.v1.Move.EndHandH\000R\007endHand\032\006\n\004Draw\032O\n" +
-      "\010TakePile\022\024\n\005cards\030\001 \003(\tR\005cards\022-\n\006extra" +
-      "s\030\002 \003(\0132\025.canasta.v1.CardGroupR\006extras\032:" +
-      "\n\tMeldCards\022-\n\006groups\030\001 \003(\0132\025.canasta.v1" +
-      ".CardGroupR\006groups\0325\n\tAddToMeld\022\022\n\004rank\030" +
-      "\001 \001(\tR\004rank\022\024\n\005cards\030\002 \003(\tR\005cards\032\035\n\007Dis" +
-      "card\022\022\n\004card\030\001 \001(\tR\004card\032)\n\005GoOut\022\027\n\004car" +
-      "d\030\001 \001(\tH\000R\004card\210\001\001B\007\n\005_card\032\005\n\003Ask\032\032\n\006An" +
-      "swer\022\020\n\003yes\030\001 \001(\010R\003yes\032\006\n\004Undo\032\t\n\007Declin" +
-      "e\032\t\n\007EndHandB\006\n\004kind\"!\n\tCardGroup\022\024\n\005car" +
-      "ds\030\001 \003(\tR\005cards\"\257\001\n\016SnapshotHeader\022%\n\016fo" +
-      "rmat_version\030\001 \001(\rR\rformatVersion\022\025\n\006key" +
-      "_id\030\002 \001(\tR\005keyId\022\030\n\007variant\030\003 \001(\tR\007varia" +
-      "nt\022\027\n\007game_id\030\004 \001(\tR\006gameId\022\020\n\003seq\030\005 \001(\004" +
-      "R\003seq\022\032\n\010imported\030\006 \001(\010R\010imported\"\204\005\n\010Se" +
-      "atView\022\022\n\004seat\030\001 \001(\005R\004seat\022\030\n\007variant\030\002 " +
-      "\001(\tR\007variant\022\030\n\007players\030\003 \001(\005R\007players\022\027" +
-      "\n\007hand_no\030\004 \001(\005R\006handNo\022\026\n\006dealer\030\005 \001(\005R" +
-      "\006dealer\022\024\n\005phase\030\006 \001(\tR\005phase\022\033\n\tturn_se" +
-      "at\030\007 \001(\005R\010turnSeat\022\030\n\007awaited\030\010 \001(\005R\007awa" +
-      "ited\022\022\n\004hand\030\t \003(\tR\004hand\022\035\n\nhand_sizes\030\n" +
-      " \003(\005R\thandSizes\022\035\n\nstock_size\030\013 \001(\005R\tsto" +
-      "ckSize\022\033\n\tpile_size\030\014 \001(\005R\010pileSize\022\031\n\010p" +
-      "ile_top\030\r \001(\tR\007pileTop\022\022\n\004pile\030\016 \003(\tR\004pi" +
-      "le\022\037\n\013pile_frozen\030\017 \001(\010R\npileFrozen\022*\n\005s" +
-      "ides\030\020 \003(\0132\024.canasta.v1.SideViewR\005sides\022" +
-      "\024\n\005asked\030\021 \001(\010R\005asked\022\026\n\006answer\030\022 \001(\tR\006a" +
-      "nswer\022\026\n\006staged\030\023 \003(\tR\006staged\022\037\n\013legal_m" +
-      "oves\030\024 \003(\tR\nlegalMoves\022-\n\006result\030\025 \003(\0132\025" +
-      ".canasta.v1.SideScoreR\006result\022\031\n\010went_ou" +
-      "t\030\026 \001(\005R\007wentOut\022\026\n\006winner\030\027 \001(\005R\006winner" +
-      "\"\350\001\n\010SideView\022\022\n\004team\030\001 \001(\005R\004team\022\024\n\005sea" +
-      "ts\030\002 \003(\005R\005seats\022\024\n\005score\030\003 \001(\005R\005score\022\030\n" +
-      "\007minimum\030\004 \001(\005R\007minimum\022\026\n\006opened\030\005 \001(\010R" +
-      "\006opened\022\037\n\013pile_frozen\030\006 \001(\010R\npileFrozen" +
-      "\022*\n\005melds\030\007 \003(\0132\024.canasta.v1.MeldViewR\005m" +
-      "elds\022\035\n\nred_threes\030\010 \003(\tR\tredThrees\"z\n\010M" +
-      "eldView\022\022\n\004rank\030\001 \001(\tR\004rank\022\024\n\005cards\030\002 \003" +
-      "(\tR\005cards\022\024\n\005owner\030\003 \001(\005R\005owner\022\024\n\005wilds" +
-      "\030\004 \001(\005R\005wilds\022\030\n\007canasta\030\005 \001(\tR\007canasta\"" +
-      "\245\001\n\tSideScore\022\022\n\004team\030\001 \001(\005R\004team\022\024\n\005sea" +
-      "ts\030\002 \003(\005R\005seats\022\024\n\005total\030\003 \001(\005R\005total\022\036\n" +
-      "\ncumulative\030\004 \001(\005R\ncumulative\0228\n\tbreakdo" +
-      "wn\030\005 \001(\0132\032.canasta.v1.ScoreBreakdownR\tbr" +
-      "eakdown\"\270\002\n\016ScoreBreakdown\022\022\n\004base\030\001 \001(\005" +
-      "R\004base\022)\n\020natural_canastas\030\002 \001(\005R\017natura" +
-      "lCanastas\022%\n\016mixed_canastas\030\003 \001(\005R\rmixed" +
-      "Canastas\022#\n\rcanasta_bonus\030\004 \001(\005R\014canasta" +
-      "Bonus\022\033\n\tgoing_out\030\005 \001(\005R\010goingOut\022\035\n\nre" +
-      "d_threes\030\006 \001(\005R\tredThrees\022(\n\020red_three_p" +
-      "oints\030\007 \001(\005R\016redThreePoints\022\027\n\007in_hand\030\010" +
-      " \001(\005R\006inHand\022\034\n\tpenalties\030\t \001(\005R\tpenalti" +
-      "es\"\244\001\n\007Variant\022\016\n\002id\030\001 \001(\tR\002id\022\022\n\004name\030\002" +
-      " \001(\tR\004name\022\037\n\013min_players\030\003 \001(\005R\nminPlay" +
-      "ers\022\037\n\013max_players\030\004 \001(\005R\nmaxPlayers\0223\n\007" +
-      "options\030\005 \003(\0132\031.canasta.v1.VariantOption" +
-      "R\007options\"\365\001\n\rVariantOption\022\022\n\004name\030\001 \001(" +
-      "\tR\004name\022*\n\004type\030\002 \001(\0162\026.canasta.v1.Optio" +
-      "nTypeR\004type\022(\n\rdefault_value\030\003 \001(\tH\000R\014de" +
-      "faultValue\210\001\001\022\030\n\007choices\030\004 \003(\tR\007choices\022" +
-      "\030\n\007minimum\030\005 \001(\005R\007minimum\022\022\n\004rule\030\006 \001(\tR" +
-      "\004rule\022 \n\013description\030\007 \001(\tR\013descriptionB" +
-      "\020\n\016_default_value\"\232\001\n\005Event\022)\n\004type\030\001 \001(" +
-      "\0162\025.canasta.v1.EventTypeR\004type\022\022\n\004seat\030\002" +
-      " \001(\005R\004seat\022\022\n\004move\030\003 \001(\tR\004move\022\024\n\005cards\030" +
-      "\004 \003(\tR\005cards\022\024\n\005count\030\005 \001(\005R\005count\022\022\n\004te" +
-      "am\030\006 \001(\005R\004team*l\n\nOptionType\022\033\n\027OPTION_T" +
-      "YPE_UNSPECIFIED\020\000\022\024\n\020OPTION_TYPE_BOOL\020\001\022" +
-      "\023\n\017OPTION_TYPE_INT\020\002\022\026\n\022OPTION_TYPE_CHOI" +
-      "CE\020\003*\206\002\n\tEventType\022\032\n\026EVENT_TYPE_UNSPECI" +
-      "FIED\020\000\022\032\n\026EVENT_TYPE_MOVE_PLAYED\020\001\022\032\n\026EV" +
-      "ENT_TYPE_CARDS_DRAWN\020\002\022\031\n\025EVENT_TYPE_PIL" +
-      "E_TAKEN\020\003\022\036\n\032EVENT_TYPE_RED_THREES_LAID\020" +
-      "\004\022\033\n\027EVENT_TYPE_TURN_STARTED\020\005\022\030\n\024EVENT_" +
-      "TYPE_HAND_OVER\020\006\022\030\n\024EVENT_TYPE_GAME_OVER" +
-      "\020\007\022\031\n\025EVENT_TYPE_HAND_DEALT\020\010Bw\n!io.gith" +
-      "ub.canastarules.canasta.v1B\tGameProtoP\001\242" +
-      "\002\003CXX\252\002\nCanasta.V1\312\002\nCanasta\\V1\342\002\026Canast" +
-      "a\\V1\\GPBMetadata\352\002\013Canasta::V1b\006proto3"
+      "ta.v1.Move.EndHandH\000R\007endHand\022.\n\005merge\030\r" +
+      " \001(\0132\026.canasta.v1.Move.MergeH\000R\005merge\022(\n" +
+      "\003buy\030\016 \001(\0132\024.canasta.v1.Move.BuyH\000R\003buy\022" +
+      "5\n\010pass_buy\030\017 \001(\0132\030.canasta.v1.Move.Pass" +
+      "BuyH\000R\007passBuy\0222\n\007go_down\030\020 \001(\0132\027.canast" +
+      "a.v1.Move.GoDownH\000R\006goDown\0222\n\007lay_off\030\021 " +
+      "\001(\0132\027.canasta.v1.Move.LayOffH\000R\006layOff\032\006" +
+      "\n\004Draw\032g\n\010TakePile\022\024\n\005cards\030\001 \003(\tR\005cards" +
+      "\022-\n\006extras\030\002 \003(\0132\025.canasta.v1.CardGroupR" +
+      "\006extras\022\026\n\006target\030\003 \001(\tR\006target\032:\n\tMeldC" +
+      "ards\022-\n\006groups\030\001 \003(\0132\025.canasta.v1.CardGr" +
+      "oupR\006groups\032K\n\tAddToMeld\022\022\n\004rank\030\001 \001(\tR\004" +
+      "rank\022\024\n\005cards\030\002 \003(\tR\005cards\022\024\n\005label\030\003 \001(" +
+      "\tR\005label\0325\n\005Merge\022\024\n\005first\030\001 \001(\tR\005first\022" +
+      "\026\n\006second\030\002 \001(\tR\006second\032\005\n\003Buy\032\t\n\007PassBu" +
+      "y\0327\n\006GoDown\022-\n\006groups\030\001 \003(\0132\025.canasta.v1" +
+      ".CardGroupR\006groups\032D\n\006LayOff\022\022\n\004seat\030\001 \001" +
+      "(\005R\004seat\022\022\n\004meld\030\002 \001(\005R\004meld\022\022\n\004card\030\003 \001" +
+      "(\tR\004card\032\035\n\007Discard\022\022\n\004card\030\001 \001(\tR\004card\032" +
+      ")\n\005GoOut\022\027\n\004card\030\001 \001(\tH\000R\004card\210\001\001B\007\n\005_ca" +
+      "rd\032\005\n\003Ask\032\032\n\006Answer\022\020\n\003yes\030\001 \001(\010R\003yes\032\006\n" +
+      "\004Undo\032\t\n\007Decline\032\t\n\007EndHandB\006\n\004kind\"!\n\tC" +
+      "ardGroup\022\024\n\005cards\030\001 \003(\tR\005cards\"\257\001\n\016Snaps" +
+      "hotHeader\022%\n\016format_version\030\001 \001(\rR\rforma" +
+      "tVersion\022\025\n\006key_id\030\002 \001(\tR\005keyId\022\030\n\007varia" +
+      "nt\030\003 \001(\tR\007variant\022\027\n\007game_id\030\004 \001(\tR\006game" +
+      "Id\022\020\n\003seq\030\005 \001(\004R\003seq\022\032\n\010imported\030\006 \001(\010R\010" +
+      "imported\"\204\005\n\010SeatView\022\022\n\004seat\030\001 \001(\005R\004sea" +
+      "t\022\030\n\007variant\030\002 \001(\tR\007variant\022\030\n\007players\030\003" +
+      " \001(\005R\007players\022\027\n\007hand_no\030\004 \001(\005R\006handNo\022\026" +
+      "\n\006dealer\030\005 \001(\005R\006dealer\022\024\n\005phase\030\006 \001(\tR\005p" +
+      "hase\022\033\n\tturn_seat\030\007 \001(\005R\010turnSeat\022\030\n\007awa" +
+      "ited\030\010 \001(\005R\007awaited\022\022\n\004hand\030\t \003(\tR\004hand\022" +
+      "\035\n\nhand_sizes\030\n \003(\005R\thandSizes\022\035\n\nstock_" +
+      "size\030\013 \001(\005R\tstockSize\022\033\n\tpile_size\030\014 \001(\005" +
+      "R\010pileSize\022\031\n\010pile_top\030\r \001(\tR\007pileTop\022\022\n" +
+      "\004pile\030\016 \003(\tR\004pile\022\037\n\013pile_frozen\030\017 \001(\010R\n" +
+      "pileFrozen\022*\n\005sides\030\020 \003(\0132\024.canasta.v1.S" +
+      "ideViewR\005sides\022\024\n\005asked\030\021 \001(\010R\005asked\022\026\n\006" +
+      "answer\030\022 \001(\tR\006answer\022\026\n\006staged\030\023 \003(\tR\006st" +
+      "aged\022\037\n\013legal_moves\030\024 \003(\tR\nlegalMoves\022-\n" +
+      "\006result\030\025 \003(\0132\025.canasta.v1.SideScoreR\006re" +
+      "sult\022\031\n\010went_out\030\026 \001(\005R\007wentOut\022\026\n\006winne" +
+      "r\030\027 \001(\005R\006winner\"\350\001\n\010SideView\022\022\n\004team\030\001 \001" +
+      "(\005R\004team\022\024\n\005seats\030\002 \003(\005R\005seats\022\024\n\005score\030" +
+      "\003 \001(\005R\005score\022\030\n\007minimum\030\004 \001(\005R\007minimum\022\026" +
+      "\n\006opened\030\005 \001(\010R\006opened\022\037\n\013pile_frozen\030\006 " +
+      "\001(\010R\npileFrozen\022*\n\005melds\030\007 \003(\0132\024.canasta" +
+      ".v1.MeldViewR\005melds\022\035\n\nred_threes\030\010 \003(\tR" +
+      "\tredThrees\"z\n\010MeldView\022\022\n\004rank\030\001 \001(\tR\004ra" +
+      "nk\022\024\n\005cards\030\002 \003(\tR\005cards\022\024\n\005owner\030\003 \001(\005R" +
+      "\005owner\022\024\n\005wilds\030\004 \001(\005R\005wilds\022\030\n\007canasta\030" +
+      "\005 \001(\tR\007canasta\"\245\001\n\tSideScore\022\022\n\004team\030\001 \001" +
+      "(\005R\004team\022\024\n\005seats\030\002 \003(\005R\005seats\022\024\n\005total\030" +
+      "\003 \001(\005R\005total\022\036\n\ncumulative\030\004 \001(\005R\ncumula" +
+      "tive\0228\n\tbreakdown\030\005 \001(\0132\032.canasta.v1.Sco" +
+      "reBreakdownR\tbreakdown\"\270\002\n\016ScoreBreakdow" +
+      "n\022\022\n\004base\030\001 \001(\005R\004base\022)\n\020natural_canasta" +
+      "s\030\002 \001(\005R\017naturalCanastas\022%\n\016mixed_canast" +
+      "as\030\003 \001(\005R\rmixedCanastas\022#\n\rcanasta_bonus" +
+      "\030\004 \001(\005R\014canastaBonus\022\033\n\tgoing_out\030\005 \001(\005R" +
+      "\010goingOut\022\035\n\nred_threes\030\006 \001(\005R\tredThrees" +
+      "\022(\n\020red_three_points\030\007 \001(\005R\016redThreePoin" +
+      "ts\022\027\n\007in_hand\030\010 \001(\005R\006inHand\022\034\n\tpenalties" +
+      "\030\t \001(\005R\tpenalties\"\244\001\n\007Variant\022\016\n\002id\030\001 \001(" +
+      "\tR\002id\022\022\n\004name\030\002 \001(\tR\004name\022\037\n\013min_players" +
+      "\030\003 \001(\005R\nminPlayers\022\037\n\013max_players\030\004 \001(\005R" +
+      "\nmaxPlayers\0223\n\007options\030\005 \003(\0132\031.canasta.v" +
+      "1.VariantOptionR\007options\"\365\001\n\rVariantOpti" +
+      "on\022\022\n\004name\030\001 \001(\tR\004name\022*\n\004type\030\002 \001(\0162\026.c" +
+      "anasta.v1.OptionTypeR\004type\022(\n\rdefault_va" +
+      "lue\030\003 \001(\tH\000R\014defaultValue\210\001\001\022\030\n\007choices\030" +
+      "\004 \003(\tR\007choices\022\030\n\007minimum\030\005 \001(\005R\007minimum" +
+      "\022\022\n\004rule\030\006 \001(\tR\004rule\022 \n\013description\030\007 \001(" +
+      "\tR\013descriptionB\020\n\016_default_value\"\232\001\n\005Eve" +
+      "nt\022)\n\004type\030\001 \001(\0162\025.canasta.v1.EventTypeR" +
+      "\004type\022\022\n\004seat\030\002 \001(\005R\004seat\022\022\n\004move\030\003 \001(\tR" +
+      "\004move\022\024\n\005cards\030\004 \003(\tR\005cards\022\024\n\005count\030\005 \001" +
+      "(\005R\005count\022\022\n\004team\030\006 \001(\005R\004team*l\n\nOptionT" +
+      "ype\022\033\n\027OPTION_TYPE_UNSPECIFIED\020\000\022\024\n\020OPTI" +
+      "ON_TYPE_BOOL\020\001\022\023\n\017OPTION_TYPE_INT\020\002\022\026\n\022O" +
+      "PTION_TYPE_CHOICE\020\003*\206\002\n\tEventType\022\032\n\026EVE" +
+      "NT_TYPE_UNSPECIFIED\020\000\022\032\n\026EVENT_TYPE_MOVE" +
+      "_PLAYED\020\001\022\032\n\026EVENT_TYPE_CARDS_DRAWN\020\002\022\031\n" +
+      "\025EVENT_TYPE_PILE_TAKEN\020\003\022\036\n\032EVENT_TYPE_R" +
+      "ED_THREES_LAID\020\004\022\033\n\027EVENT_TYPE_TURN_STAR" +
+      "TED\020\005\022\030\n\024EVENT_TYPE_HAND_OVER\020\006\022\030\n\024EVENT" +
+      "_TYPE_GAME_OVER\020\007\022\031\n\025EVENT_TYPE_HAND_DEA" +
+      "LT\020\010Bw\n!io.github.canastarules.canasta.v" +
+      "1B\tGameProtoP\001\242\002\003CXX\252\002\nCanasta.V1\312\002\nCana" +
+      "sta\\V1\342\002\026Canasta\\V1\\GPBMetadata\352\002\013Canast" +
+      "a::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -249,7 +287,7 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
     internal_static_canasta_v1_Move_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_descriptor,
-        new java.lang.String[] { "Text", "Draw", "TakePile", "Meld", "AddToMeld", "Discard", "GoOut", "Ask", "Answer", "Undo", "Decline", "EndHand", "Kind", });
+        new java.lang.String[] { "Text", "Draw", "TakePile", "Meld", "AddToMeld", "Discard", "GoOut", "Ask", "Answer", "Undo", "Decline", "EndHand", "Merge", "Buy", "PassBuy", "GoDown", "LayOff", "Kind", });
     internal_static_canasta_v1_Move_Draw_descriptor =
       internal_static_canasta_v1_Move_descriptor.getNestedType(0);
     internal_static_canasta_v1_Move_Draw_fieldAccessorTable = new
@@ -261,7 +299,7 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
     internal_static_canasta_v1_Move_TakePile_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_TakePile_descriptor,
-        new java.lang.String[] { "Cards", "Extras", });
+        new java.lang.String[] { "Cards", "Extras", "Target", });
     internal_static_canasta_v1_Move_MeldCards_descriptor =
       internal_static_canasta_v1_Move_descriptor.getNestedType(2);
     internal_static_canasta_v1_Move_MeldCards_fieldAccessorTable = new
@@ -273,45 +311,75 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
     internal_static_canasta_v1_Move_AddToMeld_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_AddToMeld_descriptor,
-        new java.lang.String[] { "Rank", "Cards", });
-    internal_static_canasta_v1_Move_Discard_descriptor =
+        new java.lang.String[] { "Rank", "Cards", "Label", });
+    internal_static_canasta_v1_Move_Merge_descriptor =
       internal_static_canasta_v1_Move_descriptor.getNestedType(4);
+    internal_static_canasta_v1_Move_Merge_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_canasta_v1_Move_Merge_descriptor,
+        new java.lang.String[] { "First", "Second", });
+    internal_static_canasta_v1_Move_Buy_descriptor =
+      internal_static_canasta_v1_Move_descriptor.getNestedType(5);
+    internal_static_canasta_v1_Move_Buy_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_canasta_v1_Move_Buy_descriptor,
+        new java.lang.String[] { });
+    internal_static_canasta_v1_Move_PassBuy_descriptor =
+      internal_static_canasta_v1_Move_descriptor.getNestedType(6);
+    internal_static_canasta_v1_Move_PassBuy_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_canasta_v1_Move_PassBuy_descriptor,
+        new java.lang.String[] { });
+    internal_static_canasta_v1_Move_GoDown_descriptor =
+      internal_static_canasta_v1_Move_descriptor.getNestedType(7);
+    internal_static_canasta_v1_Move_GoDown_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_canasta_v1_Move_GoDown_descriptor,
+        new java.lang.String[] { "Groups", });
+    internal_static_canasta_v1_Move_LayOff_descriptor =
+      internal_static_canasta_v1_Move_descriptor.getNestedType(8);
+    internal_static_canasta_v1_Move_LayOff_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_canasta_v1_Move_LayOff_descriptor,
+        new java.lang.String[] { "Seat", "Meld", "Card", });
+    internal_static_canasta_v1_Move_Discard_descriptor =
+      internal_static_canasta_v1_Move_descriptor.getNestedType(9);
     internal_static_canasta_v1_Move_Discard_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_Discard_descriptor,
         new java.lang.String[] { "Card", });
     internal_static_canasta_v1_Move_GoOut_descriptor =
-      internal_static_canasta_v1_Move_descriptor.getNestedType(5);
+      internal_static_canasta_v1_Move_descriptor.getNestedType(10);
     internal_static_canasta_v1_Move_GoOut_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_GoOut_descriptor,
         new java.lang.String[] { "Card", });
     internal_static_canasta_v1_Move_Ask_descriptor =
-      internal_static_canasta_v1_Move_descriptor.getNestedType(6);
+      internal_static_canasta_v1_Move_descriptor.getNestedType(11);
     internal_static_canasta_v1_Move_Ask_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_Ask_descriptor,
         new java.lang.String[] { });
     internal_static_canasta_v1_Move_Answer_descriptor =
-      internal_static_canasta_v1_Move_descriptor.getNestedType(7);
+      internal_static_canasta_v1_Move_descriptor.getNestedType(12);
     internal_static_canasta_v1_Move_Answer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_Answer_descriptor,
         new java.lang.String[] { "Yes", });
     internal_static_canasta_v1_Move_Undo_descriptor =
-      internal_static_canasta_v1_Move_descriptor.getNestedType(8);
+      internal_static_canasta_v1_Move_descriptor.getNestedType(13);
     internal_static_canasta_v1_Move_Undo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_Undo_descriptor,
         new java.lang.String[] { });
     internal_static_canasta_v1_Move_Decline_descriptor =
-      internal_static_canasta_v1_Move_descriptor.getNestedType(9);
+      internal_static_canasta_v1_Move_descriptor.getNestedType(14);
     internal_static_canasta_v1_Move_Decline_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_Decline_descriptor,
         new java.lang.String[] { });
     internal_static_canasta_v1_Move_EndHand_descriptor =
-      internal_static_canasta_v1_Move_descriptor.getNestedType(10);
+      internal_static_canasta_v1_Move_descriptor.getNestedType(15);
     internal_static_canasta_v1_Move_EndHand_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_Move_EndHand_descriptor,

@@ -10,6 +10,11 @@ package io.github.canastarules.canasta.v1;
  * A move. Set the typed `kind`, or only `text` (the engine's text form, such
  * as `meld KS KH KD` or `discard 4D`), or both when they denote the same move.
  * Answers always carry both, in canonical form.
+ *
+ * Melds of Samba and Bolivia are named by a label (docs/engine.md): the rank
+ * character of a group (`K`), `3` for black threes, `W` for a meld of wild
+ * cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3` for a
+ * further meld of the same label (`K#2`).
  * </pre>
  *
  * Protobuf type {@code canasta.v1.Move}
@@ -508,12 +513,37 @@ private static final long serialVersionUID = 0L;
      */
     io.github.canastarules.canasta.v1.CardGroupOrBuilder getExtrasOrBuilder(
         int index);
+
+    /**
+     * <pre>
+     * Label of the side's meld that gets the top card (and `cards`), such as
+     * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+     * the meld of the top card's rank, or a new group with `cards`.
+     * </pre>
+     *
+     * <code>string target = 3 [json_name = "target"];</code>
+     * @return The target.
+     */
+    java.lang.String getTarget();
+    /**
+     * <pre>
+     * Label of the side's meld that gets the top card (and `cards`), such as
+     * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+     * the meld of the top card's rank, or a new group with `cards`.
+     * </pre>
+     *
+     * <code>string target = 3 [json_name = "target"];</code>
+     * @return The bytes for target.
+     */
+    com.google.protobuf.ByteString
+        getTargetBytes();
   }
   /**
    * <pre>
    * Take the pile: `cards` from the hand meld the top card (empty: the top
    * card joins the side's meld of its rank); `extras` are the further melds
-   * shown for an initial meld.
+   * shown for an initial meld. In May I? an empty TakePile takes the fresh
+   * discard as the turn's draw.
    * </pre>
    *
    * Protobuf type {@code canasta.v1.Move.TakePile}
@@ -540,6 +570,7 @@ private static final long serialVersionUID = 0L;
       cards_ =
           com.google.protobuf.LazyStringArrayList.emptyList();
       extras_ = java.util.Collections.emptyList();
+      target_ = "";
     }
 
     public static final com.google.protobuf.Descriptors.Descriptor
@@ -674,6 +705,57 @@ private static final long serialVersionUID = 0L;
       return extras_.get(index);
     }
 
+    public static final int TARGET_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object target_ = "";
+    /**
+     * <pre>
+     * Label of the side's meld that gets the top card (and `cards`), such as
+     * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+     * the meld of the top card's rank, or a new group with `cards`.
+     * </pre>
+     *
+     * <code>string target = 3 [json_name = "target"];</code>
+     * @return The target.
+     */
+    @java.lang.Override
+    public java.lang.String getTarget() {
+      java.lang.Object ref = target_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        target_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * Label of the side's meld that gets the top card (and `cards`), such as
+     * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+     * the meld of the top card's rank, or a new group with `cards`.
+     * </pre>
+     *
+     * <code>string target = 3 [json_name = "target"];</code>
+     * @return The bytes for target.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getTargetBytes() {
+      java.lang.Object ref = target_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        target_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -693,6 +775,9 @@ private static final long serialVersionUID = 0L;
       }
       for (int i = 0; i < extras_.size(); i++) {
         output.writeMessage(2, extras_.get(i));
+      }
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(target_)) {
+        com.google.protobuf.GeneratedMessage.writeString(output, 3, target_);
       }
       getUnknownFields().writeTo(output);
     }
@@ -715,6 +800,9 @@ private static final long serialVersionUID = 0L;
             }
             size += 1 * count;
           }
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(target_)) {
+        size += com.google.protobuf.GeneratedMessage.computeStringSize(3, target_);
+      }
       return size;
     }
     @java.lang.Override
@@ -743,6 +831,8 @@ private static final long serialVersionUID = 0L;
           .equals(other.getCardsList())) return false;
       if (!getExtrasList()
           .equals(other.getExtrasList())) return false;
+      if (!getTarget()
+          .equals(other.getTarget())) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -762,6 +852,8 @@ private static final long serialVersionUID = 0L;
         hash = (37 * hash) + EXTRAS_FIELD_NUMBER;
         hash = (53 * hash) + getExtrasList().hashCode();
       }
+      hash = (37 * hash) + TARGET_FIELD_NUMBER;
+      hash = (53 * hash) + getTarget().hashCode();
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -863,7 +955,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Take the pile: `cards` from the hand meld the top card (empty: the top
      * card joins the side's meld of its rank); `extras` are the further melds
-     * shown for an initial meld.
+     * shown for an initial meld. In May I? an empty TakePile takes the fresh
+     * discard as the turn's draw.
      * </pre>
      *
      * Protobuf type {@code canasta.v1.Move.TakePile}
@@ -908,6 +1001,7 @@ private static final long serialVersionUID = 0L;
           extrasBuilder_.clear();
         }
         bitField0_ = (bitField0_ & ~0x00000002);
+        target_ = "";
         return this;
       }
 
@@ -957,6 +1051,9 @@ private static final long serialVersionUID = 0L;
         if (((from_bitField0_ & 0x00000001) != 0)) {
           cards_.makeImmutable();
           result.cards_ = cards_;
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.target_ = target_;
         }
       }
 
@@ -1008,6 +1105,11 @@ private static final long serialVersionUID = 0L;
             }
           }
         }
+        if (!other.getTarget().isEmpty()) {
+          target_ = other.target_;
+          bitField0_ |= 0x00000004;
+          onChanged();
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -1050,6 +1152,11 @@ private static final long serialVersionUID = 0L;
                 }
                 break;
               } // case 18
+              case 26: {
+                target_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 26
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -1518,6 +1625,108 @@ private static final long serialVersionUID = 0L;
           extras_ = null;
         }
         return extrasBuilder_;
+      }
+
+      private java.lang.Object target_ = "";
+      /**
+       * <pre>
+       * Label of the side's meld that gets the top card (and `cards`), such as
+       * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+       * the meld of the top card's rank, or a new group with `cards`.
+       * </pre>
+       *
+       * <code>string target = 3 [json_name = "target"];</code>
+       * @return The target.
+       */
+      public java.lang.String getTarget() {
+        java.lang.Object ref = target_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          target_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Label of the side's meld that gets the top card (and `cards`), such as
+       * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+       * the meld of the top card's rank, or a new group with `cards`.
+       * </pre>
+       *
+       * <code>string target = 3 [json_name = "target"];</code>
+       * @return The bytes for target.
+       */
+      public com.google.protobuf.ByteString
+          getTargetBytes() {
+        java.lang.Object ref = target_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          target_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Label of the side's meld that gets the top card (and `cards`), such as
+       * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+       * the meld of the top card's rank, or a new group with `cards`.
+       * </pre>
+       *
+       * <code>string target = 3 [json_name = "target"];</code>
+       * @param value The target to set.
+       * @return This builder for chaining.
+       */
+      public Builder setTarget(
+          java.lang.String value) {
+        java.util.Objects.requireNonNull(value);
+        target_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Label of the side's meld that gets the top card (and `cards`), such as
+       * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+       * the meld of the top card's rank, or a new group with `cards`.
+       * </pre>
+       *
+       * <code>string target = 3 [json_name = "target"];</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearTarget() {
+        target_ = getDefaultInstance().getTarget();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Label of the side's meld that gets the top card (and `cards`), such as
+       * `S:5-9` or `9#2` (text `take on S:5-9`, `take 9S 9C on 9#2`); empty:
+       * the meld of the top card's rank, or a new group with `cards`.
+       * </pre>
+       *
+       * <code>string target = 3 [json_name = "target"];</code>
+       * @param value The bytes for target to set.
+       * @return This builder for chaining.
+       */
+      public Builder setTargetBytes(
+          com.google.protobuf.ByteString value) {
+        java.util.Objects.requireNonNull(value);
+        checkByteStringIsUtf8(value);
+        target_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
       }
 
       // @@protoc_insertion_point(builder_scope:canasta.v1.Move.TakePile)
@@ -2443,7 +2652,9 @@ private static final long serialVersionUID = 0L;
 
     /**
      * <pre>
-     * Rank character of the meld (`K`, `7`; `3` = black threes).
+     * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+     * `label`: the label's rank character for a group (`K` for `K#2`), empty
+     * for a sequence or a wild meld; in a request it may then be left empty.
      * </pre>
      *
      * <code>string rank = 1 [json_name = "rank"];</code>
@@ -2452,7 +2663,9 @@ private static final long serialVersionUID = 0L;
     java.lang.String getRank();
     /**
      * <pre>
-     * Rank character of the meld (`K`, `7`; `3` = black threes).
+     * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+     * `label`: the label's rank character for a group (`K` for `K#2`), empty
+     * for a sequence or a wild meld; in a request it may then be left empty.
      * </pre>
      *
      * <code>string rank = 1 [json_name = "rank"];</code>
@@ -2501,10 +2714,36 @@ private static final long serialVersionUID = 0L;
      */
     com.google.protobuf.ByteString
         getCardsBytes(int index);
+
+    /**
+     * <pre>
+     * Label of the meld when the rank alone does not name it: a further group
+     * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+     * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+     * `add W 2D`).
+     * </pre>
+     *
+     * <code>string label = 3 [json_name = "label"];</code>
+     * @return The label.
+     */
+    java.lang.String getLabel();
+    /**
+     * <pre>
+     * Label of the meld when the rank alone does not name it: a further group
+     * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+     * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+     * `add W 2D`).
+     * </pre>
+     *
+     * <code>string label = 3 [json_name = "label"];</code>
+     * @return The bytes for label.
+     */
+    com.google.protobuf.ByteString
+        getLabelBytes();
   }
   /**
    * <pre>
-   * Cards added to the side's meld of `rank`.
+   * Cards added to the side's meld of `rank`, or to the meld named by `label`.
    * </pre>
    *
    * Protobuf type {@code canasta.v1.Move.AddToMeld}
@@ -2531,6 +2770,7 @@ private static final long serialVersionUID = 0L;
       rank_ = "";
       cards_ =
           com.google.protobuf.LazyStringArrayList.emptyList();
+      label_ = "";
     }
 
     public static final com.google.protobuf.Descriptors.Descriptor
@@ -2556,7 +2796,9 @@ private static final long serialVersionUID = 0L;
     private volatile java.lang.Object rank_ = "";
     /**
      * <pre>
-     * Rank character of the meld (`K`, `7`; `3` = black threes).
+     * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+     * `label`: the label's rank character for a group (`K` for `K#2`), empty
+     * for a sequence or a wild meld; in a request it may then be left empty.
      * </pre>
      *
      * <code>string rank = 1 [json_name = "rank"];</code>
@@ -2577,7 +2819,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Rank character of the meld (`K`, `7`; `3` = black threes).
+     * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+     * `label`: the label's rank character for a group (`K` for `K#2`), empty
+     * for a sequence or a wild meld; in a request it may then be left empty.
      * </pre>
      *
      * <code>string rank = 1 [json_name = "rank"];</code>
@@ -2651,6 +2895,59 @@ private static final long serialVersionUID = 0L;
       return cards_.getByteString(index);
     }
 
+    public static final int LABEL_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object label_ = "";
+    /**
+     * <pre>
+     * Label of the meld when the rank alone does not name it: a further group
+     * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+     * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+     * `add W 2D`).
+     * </pre>
+     *
+     * <code>string label = 3 [json_name = "label"];</code>
+     * @return The label.
+     */
+    @java.lang.Override
+    public java.lang.String getLabel() {
+      java.lang.Object ref = label_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        label_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * Label of the meld when the rank alone does not name it: a further group
+     * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+     * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+     * `add W 2D`).
+     * </pre>
+     *
+     * <code>string label = 3 [json_name = "label"];</code>
+     * @return The bytes for label.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getLabelBytes() {
+      java.lang.Object ref = label_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        label_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -2671,6 +2968,9 @@ private static final long serialVersionUID = 0L;
       for (int i = 0; i < cards_.size(); i++) {
         com.google.protobuf.GeneratedMessage.writeString(output, 2, cards_.getRaw(i));
       }
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(label_)) {
+        com.google.protobuf.GeneratedMessage.writeString(output, 3, label_);
+      }
       getUnknownFields().writeTo(output);
     }
     private int computeSerializedSize_0() {
@@ -2685,6 +2985,9 @@ private static final long serialVersionUID = 0L;
         }
         size += dataSize;
         size += 1 * getCardsList().size();
+      }
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(label_)) {
+        size += com.google.protobuf.GeneratedMessage.computeStringSize(3, label_);
       }
       return size;
     }
@@ -2714,6 +3017,8 @@ private static final long serialVersionUID = 0L;
           .equals(other.getRank())) return false;
       if (!getCardsList()
           .equals(other.getCardsList())) return false;
+      if (!getLabel()
+          .equals(other.getLabel())) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -2731,6 +3036,8 @@ private static final long serialVersionUID = 0L;
         hash = (37 * hash) + CARDS_FIELD_NUMBER;
         hash = (53 * hash) + getCardsList().hashCode();
       }
+      hash = (37 * hash) + LABEL_FIELD_NUMBER;
+      hash = (53 * hash) + getLabel().hashCode();
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -2830,7 +3137,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards added to the side's meld of `rank`.
+     * Cards added to the side's meld of `rank`, or to the meld named by `label`.
      * </pre>
      *
      * Protobuf type {@code canasta.v1.Move.AddToMeld}
@@ -2869,6 +3176,7 @@ private static final long serialVersionUID = 0L;
         rank_ = "";
         cards_ =
             com.google.protobuf.LazyStringArrayList.emptyList();
+        label_ = "";
         return this;
       }
 
@@ -2909,6 +3217,9 @@ private static final long serialVersionUID = 0L;
           cards_.makeImmutable();
           result.cards_ = cards_;
         }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.label_ = label_;
+        }
       }
 
       @java.lang.Override
@@ -2936,6 +3247,11 @@ private static final long serialVersionUID = 0L;
             ensureCardsIsMutable();
             cards_.addAll(other.cards_);
           }
+          onChanged();
+        }
+        if (!other.getLabel().isEmpty()) {
+          label_ = other.label_;
+          bitField0_ |= 0x00000004;
           onChanged();
         }
         this.mergeUnknownFields(other.getUnknownFields());
@@ -2972,6 +3288,11 @@ private static final long serialVersionUID = 0L;
                 cards_.add(input.readStringRequireUtf8());
                 break;
               } // case 18
+              case 26: {
+                label_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 26
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -2992,7 +3313,9 @@ private static final long serialVersionUID = 0L;
       private java.lang.Object rank_ = "";
       /**
        * <pre>
-       * Rank character of the meld (`K`, `7`; `3` = black threes).
+       * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+       * `label`: the label's rank character for a group (`K` for `K#2`), empty
+       * for a sequence or a wild meld; in a request it may then be left empty.
        * </pre>
        *
        * <code>string rank = 1 [json_name = "rank"];</code>
@@ -3012,7 +3335,9 @@ private static final long serialVersionUID = 0L;
       }
       /**
        * <pre>
-       * Rank character of the meld (`K`, `7`; `3` = black threes).
+       * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+       * `label`: the label's rank character for a group (`K` for `K#2`), empty
+       * for a sequence or a wild meld; in a request it may then be left empty.
        * </pre>
        *
        * <code>string rank = 1 [json_name = "rank"];</code>
@@ -3033,7 +3358,9 @@ private static final long serialVersionUID = 0L;
       }
       /**
        * <pre>
-       * Rank character of the meld (`K`, `7`; `3` = black threes).
+       * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+       * `label`: the label's rank character for a group (`K` for `K#2`), empty
+       * for a sequence or a wild meld; in a request it may then be left empty.
        * </pre>
        *
        * <code>string rank = 1 [json_name = "rank"];</code>
@@ -3050,7 +3377,9 @@ private static final long serialVersionUID = 0L;
       }
       /**
        * <pre>
-       * Rank character of the meld (`K`, `7`; `3` = black threes).
+       * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+       * `label`: the label's rank character for a group (`K` for `K#2`), empty
+       * for a sequence or a wild meld; in a request it may then be left empty.
        * </pre>
        *
        * <code>string rank = 1 [json_name = "rank"];</code>
@@ -3064,7 +3393,9 @@ private static final long serialVersionUID = 0L;
       }
       /**
        * <pre>
-       * Rank character of the meld (`K`, `7`; `3` = black threes).
+       * Rank character of the meld (`K`, `7`; `3` = black threes). With a
+       * `label`: the label's rank character for a group (`K` for `K#2`), empty
+       * for a sequence or a wild meld; in a request it may then be left empty.
        * </pre>
        *
        * <code>string rank = 1 [json_name = "rank"];</code>
@@ -3228,6 +3559,113 @@ private static final long serialVersionUID = 0L;
         return this;
       }
 
+      private java.lang.Object label_ = "";
+      /**
+       * <pre>
+       * Label of the meld when the rank alone does not name it: a further group
+       * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+       * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+       * `add W 2D`).
+       * </pre>
+       *
+       * <code>string label = 3 [json_name = "label"];</code>
+       * @return The label.
+       */
+      public java.lang.String getLabel() {
+        java.lang.Object ref = label_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          label_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Label of the meld when the rank alone does not name it: a further group
+       * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+       * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+       * `add W 2D`).
+       * </pre>
+       *
+       * <code>string label = 3 [json_name = "label"];</code>
+       * @return The bytes for label.
+       */
+      public com.google.protobuf.ByteString
+          getLabelBytes() {
+        java.lang.Object ref = label_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          label_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Label of the meld when the rank alone does not name it: a further group
+       * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+       * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+       * `add W 2D`).
+       * </pre>
+       *
+       * <code>string label = 3 [json_name = "label"];</code>
+       * @param value The label to set.
+       * @return This builder for chaining.
+       */
+      public Builder setLabel(
+          java.lang.String value) {
+        java.util.Objects.requireNonNull(value);
+        label_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Label of the meld when the rank alone does not name it: a further group
+       * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+       * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+       * `add W 2D`).
+       * </pre>
+       *
+       * <code>string label = 3 [json_name = "label"];</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearLabel() {
+        label_ = getDefaultInstance().getLabel();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Label of the meld when the rank alone does not name it: a further group
+       * of the rank (`K#2`), a sequence (`S:5-9`), a wild meld (`W`); empty for
+       * the side's first group of `rank` (text `add K#2 KC`, `add S:5-9 4S TS`,
+       * `add W 2D`).
+       * </pre>
+       *
+       * <code>string label = 3 [json_name = "label"];</code>
+       * @param value The bytes for label to set.
+       * @return This builder for chaining.
+       */
+      public Builder setLabelBytes(
+          com.google.protobuf.ByteString value) {
+        java.util.Objects.requireNonNull(value);
+        checkByteStringIsUtf8(value);
+        label_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+
       // @@protoc_insertion_point(builder_scope:canasta.v1.Move.AddToMeld)
     }
 
@@ -3274,6 +3712,3096 @@ private static final long serialVersionUID = 0L;
 
     @java.lang.Override
     public io.github.canastarules.canasta.v1.Move.AddToMeld getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface MergeOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:canasta.v1.Move.Merge)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * Label of the meld that stays.
+     * </pre>
+     *
+     * <code>string first = 1 [json_name = "first"];</code>
+     * @return The first.
+     */
+    java.lang.String getFirst();
+    /**
+     * <pre>
+     * Label of the meld that stays.
+     * </pre>
+     *
+     * <code>string first = 1 [json_name = "first"];</code>
+     * @return The bytes for first.
+     */
+    com.google.protobuf.ByteString
+        getFirstBytes();
+
+    /**
+     * <pre>
+     * Label of the meld that joins it.
+     * </pre>
+     *
+     * <code>string second = 2 [json_name = "second"];</code>
+     * @return The second.
+     */
+    java.lang.String getSecond();
+    /**
+     * <pre>
+     * Label of the meld that joins it.
+     * </pre>
+     *
+     * <code>string second = 2 [json_name = "second"];</code>
+     * @return The bytes for second.
+     */
+    com.google.protobuf.ByteString
+        getSecondBytes();
+  }
+  /**
+   * <pre>
+   * Merge the side's meld labelled `second` into the one labelled `first`
+   * (text `merge K K#2`).
+   * </pre>
+   *
+   * Protobuf type {@code canasta.v1.Move.Merge}
+   */
+  public static final class Merge extends
+      com.google.protobuf.GeneratedMessage implements
+      // @@protoc_insertion_point(message_implements:canasta.v1.Move.Merge)
+      MergeOrBuilder {
+  private static final long serialVersionUID = 0L;
+    static {
+      com.google.protobuf.RuntimeVersion.validateProtobufGencodeVersion(
+        com.google.protobuf.RuntimeVersion.RuntimeDomain.PUBLIC,
+        /* major= */ 4,
+        /* minor= */ 36,
+        /* patch= */ 2,
+        /* suffix= */ "",
+        "Merge");
+    }
+    // Use Merge.newBuilder() to construct.
+    private Merge(com.google.protobuf.GeneratedMessage.Builder<?> builder) {
+      super(builder);
+    }
+    private Merge() {
+      first_ = "";
+      second_ = "";
+    }
+
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Merge_descriptor;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.Descriptor getDescriptorForType() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Merge_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Merge_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              io.github.canastarules.canasta.v1.Move.Merge.class, io.github.canastarules.canasta.v1.Move.Merge.Builder.class);
+    }
+
+    public static final int FIRST_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object first_ = "";
+    /**
+     * <pre>
+     * Label of the meld that stays.
+     * </pre>
+     *
+     * <code>string first = 1 [json_name = "first"];</code>
+     * @return The first.
+     */
+    @java.lang.Override
+    public java.lang.String getFirst() {
+      java.lang.Object ref = first_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        first_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * Label of the meld that stays.
+     * </pre>
+     *
+     * <code>string first = 1 [json_name = "first"];</code>
+     * @return The bytes for first.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getFirstBytes() {
+      java.lang.Object ref = first_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        first_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int SECOND_FIELD_NUMBER = 2;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object second_ = "";
+    /**
+     * <pre>
+     * Label of the meld that joins it.
+     * </pre>
+     *
+     * <code>string second = 2 [json_name = "second"];</code>
+     * @return The second.
+     */
+    @java.lang.Override
+    public java.lang.String getSecond() {
+      java.lang.Object ref = second_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        second_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * Label of the meld that joins it.
+     * </pre>
+     *
+     * <code>string second = 2 [json_name = "second"];</code>
+     * @return The bytes for second.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getSecondBytes() {
+      java.lang.Object ref = second_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        second_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(first_)) {
+        com.google.protobuf.GeneratedMessage.writeString(output, 1, first_);
+      }
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(second_)) {
+        com.google.protobuf.GeneratedMessage.writeString(output, 2, second_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+    private int computeSerializedSize_0() {
+      int size = 0;
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(first_)) {
+        size += com.google.protobuf.GeneratedMessage.computeStringSize(1, first_);
+      }
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(second_)) {
+        size += com.google.protobuf.GeneratedMessage.computeStringSize(2, second_);
+      }
+      return size;
+    }
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      size += computeSerializedSize_0();
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof io.github.canastarules.canasta.v1.Move.Merge)) {
+        return super.equals(obj);
+      }
+      io.github.canastarules.canasta.v1.Move.Merge other = (io.github.canastarules.canasta.v1.Move.Merge) obj;
+
+      if (!getFirst()
+          .equals(other.getFirst())) return false;
+      if (!getSecond()
+          .equals(other.getSecond())) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (37 * hash) + FIRST_FIELD_NUMBER;
+      hash = (53 * hash) + getFirst().hashCode();
+      hash = (37 * hash) + SECOND_FIELD_NUMBER;
+      hash = (53 * hash) + getSecond().hashCode();
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.Merge parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.Merge parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Merge parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(io.github.canastarules.canasta.v1.Move.Merge prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * Merge the side's meld labelled `second` into the one labelled `first`
+     * (text `merge K K#2`).
+     * </pre>
+     *
+     * Protobuf type {@code canasta.v1.Move.Merge}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessage.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:canasta.v1.Move.Merge)
+        io.github.canastarules.canasta.v1.Move.MergeOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Merge_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Merge_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                io.github.canastarules.canasta.v1.Move.Merge.class, io.github.canastarules.canasta.v1.Move.Merge.Builder.class);
+      }
+
+      // Construct using io.github.canastarules.canasta.v1.Move.Merge.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        first_ = "";
+        second_ = "";
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Merge_descriptor;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.Merge getDefaultInstanceForType() {
+        return io.github.canastarules.canasta.v1.Move.Merge.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.Merge build() {
+        io.github.canastarules.canasta.v1.Move.Merge result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.Merge buildPartial() {
+        io.github.canastarules.canasta.v1.Move.Merge result = new io.github.canastarules.canasta.v1.Move.Merge(this);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartial0(io.github.canastarules.canasta.v1.Move.Merge result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.first_ = first_;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.second_ = second_;
+        }
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof io.github.canastarules.canasta.v1.Move.Merge) {
+          return mergeFrom((io.github.canastarules.canasta.v1.Move.Merge)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(io.github.canastarules.canasta.v1.Move.Merge other) {
+        if (other == io.github.canastarules.canasta.v1.Move.Merge.getDefaultInstance()) return this;
+        if (!other.getFirst().isEmpty()) {
+          first_ = other.first_;
+          bitField0_ |= 0x00000001;
+          onChanged();
+        }
+        if (!other.getSecond().isEmpty()) {
+          second_ = other.second_;
+          bitField0_ |= 0x00000002;
+          onChanged();
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        java.util.Objects.requireNonNull(extensionRegistry);
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                first_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 10
+              case 18: {
+                second_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 18
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.lang.Object first_ = "";
+      /**
+       * <pre>
+       * Label of the meld that stays.
+       * </pre>
+       *
+       * <code>string first = 1 [json_name = "first"];</code>
+       * @return The first.
+       */
+      public java.lang.String getFirst() {
+        java.lang.Object ref = first_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          first_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Label of the meld that stays.
+       * </pre>
+       *
+       * <code>string first = 1 [json_name = "first"];</code>
+       * @return The bytes for first.
+       */
+      public com.google.protobuf.ByteString
+          getFirstBytes() {
+        java.lang.Object ref = first_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          first_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Label of the meld that stays.
+       * </pre>
+       *
+       * <code>string first = 1 [json_name = "first"];</code>
+       * @param value The first to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFirst(
+          java.lang.String value) {
+        java.util.Objects.requireNonNull(value);
+        first_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Label of the meld that stays.
+       * </pre>
+       *
+       * <code>string first = 1 [json_name = "first"];</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearFirst() {
+        first_ = getDefaultInstance().getFirst();
+        bitField0_ = (bitField0_ & ~0x00000001);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Label of the meld that stays.
+       * </pre>
+       *
+       * <code>string first = 1 [json_name = "first"];</code>
+       * @param value The bytes for first to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFirstBytes(
+          com.google.protobuf.ByteString value) {
+        java.util.Objects.requireNonNull(value);
+        checkByteStringIsUtf8(value);
+        first_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object second_ = "";
+      /**
+       * <pre>
+       * Label of the meld that joins it.
+       * </pre>
+       *
+       * <code>string second = 2 [json_name = "second"];</code>
+       * @return The second.
+       */
+      public java.lang.String getSecond() {
+        java.lang.Object ref = second_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          second_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Label of the meld that joins it.
+       * </pre>
+       *
+       * <code>string second = 2 [json_name = "second"];</code>
+       * @return The bytes for second.
+       */
+      public com.google.protobuf.ByteString
+          getSecondBytes() {
+        java.lang.Object ref = second_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          second_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Label of the meld that joins it.
+       * </pre>
+       *
+       * <code>string second = 2 [json_name = "second"];</code>
+       * @param value The second to set.
+       * @return This builder for chaining.
+       */
+      public Builder setSecond(
+          java.lang.String value) {
+        java.util.Objects.requireNonNull(value);
+        second_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Label of the meld that joins it.
+       * </pre>
+       *
+       * <code>string second = 2 [json_name = "second"];</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearSecond() {
+        second_ = getDefaultInstance().getSecond();
+        bitField0_ = (bitField0_ & ~0x00000002);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Label of the meld that joins it.
+       * </pre>
+       *
+       * <code>string second = 2 [json_name = "second"];</code>
+       * @param value The bytes for second to set.
+       * @return This builder for chaining.
+       */
+      public Builder setSecondBytes(
+          com.google.protobuf.ByteString value) {
+        java.util.Objects.requireNonNull(value);
+        checkByteStringIsUtf8(value);
+        second_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+
+      // @@protoc_insertion_point(builder_scope:canasta.v1.Move.Merge)
+    }
+
+    // @@protoc_insertion_point(class_scope:canasta.v1.Move.Merge)
+    private static final io.github.canastarules.canasta.v1.Move.Merge DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new io.github.canastarules.canasta.v1.Move.Merge();
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.Merge getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<Merge>
+        PARSER = new com.google.protobuf.AbstractParser<Merge>() {
+      @java.lang.Override
+      public Merge parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<Merge> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<Merge> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.Merge getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface BuyOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:canasta.v1.Move.Buy)
+      com.google.protobuf.MessageOrBuilder {
+  }
+  /**
+   * <pre>
+   * May I?: ask to buy the discard the player in turn declined (text `buy`).
+   * </pre>
+   *
+   * Protobuf type {@code canasta.v1.Move.Buy}
+   */
+  public static final class Buy extends
+      com.google.protobuf.GeneratedMessage implements
+      // @@protoc_insertion_point(message_implements:canasta.v1.Move.Buy)
+      BuyOrBuilder {
+  private static final long serialVersionUID = 0L;
+    static {
+      com.google.protobuf.RuntimeVersion.validateProtobufGencodeVersion(
+        com.google.protobuf.RuntimeVersion.RuntimeDomain.PUBLIC,
+        /* major= */ 4,
+        /* minor= */ 36,
+        /* patch= */ 2,
+        /* suffix= */ "",
+        "Buy");
+    }
+    // Use Buy.newBuilder() to construct.
+    private Buy(com.google.protobuf.GeneratedMessage.Builder<?> builder) {
+      super(builder);
+    }
+    private Buy() {
+    }
+
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Buy_descriptor;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.Descriptor getDescriptorForType() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Buy_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Buy_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              io.github.canastarules.canasta.v1.Move.Buy.class, io.github.canastarules.canasta.v1.Move.Buy.Builder.class);
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      getUnknownFields().writeTo(output);
+    }
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof io.github.canastarules.canasta.v1.Move.Buy)) {
+        return super.equals(obj);
+      }
+      io.github.canastarules.canasta.v1.Move.Buy other = (io.github.canastarules.canasta.v1.Move.Buy) obj;
+
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.Buy parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.Buy parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.Buy parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(io.github.canastarules.canasta.v1.Move.Buy prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * May I?: ask to buy the discard the player in turn declined (text `buy`).
+     * </pre>
+     *
+     * Protobuf type {@code canasta.v1.Move.Buy}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessage.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:canasta.v1.Move.Buy)
+        io.github.canastarules.canasta.v1.Move.BuyOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Buy_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Buy_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                io.github.canastarules.canasta.v1.Move.Buy.class, io.github.canastarules.canasta.v1.Move.Buy.Builder.class);
+      }
+
+      // Construct using io.github.canastarules.canasta.v1.Move.Buy.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_Buy_descriptor;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.Buy getDefaultInstanceForType() {
+        return io.github.canastarules.canasta.v1.Move.Buy.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.Buy build() {
+        io.github.canastarules.canasta.v1.Move.Buy result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.Buy buildPartial() {
+        io.github.canastarules.canasta.v1.Move.Buy result = new io.github.canastarules.canasta.v1.Move.Buy(this);
+        onBuilt();
+        return result;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof io.github.canastarules.canasta.v1.Move.Buy) {
+          return mergeFrom((io.github.canastarules.canasta.v1.Move.Buy)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(io.github.canastarules.canasta.v1.Move.Buy other) {
+        if (other == io.github.canastarules.canasta.v1.Move.Buy.getDefaultInstance()) return this;
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        java.util.Objects.requireNonNull(extensionRegistry);
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+
+      // @@protoc_insertion_point(builder_scope:canasta.v1.Move.Buy)
+    }
+
+    // @@protoc_insertion_point(class_scope:canasta.v1.Move.Buy)
+    private static final io.github.canastarules.canasta.v1.Move.Buy DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new io.github.canastarules.canasta.v1.Move.Buy();
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.Buy getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<Buy>
+        PARSER = new com.google.protobuf.AbstractParser<Buy>() {
+      @java.lang.Override
+      public Buy parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<Buy> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<Buy> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.Buy getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface PassBuyOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:canasta.v1.Move.PassBuy)
+      com.google.protobuf.MessageOrBuilder {
+  }
+  /**
+   * <pre>
+   * May I?: answer the buy window with no (text `pass`).
+   * </pre>
+   *
+   * Protobuf type {@code canasta.v1.Move.PassBuy}
+   */
+  public static final class PassBuy extends
+      com.google.protobuf.GeneratedMessage implements
+      // @@protoc_insertion_point(message_implements:canasta.v1.Move.PassBuy)
+      PassBuyOrBuilder {
+  private static final long serialVersionUID = 0L;
+    static {
+      com.google.protobuf.RuntimeVersion.validateProtobufGencodeVersion(
+        com.google.protobuf.RuntimeVersion.RuntimeDomain.PUBLIC,
+        /* major= */ 4,
+        /* minor= */ 36,
+        /* patch= */ 2,
+        /* suffix= */ "",
+        "PassBuy");
+    }
+    // Use PassBuy.newBuilder() to construct.
+    private PassBuy(com.google.protobuf.GeneratedMessage.Builder<?> builder) {
+      super(builder);
+    }
+    private PassBuy() {
+    }
+
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_PassBuy_descriptor;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.Descriptor getDescriptorForType() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_PassBuy_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_PassBuy_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              io.github.canastarules.canasta.v1.Move.PassBuy.class, io.github.canastarules.canasta.v1.Move.PassBuy.Builder.class);
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      getUnknownFields().writeTo(output);
+    }
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof io.github.canastarules.canasta.v1.Move.PassBuy)) {
+        return super.equals(obj);
+      }
+      io.github.canastarules.canasta.v1.Move.PassBuy other = (io.github.canastarules.canasta.v1.Move.PassBuy) obj;
+
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.PassBuy parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(io.github.canastarules.canasta.v1.Move.PassBuy prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * May I?: answer the buy window with no (text `pass`).
+     * </pre>
+     *
+     * Protobuf type {@code canasta.v1.Move.PassBuy}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessage.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:canasta.v1.Move.PassBuy)
+        io.github.canastarules.canasta.v1.Move.PassBuyOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_PassBuy_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_PassBuy_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                io.github.canastarules.canasta.v1.Move.PassBuy.class, io.github.canastarules.canasta.v1.Move.PassBuy.Builder.class);
+      }
+
+      // Construct using io.github.canastarules.canasta.v1.Move.PassBuy.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_PassBuy_descriptor;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.PassBuy getDefaultInstanceForType() {
+        return io.github.canastarules.canasta.v1.Move.PassBuy.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.PassBuy build() {
+        io.github.canastarules.canasta.v1.Move.PassBuy result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.PassBuy buildPartial() {
+        io.github.canastarules.canasta.v1.Move.PassBuy result = new io.github.canastarules.canasta.v1.Move.PassBuy(this);
+        onBuilt();
+        return result;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof io.github.canastarules.canasta.v1.Move.PassBuy) {
+          return mergeFrom((io.github.canastarules.canasta.v1.Move.PassBuy)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(io.github.canastarules.canasta.v1.Move.PassBuy other) {
+        if (other == io.github.canastarules.canasta.v1.Move.PassBuy.getDefaultInstance()) return this;
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        java.util.Objects.requireNonNull(extensionRegistry);
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+
+      // @@protoc_insertion_point(builder_scope:canasta.v1.Move.PassBuy)
+    }
+
+    // @@protoc_insertion_point(class_scope:canasta.v1.Move.PassBuy)
+    private static final io.github.canastarules.canasta.v1.Move.PassBuy DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new io.github.canastarules.canasta.v1.Move.PassBuy();
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.PassBuy getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<PassBuy>
+        PARSER = new com.google.protobuf.AbstractParser<PassBuy>() {
+      @java.lang.Override
+      public PassBuy parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<PassBuy> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<PassBuy> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.PassBuy getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface GoDownOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:canasta.v1.Move.GoDown)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    java.util.List<io.github.canastarules.canasta.v1.CardGroup> 
+        getGroupsList();
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    io.github.canastarules.canasta.v1.CardGroup getGroups(int index);
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    int getGroupsCount();
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    java.util.List<? extends io.github.canastarules.canasta.v1.CardGroupOrBuilder> 
+        getGroupsOrBuilderList();
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    io.github.canastarules.canasta.v1.CardGroupOrBuilder getGroupsOrBuilder(
+        int index);
+  }
+  /**
+   * <pre>
+   * May I?: lay down exactly the deal's contract in one move (text
+   * `down 7S 7H 7D / KS KD KC`).
+   * </pre>
+   *
+   * Protobuf type {@code canasta.v1.Move.GoDown}
+   */
+  public static final class GoDown extends
+      com.google.protobuf.GeneratedMessage implements
+      // @@protoc_insertion_point(message_implements:canasta.v1.Move.GoDown)
+      GoDownOrBuilder {
+  private static final long serialVersionUID = 0L;
+    static {
+      com.google.protobuf.RuntimeVersion.validateProtobufGencodeVersion(
+        com.google.protobuf.RuntimeVersion.RuntimeDomain.PUBLIC,
+        /* major= */ 4,
+        /* minor= */ 36,
+        /* patch= */ 2,
+        /* suffix= */ "",
+        "GoDown");
+    }
+    // Use GoDown.newBuilder() to construct.
+    private GoDown(com.google.protobuf.GeneratedMessage.Builder<?> builder) {
+      super(builder);
+    }
+    private GoDown() {
+      groups_ = java.util.Collections.emptyList();
+    }
+
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_GoDown_descriptor;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.Descriptor getDescriptorForType() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_GoDown_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_GoDown_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              io.github.canastarules.canasta.v1.Move.GoDown.class, io.github.canastarules.canasta.v1.Move.GoDown.Builder.class);
+    }
+
+    public static final int GROUPS_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private java.util.List<io.github.canastarules.canasta.v1.CardGroup> groups_;
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    @java.lang.Override
+    public java.util.List<io.github.canastarules.canasta.v1.CardGroup> getGroupsList() {
+      return groups_;
+    }
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends io.github.canastarules.canasta.v1.CardGroupOrBuilder> 
+        getGroupsOrBuilderList() {
+      return groups_;
+    }
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    @java.lang.Override
+    public int getGroupsCount() {
+      return groups_.size();
+    }
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.CardGroup getGroups(int index) {
+      return groups_.get(index);
+    }
+    /**
+     * <pre>
+     * One group per meld: sets and runs.
+     * </pre>
+     *
+     * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.CardGroupOrBuilder getGroupsOrBuilder(
+        int index) {
+      return groups_.get(index);
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      for (int i = 0; i < groups_.size(); i++) {
+        output.writeMessage(1, groups_.get(i));
+      }
+      getUnknownFields().writeTo(output);
+    }
+    private int computeSerializedSize_0() {
+      int size = 0;
+
+          {
+            final int count = groups_.size();
+            for (int i = 0; i < count; i++) {
+              size += com.google.protobuf.CodedOutputStream
+                .computeMessageSizeNoTag(groups_.get(i));
+            }
+            size += 1 * count;
+          }
+      return size;
+    }
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      size += computeSerializedSize_0();
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof io.github.canastarules.canasta.v1.Move.GoDown)) {
+        return super.equals(obj);
+      }
+      io.github.canastarules.canasta.v1.Move.GoDown other = (io.github.canastarules.canasta.v1.Move.GoDown) obj;
+
+      if (!getGroupsList()
+          .equals(other.getGroupsList())) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (getGroupsCount() > 0) {
+        hash = (37 * hash) + GROUPS_FIELD_NUMBER;
+        hash = (53 * hash) + getGroupsList().hashCode();
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.GoDown parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(io.github.canastarules.canasta.v1.Move.GoDown prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * May I?: lay down exactly the deal's contract in one move (text
+     * `down 7S 7H 7D / KS KD KC`).
+     * </pre>
+     *
+     * Protobuf type {@code canasta.v1.Move.GoDown}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessage.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:canasta.v1.Move.GoDown)
+        io.github.canastarules.canasta.v1.Move.GoDownOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_GoDown_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_GoDown_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                io.github.canastarules.canasta.v1.Move.GoDown.class, io.github.canastarules.canasta.v1.Move.GoDown.Builder.class);
+      }
+
+      // Construct using io.github.canastarules.canasta.v1.Move.GoDown.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        if (groupsBuilder_ == null) {
+          groups_ = java.util.Collections.emptyList();
+        } else {
+          groups_ = null;
+          groupsBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000001);
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_GoDown_descriptor;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.GoDown getDefaultInstanceForType() {
+        return io.github.canastarules.canasta.v1.Move.GoDown.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.GoDown build() {
+        io.github.canastarules.canasta.v1.Move.GoDown result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.GoDown buildPartial() {
+        io.github.canastarules.canasta.v1.Move.GoDown result = new io.github.canastarules.canasta.v1.Move.GoDown(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(io.github.canastarules.canasta.v1.Move.GoDown result) {
+        if (groupsBuilder_ == null) {
+          if (((bitField0_ & 0x00000001) != 0)) {
+            groups_ = java.util.Collections.unmodifiableList(groups_);
+            bitField0_ = (bitField0_ & ~0x00000001);
+          }
+          result.groups_ = groups_;
+        } else {
+          result.groups_ = groupsBuilder_.build();
+        }
+      }
+
+      private void buildPartial0(io.github.canastarules.canasta.v1.Move.GoDown result) {
+        int from_bitField0_ = bitField0_;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof io.github.canastarules.canasta.v1.Move.GoDown) {
+          return mergeFrom((io.github.canastarules.canasta.v1.Move.GoDown)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(io.github.canastarules.canasta.v1.Move.GoDown other) {
+        if (other == io.github.canastarules.canasta.v1.Move.GoDown.getDefaultInstance()) return this;
+        if (groupsBuilder_ == null) {
+          if (!other.groups_.isEmpty()) {
+            if (groups_.isEmpty()) {
+              groups_ = other.groups_;
+              bitField0_ = (bitField0_ & ~0x00000001);
+            } else {
+              ensureGroupsIsMutable();
+              groups_.addAll(other.groups_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.groups_.isEmpty()) {
+            if (groupsBuilder_.isEmpty()) {
+              groupsBuilder_.dispose();
+              groupsBuilder_ = null;
+              groups_ = other.groups_;
+              bitField0_ = (bitField0_ & ~0x00000001);
+              groupsBuilder_ = 
+                com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                   internalGetGroupsFieldBuilder() : null;
+            } else {
+              groupsBuilder_.addAllMessages(other.groups_);
+            }
+          }
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        java.util.Objects.requireNonNull(extensionRegistry);
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                io.github.canastarules.canasta.v1.CardGroup m =
+                    input.readMessage(
+                        io.github.canastarules.canasta.v1.CardGroup.parser(),
+                        extensionRegistry);
+                if (groupsBuilder_ == null) {
+                  ensureGroupsIsMutable();
+                  groups_.add(m);
+                } else {
+                  groupsBuilder_.addMessage(m);
+                }
+                break;
+              } // case 10
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.util.List<io.github.canastarules.canasta.v1.CardGroup> groups_ =
+        java.util.Collections.emptyList();
+      private void ensureGroupsIsMutable() {
+        if (!((bitField0_ & 0x00000001) != 0)) {
+          groups_ = new java.util.ArrayList<io.github.canastarules.canasta.v1.CardGroup>(groups_);
+          bitField0_ |= 0x00000001;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilder<
+          io.github.canastarules.canasta.v1.CardGroup, io.github.canastarules.canasta.v1.CardGroup.Builder, io.github.canastarules.canasta.v1.CardGroupOrBuilder> groupsBuilder_;
+
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public java.util.List<io.github.canastarules.canasta.v1.CardGroup> getGroupsList() {
+        if (groupsBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(groups_);
+        } else {
+          return groupsBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public int getGroupsCount() {
+        if (groupsBuilder_ == null) {
+          return groups_.size();
+        } else {
+          return groupsBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public io.github.canastarules.canasta.v1.CardGroup getGroups(int index) {
+        if (groupsBuilder_ == null) {
+          return groups_.get(index);
+        } else {
+          return groupsBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public Builder setGroups(
+          int index, io.github.canastarules.canasta.v1.CardGroup value) {
+        if (groupsBuilder_ == null) {
+          java.util.Objects.requireNonNull(value);
+          ensureGroupsIsMutable();
+          groups_.set(index, value);
+          onChanged();
+        } else {
+          groupsBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public Builder setGroups(
+          int index, io.github.canastarules.canasta.v1.CardGroup.Builder builderForValue) {
+        if (groupsBuilder_ == null) {
+          ensureGroupsIsMutable();
+          groups_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          groupsBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public Builder addGroups(io.github.canastarules.canasta.v1.CardGroup value) {
+        if (groupsBuilder_ == null) {
+          java.util.Objects.requireNonNull(value);
+          ensureGroupsIsMutable();
+          groups_.add(value);
+          onChanged();
+        } else {
+          groupsBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public Builder addGroups(
+          int index, io.github.canastarules.canasta.v1.CardGroup value) {
+        if (groupsBuilder_ == null) {
+          java.util.Objects.requireNonNull(value);
+          ensureGroupsIsMutable();
+          groups_.add(index, value);
+          onChanged();
+        } else {
+          groupsBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public Builder addGroups(
+          io.github.canastarules.canasta.v1.CardGroup.Builder builderForValue) {
+        if (groupsBuilder_ == null) {
+          ensureGroupsIsMutable();
+          groups_.add(builderForValue.build());
+          onChanged();
+        } else {
+          groupsBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public Builder addGroups(
+          int index, io.github.canastarules.canasta.v1.CardGroup.Builder builderForValue) {
+        if (groupsBuilder_ == null) {
+          ensureGroupsIsMutable();
+          groups_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          groupsBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public Builder addAllGroups(
+          java.lang.Iterable<? extends io.github.canastarules.canasta.v1.CardGroup> values) {
+        if (groupsBuilder_ == null) {
+          ensureGroupsIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, groups_);
+          onChanged();
+        } else {
+          groupsBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public Builder clearGroups() {
+        if (groupsBuilder_ == null) {
+          groups_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000001);
+          onChanged();
+        } else {
+          groupsBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public Builder removeGroups(int index) {
+        if (groupsBuilder_ == null) {
+          ensureGroupsIsMutable();
+          groups_.remove(index);
+          onChanged();
+        } else {
+          groupsBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public io.github.canastarules.canasta.v1.CardGroup.Builder getGroupsBuilder(
+          int index) {
+        return internalGetGroupsFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public io.github.canastarules.canasta.v1.CardGroupOrBuilder getGroupsOrBuilder(
+          int index) {
+        if (groupsBuilder_ == null) {
+          return groups_.get(index);  } else {
+          return groupsBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public java.util.List<? extends io.github.canastarules.canasta.v1.CardGroupOrBuilder> 
+           getGroupsOrBuilderList() {
+        if (groupsBuilder_ != null) {
+          return groupsBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(groups_);
+        }
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public io.github.canastarules.canasta.v1.CardGroup.Builder addGroupsBuilder() {
+        return internalGetGroupsFieldBuilder().addBuilder(
+            io.github.canastarules.canasta.v1.CardGroup.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public io.github.canastarules.canasta.v1.CardGroup.Builder addGroupsBuilder(
+          int index) {
+        return internalGetGroupsFieldBuilder().addBuilder(
+            index, io.github.canastarules.canasta.v1.CardGroup.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * One group per meld: sets and runs.
+       * </pre>
+       *
+       * <code>repeated .canasta.v1.CardGroup groups = 1 [json_name = "groups"];</code>
+       */
+      public java.util.List<io.github.canastarules.canasta.v1.CardGroup.Builder> 
+           getGroupsBuilderList() {
+        return internalGetGroupsFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilder<
+          io.github.canastarules.canasta.v1.CardGroup, io.github.canastarules.canasta.v1.CardGroup.Builder, io.github.canastarules.canasta.v1.CardGroupOrBuilder> 
+          internalGetGroupsFieldBuilder() {
+        if (groupsBuilder_ == null) {
+          groupsBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+              io.github.canastarules.canasta.v1.CardGroup, io.github.canastarules.canasta.v1.CardGroup.Builder, io.github.canastarules.canasta.v1.CardGroupOrBuilder>(
+                  groups_,
+                  ((bitField0_ & 0x00000001) != 0),
+                  getParentForChildren(),
+                  isClean());
+          groups_ = null;
+        }
+        return groupsBuilder_;
+      }
+
+      // @@protoc_insertion_point(builder_scope:canasta.v1.Move.GoDown)
+    }
+
+    // @@protoc_insertion_point(class_scope:canasta.v1.Move.GoDown)
+    private static final io.github.canastarules.canasta.v1.Move.GoDown DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new io.github.canastarules.canasta.v1.Move.GoDown();
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.GoDown getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<GoDown>
+        PARSER = new com.google.protobuf.AbstractParser<GoDown>() {
+      @java.lang.Override
+      public GoDown parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<GoDown> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<GoDown> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.GoDown getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface LayOffOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:canasta.v1.Move.LayOff)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * Seat whose meld gets the card (0-based).
+     * </pre>
+     *
+     * <code>int32 seat = 1 [json_name = "seat"];</code>
+     * @return The seat.
+     */
+    int getSeat();
+
+    /**
+     * <pre>
+     * Index of the meld among that seat's melds, in laying order (0-based).
+     * </pre>
+     *
+     * <code>int32 meld = 2 [json_name = "meld"];</code>
+     * @return The meld.
+     */
+    int getMeld();
+
+    /**
+     * <pre>
+     * The card.
+     * </pre>
+     *
+     * <code>string card = 3 [json_name = "card"];</code>
+     * @return The card.
+     */
+    java.lang.String getCard();
+    /**
+     * <pre>
+     * The card.
+     * </pre>
+     *
+     * <code>string card = 3 [json_name = "card"];</code>
+     * @return The bytes for card.
+     */
+    com.google.protobuf.ByteString
+        getCardBytes();
+  }
+  /**
+   * <pre>
+   * May I?: lay one card off on a meld on the table (text `layoff 2:1 9D`).
+   * </pre>
+   *
+   * Protobuf type {@code canasta.v1.Move.LayOff}
+   */
+  public static final class LayOff extends
+      com.google.protobuf.GeneratedMessage implements
+      // @@protoc_insertion_point(message_implements:canasta.v1.Move.LayOff)
+      LayOffOrBuilder {
+  private static final long serialVersionUID = 0L;
+    static {
+      com.google.protobuf.RuntimeVersion.validateProtobufGencodeVersion(
+        com.google.protobuf.RuntimeVersion.RuntimeDomain.PUBLIC,
+        /* major= */ 4,
+        /* minor= */ 36,
+        /* patch= */ 2,
+        /* suffix= */ "",
+        "LayOff");
+    }
+    // Use LayOff.newBuilder() to construct.
+    private LayOff(com.google.protobuf.GeneratedMessage.Builder<?> builder) {
+      super(builder);
+    }
+    private LayOff() {
+      card_ = "";
+    }
+
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_LayOff_descriptor;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.Descriptor getDescriptorForType() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_LayOff_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_LayOff_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              io.github.canastarules.canasta.v1.Move.LayOff.class, io.github.canastarules.canasta.v1.Move.LayOff.Builder.class);
+    }
+
+    public static final int SEAT_FIELD_NUMBER = 1;
+    private int seat_ = 0;
+    /**
+     * <pre>
+     * Seat whose meld gets the card (0-based).
+     * </pre>
+     *
+     * <code>int32 seat = 1 [json_name = "seat"];</code>
+     * @return The seat.
+     */
+    @java.lang.Override
+    public int getSeat() {
+      return seat_;
+    }
+
+    public static final int MELD_FIELD_NUMBER = 2;
+    private int meld_ = 0;
+    /**
+     * <pre>
+     * Index of the meld among that seat's melds, in laying order (0-based).
+     * </pre>
+     *
+     * <code>int32 meld = 2 [json_name = "meld"];</code>
+     * @return The meld.
+     */
+    @java.lang.Override
+    public int getMeld() {
+      return meld_;
+    }
+
+    public static final int CARD_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object card_ = "";
+    /**
+     * <pre>
+     * The card.
+     * </pre>
+     *
+     * <code>string card = 3 [json_name = "card"];</code>
+     * @return The card.
+     */
+    @java.lang.Override
+    public java.lang.String getCard() {
+      java.lang.Object ref = card_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        card_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The card.
+     * </pre>
+     *
+     * <code>string card = 3 [json_name = "card"];</code>
+     * @return The bytes for card.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getCardBytes() {
+      java.lang.Object ref = card_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        card_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (seat_ != 0) {
+        output.writeInt32(1, seat_);
+      }
+      if (meld_ != 0) {
+        output.writeInt32(2, meld_);
+      }
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(card_)) {
+        com.google.protobuf.GeneratedMessage.writeString(output, 3, card_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+    private int computeSerializedSize_0() {
+      int size = 0;
+      if (seat_ != 0) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeInt32Size(1, seat_);
+      }
+      if (meld_ != 0) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeInt32Size(2, meld_);
+      }
+      if (!com.google.protobuf.GeneratedMessage.isStringEmpty(card_)) {
+        size += com.google.protobuf.GeneratedMessage.computeStringSize(3, card_);
+      }
+      return size;
+    }
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      size += computeSerializedSize_0();
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof io.github.canastarules.canasta.v1.Move.LayOff)) {
+        return super.equals(obj);
+      }
+      io.github.canastarules.canasta.v1.Move.LayOff other = (io.github.canastarules.canasta.v1.Move.LayOff) obj;
+
+      if (getSeat()
+          != other.getSeat()) return false;
+      if (getMeld()
+          != other.getMeld()) return false;
+      if (!getCard()
+          .equals(other.getCard())) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (37 * hash) + SEAT_FIELD_NUMBER;
+      hash = (53 * hash) + getSeat();
+      hash = (37 * hash) + MELD_FIELD_NUMBER;
+      hash = (53 * hash) + getMeld();
+      hash = (37 * hash) + CARD_FIELD_NUMBER;
+      hash = (53 * hash) + getCard().hashCode();
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input);
+    }
+    public static io.github.canastarules.canasta.v1.Move.LayOff parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessage
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(io.github.canastarules.canasta.v1.Move.LayOff prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table (text `layoff 2:1 9D`).
+     * </pre>
+     *
+     * Protobuf type {@code canasta.v1.Move.LayOff}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessage.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:canasta.v1.Move.LayOff)
+        io.github.canastarules.canasta.v1.Move.LayOffOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_LayOff_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_LayOff_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                io.github.canastarules.canasta.v1.Move.LayOff.class, io.github.canastarules.canasta.v1.Move.LayOff.Builder.class);
+      }
+
+      // Construct using io.github.canastarules.canasta.v1.Move.LayOff.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessage.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        seat_ = 0;
+        meld_ = 0;
+        card_ = "";
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return io.github.canastarules.canasta.v1.GameProto.internal_static_canasta_v1_Move_LayOff_descriptor;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.LayOff getDefaultInstanceForType() {
+        return io.github.canastarules.canasta.v1.Move.LayOff.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.LayOff build() {
+        io.github.canastarules.canasta.v1.Move.LayOff result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public io.github.canastarules.canasta.v1.Move.LayOff buildPartial() {
+        io.github.canastarules.canasta.v1.Move.LayOff result = new io.github.canastarules.canasta.v1.Move.LayOff(this);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartial0(io.github.canastarules.canasta.v1.Move.LayOff result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.seat_ = seat_;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.meld_ = meld_;
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.card_ = card_;
+        }
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof io.github.canastarules.canasta.v1.Move.LayOff) {
+          return mergeFrom((io.github.canastarules.canasta.v1.Move.LayOff)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(io.github.canastarules.canasta.v1.Move.LayOff other) {
+        if (other == io.github.canastarules.canasta.v1.Move.LayOff.getDefaultInstance()) return this;
+        if (other.getSeat() != 0) {
+          setSeat(other.getSeat());
+        }
+        if (other.getMeld() != 0) {
+          setMeld(other.getMeld());
+        }
+        if (!other.getCard().isEmpty()) {
+          card_ = other.card_;
+          bitField0_ |= 0x00000004;
+          onChanged();
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        java.util.Objects.requireNonNull(extensionRegistry);
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 8: {
+                seat_ = input.readInt32();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 8
+              case 16: {
+                meld_ = input.readInt32();
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 16
+              case 26: {
+                card_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 26
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private int seat_ ;
+      /**
+       * <pre>
+       * Seat whose meld gets the card (0-based).
+       * </pre>
+       *
+       * <code>int32 seat = 1 [json_name = "seat"];</code>
+       * @return The seat.
+       */
+      @java.lang.Override
+      public int getSeat() {
+        return seat_;
+      }
+      /**
+       * <pre>
+       * Seat whose meld gets the card (0-based).
+       * </pre>
+       *
+       * <code>int32 seat = 1 [json_name = "seat"];</code>
+       * @param value The seat to set.
+       * @return This builder for chaining.
+       */
+      public Builder setSeat(int value) {
+
+        seat_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Seat whose meld gets the card (0-based).
+       * </pre>
+       *
+       * <code>int32 seat = 1 [json_name = "seat"];</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearSeat() {
+        bitField0_ = (bitField0_ & ~0x00000001);
+        seat_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private int meld_ ;
+      /**
+       * <pre>
+       * Index of the meld among that seat's melds, in laying order (0-based).
+       * </pre>
+       *
+       * <code>int32 meld = 2 [json_name = "meld"];</code>
+       * @return The meld.
+       */
+      @java.lang.Override
+      public int getMeld() {
+        return meld_;
+      }
+      /**
+       * <pre>
+       * Index of the meld among that seat's melds, in laying order (0-based).
+       * </pre>
+       *
+       * <code>int32 meld = 2 [json_name = "meld"];</code>
+       * @param value The meld to set.
+       * @return This builder for chaining.
+       */
+      public Builder setMeld(int value) {
+
+        meld_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Index of the meld among that seat's melds, in laying order (0-based).
+       * </pre>
+       *
+       * <code>int32 meld = 2 [json_name = "meld"];</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearMeld() {
+        bitField0_ = (bitField0_ & ~0x00000002);
+        meld_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object card_ = "";
+      /**
+       * <pre>
+       * The card.
+       * </pre>
+       *
+       * <code>string card = 3 [json_name = "card"];</code>
+       * @return The card.
+       */
+      public java.lang.String getCard() {
+        java.lang.Object ref = card_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          card_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The card.
+       * </pre>
+       *
+       * <code>string card = 3 [json_name = "card"];</code>
+       * @return The bytes for card.
+       */
+      public com.google.protobuf.ByteString
+          getCardBytes() {
+        java.lang.Object ref = card_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          card_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The card.
+       * </pre>
+       *
+       * <code>string card = 3 [json_name = "card"];</code>
+       * @param value The card to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCard(
+          java.lang.String value) {
+        java.util.Objects.requireNonNull(value);
+        card_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The card.
+       * </pre>
+       *
+       * <code>string card = 3 [json_name = "card"];</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearCard() {
+        card_ = getDefaultInstance().getCard();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The card.
+       * </pre>
+       *
+       * <code>string card = 3 [json_name = "card"];</code>
+       * @param value The bytes for card to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCardBytes(
+          com.google.protobuf.ByteString value) {
+        java.util.Objects.requireNonNull(value);
+        checkByteStringIsUtf8(value);
+        card_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+
+      // @@protoc_insertion_point(builder_scope:canasta.v1.Move.LayOff)
+    }
+
+    // @@protoc_insertion_point(class_scope:canasta.v1.Move.LayOff)
+    private static final io.github.canastarules.canasta.v1.Move.LayOff DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new io.github.canastarules.canasta.v1.Move.LayOff();
+    }
+
+    public static io.github.canastarules.canasta.v1.Move.LayOff getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<LayOff>
+        PARSER = new com.google.protobuf.AbstractParser<LayOff>() {
+      @java.lang.Override
+      public LayOff parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<LayOff> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<LayOff> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.LayOff getDefaultInstanceForType() {
       return DEFAULT_INSTANCE;
     }
 
@@ -6389,6 +9917,11 @@ private static final long serialVersionUID = 0L;
     UNDO(10),
     DECLINE(11),
     END_HAND(12),
+    MERGE(13),
+    BUY(14),
+    PASS_BUY(15),
+    GO_DOWN(16),
+    LAY_OFF(17),
     KIND_NOT_SET(0);
     private final int value;
     private KindCase(int value) {
@@ -6417,6 +9950,11 @@ private static final long serialVersionUID = 0L;
         case 10: return UNDO;
         case 11: return DECLINE;
         case 12: return END_HAND;
+        case 13: return MERGE;
+        case 14: return BUY;
+        case 15: return PASS_BUY;
+        case 16: return GO_DOWN;
+        case 17: return LAY_OFF;
         case 0: return KIND_NOT_SET;
         default: return null;
       }
@@ -6952,6 +10490,221 @@ private static final long serialVersionUID = 0L;
     return io.github.canastarules.canasta.v1.Move.EndHand.getDefaultInstance();
   }
 
+  public static final int MERGE_FIELD_NUMBER = 13;
+  /**
+   * <pre>
+   * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+   * @return Whether the merge field is set.
+   */
+  @java.lang.Override
+  public boolean hasMerge() {
+    return kindCase_ == 13;
+  }
+  /**
+   * <pre>
+   * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+   * @return The merge.
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.Merge getMerge() {
+    if (kindCase_ == 13) {
+       return (io.github.canastarules.canasta.v1.Move.Merge) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.Merge.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.MergeOrBuilder getMergeOrBuilder() {
+    if (kindCase_ == 13) {
+       return (io.github.canastarules.canasta.v1.Move.Merge) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.Merge.getDefaultInstance();
+  }
+
+  public static final int BUY_FIELD_NUMBER = 14;
+  /**
+   * <pre>
+   * May I?: buy the declined discard ("May I?").
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+   * @return Whether the buy field is set.
+   */
+  @java.lang.Override
+  public boolean hasBuy() {
+    return kindCase_ == 14;
+  }
+  /**
+   * <pre>
+   * May I?: buy the declined discard ("May I?").
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+   * @return The buy.
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.Buy getBuy() {
+    if (kindCase_ == 14) {
+       return (io.github.canastarules.canasta.v1.Move.Buy) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.Buy.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * May I?: buy the declined discard ("May I?").
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.BuyOrBuilder getBuyOrBuilder() {
+    if (kindCase_ == 14) {
+       return (io.github.canastarules.canasta.v1.Move.Buy) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.Buy.getDefaultInstance();
+  }
+
+  public static final int PASS_BUY_FIELD_NUMBER = 15;
+  /**
+   * <pre>
+   * May I?: do not buy the offered discard.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+   * @return Whether the passBuy field is set.
+   */
+  @java.lang.Override
+  public boolean hasPassBuy() {
+    return kindCase_ == 15;
+  }
+  /**
+   * <pre>
+   * May I?: do not buy the offered discard.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+   * @return The passBuy.
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.PassBuy getPassBuy() {
+    if (kindCase_ == 15) {
+       return (io.github.canastarules.canasta.v1.Move.PassBuy) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.PassBuy.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * May I?: do not buy the offered discard.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.PassBuyOrBuilder getPassBuyOrBuilder() {
+    if (kindCase_ == 15) {
+       return (io.github.canastarules.canasta.v1.Move.PassBuy) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.PassBuy.getDefaultInstance();
+  }
+
+  public static final int GO_DOWN_FIELD_NUMBER = 16;
+  /**
+   * <pre>
+   * May I?: go down with the deal's contract.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+   * @return Whether the goDown field is set.
+   */
+  @java.lang.Override
+  public boolean hasGoDown() {
+    return kindCase_ == 16;
+  }
+  /**
+   * <pre>
+   * May I?: go down with the deal's contract.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+   * @return The goDown.
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.GoDown getGoDown() {
+    if (kindCase_ == 16) {
+       return (io.github.canastarules.canasta.v1.Move.GoDown) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.GoDown.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * May I?: go down with the deal's contract.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.GoDownOrBuilder getGoDownOrBuilder() {
+    if (kindCase_ == 16) {
+       return (io.github.canastarules.canasta.v1.Move.GoDown) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.GoDown.getDefaultInstance();
+  }
+
+  public static final int LAY_OFF_FIELD_NUMBER = 17;
+  /**
+   * <pre>
+   * May I?: lay one card off on a meld on the table.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+   * @return Whether the layOff field is set.
+   */
+  @java.lang.Override
+  public boolean hasLayOff() {
+    return kindCase_ == 17;
+  }
+  /**
+   * <pre>
+   * May I?: lay one card off on a meld on the table.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+   * @return The layOff.
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.LayOff getLayOff() {
+    if (kindCase_ == 17) {
+       return (io.github.canastarules.canasta.v1.Move.LayOff) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.LayOff.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * May I?: lay one card off on a meld on the table.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+   */
+  @java.lang.Override
+  public io.github.canastarules.canasta.v1.Move.LayOffOrBuilder getLayOffOrBuilder() {
+    if (kindCase_ == 17) {
+       return (io.github.canastarules.canasta.v1.Move.LayOff) kind_;
+    }
+    return io.github.canastarules.canasta.v1.Move.LayOff.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -7001,6 +10754,21 @@ private static final long serialVersionUID = 0L;
     }
     if (kindCase_ == 12) {
       output.writeMessage(12, (io.github.canastarules.canasta.v1.Move.EndHand) kind_);
+    }
+    if (kindCase_ == 13) {
+      output.writeMessage(13, (io.github.canastarules.canasta.v1.Move.Merge) kind_);
+    }
+    if (kindCase_ == 14) {
+      output.writeMessage(14, (io.github.canastarules.canasta.v1.Move.Buy) kind_);
+    }
+    if (kindCase_ == 15) {
+      output.writeMessage(15, (io.github.canastarules.canasta.v1.Move.PassBuy) kind_);
+    }
+    if (kindCase_ == 16) {
+      output.writeMessage(16, (io.github.canastarules.canasta.v1.Move.GoDown) kind_);
+    }
+    if (kindCase_ == 17) {
+      output.writeMessage(17, (io.github.canastarules.canasta.v1.Move.LayOff) kind_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -7052,6 +10820,26 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 12) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(12, (io.github.canastarules.canasta.v1.Move.EndHand) kind_);
+    }
+    if (kindCase_ == 13) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(13, (io.github.canastarules.canasta.v1.Move.Merge) kind_);
+    }
+    if (kindCase_ == 14) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(14, (io.github.canastarules.canasta.v1.Move.Buy) kind_);
+    }
+    if (kindCase_ == 15) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(15, (io.github.canastarules.canasta.v1.Move.PassBuy) kind_);
+    }
+    if (kindCase_ == 16) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(16, (io.github.canastarules.canasta.v1.Move.GoDown) kind_);
+    }
+    if (kindCase_ == 17) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(17, (io.github.canastarules.canasta.v1.Move.LayOff) kind_);
     }
     return size;
   }
@@ -7125,6 +10913,26 @@ private static final long serialVersionUID = 0L;
         if (!getEndHand()
             .equals(other.getEndHand())) return false;
         break;
+      case 13:
+        if (!getMerge()
+            .equals(other.getMerge())) return false;
+        break;
+      case 14:
+        if (!getBuy()
+            .equals(other.getBuy())) return false;
+        break;
+      case 15:
+        if (!getPassBuy()
+            .equals(other.getPassBuy())) return false;
+        break;
+      case 16:
+        if (!getGoDown()
+            .equals(other.getGoDown())) return false;
+        break;
+      case 17:
+        if (!getLayOff()
+            .equals(other.getLayOff())) return false;
+        break;
       case 0:
       default:
     }
@@ -7185,6 +10993,26 @@ private static final long serialVersionUID = 0L;
       case 12:
         hash = (37 * hash) + END_HAND_FIELD_NUMBER;
         hash = (53 * hash) + getEndHand().hashCode();
+        break;
+      case 13:
+        hash = (37 * hash) + MERGE_FIELD_NUMBER;
+        hash = (53 * hash) + getMerge().hashCode();
+        break;
+      case 14:
+        hash = (37 * hash) + BUY_FIELD_NUMBER;
+        hash = (53 * hash) + getBuy().hashCode();
+        break;
+      case 15:
+        hash = (37 * hash) + PASS_BUY_FIELD_NUMBER;
+        hash = (53 * hash) + getPassBuy().hashCode();
+        break;
+      case 16:
+        hash = (37 * hash) + GO_DOWN_FIELD_NUMBER;
+        hash = (53 * hash) + getGoDown().hashCode();
+        break;
+      case 17:
+        hash = (37 * hash) + LAY_OFF_FIELD_NUMBER;
+        hash = (53 * hash) + getLayOff().hashCode();
         break;
       case 0:
       default:
@@ -7291,6 +11119,11 @@ private static final long serialVersionUID = 0L;
    * A move. Set the typed `kind`, or only `text` (the engine's text form, such
    * as `meld KS KH KD` or `discard 4D`), or both when they denote the same move.
    * Answers always carry both, in canonical form.
+   *
+   * Melds of Samba and Bolivia are named by a label (docs/engine.md): the rank
+   * character of a group (`K`), `3` for black threes, `W` for a meld of wild
+   * cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3` for a
+   * further meld of the same label (`K#2`).
    * </pre>
    *
    * Protobuf type {@code canasta.v1.Move}
@@ -7359,6 +11192,21 @@ private static final long serialVersionUID = 0L;
       }
       if (endHandBuilder_ != null) {
         endHandBuilder_.clear();
+      }
+      if (mergeBuilder_ != null) {
+        mergeBuilder_.clear();
+      }
+      if (buyBuilder_ != null) {
+        buyBuilder_.clear();
+      }
+      if (passBuyBuilder_ != null) {
+        passBuyBuilder_.clear();
+      }
+      if (goDownBuilder_ != null) {
+        goDownBuilder_.clear();
+      }
+      if (layOffBuilder_ != null) {
+        layOffBuilder_.clear();
       }
       kindCase_ = 0;
       kind_ = null;
@@ -7448,6 +11296,26 @@ private static final long serialVersionUID = 0L;
           endHandBuilder_ != null) {
         result.kind_ = endHandBuilder_.build();
       }
+      if (kindCase_ == 13 &&
+          mergeBuilder_ != null) {
+        result.kind_ = mergeBuilder_.build();
+      }
+      if (kindCase_ == 14 &&
+          buyBuilder_ != null) {
+        result.kind_ = buyBuilder_.build();
+      }
+      if (kindCase_ == 15 &&
+          passBuyBuilder_ != null) {
+        result.kind_ = passBuyBuilder_.build();
+      }
+      if (kindCase_ == 16 &&
+          goDownBuilder_ != null) {
+        result.kind_ = goDownBuilder_.build();
+      }
+      if (kindCase_ == 17 &&
+          layOffBuilder_ != null) {
+        result.kind_ = layOffBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -7510,6 +11378,26 @@ private static final long serialVersionUID = 0L;
         }
         case END_HAND: {
           mergeEndHand(other.getEndHand());
+          break;
+        }
+        case MERGE: {
+          mergeMerge(other.getMerge());
+          break;
+        }
+        case BUY: {
+          mergeBuy(other.getBuy());
+          break;
+        }
+        case PASS_BUY: {
+          mergePassBuy(other.getPassBuy());
+          break;
+        }
+        case GO_DOWN: {
+          mergeGoDown(other.getGoDown());
+          break;
+        }
+        case LAY_OFF: {
+          mergeLayOff(other.getLayOff());
           break;
         }
         case KIND_NOT_SET: {
@@ -7622,6 +11510,41 @@ private static final long serialVersionUID = 0L;
               kindCase_ = 12;
               break;
             } // case 98
+            case 106: {
+              input.readMessage(
+                  internalGetMergeFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 13;
+              break;
+            } // case 106
+            case 114: {
+              input.readMessage(
+                  internalGetBuyFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 14;
+              break;
+            } // case 114
+            case 122: {
+              input.readMessage(
+                  internalGetPassBuyFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 15;
+              break;
+            } // case 122
+            case 130: {
+              input.readMessage(
+                  internalGetGoDownFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 16;
+              break;
+            } // case 130
+            case 138: {
+              input.readMessage(
+                  internalGetLayOffFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 17;
+              break;
+            } // case 138
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -9680,6 +13603,886 @@ private static final long serialVersionUID = 0L;
       kindCase_ = 12;
       onChanged();
       return endHandBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.Merge, io.github.canastarules.canasta.v1.Move.Merge.Builder, io.github.canastarules.canasta.v1.Move.MergeOrBuilder> mergeBuilder_;
+    /**
+     * <pre>
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+     * @return Whether the merge field is set.
+     */
+    @java.lang.Override
+    public boolean hasMerge() {
+      return kindCase_ == 13;
+    }
+    /**
+     * <pre>
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+     * @return The merge.
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.Merge getMerge() {
+      if (mergeBuilder_ == null) {
+        if (kindCase_ == 13) {
+          return (io.github.canastarules.canasta.v1.Move.Merge) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.Merge.getDefaultInstance();
+      } else {
+        if (kindCase_ == 13) {
+          return mergeBuilder_.getMessage();
+        }
+        return io.github.canastarules.canasta.v1.Move.Merge.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+     */
+    public Builder setMerge(io.github.canastarules.canasta.v1.Move.Merge value) {
+      if (mergeBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        kind_ = value;
+        onChanged();
+      } else {
+        mergeBuilder_.setMessage(value);
+      }
+      kindCase_ = 13;
+      return this;
+    }
+    /**
+     * <pre>
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+     */
+    public Builder setMerge(
+        io.github.canastarules.canasta.v1.Move.Merge.Builder builderForValue) {
+      if (mergeBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        mergeBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 13;
+      return this;
+    }
+    /**
+     * <pre>
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+     */
+    public Builder mergeMerge(io.github.canastarules.canasta.v1.Move.Merge value) {
+      if (mergeBuilder_ == null) {
+        if (kindCase_ == 13 &&
+            kind_ != io.github.canastarules.canasta.v1.Move.Merge.getDefaultInstance()) {
+          kind_ = io.github.canastarules.canasta.v1.Move.Merge.newBuilder((io.github.canastarules.canasta.v1.Move.Merge) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 13) {
+          mergeBuilder_.mergeFrom(value);
+        } else {
+          mergeBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 13;
+      return this;
+    }
+    /**
+     * <pre>
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+     */
+    public Builder clearMerge() {
+      if (mergeBuilder_ == null) {
+        if (kindCase_ == 13) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 13) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        mergeBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+     */
+    public io.github.canastarules.canasta.v1.Move.Merge.Builder getMergeBuilder() {
+      return internalGetMergeFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.MergeOrBuilder getMergeOrBuilder() {
+      if ((kindCase_ == 13) && (mergeBuilder_ != null)) {
+        return mergeBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 13) {
+          return (io.github.canastarules.canasta.v1.Move.Merge) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.Merge.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.Merge, io.github.canastarules.canasta.v1.Move.Merge.Builder, io.github.canastarules.canasta.v1.Move.MergeOrBuilder> 
+        internalGetMergeFieldBuilder() {
+      if (mergeBuilder_ == null) {
+        if (!(kindCase_ == 13)) {
+          kind_ = io.github.canastarules.canasta.v1.Move.Merge.getDefaultInstance();
+        }
+        mergeBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            io.github.canastarules.canasta.v1.Move.Merge, io.github.canastarules.canasta.v1.Move.Merge.Builder, io.github.canastarules.canasta.v1.Move.MergeOrBuilder>(
+                (io.github.canastarules.canasta.v1.Move.Merge) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 13;
+      onChanged();
+      return mergeBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.Buy, io.github.canastarules.canasta.v1.Move.Buy.Builder, io.github.canastarules.canasta.v1.Move.BuyOrBuilder> buyBuilder_;
+    /**
+     * <pre>
+     * May I?: buy the declined discard ("May I?").
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+     * @return Whether the buy field is set.
+     */
+    @java.lang.Override
+    public boolean hasBuy() {
+      return kindCase_ == 14;
+    }
+    /**
+     * <pre>
+     * May I?: buy the declined discard ("May I?").
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+     * @return The buy.
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.Buy getBuy() {
+      if (buyBuilder_ == null) {
+        if (kindCase_ == 14) {
+          return (io.github.canastarules.canasta.v1.Move.Buy) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.Buy.getDefaultInstance();
+      } else {
+        if (kindCase_ == 14) {
+          return buyBuilder_.getMessage();
+        }
+        return io.github.canastarules.canasta.v1.Move.Buy.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * May I?: buy the declined discard ("May I?").
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+     */
+    public Builder setBuy(io.github.canastarules.canasta.v1.Move.Buy value) {
+      if (buyBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        kind_ = value;
+        onChanged();
+      } else {
+        buyBuilder_.setMessage(value);
+      }
+      kindCase_ = 14;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: buy the declined discard ("May I?").
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+     */
+    public Builder setBuy(
+        io.github.canastarules.canasta.v1.Move.Buy.Builder builderForValue) {
+      if (buyBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        buyBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 14;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: buy the declined discard ("May I?").
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+     */
+    public Builder mergeBuy(io.github.canastarules.canasta.v1.Move.Buy value) {
+      if (buyBuilder_ == null) {
+        if (kindCase_ == 14 &&
+            kind_ != io.github.canastarules.canasta.v1.Move.Buy.getDefaultInstance()) {
+          kind_ = io.github.canastarules.canasta.v1.Move.Buy.newBuilder((io.github.canastarules.canasta.v1.Move.Buy) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 14) {
+          buyBuilder_.mergeFrom(value);
+        } else {
+          buyBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 14;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: buy the declined discard ("May I?").
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+     */
+    public Builder clearBuy() {
+      if (buyBuilder_ == null) {
+        if (kindCase_ == 14) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 14) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        buyBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: buy the declined discard ("May I?").
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+     */
+    public io.github.canastarules.canasta.v1.Move.Buy.Builder getBuyBuilder() {
+      return internalGetBuyFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * May I?: buy the declined discard ("May I?").
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.BuyOrBuilder getBuyOrBuilder() {
+      if ((kindCase_ == 14) && (buyBuilder_ != null)) {
+        return buyBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 14) {
+          return (io.github.canastarules.canasta.v1.Move.Buy) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.Buy.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * May I?: buy the declined discard ("May I?").
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.Buy, io.github.canastarules.canasta.v1.Move.Buy.Builder, io.github.canastarules.canasta.v1.Move.BuyOrBuilder> 
+        internalGetBuyFieldBuilder() {
+      if (buyBuilder_ == null) {
+        if (!(kindCase_ == 14)) {
+          kind_ = io.github.canastarules.canasta.v1.Move.Buy.getDefaultInstance();
+        }
+        buyBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            io.github.canastarules.canasta.v1.Move.Buy, io.github.canastarules.canasta.v1.Move.Buy.Builder, io.github.canastarules.canasta.v1.Move.BuyOrBuilder>(
+                (io.github.canastarules.canasta.v1.Move.Buy) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 14;
+      onChanged();
+      return buyBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.PassBuy, io.github.canastarules.canasta.v1.Move.PassBuy.Builder, io.github.canastarules.canasta.v1.Move.PassBuyOrBuilder> passBuyBuilder_;
+    /**
+     * <pre>
+     * May I?: do not buy the offered discard.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+     * @return Whether the passBuy field is set.
+     */
+    @java.lang.Override
+    public boolean hasPassBuy() {
+      return kindCase_ == 15;
+    }
+    /**
+     * <pre>
+     * May I?: do not buy the offered discard.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+     * @return The passBuy.
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.PassBuy getPassBuy() {
+      if (passBuyBuilder_ == null) {
+        if (kindCase_ == 15) {
+          return (io.github.canastarules.canasta.v1.Move.PassBuy) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.PassBuy.getDefaultInstance();
+      } else {
+        if (kindCase_ == 15) {
+          return passBuyBuilder_.getMessage();
+        }
+        return io.github.canastarules.canasta.v1.Move.PassBuy.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * May I?: do not buy the offered discard.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+     */
+    public Builder setPassBuy(io.github.canastarules.canasta.v1.Move.PassBuy value) {
+      if (passBuyBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        kind_ = value;
+        onChanged();
+      } else {
+        passBuyBuilder_.setMessage(value);
+      }
+      kindCase_ = 15;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: do not buy the offered discard.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+     */
+    public Builder setPassBuy(
+        io.github.canastarules.canasta.v1.Move.PassBuy.Builder builderForValue) {
+      if (passBuyBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        passBuyBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 15;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: do not buy the offered discard.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+     */
+    public Builder mergePassBuy(io.github.canastarules.canasta.v1.Move.PassBuy value) {
+      if (passBuyBuilder_ == null) {
+        if (kindCase_ == 15 &&
+            kind_ != io.github.canastarules.canasta.v1.Move.PassBuy.getDefaultInstance()) {
+          kind_ = io.github.canastarules.canasta.v1.Move.PassBuy.newBuilder((io.github.canastarules.canasta.v1.Move.PassBuy) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 15) {
+          passBuyBuilder_.mergeFrom(value);
+        } else {
+          passBuyBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 15;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: do not buy the offered discard.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+     */
+    public Builder clearPassBuy() {
+      if (passBuyBuilder_ == null) {
+        if (kindCase_ == 15) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 15) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        passBuyBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: do not buy the offered discard.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+     */
+    public io.github.canastarules.canasta.v1.Move.PassBuy.Builder getPassBuyBuilder() {
+      return internalGetPassBuyFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * May I?: do not buy the offered discard.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.PassBuyOrBuilder getPassBuyOrBuilder() {
+      if ((kindCase_ == 15) && (passBuyBuilder_ != null)) {
+        return passBuyBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 15) {
+          return (io.github.canastarules.canasta.v1.Move.PassBuy) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.PassBuy.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * May I?: do not buy the offered discard.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.PassBuy, io.github.canastarules.canasta.v1.Move.PassBuy.Builder, io.github.canastarules.canasta.v1.Move.PassBuyOrBuilder> 
+        internalGetPassBuyFieldBuilder() {
+      if (passBuyBuilder_ == null) {
+        if (!(kindCase_ == 15)) {
+          kind_ = io.github.canastarules.canasta.v1.Move.PassBuy.getDefaultInstance();
+        }
+        passBuyBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            io.github.canastarules.canasta.v1.Move.PassBuy, io.github.canastarules.canasta.v1.Move.PassBuy.Builder, io.github.canastarules.canasta.v1.Move.PassBuyOrBuilder>(
+                (io.github.canastarules.canasta.v1.Move.PassBuy) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 15;
+      onChanged();
+      return passBuyBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.GoDown, io.github.canastarules.canasta.v1.Move.GoDown.Builder, io.github.canastarules.canasta.v1.Move.GoDownOrBuilder> goDownBuilder_;
+    /**
+     * <pre>
+     * May I?: go down with the deal's contract.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+     * @return Whether the goDown field is set.
+     */
+    @java.lang.Override
+    public boolean hasGoDown() {
+      return kindCase_ == 16;
+    }
+    /**
+     * <pre>
+     * May I?: go down with the deal's contract.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+     * @return The goDown.
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.GoDown getGoDown() {
+      if (goDownBuilder_ == null) {
+        if (kindCase_ == 16) {
+          return (io.github.canastarules.canasta.v1.Move.GoDown) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.GoDown.getDefaultInstance();
+      } else {
+        if (kindCase_ == 16) {
+          return goDownBuilder_.getMessage();
+        }
+        return io.github.canastarules.canasta.v1.Move.GoDown.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * May I?: go down with the deal's contract.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+     */
+    public Builder setGoDown(io.github.canastarules.canasta.v1.Move.GoDown value) {
+      if (goDownBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        kind_ = value;
+        onChanged();
+      } else {
+        goDownBuilder_.setMessage(value);
+      }
+      kindCase_ = 16;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: go down with the deal's contract.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+     */
+    public Builder setGoDown(
+        io.github.canastarules.canasta.v1.Move.GoDown.Builder builderForValue) {
+      if (goDownBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        goDownBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 16;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: go down with the deal's contract.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+     */
+    public Builder mergeGoDown(io.github.canastarules.canasta.v1.Move.GoDown value) {
+      if (goDownBuilder_ == null) {
+        if (kindCase_ == 16 &&
+            kind_ != io.github.canastarules.canasta.v1.Move.GoDown.getDefaultInstance()) {
+          kind_ = io.github.canastarules.canasta.v1.Move.GoDown.newBuilder((io.github.canastarules.canasta.v1.Move.GoDown) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 16) {
+          goDownBuilder_.mergeFrom(value);
+        } else {
+          goDownBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 16;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: go down with the deal's contract.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+     */
+    public Builder clearGoDown() {
+      if (goDownBuilder_ == null) {
+        if (kindCase_ == 16) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 16) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        goDownBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: go down with the deal's contract.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+     */
+    public io.github.canastarules.canasta.v1.Move.GoDown.Builder getGoDownBuilder() {
+      return internalGetGoDownFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * May I?: go down with the deal's contract.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.GoDownOrBuilder getGoDownOrBuilder() {
+      if ((kindCase_ == 16) && (goDownBuilder_ != null)) {
+        return goDownBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 16) {
+          return (io.github.canastarules.canasta.v1.Move.GoDown) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.GoDown.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * May I?: go down with the deal's contract.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.GoDown, io.github.canastarules.canasta.v1.Move.GoDown.Builder, io.github.canastarules.canasta.v1.Move.GoDownOrBuilder> 
+        internalGetGoDownFieldBuilder() {
+      if (goDownBuilder_ == null) {
+        if (!(kindCase_ == 16)) {
+          kind_ = io.github.canastarules.canasta.v1.Move.GoDown.getDefaultInstance();
+        }
+        goDownBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            io.github.canastarules.canasta.v1.Move.GoDown, io.github.canastarules.canasta.v1.Move.GoDown.Builder, io.github.canastarules.canasta.v1.Move.GoDownOrBuilder>(
+                (io.github.canastarules.canasta.v1.Move.GoDown) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 16;
+      onChanged();
+      return goDownBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.LayOff, io.github.canastarules.canasta.v1.Move.LayOff.Builder, io.github.canastarules.canasta.v1.Move.LayOffOrBuilder> layOffBuilder_;
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+     * @return Whether the layOff field is set.
+     */
+    @java.lang.Override
+    public boolean hasLayOff() {
+      return kindCase_ == 17;
+    }
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+     * @return The layOff.
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.LayOff getLayOff() {
+      if (layOffBuilder_ == null) {
+        if (kindCase_ == 17) {
+          return (io.github.canastarules.canasta.v1.Move.LayOff) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.LayOff.getDefaultInstance();
+      } else {
+        if (kindCase_ == 17) {
+          return layOffBuilder_.getMessage();
+        }
+        return io.github.canastarules.canasta.v1.Move.LayOff.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+     */
+    public Builder setLayOff(io.github.canastarules.canasta.v1.Move.LayOff value) {
+      if (layOffBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        kind_ = value;
+        onChanged();
+      } else {
+        layOffBuilder_.setMessage(value);
+      }
+      kindCase_ = 17;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+     */
+    public Builder setLayOff(
+        io.github.canastarules.canasta.v1.Move.LayOff.Builder builderForValue) {
+      if (layOffBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        layOffBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 17;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+     */
+    public Builder mergeLayOff(io.github.canastarules.canasta.v1.Move.LayOff value) {
+      if (layOffBuilder_ == null) {
+        if (kindCase_ == 17 &&
+            kind_ != io.github.canastarules.canasta.v1.Move.LayOff.getDefaultInstance()) {
+          kind_ = io.github.canastarules.canasta.v1.Move.LayOff.newBuilder((io.github.canastarules.canasta.v1.Move.LayOff) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 17) {
+          layOffBuilder_.mergeFrom(value);
+        } else {
+          layOffBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 17;
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+     */
+    public Builder clearLayOff() {
+      if (layOffBuilder_ == null) {
+        if (kindCase_ == 17) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 17) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        layOffBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+     */
+    public io.github.canastarules.canasta.v1.Move.LayOff.Builder getLayOffBuilder() {
+      return internalGetLayOffFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+     */
+    @java.lang.Override
+    public io.github.canastarules.canasta.v1.Move.LayOffOrBuilder getLayOffOrBuilder() {
+      if ((kindCase_ == 17) && (layOffBuilder_ != null)) {
+        return layOffBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 17) {
+          return (io.github.canastarules.canasta.v1.Move.LayOff) kind_;
+        }
+        return io.github.canastarules.canasta.v1.Move.LayOff.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * May I?: lay one card off on a meld on the table.
+     * </pre>
+     *
+     * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        io.github.canastarules.canasta.v1.Move.LayOff, io.github.canastarules.canasta.v1.Move.LayOff.Builder, io.github.canastarules.canasta.v1.Move.LayOffOrBuilder> 
+        internalGetLayOffFieldBuilder() {
+      if (layOffBuilder_ == null) {
+        if (!(kindCase_ == 17)) {
+          kind_ = io.github.canastarules.canasta.v1.Move.LayOff.getDefaultInstance();
+        }
+        layOffBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            io.github.canastarules.canasta.v1.Move.LayOff, io.github.canastarules.canasta.v1.Move.LayOff.Builder, io.github.canastarules.canasta.v1.Move.LayOffOrBuilder>(
+                (io.github.canastarules.canasta.v1.Move.LayOff) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 17;
+      onChanged();
+      return layOffBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:canasta.v1.Move)

@@ -327,5 +327,140 @@ public interface MoveOrBuilder extends
    */
   io.github.canastarules.canasta.v1.Move.EndHandOrBuilder getEndHandOrBuilder();
 
+  /**
+   * <pre>
+   * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+   * @return Whether the merge field is set.
+   */
+  boolean hasMerge();
+  /**
+   * <pre>
+   * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+   * @return The merge.
+   */
+  io.github.canastarules.canasta.v1.Move.Merge getMerge();
+  /**
+   * <pre>
+   * Merge two melds of the side (Samba: two groups of a rank, two sequences).
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Merge merge = 13 [json_name = "merge"];</code>
+   */
+  io.github.canastarules.canasta.v1.Move.MergeOrBuilder getMergeOrBuilder();
+
+  /**
+   * <pre>
+   * May I?: buy the declined discard ("May I?").
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+   * @return Whether the buy field is set.
+   */
+  boolean hasBuy();
+  /**
+   * <pre>
+   * May I?: buy the declined discard ("May I?").
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+   * @return The buy.
+   */
+  io.github.canastarules.canasta.v1.Move.Buy getBuy();
+  /**
+   * <pre>
+   * May I?: buy the declined discard ("May I?").
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.Buy buy = 14 [json_name = "buy"];</code>
+   */
+  io.github.canastarules.canasta.v1.Move.BuyOrBuilder getBuyOrBuilder();
+
+  /**
+   * <pre>
+   * May I?: do not buy the offered discard.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+   * @return Whether the passBuy field is set.
+   */
+  boolean hasPassBuy();
+  /**
+   * <pre>
+   * May I?: do not buy the offered discard.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+   * @return The passBuy.
+   */
+  io.github.canastarules.canasta.v1.Move.PassBuy getPassBuy();
+  /**
+   * <pre>
+   * May I?: do not buy the offered discard.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.PassBuy pass_buy = 15 [json_name = "passBuy"];</code>
+   */
+  io.github.canastarules.canasta.v1.Move.PassBuyOrBuilder getPassBuyOrBuilder();
+
+  /**
+   * <pre>
+   * May I?: go down with the deal's contract.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+   * @return Whether the goDown field is set.
+   */
+  boolean hasGoDown();
+  /**
+   * <pre>
+   * May I?: go down with the deal's contract.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+   * @return The goDown.
+   */
+  io.github.canastarules.canasta.v1.Move.GoDown getGoDown();
+  /**
+   * <pre>
+   * May I?: go down with the deal's contract.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.GoDown go_down = 16 [json_name = "goDown"];</code>
+   */
+  io.github.canastarules.canasta.v1.Move.GoDownOrBuilder getGoDownOrBuilder();
+
+  /**
+   * <pre>
+   * May I?: lay one card off on a meld on the table.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+   * @return Whether the layOff field is set.
+   */
+  boolean hasLayOff();
+  /**
+   * <pre>
+   * May I?: lay one card off on a meld on the table.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+   * @return The layOff.
+   */
+  io.github.canastarules.canasta.v1.Move.LayOff getLayOff();
+  /**
+   * <pre>
+   * May I?: lay one card off on a meld on the table.
+   * </pre>
+   *
+   * <code>.canasta.v1.Move.LayOff lay_off = 17 [json_name = "layOff"];</code>
+   */
+  io.github.canastarules.canasta.v1.Move.LayOffOrBuilder getLayOffOrBuilder();
+
   io.github.canastarules.canasta.v1.Move.KindCase getKindCase();
 }
