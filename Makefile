@@ -14,7 +14,7 @@ DEV_KEY_FILE ?= .dev-keys/seal.keys
 CHROMIUM ?= /usr/bin/chromium
 WEB_DEPS := tests/web/node_modules/.package-lock.json
 
-.PHONY: setup run demo test lint bench clean sdks sdk-test proto-baseline web-setup
+.PHONY: setup run demo test lint bench fuzz clean sdks sdk-test proto-baseline web-setup
 
 setup: $(STAMP) $(GEN)
 
@@ -59,6 +59,14 @@ bench: setup
 	$(PY) bench/service_bench.py
 	$(PY) bench/workers_bench.py
 	$(PY) bench/bots_bench.py
+
+# The fuzzers of tests/hardening (REST from /openapi.json with schemathesis, raw gRPC bytes,
+# the snapshot opener) with FUZZ_EXAMPLES cases per operation and mode (make test: 55).
+FUZZ_EXAMPLES ?= 1000
+fuzz: setup
+	CANASTA_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -p no:cacheprovider \
+	  tests/hardening/test_openapi_fuzz.py tests/hardening/test_grpc_fuzz.py \
+	  tests/hardening/test_snapshot_fuzz.py
 
 # SDKs in clients/ (step 5): code generated from proto/ with pinned tools by clients/sdkgen.py
 # (committed); tools, venvs and module caches go to .cache/sdk (git-ignored).

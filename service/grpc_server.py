@@ -3,7 +3,8 @@
 The servicer only translates: metadata → :class:`~service.core.Call`, the
 core's answer or :class:`~service.errors.ServiceError` → a rich
 ``google.rpc.Status`` (``grpc-status-details-bin``). An interceptor counts,
-times and logs every unary call.
+times and logs every unary call, and turns request bytes that do not parse into
+``INVALID_ARGUMENT`` ``REQUEST_INVALID`` (grpcio would answer ``UNKNOWN``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from grpc_status import rpc_status
 from service import logs, metrics
 from service.config import Settings
 from service.core import Call, Core
-from service.errors import ServiceError, ServiceReason, to_status
+from service.errors import ServiceError, ServiceReason, invalid_request, to_status
 from service.messages import negotiate
 from service.pb import SERVICE_NAME, api, api_grpc
 
@@ -40,6 +41,23 @@ class _Status(grpc.Status):
     code: grpc.StatusCode
     details: str
     trailing_metadata: tuple[tuple[str, str | bytes], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Undecodable:
+    """What the tolerant deserializer hands on for bytes that are not the method's message."""
+
+
+def _tolerant(parse: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
+    """A request deserializer that returns :class:`Undecodable` instead of raising."""
+
+    def deserialize(data: bytes) -> Any:
+        try:
+            return parse(data)
+        except Exception:  # untrusted bytes: any failure to parse is a malformed request
+            return Undecodable()
+
+    return deserialize
 
 
 def _metadata(context: grpc.aio.ServicerContext[Any, Any]) -> dict[str, str]:
@@ -125,9 +143,10 @@ class Observe(grpc.aio.ServerInterceptor):
         handler = await continuation(handler_call_details)
         if handler is None or handler.unary_unary is None:
             return handler
+        parse = handler.request_deserializer
         wrapped = grpc.unary_unary_rpc_method_handler(
             self._wrap(full, cast(Behavior, handler.unary_unary)),
-            request_deserializer=handler.request_deserializer,
+            request_deserializer=_tolerant(parse) if parse is not None else None,
             response_serializer=handler.response_serializer)
         self._wrapped[full] = wrapped
         return wrapped
@@ -144,6 +163,8 @@ class Observe(grpc.aio.ServerInterceptor):
             t0 = time.perf_counter()
             code = grpc.StatusCode.OK
             try:
+                if isinstance(request, Undecodable):
+                    await _refuse_undecodable(context, rid)
                 response = await inner(request, context)
                 context.set_trailing_metadata((("x-request-id", rid),))
                 return response
@@ -168,6 +189,15 @@ class Observe(grpc.aio.ServerInterceptor):
                 logs.REQUEST_ID.reset(token)
 
         return behavior
+
+
+async def _refuse_undecodable(context: grpc.aio.ServicerContext[Any, Any], rid: str) -> None:
+    lang = negotiate(_metadata(context).get("accept-language"))
+    err = invalid_request("body", "the request is not a valid protobuf message of this method")
+    metrics.REJECTED.labels(err.reason).inc()
+    status = rpc_status.to_status(to_status(err, lang, rid))
+    await context.abort_with_status(_Status(
+        status.code, status.details, (*status.trailing_metadata, ("x-request-id", rid))))
 
 
 def _address(bind: str, port: int) -> str:

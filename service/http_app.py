@@ -151,7 +151,9 @@ class Observe:
             if message["type"] == "http.response.start":
                 status = message["status"]
                 message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], (b"x-request-id", rid.encode())]
+                # byte for byte: the id was read as latin-1 (any printable given id is echoed)
+                echo = (b"x-request-id", rid.encode("latin-1"))
+                message["headers"] = [*message["headers"], echo]
             await send(message)
 
         try:
@@ -233,7 +235,10 @@ def create_app(core: Core, readiness: Readiness | None = None, max_body: int = 6
             err = invalid_request("body", str(getattr(exc, "detail", "bad request")))
         else:
             err = ServiceError(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL)
-        return _error(err, lang)
+        response = _error(err, lang)
+        if code == 405 and isinstance(exc, HTTPException) and exc.headers:
+            response.headers.update(exc.headers)  # Allow: the route's methods (RFC 9110)
+        return response
 
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(Exception, http_error)

@@ -3,6 +3,9 @@
 Paths come from each RPC's ``google.api.http`` rule; schemas follow the proto3
 JSON mapping (lowerCamelCase names, 64-bit integers as strings, bytes as
 base64, enums as names), so the document cannot drift from the contract.
+Every operation lists the HTTP statuses it can answer with (docs/api.md,
+*Errors*) and the ``X-Request-Id`` header every answer carries; errors are the
+AIP-193 body. ``tests/hardening/test_openapi_fuzz.py`` holds the server to it.
 """
 
 from __future__ import annotations
@@ -16,38 +19,97 @@ from google.protobuf.descriptor import (
     MethodDescriptor,
     ServiceDescriptor,
 )
+from google.rpc import code_pb2
 
+_INT32 = {"type": "integer", "format": "int32", "minimum": -(1 << 31), "maximum": (1 << 31) - 1}
+_UINT32 = {"type": "integer", "format": "uint32", "minimum": 0, "maximum": (1 << 32) - 1}
+# 64-bit integers are decimal strings in answers; requests may also send numbers.
+_INT64 = {"type": ["string", "integer"], "format": "int64", "pattern": "^-?[0-9]+$",
+          "minimum": -(1 << 63), "maximum": (1 << 63) - 1}
+_UINT64 = {"type": ["string", "integer"], "format": "uint64", "pattern": "^[0-9]+$",
+           "minimum": 0, "maximum": (1 << 64) - 1}
 _SCALARS: dict[int, dict[str, Any]] = {
     FieldDescriptor.TYPE_STRING: {"type": "string"},
     FieldDescriptor.TYPE_BYTES: {"type": "string", "format": "byte"},
     FieldDescriptor.TYPE_BOOL: {"type": "boolean"},
-    FieldDescriptor.TYPE_INT32: {"type": "integer", "format": "int32"},
-    FieldDescriptor.TYPE_SINT32: {"type": "integer", "format": "int32"},
-    FieldDescriptor.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
-    FieldDescriptor.TYPE_UINT32: {"type": "integer", "format": "uint32"},
-    FieldDescriptor.TYPE_FIXED32: {"type": "integer", "format": "uint32"},
-    FieldDescriptor.TYPE_INT64: {"type": ["string", "integer"], "format": "int64"},
-    FieldDescriptor.TYPE_SINT64: {"type": ["string", "integer"], "format": "int64"},
-    FieldDescriptor.TYPE_SFIXED64: {"type": ["string", "integer"], "format": "int64"},
-    FieldDescriptor.TYPE_UINT64: {"type": ["string", "integer"], "format": "uint64"},
-    FieldDescriptor.TYPE_FIXED64: {"type": ["string", "integer"], "format": "uint64"},
+    FieldDescriptor.TYPE_INT32: _INT32,
+    FieldDescriptor.TYPE_SINT32: _INT32,
+    FieldDescriptor.TYPE_SFIXED32: _INT32,
+    FieldDescriptor.TYPE_UINT32: _UINT32,
+    FieldDescriptor.TYPE_FIXED32: _UINT32,
+    FieldDescriptor.TYPE_INT64: _INT64,
+    FieldDescriptor.TYPE_SINT64: _INT64,
+    FieldDescriptor.TYPE_SFIXED64: _INT64,
+    FieldDescriptor.TYPE_UINT64: _UINT64,
+    FieldDescriptor.TYPE_FIXED64: _UINT64,
     FieldDescriptor.TYPE_DOUBLE: {"type": "number"},
     FieldDescriptor.TYPE_FLOAT: {"type": "number"},
 }
 
+_TYPE_URL = "type.googleapis.com/google.rpc."
+
+
+def _detail(name: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "title": f"google.rpc.{name}",
+            "required": ["@type", *required], "additionalProperties": False,
+            "properties": {"@type": {"const": _TYPE_URL + name}, **properties}}
+
+
+_TEXT = {"type": "string"}
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "AIP-193 error: the google.rpc.Status of the gRPC answer.",
-    "properties": {"error": {"type": "object", "properties": {
-        "code": {"type": "integer", "description": "HTTP status"},
-        "status": {"type": "string", "description": "google.rpc.Code name"},
-        "message": {"type": "string", "description": "in the Accept-Language language"},
-        "details": {"type": "array", "items": {
-            "type": "object", "description": "ErrorInfo (reason, domain, metadata), "
-            "BadRequest (fieldViolations) or LocalizedMessage, each with its @type",
-            "properties": {"@type": {"type": "string"}}}},
-    }}},
+    "required": ["error"],
+    "additionalProperties": False,
+    "properties": {"error": {
+        "type": "object",
+        "required": ["code", "status", "message", "details"],
+        "additionalProperties": False,
+        "properties": {
+            "code": {"type": "integer", "description": "the HTTP status"},
+            "status": {"type": "string", "description": "the google.rpc.Code name",
+                       "enum": [v.name for v in code_pb2.DESCRIPTOR.enum_types_by_name[
+                           "Code"].values if v.number]},
+            "message": {"type": "string", "description": "in the Accept-Language language"},
+            "details": {"type": "array", "items": {"oneOf": [
+                _detail("ErrorInfo", {
+                    "reason": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$",
+                               "description": "the stable code to branch on (docs/errors.md)"},
+                    "domain": {"const": "canasta-rules"},
+                    "metadata": {"type": "object", "additionalProperties": _TEXT}},
+                    ["reason", "domain"]),
+                _detail("BadRequest", {"fieldViolations": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False,
+                    "properties": {"field": _TEXT, "description": _TEXT}}}}, []),
+                _detail("LocalizedMessage", {"locale": _TEXT, "message": _TEXT},
+                        ["locale", "message"]),
+            ]}},
+        },
+    }},
 }
+_REQUEST_ID = {"X-Request-Id": {"required": True, "schema": {"type": "string"},
+                                "description": "the caller's request id, or one made up"}}
+
+
+def _error(text: str) -> dict[str, Any]:
+    return {"description": text, "headers": _REQUEST_ID, "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _errors(method: MethodDescriptor, has_body: bool) -> dict[str, Any]:
+    """The error answers of one RPC route (docs/api.md, *Errors*)."""
+    out: dict[str, Any] = {}
+    if has_body:
+        out["400"] = _error("INVALID_ARGUMENT or FAILED_PRECONDITION: a malformed request, a "
+                            "snapshot that does not open, a move the rules forbid now")
+    if method.name == "ExportPosition":
+        out["403"] = _error("PERMISSION_DENIED EXPORT_DISABLED: the server's export policy")
+    if "expected_seq" in method.input_type.fields_by_name:
+        out["409"] = _error("ABORTED SNAPSHOT_STALE: expected_seq is not the snapshot's seq")
+    if has_body:
+        out["413"] = _error("RESOURCE_EXHAUSTED REQUEST_TOO_LARGE: the body is over the limit")
+    out["500"] = _error("INTERNAL: a bug")
+    return out
 
 
 def http_rule(method: MethodDescriptor) -> tuple[str, str]:
@@ -111,10 +173,9 @@ def document(service: ServiceDescriptor, title: str, version: str) -> dict[str, 
             "summary": f"{service.full_name}.{method.name}",
             "parameters": params,
             "responses": {
-                "200": {"description": "OK", "content": {
+                "200": {"description": "OK", "headers": _REQUEST_ID, "content": {
                     "application/json": {"schema": _ref(method.output_type)}}},
-                "default": {"description": "error", "content": {
-                    "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                **_errors(method, verb != "GET"),
             },
         }
         if verb != "GET":
@@ -125,9 +186,16 @@ def document(service: ServiceDescriptor, title: str, version: str) -> dict[str, 
         desc = todo.pop()
         if desc.full_name not in schemas:
             schemas[desc.full_name] = _schema(desc, todo)
-    for path, text in (("/healthz", "liveness"), ("/readyz", "readiness"),
-                       ("/metrics", "Prometheus metrics")):
-        paths[path] = {"get": {"summary": text, "responses": {"200": {"description": "OK"}}}}
+    status = {"application/json": {"schema": {
+        "type": "object", "required": ["status"], "additionalProperties": False,
+        "properties": {"status": {"type": "string", "enum": ["SERVING", "NOT_SERVING"]}}}}}
+    probe = {"description": "OK", "headers": _REQUEST_ID, "content": status}
+    paths["/healthz"] = {"get": {"summary": "liveness", "responses": {"200": probe}}}
+    paths["/readyz"] = {"get": {"summary": "readiness", "responses": {
+        "200": probe, "503": {**probe, "description": "shutting down"}}}}
+    paths["/metrics"] = {"get": {"summary": "Prometheus metrics", "responses": {"200": {
+        "description": "OK", "headers": _REQUEST_ID,
+        "content": {"text/plain": {"schema": {"type": "string"}}}}}}}
     return {
         "openapi": "3.1.0",
         "info": {"title": title, "version": version},
