@@ -66,7 +66,8 @@ def random_move(state: State, rng: random.Random) -> Move:
     choices, so random play always backs out of a dead end.
     """
     moves = legal_moves(state)
-    if any(isinstance(m, _COMMITS) for m in moves):
+    # undo is listed only while melds are staged (so never in May I?)
+    if not is_mayi(state) and state.turn.staged and any(isinstance(m, _COMMITS) for m in moves):
         moves = [m for m in moves if not isinstance(m, Undo)]
     return rng.choice(moves)
 

@@ -9,6 +9,7 @@ as ``text`` alone, so a new variant still works without a service change.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from engine.cards import CODES, RANK_CHARS, Card, parse_card, rank_of_char
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
@@ -96,6 +97,26 @@ def move_to_pb(move: Move, out: game.Move | None = None) -> game.Move:
         m.lay_off.meld = move.meld
         m.lay_off.card = CODES[move.card]
     return m
+
+
+# Converted moves by value: a move list is mostly moves seen before (`draw`, `discard 4D`).
+_MOVE_MEMO: dict[Move, game.Move] = {}
+MOVE_MEMO_SIZE = 8192
+
+
+def moves_pb(moves: Iterable[Move], out: Any) -> None:
+    """Append the typed messages of ``moves`` to the repeated field ``out`` (copies of
+    memoized messages, which nobody changes)."""
+    memo = _MOVE_MEMO
+    msgs = []
+    for move in moves:
+        msg = memo.get(move)
+        if msg is None:
+            if len(memo) >= MOVE_MEMO_SIZE:
+                memo.clear()
+            msg = memo[move] = move_to_pb(move)
+        msgs.append(msg)
+    out.extend(msgs)
 
 
 def _add_to_meld_pb(move: AddToMeld, out: game.Move.AddToMeld) -> None:

@@ -181,8 +181,7 @@ class Core:
     def legal_moves(self, req: api.LegalMovesRequest, call: Call) -> api.LegalMovesResponse:
         _, state = self._open(req.snapshot)
         resp = api.LegalMovesResponse(seat=state.awaited, phase=state.phase.value)
-        for move in legal_moves(state):
-            convert.move_to_pb(move, resp.moves.add())
+        convert.moves_pb(legal_moves(state), resp.moves)
         return resp
 
     def apply_move(self, req: api.ApplyMoveRequest, call: Call) -> api.ApplyMoveResponse:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,13 +26,14 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 
-from service import jsonfmt, logs, metrics, openapi
+from service import jsonfmt, jsonparse, logs, metrics, openapi
 from service.core import Call, Core
 from service.errors import ServiceError, ServiceReason, invalid_request, to_json
 from service.messages import negotiate
 from service.pb import api
 
 JSON = "application/json"
+JSON_BYTES = JSON.encode("ascii")
 # The reference web table (clients/web, or CANASTA_WEB_DIR), served at /play when it is there.
 WEB_ROOT = Path(os.environ.get("CANASTA_WEB_DIR")
                 or Path(__file__).resolve().parent.parent / "clients" / "web")
@@ -65,22 +65,29 @@ def _too_large(limit: int) -> ServiceError:
                         params={"limit": limit}, metadata={"limit": str(limit)}, http_status=413)
 
 
-async def _body(request: Request, limit: int) -> bytes:
-    declared = request.headers.get("content-length")
-    if declared is not None:
-        try:
-            if int(declared) > limit:
+async def _body(scope: Scope, receive: Receive, limit: int) -> bytes | None:
+    """The request body, read straight from ASGI; ``None`` when the client went away."""
+    for key, value in scope["headers"]:
+        if key == b"content-length":
+            try:
+                declared = int(value)
+            except ValueError:
+                raise invalid_request("content-length", "bad Content-Length") from None
+            if declared > limit:
                 raise TooLarge
-        except ValueError:
-            raise invalid_request("content-length", "bad Content-Length") from None
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
             raise TooLarge
         chunks.append(chunk)
-    return b"".join(chunks)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
 
 
 def _parse(body: bytes, cls: type[Message]) -> Message:
@@ -88,7 +95,7 @@ def _parse(body: bytes, cls: type[Message]) -> Message:
     if not body.strip():
         return msg
     try:
-        json_format.Parse(body, msg)
+        jsonparse.parse(body, msg)
     except json_format.ParseError as err:
         text = str(err).split("\n", 1)[0].strip()
         field = "body"
@@ -103,25 +110,48 @@ def _parse(body: bytes, cls: type[Message]) -> Message:
     return msg
 
 
-def _endpoint(core: Core, name: str, has_body: bool,
-              limit: int) -> Callable[[Request], Awaitable[Response]]:
-    cls = core.methods[name].request
+class _Rpc:
+    """One RPC's route as a bare ASGI app: body from ``receive``, one JSON answer.
 
-    async def endpoint(request: Request) -> Response:
-        lang = negotiate(request.headers.get("accept-language"))
+    Every REST call passes here, so it skips Starlette's Request and Response
+    objects; errors are the same AIP-193 answers as everywhere else.
+    """
+
+    def __init__(self, core: Core, name: str, has_body: bool, limit: int) -> None:
+        self.core = core
+        self.name = name
+        self.cls = core.methods[name].request
+        self.has_body = has_body
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        given = None
+        for key, value in scope["headers"]:
+            if key == b"accept-language":
+                given = value.decode("latin-1")
+        lang = negotiate(given)
         try:
-            msg = _parse(await _body(request, limit), cls) if has_body else cls()
+            msg = self.cls()
+            if self.has_body:
+                body = await _body(scope, receive, self.limit)
+                if body is None:
+                    return  # the client went away: nobody to answer
+                msg = _parse(body, self.cls)
         except (TooLarge, ServiceError) as exc:
-            err = _too_large(limit) if isinstance(exc, TooLarge) else exc
+            err = _too_large(self.limit) if isinstance(exc, TooLarge) else exc
             metrics.REJECTED.labels(err.reason).inc()  # the core counts its own refusals
-            return _error(err, lang)
+            await _error(err, lang)(scope, receive, send)
+            return
         try:
-            answer = core.handle(name, msg, Call(lang, logs.REQUEST_ID.get()))
+            answer = self.core.handle(self.name, msg, Call(lang, logs.REQUEST_ID.get()))
         except ServiceError as err:
-            return _error(err, lang)
-        return Response(jsonfmt.to_json(answer), media_type=JSON)
-
-    return endpoint
+            await _error(err, lang)(scope, receive, send)
+            return
+        out = jsonfmt.to_json(answer)
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", JSON_BYTES),
+                                (b"content-length", str(len(out)).encode("ascii"))]})
+        await send({"type": "http.response.body", "body": out})
 
 
 class Observe:
@@ -204,7 +234,7 @@ def create_app(core: Core, readiness: Readiness | None = None, max_body: int = 6
 
     for method in service.methods:
         verb, path = openapi.http_rule(method)
-        app.router.routes.append(Route(path, _endpoint(core, method.name, verb != "GET", max_body),
+        app.router.routes.append(Route(path, _Rpc(core, method.name, verb != "GET", max_body),
                                        methods=[verb], name=method.name))
 
     async def healthz(request: Request) -> Response:

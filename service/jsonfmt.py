@@ -31,6 +31,11 @@ PLAIN, PRESENCE, REPEATED, MAP, ONEOF = range(5)
 # (kind, field or oneof name, JSON name, value converter, map key converter, oneof members)
 Step = tuple[int, str, str, Convert, Convert, dict[str, tuple[str, Convert]]]
 _PLANS: dict[str, list[Step]] = {}
+# Small messages that recur from answer to answer (a listed move: `draw`, `discard 4D`)
+# have their JSON memoized; a memo is emptied when it reaches MEMO_SIZE entries.
+MEMOIZED = frozenset({"canasta.v1.Move"})
+MEMO_SIZE = 8192
+_MEMO: dict[str, dict[bytes, dict[str, Any]]] = {}
 _NONE: dict[str, tuple[str, Convert]] = {}
 
 
@@ -56,6 +61,8 @@ def _converter(field: FieldDescriptor) -> Convert:
         if sub.full_name.startswith("google.protobuf."):
             return lambda m: json_format.MessageToDict(
                 m, always_print_fields_with_no_presence=True)
+        if sub.full_name in MEMOIZED:
+            return lambda m: _memoized(m, sub)
         return lambda m: _object(m, sub)
     if t == FieldDescriptor.TYPE_ENUM:
         enum = field.enum_type
@@ -116,6 +123,19 @@ def _object(msg: Message, desc: Descriptor) -> dict[str, Any]:
         else:
             out[json_name] = {key(k): conv(v) for k, v in getattr(msg, name).items()}
     return out
+
+
+def _memoized(msg: Message, desc: Descriptor) -> dict[str, Any]:
+    """``_object`` through a bounded memo keyed by the message's bytes: the same
+    message always has the same JSON. The dicts are shared, so nobody may change them."""
+    key = msg.SerializeToString(deterministic=True)
+    memo = _MEMO.setdefault(desc.full_name, {})
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        hit = memo[key] = _object(msg, desc)
+    return hit
 
 
 def to_dict(msg: Message) -> dict[str, Any]:

@@ -37,10 +37,10 @@ def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch) -> 
         await asyncio.sleep(0.6)
         return await real_call(self, name, request, context)
 
-    async def slow_body(request: Any, limit: int) -> bytes:
+    async def slow_body(scope: Any, receive: Any, limit: int) -> bytes | None:
         inside["rest"].set()
         await asyncio.sleep(0.6)
-        return await real_body(request, limit)
+        return await real_body(scope, receive, limit)
 
     monkeypatch.setattr(grpc_server.Servicer, "_call", slow_call)
     monkeypatch.setattr(http_app, "_body", slow_body)

@@ -1,0 +1,145 @@
+"""Proto3 JSON input: ``json_format.Parse`` semantics, with a fast path for plain bodies.
+
+``json_format.Parse`` walks every value through many small calls, and every
+REST call parses its body. This parser reads the common shapes directly:
+objects of known fields (JSON or proto names) holding strings, bytes (base64,
+decoded exactly as ``json_format`` does), booleans, integers in range, nested
+messages, oneofs, repeated fields and ``map<string, string>``. Anything else
+— a null, a number written as a string, an enum, a duplicate key or field, an
+unknown field, malformed JSON — is handed to ``json_format.Parse`` itself, so
+every accepted body gives the same message and every refused one the same
+error. ``tests/service/test_jsonparse.py`` checks the two agree.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any, cast
+
+from google.protobuf import json_format
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_INTS = frozenset({FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64,
+                   FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_UINT64,
+                   FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SINT64,
+                   FieldDescriptor.TYPE_FIXED32, FieldDescriptor.TYPE_FIXED64,
+                   FieldDescriptor.TYPE_SFIXED32, FieldDescriptor.TYPE_SFIXED64})
+
+
+class _Slow(Exception):
+    """The body is not of the plain shapes: let json_format decide."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _Slow  # json_format refuses duplicate keys with its own message
+    return out
+
+
+def _fields(desc: Descriptor) -> dict[str, FieldDescriptor]:
+    found = _BY_KEY.get(desc.full_name)
+    if found is None:
+        found = {}
+        for f in desc.fields:
+            found[f.json_name] = f
+            found[f.name] = f
+        _BY_KEY[desc.full_name] = found
+    return found
+
+
+_BY_KEY: dict[str, dict[str, FieldDescriptor]] = {}
+
+
+def _scalar(field: FieldDescriptor, value: Any) -> Any:
+    t = field.type
+    if t == FieldDescriptor.TYPE_STRING:
+        if type(value) is not str or _SURROGATE.search(value):
+            raise _Slow
+        return value
+    if t == FieldDescriptor.TYPE_BYTES:
+        if type(value) is not str:
+            raise _Slow
+        encoded = value.encode("utf-8")
+        try:  # the very decoding json_format uses
+            return base64.urlsafe_b64decode(encoded + b"=" * (4 - len(encoded) % 4))
+        except ValueError:
+            raise _Slow from None
+    if t == FieldDescriptor.TYPE_BOOL:
+        if type(value) is not bool:
+            raise _Slow
+        return value
+    if t in _INTS:
+        if type(value) is not int:
+            raise _Slow
+        return value
+    raise _Slow  # floats, enums: json_format
+
+
+def _fill(msg: Message, data: Any, desc: Descriptor) -> None:
+    if type(data) is not dict:
+        raise _Slow
+    fields = _fields(desc)
+    seen: set[str] = set()
+    oneofs: set[str] = set()
+    for key, value in data.items():
+        field = fields.get(key)
+        if field is None or value is None or field.name in seen:
+            raise _Slow
+        seen.add(field.name)
+        oneof = field.containing_oneof
+        if oneof is not None:
+            if oneof.name in oneofs:
+                raise _Slow
+            oneofs.add(oneof.name)
+        sub = field.message_type
+        try:
+            if sub is not None and sub.GetOptions().map_entry:
+                _map(getattr(msg, field.name), value, sub)
+            elif field.is_repeated:
+                if type(value) is not list:
+                    raise _Slow
+                target = getattr(msg, field.name)
+                if sub is not None:
+                    for item in value:
+                        _fill(target.add(), item, sub)
+                else:
+                    target.extend([_scalar(field, item) for item in value])
+            elif sub is not None:
+                if sub.full_name.startswith("google.protobuf."):
+                    raise _Slow
+                child = getattr(msg, field.name)
+                child.SetInParent()
+                _fill(child, value, sub)
+            else:
+                setattr(msg, field.name, _scalar(field, value))
+        except (TypeError, ValueError):  # out of range, say: json_format words it
+            raise _Slow from None
+
+
+def _map(target: Any, value: Any, entry: Descriptor) -> None:
+    key_field, value_field = entry.fields_by_name["key"], entry.fields_by_name["value"]
+    if (type(value) is not dict or key_field.type != FieldDescriptor.TYPE_STRING
+            or value_field.type != FieldDescriptor.TYPE_STRING):
+        raise _Slow
+    for k, v in value.items():
+        target[_scalar(key_field, k)] = _scalar(value_field, v)
+
+
+def parse(body: bytes, message: Message) -> Message:
+    """Merge a proto3 JSON body into ``message``, exactly as ``json_format.Parse``.
+
+    :raises json_format.ParseError: as ``json_format.Parse`` raises it.
+    """
+    try:
+        data = json.loads(body.decode("utf-8"), object_pairs_hook=_pairs)
+        scratch = type(message)()
+        _fill(scratch, data, cast(Descriptor, message.DESCRIPTOR))
+    except (_Slow, ValueError, RecursionError):
+        return json_format.Parse(body, message)
+    message.MergeFrom(scratch)
+    return message

@@ -1,0 +1,114 @@
+"""The fast proto3 JSON parser agrees with ``json_format.Parse`` on every body: the same
+message when both accept it, the same refusal (type and text) when it is refused."""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Phase, apply, legal_moves, new_game
+from service import convert, jsonparse
+from service.pb import api
+
+REQUESTS = [api.DealRequest, api.LegalMovesRequest, api.ApplyMoveRequest, api.ScoreHandRequest,
+            api.GetViewRequest, api.NextDealRequest, api.ImportPositionRequest,
+            api.ExportPositionRequest, api.SuggestMoveRequest, api.ListVariantsRequest]
+
+
+def _outcome(body: bytes, cls: type[Message], parse: Any) -> tuple[str, Any]:
+    msg = cls()
+    try:
+        parse(body, msg)
+    except Exception as err:  # the refusal itself is what must agree
+        return type(err).__name__, str(err)
+    return "ok", msg.SerializeToString(deterministic=True)
+
+
+def _agree(body: bytes, cls: type[Message]) -> tuple[str, Any]:
+    fast = _outcome(body, cls, jsonparse.parse)
+    assert fast == _outcome(body, cls, json_format.Parse), body
+    return fast
+
+
+def _real_bodies() -> list[tuple[type[Message], dict[str, Any]]]:
+    """Requests a host really sends: every listed move of some games, typed and as text."""
+    out: list[tuple[type[Message], dict[str, Any]]] = []
+    snap = base64.b64encode(b"\x00\x01 snapshot bytes \xff").decode()
+    for variant in ("classic", "samba", "bolivia", "may_i"):
+        rng = random.Random(variant)
+        state = new_game(variant, 4, seed=3)
+        for _ in range(120):
+            if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+                break
+            moves = legal_moves(state)
+            for m in moves:
+                typed = json_format.MessageToDict(convert.move_to_pb(m))
+                out.append((api.ApplyMoveRequest,
+                            {"snapshot": snap, "move": typed, "expectedSeq": "7", "seat": 1}))
+                out.append((api.ApplyMoveRequest, {"snapshot": snap, "move": {"text": str(m)},
+                                                   "expected_seq": 7}))
+            state = apply(state, rng.choice(moves))
+    out.append((api.DealRequest, {"variant": "samba", "players": 4, "seed": "18446744073709551615",
+                                  "options": {"target": "5000"}, "deck": ["AS", "JK"]}))
+    out.append((api.DealRequest, {"variant": "classic", "players": 4, "seed": 12, "viewSeat": -1}))
+    return out
+
+
+def test_real_request_bodies_parse_alike() -> None:
+    accepted = 0
+    for cls, data in _real_bodies():
+        outcome = _agree(json.dumps(data).encode(), cls)
+        accepted += outcome[0] == "ok"
+    assert accepted > 500
+
+
+@pytest.mark.parametrize("body", [
+    b"", b"null", b"[]", b"{", b'{"snapshot": 5}', b'{"snapshot": "@@"}', b'{"snapshot": null}',
+    b'{"snapshot": "AA==", "snapshot": "AA=="}', b'{"snapshot": "AA==", "Snapshot": "AA=="}',
+    b'{"move": {"draw": {}, "discard": {"card": "4D"}}}', b'{"seat": 1.0}', b'{"seat": "1"}',
+    b'{"seat": true}', b'{"seat": 4294967296}', b'{"expectedSeq": -1}', b'{"nope": 1}',
+    b'{"move": {"text": "\\ud800"}}', b'\xff\xfe{}', b'{"snapshot": "YWJj"}',
+    b'{"snapshot": "YW-_"}', b'{"move": {"meld": {"groups": [null]}}}',
+    b'{"expected_seq": 3, "expectedSeq": 3}', b'{"move": []}', b'{"move": {"layOff": {"seat": 1,'
+    b' "meld": 0, "card": "9D"}}}',
+])
+def test_edge_bodies_parse_alike(body: bytes) -> None:
+    _agree(body, api.ApplyMoveRequest)
+    _agree(body, api.DealRequest)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["snapshot", "move", "text", "draw", "discard", "card", "seat", "variant",
+                         "players", "seed", "options", "deck", "viewSeat", "view_seat", "meld",
+                         "groups", "cards", "layOff", "meld", "expectedSeq", "position", "x"]),
+        inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cls=st.sampled_from(REQUESTS), data=_JSON)
+def test_generated_bodies_parse_alike(cls: type[Message], data: Any) -> None:
+    _agree(json.dumps(data).encode(), cls)
+
+
+def test_plain_bodies_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bodies hosts send never reach json_format (else the fast path is dead code)."""
+    def refuse(*args: Any, **kwargs: Any) -> Message:
+        raise AssertionError("fell back to json_format")
+
+    monkeypatch.setattr(jsonparse.json_format, "Parse", refuse)
+    for cls, data in _real_bodies():
+        # a 64-bit integer written as a string is json_format's to read
+        data = {k: int(v) if k in ("expectedSeq", "seed") else v for k, v in data.items()}
+        jsonparse.parse(json.dumps(data).encode(), cls())
