@@ -9,6 +9,7 @@ as ``text`` alone, so a new variant still works without a service change.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from engine.cards import CODES, RANK_CHARS, Card, parse_card, rank_of_char
@@ -107,16 +108,17 @@ MOVE_MEMO_SIZE = 8192
 def moves_pb(moves: Iterable[Move], out: Any) -> None:
     """Append the typed messages of ``moves`` to the repeated field ``out`` (copies of
     memoized messages, which nobody changes)."""
-    memo = _MOVE_MEMO
-    msgs = []
-    for move in moves:
-        msg = memo.get(move)
-        if msg is None:
-            if len(memo) >= MOVE_MEMO_SIZE:
-                memo.clear()
-            msg = memo[move] = move_to_pb(move)
-        msgs.append(msg)
-    out.extend(msgs)
+    out.extend([move_message(m) for m in moves])
+
+
+def move_message(move: Move) -> game.Move:
+    """The shared, memoized message of a move: copy it, never change it."""
+    msg = _MOVE_MEMO.get(move)
+    if msg is None:
+        if len(_MOVE_MEMO) >= MOVE_MEMO_SIZE:
+            _MOVE_MEMO.clear()
+        msg = _MOVE_MEMO[move] = move_to_pb(move)
+    return msg
 
 
 def _add_to_meld_pb(move: AddToMeld, out: game.Move.AddToMeld) -> None:
@@ -214,6 +216,12 @@ def _typed(m: game.Move) -> Move | None:
     return bare[kind]
 
 
+@lru_cache(maxsize=4096)
+def _parse_text(text: str) -> Move:
+    """``parse_move``, memoized: hosts echo listed moves, typed and as text."""
+    return parse_move(text)
+
+
 def move_from_pb(m: game.Move) -> Move:
     """The engine move of a request (typed, text, or both when they agree).
 
@@ -227,8 +235,8 @@ def move_from_pb(m: game.Move) -> Move:
     if typed is None and not text:
         raise invalid_request("move", "set a typed move or its text")
     if typed is None:
-        return parse_move(text)
-    if text and parse_move(text) != typed:
+        return _parse_text(text)
+    if text and _parse_text(text) != typed:
         raise invalid_request("move.text", f"text {text!r} is not the typed move {typed}")
     return typed
 

@@ -198,7 +198,7 @@ class Core:
         self._views(nxt, self._opt(req, "view_seat"), resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
                                    resp.header)
-        convert.move_to_pb(done, resp.move)
+        resp.move.CopyFrom(convert.move_message(done))
         resp.events.extend(convert.move_events(state, done, mover, nxt))
         variant = nxt.rules.variant
         metrics.MOVES.labels(variant, MOVE_KINDS.get(type(done), type(done).__name__)).inc()
