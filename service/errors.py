@@ -96,6 +96,12 @@ def invalid_request(field: str, detail: str) -> ServiceError:
                         field=field, params={"field": field, "detail": detail})
 
 
+def too_large(limit: int) -> ServiceError:
+    """A request over the size limit (gRPC message or HTTP body)."""
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, ServiceReason.REQUEST_TOO_LARGE,
+                        params={"limit": limit}, metadata={"limit": str(limit)}, http_status=413)
+
+
 def snapshot_invalid() -> ServiceError:
     """Any snapshot that does not open: no detail, so there is no decryption oracle."""
     return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.SNAPSHOT_INVALID,

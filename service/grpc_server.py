@@ -13,7 +13,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, NoReturn, TypeVar, cast
 
 import grpc
 from google.protobuf.message import Message
@@ -25,7 +25,7 @@ from grpc_status import rpc_status
 from service import logs, metrics
 from service.config import Settings
 from service.core import Call, Core
-from service.errors import ServiceError, ServiceReason, invalid_request, to_status
+from service.errors import ServiceError, ServiceReason, invalid_request, to_status, too_large
 from service.messages import negotiate
 from service.pb import SERVICE_NAME, api, api_grpc
 
@@ -48,10 +48,25 @@ class Undecodable:
     """What the tolerant deserializer hands on for bytes that are not the method's message."""
 
 
-def _tolerant(parse: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
-    """A request deserializer that returns :class:`Undecodable` instead of raising."""
+@dataclass(frozen=True, slots=True)
+class TooLarge:
+    """What it hands on for a request over the size limit (not parsed at all)."""
+
+    size: int
+
+
+# C-core refuses messages over this many times the limit itself (RESOURCE_EXHAUSTED with
+# no details); up to there, the deserializer measures them and the answer is typed.
+HARD_CAP_FACTOR = 4
+
+
+def _tolerant(parse: Callable[[bytes], Any], limit: int) -> Callable[[bytes], Any]:
+    """A request deserializer that returns :class:`Undecodable` or :class:`TooLarge`
+    instead of raising."""
 
     def deserialize(data: bytes) -> Any:
+        if len(data) > limit:
+            return TooLarge(len(data))
         try:
             return parse(data)
         except Exception:  # untrusted bytes: any failure to parse is a malformed request
@@ -86,11 +101,7 @@ class Servicer(api_grpc.CanastaEngineServicer):
                                    ServiceReason.DEADLINE_EXCEEDED)
             return self.core.handle(name, request, Call(lang, rid))
         except ServiceError as err:
-            status = rpc_status.to_status(to_status(err, lang, rid))
-            await context.abort_with_status(_Status(
-                status.code, status.details,
-                (*status.trailing_metadata, ("x-request-id", rid))))
-            raise  # not reached: abort_with_status raises
+            await _abort(context, err, lang, rid)
 
     async def ListVariants(self, request: Any, context: Any) -> Any:  # noqa: N802
         return await self._call("ListVariants", request, context)
@@ -126,8 +137,9 @@ class Servicer(api_grpc.CanastaEngineServicer):
 class Observe(grpc.aio.ServerInterceptor):
     """Request id, go-grpc-prometheus metrics and an access-log line for unary calls."""
 
-    def __init__(self, access_log: bool = True) -> None:
+    def __init__(self, access_log: bool = True, max_message_bytes: int = 65536) -> None:
         self.access_log = access_log
+        self.max_message_bytes = max_message_bytes
         self._wrapped: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
 
     async def intercept_service(
@@ -146,7 +158,8 @@ class Observe(grpc.aio.ServerInterceptor):
         parse = handler.request_deserializer
         wrapped = grpc.unary_unary_rpc_method_handler(
             self._wrap(full, cast(Behavior, handler.unary_unary)),
-            request_deserializer=_tolerant(parse) if parse is not None else None,
+            request_deserializer=(_tolerant(parse, self.max_message_bytes)
+                                  if parse is not None else None),
             response_serializer=handler.response_serializer)
         self._wrapped[full] = wrapped
         return wrapped
@@ -164,7 +177,10 @@ class Observe(grpc.aio.ServerInterceptor):
             code = grpc.StatusCode.OK
             try:
                 if isinstance(request, Undecodable):
-                    await _refuse_undecodable(context, rid)
+                    await _refuse(context, rid, invalid_request(
+                        "body", "the request is not a valid protobuf message of this method"))
+                if isinstance(request, TooLarge):
+                    await _refuse(context, rid, too_large(self.max_message_bytes))
                 response = await inner(request, context)
                 context.set_trailing_metadata((("x-request-id", rid),))
                 return response
@@ -172,12 +188,10 @@ class Observe(grpc.aio.ServerInterceptor):
                 code = context.code() or grpc.StatusCode.UNKNOWN
                 raise
             except asyncio.CancelledError:  # the client went away or its deadline passed
-                remaining = context.time_remaining()
-                code = (grpc.StatusCode.DEADLINE_EXCEEDED if remaining is not None
-                        and remaining <= 0 else grpc.StatusCode.CANCELLED)
+                code = _ended(context, grpc.StatusCode.CANCELLED)
                 raise
-            except BaseException:
-                code = grpc.StatusCode.UNKNOWN
+            except BaseException:  # e.g. the answer could not be sent: the call was over
+                code = _ended(context, grpc.StatusCode.UNKNOWN)
                 raise
             finally:
                 seconds = time.perf_counter() - t0
@@ -191,13 +205,42 @@ class Observe(grpc.aio.ServerInterceptor):
         return behavior
 
 
-async def _refuse_undecodable(context: grpc.aio.ServicerContext[Any, Any], rid: str) -> None:
+def _ended(context: grpc.aio.ServicerContext[Any, Any],
+           otherwise: grpc.StatusCode) -> grpc.StatusCode:
+    """Why a call ended without an answer: its deadline passed, the client cancelled it,
+    or ``otherwise``."""
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        return grpc.StatusCode.DEADLINE_EXCEEDED
+    return grpc.StatusCode.CANCELLED if context.cancelled() else otherwise
+
+
+async def _refuse(context: grpc.aio.ServicerContext[Any, Any], rid: str,
+                  err: ServiceError) -> None:
+    """Abort a call refused before the servicer, with the rich status of ``err``."""
     lang = negotiate(_metadata(context).get("accept-language"))
-    err = invalid_request("body", "the request is not a valid protobuf message of this method")
     metrics.REJECTED.labels(err.reason).inc()
+    await _abort(context, err, lang, rid)
+
+
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], err: ServiceError, lang: str,
+                 rid: str) -> NoReturn:
+    """End the call with ``err`` as a rich status (``abort_with_status`` raises AbortError).
+
+    A call already over (its deadline passed, the client went away) cannot be answered:
+    it ends as cancelled, where the failed send would be logged by grpc as a servicer bug.
+    """
     status = rpc_status.to_status(to_status(err, lang, rid))
-    await context.abort_with_status(_Status(
-        status.code, status.details, (*status.trailing_metadata, ("x-request-id", rid))))
+    try:
+        await context.abort_with_status(_Status(
+            status.code, status.details, (*status.trailing_metadata, ("x-request-id", rid))))
+    except grpc.aio.AbortError:
+        raise
+    except Exception:
+        if _ended(context, grpc.StatusCode.UNKNOWN) is grpc.StatusCode.UNKNOWN:
+            raise
+        raise asyncio.CancelledError from None
+    raise AssertionError("abort_with_status returned")
 
 
 def _address(bind: str, port: int) -> str:
@@ -214,13 +257,16 @@ async def start(core: Core, settings: Settings, health: health_aio.HealthService
     """
     options: list[tuple[str, Any]] = [
         ("grpc.so_reuseport", 1 if reuse_port else 0),
-        ("grpc.max_receive_message_length", settings.max_message_bytes),
-        ("grpc.max_send_message_length", settings.max_message_bytes),
+        ("grpc.max_receive_message_length", settings.max_message_bytes * HARD_CAP_FACTOR),
+        # The limit is on requests. Answers are not capped (as on REST): their size follows
+        # from the state, which the snapshot cap bounds, and the legal moves of a big hand
+        # can pass 64 KiB; capped, such an answer failed as RESOURCE_EXHAUSTED, no details.
+        ("grpc.max_send_message_length", -1),
     ]
     if settings.max_connection_age_s:
         options += [("grpc.max_connection_age_ms", settings.max_connection_age_s * 1000),
                     ("grpc.max_connection_age_grace_ms", int(settings.grace_seconds * 1000))]
-    server = grpc.aio.server(interceptors=[Observe(settings.access_log)], options=options,
+    server = grpc.aio.server(interceptors=[Observe(settings.access_log, settings.max_message_bytes)], options=options,
                              maximum_concurrent_rpcs=settings.max_concurrent_rpcs)
     api_grpc.add_CanastaEngineServicer_to_server(Servicer(core), server)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)

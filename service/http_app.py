@@ -28,7 +28,7 @@ from starlette.types import Message as AsgiMessage
 
 from service import jsonfmt, jsonparse, logs, metrics, openapi
 from service.core import Call, Core
-from service.errors import ServiceError, ServiceReason, invalid_request, to_json
+from service.errors import ServiceError, ServiceReason, invalid_request, to_json, too_large
 from service.messages import negotiate
 from service.pb import api
 
@@ -58,11 +58,6 @@ class TooLarge(Exception):
 def _error(err: ServiceError, lang: str) -> JSONResponse:
     return JSONResponse(to_json(err, lang, logs.REQUEST_ID.get()), status_code=err.http_status,
                         media_type=JSON)
-
-
-def _too_large(limit: int) -> ServiceError:
-    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, ServiceReason.REQUEST_TOO_LARGE,
-                        params={"limit": limit}, metadata={"limit": str(limit)}, http_status=413)
 
 
 async def _body(scope: Scope, receive: Receive, limit: int) -> bytes | None:
@@ -138,7 +133,7 @@ class _Rpc:
                     return  # the client went away: nobody to answer
                 msg = _parse(body, self.cls)
         except (TooLarge, ServiceError) as exc:
-            err = _too_large(self.limit) if isinstance(exc, TooLarge) else exc
+            err = too_large(self.limit) if isinstance(exc, TooLarge) else exc
             metrics.REJECTED.labels(err.reason).inc()  # the core counts its own refusals
             await _error(err, lang)(scope, receive, send)
             return

@@ -241,8 +241,13 @@ def test_wrong_http_method(http: httpx.Client) -> None:
 
 def test_oversized_grpc_message(stub: api_grpc.CanastaEngineStub, good: Good,
                                 http: httpx.Client, server: Running) -> None:
+    """Over the limit (64 KiB here): RESOURCE_EXHAUSTED with the typed reason, as on REST;
+    only past the hard cap (4x) does gRPC itself refuse it, without details."""
     got = call_grpc(stub, "LegalMoves", _legal(bytes(70000)))
-    assert isinstance(got, Failure) and got.code == "RESOURCE_EXHAUSTED"
+    assert isinstance(got, Failure)
+    assert (got.code, got.reason) == ("RESOURCE_EXHAUSTED", "REQUEST_TOO_LARGE")
+    got = call_grpc(stub, "LegalMoves", _legal(bytes(4 * 65536 + 10)))
+    assert isinstance(got, Failure) and (got.code, got.reason) == ("RESOURCE_EXHAUSTED", "")
     _still_serves(stub, http, good, server)
 
 
