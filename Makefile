@@ -33,6 +33,12 @@ web-setup: $(WEB_DEPS)
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "web-setup: cannot install chromium here (not root or no apt): the browser test will skip"; fi; }
 
+# promtool checks the alert rules (tests/deploy); it comes with Debian's prometheus package.
+promtool-setup:
+	@command -v promtool >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
+	  else echo "promtool-setup: cannot install prometheus here (not root or no apt): the promtool test will skip"; fi; }
+
 $(WEB_DEPS): tests/web/package.json tests/web/package-lock.json
 	npm ci --prefix tests/web --no-audit --no-fund
 
@@ -50,7 +56,7 @@ lint: setup
 	$(BUF) breaking --against proto/buf-image.binpb --exclude-imports
 	$(VENV)/bin/hadolint deploy/Dockerfile
 
-test: setup lint web-setup
+test: setup lint web-setup promtool-setup
 	$(PY) -m pytest -n 2 engine tests
 	$(MAKE) --no-print-directory sdk-test
 
