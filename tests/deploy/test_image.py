@@ -65,6 +65,12 @@ def test_runtime_settings_match_the_service_and_k8s() -> None:
     assert env["PYTHONDONTWRITEBYTECODE"] == "1"  # nothing written: read-only root filesystem
     settings = Settings.from_env({k: v for k, v in env.items() if k.startswith("CANASTA_")})
     assert settings.bind == "0.0.0.0"
+    web = Path(env["CANASTA_WEB_DIR"])  # the web table at /play: copied from the build stage
+    assert f"--from=build {web} {web}" in [rest for word, rest in runtime if word == "COPY"]
+    build_copies = [rest.split() for word, rest in _stages()[0] if word == "COPY"]
+    served = {f"clients/web/{p.name}" for p in (ROOT / "clients" / "web").iterdir()
+              if p.suffix in (".html", ".css", ".js")}
+    assert [srcs for *srcs, dst in build_copies if dst.rstrip("/") == str(web)] == [sorted(served)]
     expose = {int(p) for word, rest in runtime if word == "EXPOSE" for p in rest.split()}
     assert expose == {settings.grpc_port, settings.http_port} == {50051, 8080}
 
