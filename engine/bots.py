@@ -69,7 +69,15 @@ def random_move(state: State, rng: random.Random) -> Move:
     # undo is listed only while melds are staged (so never in May I?)
     if not is_mayi(state) and state.turn.staged and any(isinstance(m, _COMMITS) for m in moves):
         moves = [m for m in moves if not isinstance(m, Undo)]
-    return rng.choice(moves)
+    # rng.choice(moves), inlined (the same draws): random playouts call this every move
+    n = len(moves)
+    if not n:
+        raise IndexError("no legal move: the hand is over")
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return moves[r]
 
 
 def greedy_move(state: State, rng: random.Random) -> Move:
