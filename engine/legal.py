@@ -596,7 +596,8 @@ def meld_candidates(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -
 
 def _cards_of(move: Move) -> tuple[Card, ...]:
     if isinstance(move, Meld):
-        return tuple(c for g in move.groups for c in g)
+        groups = move.groups
+        return groups[0] if len(groups) == 1 else tuple(c for g in groups for c in g)
     if isinstance(move, Merge):
         return ()
     assert isinstance(move, AddToMeld)
