@@ -131,12 +131,19 @@ def seat_views(state: State) -> tuple[SeatView, ...]:
     """Every seat's view, the public table built once (what a service returns).
 
     Each equals ``seat_view(state, seat)`` and differs from the spectator's
-    view only in :data:`PRIVATE_FIELDS`, so a caller may convert the table once.
+    view only in :data:`PRIVATE_FIELDS` (see :func:`private_parts`).
     """
     base = seat_view(state, -1)
+    return tuple(_private(base, *part) for part in private_parts(state))
+
+
+def private_parts(state: State) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
+    """Per seat, the fields of its view that the spectator's view lacks: ``(seat, hand,
+    legal_moves)``. With ``seat_view(state, -1)`` they make every seat's view, so a
+    service can convert the public table once."""
     awaited = state.awaited
     legal = tuple(str(m) for m in legal_moves(state)) if awaited >= 0 else ()
-    views = []
+    parts = []
     for s in range(state.rules.players):
         if s == awaited:
             mine = legal
@@ -144,8 +151,8 @@ def seat_views(state: State) -> tuple[SeatView, ...]:
             mine = tuple(str(m) for m in legal_moves_for(state, s))
         else:
             mine = ()
-        views.append(_private(base, s, codes(state.hands[s]), mine))
-    return tuple(views)
+        parts.append((s, codes(state.hands[s]), mine))
+    return tuple(parts)
 
 
 def _private(base: SeatView, seat: int, hand: tuple[str, ...],

@@ -268,6 +268,8 @@ def _meld_pb(v: MeldView, out: game.MeldView) -> None:
     out.owner = v.owner
     out.wilds = v.wilds
     out.canasta = v.canasta
+    out.label = v.label
+    out.kind = v.kind
 
 
 def _side_pb(v: SideView, out: game.SideView) -> None:
@@ -309,16 +311,6 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> 
         side_score_pb(r, teams[r.team], out.result.add())
     out.went_out = v.went_out
     out.winner = v.winner
-    return out
-
-
-def private_pb(v: SeatView, out: game.SeatView) -> game.SeatView:
-    """Overwrite the private fields of a copied view (engine.views.PRIVATE_FIELDS)."""
-    out.seat = v.seat
-    del out.hand[:]
-    out.hand.extend(v.hand)
-    del out.legal_moves[:]
-    out.legal_moves.extend(v.legal_moves)
     return out
 
 

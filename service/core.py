@@ -26,7 +26,7 @@ from engine.notation import export_position, import_position
 from engine.play import apply, canonicalize
 from engine.state import Phase, State
 from engine.variants import catalogue
-from engine.views import provisional_score, seat_view, seat_views
+from engine.views import private_parts, provisional_score, seat_view
 from service import convert, metrics
 from service.config import ExportPolicy
 from service.errors import ServiceError, ServiceReason, from_engine, invalid_request
@@ -144,13 +144,14 @@ class Core:
         if seat is not None:
             convert.view_pb(seat_view(state, seat), teams, out.add())
             return
-        views = seat_views(state)
         # the views differ only in their private fields: convert the table once, then copy
-        first = convert.view_pb(views[0], teams, out.add())
-        for view in views[1:]:
-            msg = out.add()
-            msg.CopyFrom(first)
-            convert.private_pb(view, msg)
+        table = convert.view_pb(seat_view(state, -1), teams, game.SeatView())
+        parts = private_parts(state)
+        out.extend([table] * len(parts))
+        for msg, (s, hand, legal) in zip(out, parts, strict=True):
+            msg.seat = s
+            msg.hand.extend(hand)
+            msg.legal_moves.extend(legal)
 
     @staticmethod
     def _opt(msg: Message, field: str) -> Any:
