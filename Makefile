@@ -14,7 +14,7 @@ DEV_KEY_FILE ?= .dev-keys/seal.keys
 CHROMIUM ?= /usr/bin/chromium
 WEB_DEPS := tests/web/node_modules/.package-lock.json
 
-.PHONY: setup run demo test lint bench fuzz clean sdks sdk-test proto-baseline web-setup
+.PHONY: setup run demo test lint bench fuzz soak clean sdks sdk-test proto-baseline web-setup
 
 setup: $(STAMP) $(GEN)
 
@@ -68,11 +68,16 @@ bench: setup
 
 # The fuzzers of tests/hardening (REST from /openapi.json with schemathesis, raw gRPC bytes,
 # the snapshot opener) with FUZZ_EXAMPLES cases per operation and mode (make test: 55).
-FUZZ_EXAMPLES ?= 1000
+FUZZ_EXAMPLES ?= 1100
 fuzz: setup
 	CANASTA_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -p no:cacheprovider \
 	  tests/hardening/test_openapi_fuzz.py tests/hardening/test_grpc_fuzz.py \
 	  tests/hardening/test_snapshot_fuzz.py
+
+# A mixed load of legal and bad calls on a real server (bench/soak.py; SOAK_ARGS, e.g.
+# --seconds 300): fails on any unexpected answer or RSS growth of 10%; bench/results/soak.json.
+soak: setup
+	$(PY) bench/soak.py $(SOAK_ARGS)
 
 # SDKs in clients/ (step 5): code generated from proto/ with pinned tools by clients/sdkgen.py
 # (committed); tools, venvs and module caches go to .cache/sdk (git-ignored).
