@@ -6,7 +6,8 @@ Mapping onto the Canasta-shaped view (fields May I? has no use for stay empty):
   his penalty total before this deal, ``opened`` = has gone down this deal, and
   his melds in laying order (the index used by ``layoff SEAT:INDEX``). A meld's
   ``rank`` is the rank character of a set (``"7"``) or the suit letter of a
-  sequence (``"S"``); ``owner`` is the seat; ``wilds`` 0, ``canasta`` "".
+  sequence (``"S"``); ``owner`` is the seat; ``wilds`` 0, ``canasta`` "", and
+  ``label`` "" and ``kind`` "group" (the defaults, for sets and runs alike).
 * ``pile``: the whole discard pile, bottom to top, for every seat (it is public,
   MI-TURN-3); ``pile_frozen`` is always false.
 * ``legal_moves``: what this seat may do now — the awaited seat's list; while a buy

@@ -992,7 +992,8 @@ func (x *SideView) GetRedThrees() []string {
 // A meld on the table.
 type MeldView struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Rank character (`3` = black threes).
+	// Rank character (`3` = black threes); for a sequence or a wild meld, its label
+	// without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
 	Rank string `protobuf:"bytes,1,opt,name=rank,proto3" json:"rank,omitempty"`
 	// Its cards.
 	Cards []string `protobuf:"bytes,2,rep,name=cards,proto3" json:"cards,omitempty"`
@@ -1001,7 +1002,16 @@ type MeldView struct {
 	// Number of wild cards.
 	Wilds int32 `protobuf:"varint,4,opt,name=wilds,proto3" json:"wilds,omitempty"`
 	// "", "natural" or "mixed".
-	Canasta       string `protobuf:"bytes,5,opt,name=canasta,proto3" json:"canasta,omitempty"`
+	Canasta string `protobuf:"bytes,5,opt,name=canasta,proto3" json:"canasta,omitempty"`
+	// The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+	// `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+	// meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+	// for a further meld with the same label (`K#2`); unique within a side. Empty
+	// in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+	Label string `protobuf:"bytes,6,opt,name=label,proto3" json:"label,omitempty"`
+	// "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+	// gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+	Kind          string `protobuf:"bytes,7,opt,name=kind,proto3" json:"kind,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1067,6 +1077,20 @@ func (x *MeldView) GetWilds() int32 {
 func (x *MeldView) GetCanasta() string {
 	if x != nil {
 		return x.Canasta
+	}
+	return ""
+}
+
+func (x *MeldView) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *MeldView) GetKind() string {
+	if x != nil {
+		return x.Kind
 	}
 	return ""
 }
@@ -2399,13 +2423,15 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"pileFrozen\x12*\n" +
 	"\x05melds\x18\a \x03(\v2\x14.canasta.v1.MeldViewR\x05melds\x12\x1d\n" +
 	"\n" +
-	"red_threes\x18\b \x03(\tR\tredThrees\"z\n" +
+	"red_threes\x18\b \x03(\tR\tredThrees\"\xa4\x01\n" +
 	"\bMeldView\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\tR\x04rank\x12\x14\n" +
 	"\x05cards\x18\x02 \x03(\tR\x05cards\x12\x14\n" +
 	"\x05owner\x18\x03 \x01(\x05R\x05owner\x12\x14\n" +
 	"\x05wilds\x18\x04 \x01(\x05R\x05wilds\x12\x18\n" +
-	"\acanasta\x18\x05 \x01(\tR\acanasta\"\xa5\x01\n" +
+	"\acanasta\x18\x05 \x01(\tR\acanasta\x12\x14\n" +
+	"\x05label\x18\x06 \x01(\tR\x05label\x12\x12\n" +
+	"\x04kind\x18\a \x01(\tR\x04kind\"\xa5\x01\n" +
 	"\tSideScore\x12\x12\n" +
 	"\x04team\x18\x01 \x01(\x05R\x04team\x12\x14\n" +
 	"\x05seats\x18\x02 \x03(\x05R\x05seats\x12\x14\n" +

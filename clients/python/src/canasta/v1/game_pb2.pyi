@@ -832,14 +832,29 @@ class MeldView(_message.Message):
     OWNER_FIELD_NUMBER: _builtins.int
     WILDS_FIELD_NUMBER: _builtins.int
     CANASTA_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
     rank: _builtins.str
-    """Rank character (`3` = black threes)."""
+    """Rank character (`3` = black threes); for a sequence or a wild meld, its label
+    without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
+    """
     owner: _builtins.int
     """Seat that started it."""
     wilds: _builtins.int
     """Number of wild cards."""
     canasta: _builtins.str
     """"", "natural" or "mixed"."""
+    label: _builtins.str
+    """The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+    `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+    meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+    for a further meld with the same label (`K#2`); unique within a side. Empty
+    in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+    """
+    kind: _builtins.str
+    """"group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+    gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+    """
     @_builtins.property
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Its cards."""
@@ -852,10 +867,12 @@ class MeldView(_message.Message):
         owner: _builtins.int = ...,
         wilds: _builtins.int = ...,
         canasta: _builtins.str = ...,
+        label: _builtins.str = ...,
+        kind: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["canasta", b"canasta", "cards", b"cards", "owner", b"owner", "rank", b"rank", "wilds", b"wilds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["canasta", b"canasta", "cards", b"cards", "kind", b"kind", "label", b"label", "owner", b"owner", "rank", b"rank", "wilds", b"wilds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

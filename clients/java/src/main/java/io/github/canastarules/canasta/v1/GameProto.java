@@ -234,49 +234,50 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
       "\n\006opened\030\005 \001(\010R\006opened\022\037\n\013pile_frozen\030\006 " +
       "\001(\010R\npileFrozen\022*\n\005melds\030\007 \003(\0132\024.canasta" +
       ".v1.MeldViewR\005melds\022\035\n\nred_threes\030\010 \003(\tR" +
-      "\tredThrees\"z\n\010MeldView\022\022\n\004rank\030\001 \001(\tR\004ra" +
-      "nk\022\024\n\005cards\030\002 \003(\tR\005cards\022\024\n\005owner\030\003 \001(\005R" +
-      "\005owner\022\024\n\005wilds\030\004 \001(\005R\005wilds\022\030\n\007canasta\030" +
-      "\005 \001(\tR\007canasta\"\245\001\n\tSideScore\022\022\n\004team\030\001 \001" +
-      "(\005R\004team\022\024\n\005seats\030\002 \003(\005R\005seats\022\024\n\005total\030" +
-      "\003 \001(\005R\005total\022\036\n\ncumulative\030\004 \001(\005R\ncumula" +
-      "tive\0228\n\tbreakdown\030\005 \001(\0132\032.canasta.v1.Sco" +
-      "reBreakdownR\tbreakdown\"\270\002\n\016ScoreBreakdow" +
-      "n\022\022\n\004base\030\001 \001(\005R\004base\022)\n\020natural_canasta" +
-      "s\030\002 \001(\005R\017naturalCanastas\022%\n\016mixed_canast" +
-      "as\030\003 \001(\005R\rmixedCanastas\022#\n\rcanasta_bonus" +
-      "\030\004 \001(\005R\014canastaBonus\022\033\n\tgoing_out\030\005 \001(\005R" +
-      "\010goingOut\022\035\n\nred_threes\030\006 \001(\005R\tredThrees" +
-      "\022(\n\020red_three_points\030\007 \001(\005R\016redThreePoin" +
-      "ts\022\027\n\007in_hand\030\010 \001(\005R\006inHand\022\034\n\tpenalties" +
-      "\030\t \001(\005R\tpenalties\"\244\001\n\007Variant\022\016\n\002id\030\001 \001(" +
-      "\tR\002id\022\022\n\004name\030\002 \001(\tR\004name\022\037\n\013min_players" +
-      "\030\003 \001(\005R\nminPlayers\022\037\n\013max_players\030\004 \001(\005R" +
-      "\nmaxPlayers\0223\n\007options\030\005 \003(\0132\031.canasta.v" +
-      "1.VariantOptionR\007options\"\365\001\n\rVariantOpti" +
-      "on\022\022\n\004name\030\001 \001(\tR\004name\022*\n\004type\030\002 \001(\0162\026.c" +
-      "anasta.v1.OptionTypeR\004type\022(\n\rdefault_va" +
-      "lue\030\003 \001(\tH\000R\014defaultValue\210\001\001\022\030\n\007choices\030" +
-      "\004 \003(\tR\007choices\022\030\n\007minimum\030\005 \001(\005R\007minimum" +
-      "\022\022\n\004rule\030\006 \001(\tR\004rule\022 \n\013description\030\007 \001(" +
-      "\tR\013descriptionB\020\n\016_default_value\"\232\001\n\005Eve" +
-      "nt\022)\n\004type\030\001 \001(\0162\025.canasta.v1.EventTypeR" +
-      "\004type\022\022\n\004seat\030\002 \001(\005R\004seat\022\022\n\004move\030\003 \001(\tR" +
-      "\004move\022\024\n\005cards\030\004 \003(\tR\005cards\022\024\n\005count\030\005 \001" +
-      "(\005R\005count\022\022\n\004team\030\006 \001(\005R\004team*l\n\nOptionT" +
-      "ype\022\033\n\027OPTION_TYPE_UNSPECIFIED\020\000\022\024\n\020OPTI" +
-      "ON_TYPE_BOOL\020\001\022\023\n\017OPTION_TYPE_INT\020\002\022\026\n\022O" +
-      "PTION_TYPE_CHOICE\020\003*\206\002\n\tEventType\022\032\n\026EVE" +
-      "NT_TYPE_UNSPECIFIED\020\000\022\032\n\026EVENT_TYPE_MOVE" +
-      "_PLAYED\020\001\022\032\n\026EVENT_TYPE_CARDS_DRAWN\020\002\022\031\n" +
-      "\025EVENT_TYPE_PILE_TAKEN\020\003\022\036\n\032EVENT_TYPE_R" +
-      "ED_THREES_LAID\020\004\022\033\n\027EVENT_TYPE_TURN_STAR" +
-      "TED\020\005\022\030\n\024EVENT_TYPE_HAND_OVER\020\006\022\030\n\024EVENT" +
-      "_TYPE_GAME_OVER\020\007\022\031\n\025EVENT_TYPE_HAND_DEA" +
-      "LT\020\010Bw\n!io.github.canastarules.canasta.v" +
-      "1B\tGameProtoP\001\242\002\003CXX\252\002\nCanasta.V1\312\002\nCana" +
-      "sta\\V1\342\002\026Canasta\\V1\\GPBMetadata\352\002\013Canast" +
-      "a::V1b\006proto3"
+      "\tredThrees\"\244\001\n\010MeldView\022\022\n\004rank\030\001 \001(\tR\004r" +
+      "ank\022\024\n\005cards\030\002 \003(\tR\005cards\022\024\n\005owner\030\003 \001(\005" +
+      "R\005owner\022\024\n\005wilds\030\004 \001(\005R\005wilds\022\030\n\007canasta" +
+      "\030\005 \001(\tR\007canasta\022\024\n\005label\030\006 \001(\tR\005label\022\022\n" +
+      "\004kind\030\007 \001(\tR\004kind\"\245\001\n\tSideScore\022\022\n\004team\030" +
+      "\001 \001(\005R\004team\022\024\n\005seats\030\002 \003(\005R\005seats\022\024\n\005tot" +
+      "al\030\003 \001(\005R\005total\022\036\n\ncumulative\030\004 \001(\005R\ncum" +
+      "ulative\0228\n\tbreakdown\030\005 \001(\0132\032.canasta.v1." +
+      "ScoreBreakdownR\tbreakdown\"\270\002\n\016ScoreBreak" +
+      "down\022\022\n\004base\030\001 \001(\005R\004base\022)\n\020natural_cana" +
+      "stas\030\002 \001(\005R\017naturalCanastas\022%\n\016mixed_can" +
+      "astas\030\003 \001(\005R\rmixedCanastas\022#\n\rcanasta_bo" +
+      "nus\030\004 \001(\005R\014canastaBonus\022\033\n\tgoing_out\030\005 \001" +
+      "(\005R\010goingOut\022\035\n\nred_threes\030\006 \001(\005R\tredThr" +
+      "ees\022(\n\020red_three_points\030\007 \001(\005R\016redThreeP" +
+      "oints\022\027\n\007in_hand\030\010 \001(\005R\006inHand\022\034\n\tpenalt" +
+      "ies\030\t \001(\005R\tpenalties\"\244\001\n\007Variant\022\016\n\002id\030\001" +
+      " \001(\tR\002id\022\022\n\004name\030\002 \001(\tR\004name\022\037\n\013min_play" +
+      "ers\030\003 \001(\005R\nminPlayers\022\037\n\013max_players\030\004 \001" +
+      "(\005R\nmaxPlayers\0223\n\007options\030\005 \003(\0132\031.canast" +
+      "a.v1.VariantOptionR\007options\"\365\001\n\rVariantO" +
+      "ption\022\022\n\004name\030\001 \001(\tR\004name\022*\n\004type\030\002 \001(\0162" +
+      "\026.canasta.v1.OptionTypeR\004type\022(\n\rdefault" +
+      "_value\030\003 \001(\tH\000R\014defaultValue\210\001\001\022\030\n\007choic" +
+      "es\030\004 \003(\tR\007choices\022\030\n\007minimum\030\005 \001(\005R\007mini" +
+      "mum\022\022\n\004rule\030\006 \001(\tR\004rule\022 \n\013description\030\007" +
+      " \001(\tR\013descriptionB\020\n\016_default_value\"\232\001\n\005" +
+      "Event\022)\n\004type\030\001 \001(\0162\025.canasta.v1.EventTy" +
+      "peR\004type\022\022\n\004seat\030\002 \001(\005R\004seat\022\022\n\004move\030\003 \001" +
+      "(\tR\004move\022\024\n\005cards\030\004 \003(\tR\005cards\022\024\n\005count\030" +
+      "\005 \001(\005R\005count\022\022\n\004team\030\006 \001(\005R\004team*l\n\nOpti" +
+      "onType\022\033\n\027OPTION_TYPE_UNSPECIFIED\020\000\022\024\n\020O" +
+      "PTION_TYPE_BOOL\020\001\022\023\n\017OPTION_TYPE_INT\020\002\022\026" +
+      "\n\022OPTION_TYPE_CHOICE\020\003*\206\002\n\tEventType\022\032\n\026" +
+      "EVENT_TYPE_UNSPECIFIED\020\000\022\032\n\026EVENT_TYPE_M" +
+      "OVE_PLAYED\020\001\022\032\n\026EVENT_TYPE_CARDS_DRAWN\020\002" +
+      "\022\031\n\025EVENT_TYPE_PILE_TAKEN\020\003\022\036\n\032EVENT_TYP" +
+      "E_RED_THREES_LAID\020\004\022\033\n\027EVENT_TYPE_TURN_S" +
+      "TARTED\020\005\022\030\n\024EVENT_TYPE_HAND_OVER\020\006\022\030\n\024EV" +
+      "ENT_TYPE_GAME_OVER\020\007\022\031\n\025EVENT_TYPE_HAND_" +
+      "DEALT\020\010Bw\n!io.github.canastarules.canast" +
+      "a.v1B\tGameProtoP\001\242\002\003CXX\252\002\nCanasta.V1\312\002\nC" +
+      "anasta\\V1\342\002\026Canasta\\V1\\GPBMetadata\352\002\013Can" +
+      "asta::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -413,7 +414,7 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
     internal_static_canasta_v1_MeldView_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_MeldView_descriptor,
-        new java.lang.String[] { "Rank", "Cards", "Owner", "Wilds", "Canasta", });
+        new java.lang.String[] { "Rank", "Cards", "Owner", "Wilds", "Canasta", "Label", "Kind", });
     internal_static_canasta_v1_SideScore_descriptor =
       getDescriptor().getMessageType(6);
     internal_static_canasta_v1_SideScore_fieldAccessorTable = new

@@ -36,6 +36,8 @@ private static final long serialVersionUID = 0L;
     cards_ =
         com.google.protobuf.LazyStringArrayList.emptyList();
     canasta_ = "";
+    label_ = "";
+    kind_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -61,7 +63,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object rank_ = "";
   /**
    * <pre>
-   * Rank character (`3` = black threes).
+   * Rank character (`3` = black threes); for a sequence or a wild meld, its label
+   * without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
    * </pre>
    *
    * <code>string rank = 1 [json_name = "rank"];</code>
@@ -82,7 +85,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Rank character (`3` = black threes).
+   * Rank character (`3` = black threes); for a sequence or a wild meld, its label
+   * without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
    * </pre>
    *
    * <code>string rank = 1 [json_name = "rank"];</code>
@@ -233,6 +237,110 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int LABEL_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object label_ = "";
+  /**
+   * <pre>
+   * The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+   * `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+   * meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+   * for a further meld with the same label (`K#2`); unique within a side. Empty
+   * in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+   * </pre>
+   *
+   * <code>string label = 6 [json_name = "label"];</code>
+   * @return The label.
+   */
+  @java.lang.Override
+  public java.lang.String getLabel() {
+    java.lang.Object ref = label_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      label_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+   * `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+   * meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+   * for a further meld with the same label (`K#2`); unique within a side. Empty
+   * in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+   * </pre>
+   *
+   * <code>string label = 6 [json_name = "label"];</code>
+   * @return The bytes for label.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getLabelBytes() {
+    java.lang.Object ref = label_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      label_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int KIND_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object kind_ = "";
+  /**
+   * <pre>
+   * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+   * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+   * </pre>
+   *
+   * <code>string kind = 7 [json_name = "kind"];</code>
+   * @return The kind.
+   */
+  @java.lang.Override
+  public java.lang.String getKind() {
+    java.lang.Object ref = kind_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      kind_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+   * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+   * </pre>
+   *
+   * <code>string kind = 7 [json_name = "kind"];</code>
+   * @return The bytes for kind.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getKindBytes() {
+    java.lang.Object ref = kind_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      kind_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -262,6 +370,12 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(canasta_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 5, canasta_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(label_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 6, label_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(kind_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 7, kind_);
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -287,6 +401,12 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(canasta_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(5, canasta_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(label_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(6, label_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(kind_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(7, kind_);
     }
     return size;
   }
@@ -322,6 +442,10 @@ private static final long serialVersionUID = 0L;
         != other.getWilds()) return false;
     if (!getCanasta()
         .equals(other.getCanasta())) return false;
+    if (!getLabel()
+        .equals(other.getLabel())) return false;
+    if (!getKind()
+        .equals(other.getKind())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -345,6 +469,10 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getWilds();
     hash = (37 * hash) + CANASTA_FIELD_NUMBER;
     hash = (53 * hash) + getCanasta().hashCode();
+    hash = (37 * hash) + LABEL_FIELD_NUMBER;
+    hash = (53 * hash) + getLabel().hashCode();
+    hash = (37 * hash) + KIND_FIELD_NUMBER;
+    hash = (53 * hash) + getKind().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -486,6 +614,8 @@ private static final long serialVersionUID = 0L;
       owner_ = 0;
       wilds_ = 0;
       canasta_ = "";
+      label_ = "";
+      kind_ = "";
       return this;
     }
 
@@ -535,6 +665,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000010) != 0)) {
         result.canasta_ = canasta_;
       }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.label_ = label_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.kind_ = kind_;
+      }
     }
 
     @java.lang.Override
@@ -573,6 +709,16 @@ private static final long serialVersionUID = 0L;
       if (!other.getCanasta().isEmpty()) {
         canasta_ = other.canasta_;
         bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      if (!other.getLabel().isEmpty()) {
+        label_ = other.label_;
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
+      if (!other.getKind().isEmpty()) {
+        kind_ = other.kind_;
+        bitField0_ |= 0x00000040;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -624,6 +770,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 42
+            case 50: {
+              label_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
+            case 58: {
+              kind_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -644,7 +800,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object rank_ = "";
     /**
      * <pre>
-     * Rank character (`3` = black threes).
+     * Rank character (`3` = black threes); for a sequence or a wild meld, its label
+     * without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
      * </pre>
      *
      * <code>string rank = 1 [json_name = "rank"];</code>
@@ -664,7 +821,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Rank character (`3` = black threes).
+     * Rank character (`3` = black threes); for a sequence or a wild meld, its label
+     * without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
      * </pre>
      *
      * <code>string rank = 1 [json_name = "rank"];</code>
@@ -685,7 +843,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Rank character (`3` = black threes).
+     * Rank character (`3` = black threes); for a sequence or a wild meld, its label
+     * without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
      * </pre>
      *
      * <code>string rank = 1 [json_name = "rank"];</code>
@@ -702,7 +861,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Rank character (`3` = black threes).
+     * Rank character (`3` = black threes); for a sequence or a wild meld, its label
+     * without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
      * </pre>
      *
      * <code>string rank = 1 [json_name = "rank"];</code>
@@ -716,7 +876,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Rank character (`3` = black threes).
+     * Rank character (`3` = black threes); for a sequence or a wild meld, its label
+     * without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
      * </pre>
      *
      * <code>string rank = 1 [json_name = "rank"];</code>
@@ -1056,6 +1217,215 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       canasta_ = value;
       bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object label_ = "";
+    /**
+     * <pre>
+     * The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+     * `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+     * meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+     * for a further meld with the same label (`K#2`); unique within a side. Empty
+     * in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+     * </pre>
+     *
+     * <code>string label = 6 [json_name = "label"];</code>
+     * @return The label.
+     */
+    public java.lang.String getLabel() {
+      java.lang.Object ref = label_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        label_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+     * `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+     * meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+     * for a further meld with the same label (`K#2`); unique within a side. Empty
+     * in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+     * </pre>
+     *
+     * <code>string label = 6 [json_name = "label"];</code>
+     * @return The bytes for label.
+     */
+    public com.google.protobuf.ByteString
+        getLabelBytes() {
+      java.lang.Object ref = label_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        label_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+     * `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+     * meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+     * for a further meld with the same label (`K#2`); unique within a side. Empty
+     * in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+     * </pre>
+     *
+     * <code>string label = 6 [json_name = "label"];</code>
+     * @param value The label to set.
+     * @return This builder for chaining.
+     */
+    public Builder setLabel(
+        java.lang.String value) {
+      java.util.Objects.requireNonNull(value);
+      label_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+     * `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+     * meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+     * for a further meld with the same label (`K#2`); unique within a side. Empty
+     * in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+     * </pre>
+     *
+     * <code>string label = 6 [json_name = "label"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearLabel() {
+      label_ = getDefaultInstance().getLabel();
+      bitField0_ = (bitField0_ & ~0x00000020);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+     * `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+     * meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+     * for a further meld with the same label (`K#2`); unique within a side. Empty
+     * in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+     * </pre>
+     *
+     * <code>string label = 6 [json_name = "label"];</code>
+     * @param value The bytes for label to set.
+     * @return This builder for chaining.
+     */
+    public Builder setLabelBytes(
+        com.google.protobuf.ByteString value) {
+      java.util.Objects.requireNonNull(value);
+      checkByteStringIsUtf8(value);
+      label_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object kind_ = "";
+    /**
+     * <pre>
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * </pre>
+     *
+     * <code>string kind = 7 [json_name = "kind"];</code>
+     * @return The kind.
+     */
+    public java.lang.String getKind() {
+      java.lang.Object ref = kind_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        kind_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * </pre>
+     *
+     * <code>string kind = 7 [json_name = "kind"];</code>
+     * @return The bytes for kind.
+     */
+    public com.google.protobuf.ByteString
+        getKindBytes() {
+      java.lang.Object ref = kind_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        kind_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * </pre>
+     *
+     * <code>string kind = 7 [json_name = "kind"];</code>
+     * @param value The kind to set.
+     * @return This builder for chaining.
+     */
+    public Builder setKind(
+        java.lang.String value) {
+      java.util.Objects.requireNonNull(value);
+      kind_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * </pre>
+     *
+     * <code>string kind = 7 [json_name = "kind"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearKind() {
+      kind_ = getDefaultInstance().getKind();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * </pre>
+     *
+     * <code>string kind = 7 [json_name = "kind"];</code>
+     * @param value The bytes for kind to set.
+     * @return This builder for chaining.
+     */
+    public Builder setKindBytes(
+        com.google.protobuf.ByteString value) {
+      java.util.Objects.requireNonNull(value);
+      checkByteStringIsUtf8(value);
+      kind_ = value;
+      bitField0_ |= 0x00000040;
       onChanged();
       return this;
     }

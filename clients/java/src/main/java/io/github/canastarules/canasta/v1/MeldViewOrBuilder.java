@@ -12,7 +12,8 @@ public interface MeldViewOrBuilder extends
 
   /**
    * <pre>
-   * Rank character (`3` = black threes).
+   * Rank character (`3` = black threes); for a sequence or a wild meld, its label
+   * without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
    * </pre>
    *
    * <code>string rank = 1 [json_name = "rank"];</code>
@@ -21,7 +22,8 @@ public interface MeldViewOrBuilder extends
   java.lang.String getRank();
   /**
    * <pre>
-   * Rank character (`3` = black threes).
+   * Rank character (`3` = black threes); for a sequence or a wild meld, its label
+   * without ordinal (`S:5-9`, `W`); in May I?, a run's suit letter.
    * </pre>
    *
    * <code>string rank = 1 [json_name = "rank"];</code>
@@ -110,4 +112,54 @@ public interface MeldViewOrBuilder extends
    */
   com.google.protobuf.ByteString
       getCanastaBytes();
+
+  /**
+   * <pre>
+   * The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+   * `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+   * meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+   * for a further meld with the same label (`K#2`); unique within a side. Empty
+   * in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+   * </pre>
+   *
+   * <code>string label = 6 [json_name = "label"];</code>
+   * @return The label.
+   */
+  java.lang.String getLabel();
+  /**
+   * <pre>
+   * The label that moves name this meld by (`add LABEL ...`, `take ... on LABEL`,
+   * `merge`): the rank character of a group (`K`), `3` for black threes, `W` for a
+   * meld of wild cards, suit and range for a sequence (`S:5-9`), with `#2`, `#3`
+   * for a further meld with the same label (`K#2`); unique within a side. Empty
+   * in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
+   * </pre>
+   *
+   * <code>string label = 6 [json_name = "label"];</code>
+   * @return The bytes for label.
+   */
+  com.google.protobuf.ByteString
+      getLabelBytes();
+
+  /**
+   * <pre>
+   * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+   * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+   * </pre>
+   *
+   * <code>string kind = 7 [json_name = "kind"];</code>
+   * @return The kind.
+   */
+  java.lang.String getKind();
+  /**
+   * <pre>
+   * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
+   * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+   * </pre>
+   *
+   * <code>string kind = 7 [json_name = "kind"];</code>
+   * @return The bytes for kind.
+   */
+  com.google.protobuf.ByteString
+      getKindBytes();
 }
