@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from typing import NamedTuple
 
 from engine.cards import ACE, IS_BLACK_THREE, IS_RED_THREE, RANK, SUIT, THREE, Card
 from engine.hands import HandView, remove_cards
@@ -569,7 +570,31 @@ def meld_actions(state: State) -> list[Move]:
         candidates.extend(Meld(gs) for gs in opening_sets(rules, hand, need))
     else:
         candidates.extend(meld_candidates(rules, hv, melds))
-    return [m for m in candidates if _meld_action_ok(state, m)]
+    facts = _turn_facts(state)
+    return [m for m in candidates if _meld_action_ok(state, m, facts)]
+
+
+class _TurnFacts(NamedTuple):
+    """What every candidate's check asks of the turn, worked out once per list."""
+
+    check_minimum: bool  # an unopened side under turn_total validation (CL-MIN-8)
+    staged_counting: bool  # a staged action counts toward the opening (BO-INIT-2)
+    need: int  # the side's minimum
+    staged: int  # points staged this turn
+    bonus: bool  # the first-canasta bonus is still due (SV-BONUS-1)
+    black_staged: bool  # black threes melded this turn (CL-MELD-3)
+
+
+def _turn_facts(state: State) -> _TurnFacts:
+    rules = state.rules
+    seat = state.turn.seat
+    team = state.team_of(seat)
+    black = _black_meld_staged(state)
+    if state.opened[team] or rules.opt("initial_meld_validation") == "batch":
+        return _TurnFacts(False, False, 0, 0, False, black)
+    return _TurnFacts(True, any(counts_for_opening(rules, m) for m in state.turn.staged),
+                      minimum_of(state, seat), staged_points(state), bonus_due(state, team),
+                      black)
 
 
 def meld_candidates(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> list[Move]:
@@ -610,15 +635,15 @@ def _is_black_meld(rules: RuleSet, move: Move) -> bool:
             and not rules.black_threes_any_time)
 
 
-def _meld_action_ok(state: State, move: Move) -> bool:
+def _meld_action_ok(state: State, move: Move, facts: _TurnFacts) -> bool:
     """Hand size (CL-MELD-11, CL-OUT-3, BO-OUT-1), black threes (CL-MELD-3),
     feasibility (CL-MIN-8)."""
     left = len(state.hands[state.turn.seat]) - len(_cards_of(move))
     black = _is_black_meld(state.rules, move)
-    if not _minimum_reachable(state, move):
+    if facts.check_minimum and not _minimum_reachable(state, move, facts):
         return False
     # once black threes are laid the turn must end in going out (CL-MELD-3)
-    going_out = black or _black_meld_staged(state)
+    going_out = black or facts.black_staged
     if left >= 2 and not going_out:
         return True
     after = stage(state, move)
@@ -644,32 +669,31 @@ def _could_go_out(state: State) -> bool:
     return can_still_go_out(state)
 
 
-def _minimum_reachable(state: State, move: Move) -> bool:
-    """CL-MIN-8 feasibility: can an unopened side still reach its minimum after this move?
+def _minimum_reachable(state: State, move: Move, facts: _TurnFacts) -> bool:
+    """CL-MIN-8 feasibility: can an unopened side (``facts.check_minimum``) still reach
+    its minimum after this move?
 
     An optimistic bound (wild capacity and pairs completed by wilds), so no move
     that could lead to an opening is hidden; a dead end is left by ``undo``.
     """
     rules = state.rules
     team = state.team_of(state.turn.seat)
-    if state.opened[team] or rules.opt("initial_meld_validation") == "batch":
-        return True
     counting = counts_for_opening(rules, move)
-    if not counting and not any(counts_for_opening(rules, m) for m in state.turn.staged):
+    if not counting and not facts.staged_counting:
         return True  # BO-INIT-2: black threes alone start no opening
-    need = minimum_of(state, state.turn.seat)
+    need = facts.need
     values = rules.values
     cards = _cards_of(move) if counting else ()
-    have = staged_points(state) + sum(values[c] for c in cards)
+    have = facts.staged + sum(values[c] for c in cards)
     if have >= need:
         return True
     left, melds = apply_stage(rules, state.turn.seat, state.hands[state.turn.seat],
                               state.melds[team], move)
-    if bonus_due(state, team) and any(m.is_canasta for m in melds):
+    if facts.bonus and any(m.is_canasta for m in melds):
         return False  # SV-BONUS-2: the bonus draw makes the melds final: minimum first
     if not rules.simple_melds:
         keep = 1 if state.turn.no_discard else 2
-        bonus = min(rules.first_canasta_bonus, len(state.stock)) if bonus_due(state, team) else -1
+        bonus = min(rules.first_canasta_bonus, len(state.stock)) if facts.bonus else -1
         return reach_minimum(rules, left, melds, need - have, keep, bonus)
     if _concealed_possible(state, left, melds):
         return True
