@@ -7,7 +7,8 @@ Mapping onto the Canasta-shaped view (fields May I? has no use for stay empty):
   his melds in laying order (the index used by ``layoff SEAT:INDEX``). A meld's
   ``rank`` is the rank character of a set (``"7"``) or the suit letter of a
   sequence (``"S"``); ``owner`` is the seat; ``wilds`` 0, ``canasta`` "", and
-  ``label`` "" and ``kind`` "group" (the defaults, for sets and runs alike).
+  ``label`` "" (moves name a meld by seat and index), ``kind`` "group" for a set and
+  "sequence" for a run.
 * ``pile``: the whole discard pile, bottom to top, for every seat (it is public,
   MI-TURN-3); ``pile_frozen`` is always false.
 * ``legal_moves``: what this seat may do now — the awaited seat's list; while a buy
@@ -33,7 +34,8 @@ from engine.views import MeldView, SeatView, SideView
 
 def meld_view(meld: TableMeld, owner: int) -> MeldView:
     label = SUIT_CHARS[meld.suit] if meld.is_run else RANK_CHARS[meld.rank]
-    return MeldView(label, tuple(CODES[c] for c in meld.cards), owner, 0, "")
+    return MeldView(label, tuple(CODES[c] for c in meld.cards), owner, 0, "",
+                    kind="sequence" if meld.is_run else "group")
 
 
 def seat_view(state: MayIState, seat: int) -> SeatView:

@@ -154,9 +154,9 @@ def test_listed_moves_name_the_labels_of_the_view(call, variant: str, seed: int)
     assert acted > 10
 
 
-def test_may_i_melds_have_no_label_and_kind_group(call) -> None:
-    """May I? names a meld by seat and index (``layoff 2:1 9D``): labels stay empty, and
-    sets and runs alike are of kind ``group`` (a run's rank is its suit letter)."""
+def test_may_i_melds_have_no_label_and_their_kind(call) -> None:
+    """May I? names a meld by seat and index (``layoff 2:1 9D``): labels stay empty; a
+    set is a ``group`` (rank: its rank character), a run a ``sequence`` (rank: its suit)."""
     rng = random.Random(5)
     resp = call("Deal", api.DealRequest(variant="may_i", players=3, seed=5,
                                         options={"mayi.schedule": "sr"}))
@@ -165,8 +165,9 @@ def test_may_i_melds_have_no_label_and_kind_group(call) -> None:
         for view in resp.views:
             for side in view.sides:
                 for m in side.melds:
-                    assert (m.label, m.kind) == ("", "group"), m
-                    seen.add("run" if m.rank in "SHDC" else "set")
+                    run = m.rank in "SHDC"
+                    assert (m.label, m.kind) == ("", "sequence" if run else "group"), m
+                    seen.add("run" if run else "set")
         legal = call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot))
         if legal.seat < 0:
             resp = call("NextDeal", api.NextDealRequest(snapshot=snapshot))

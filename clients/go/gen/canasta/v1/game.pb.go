@@ -1009,8 +1009,8 @@ type MeldView struct {
 	// for a further meld with the same label (`K#2`); unique within a side. Empty
 	// in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
 	Label string `protobuf:"bytes,6,opt,name=label,proto3" json:"label,omitempty"`
-	// "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-	// gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+	// "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+	// a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
 	Kind          string `protobuf:"bytes,7,opt,name=kind,proto3" json:"kind,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -852,8 +852,8 @@ class MeldView(_message.Message):
     in May I? (its moves name a meld by seat and index: `layoff 2:1 9D`).
     """
     kind: _builtins.str
-    """"group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-    gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+    """"group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+    a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
     """
     @_builtins.property
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:

@@ -909,8 +909,8 @@ export type MeldView = Message<"canasta.v1.MeldView"> & {
   label: string;
 
   /**
-   * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-   * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+   * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+   * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
    *
    * @generated from field: string kind = 7;
    */

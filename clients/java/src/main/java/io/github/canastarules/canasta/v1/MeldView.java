@@ -297,8 +297,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object kind_ = "";
   /**
    * <pre>
-   * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-   * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+   * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+   * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
    * </pre>
    *
    * <code>string kind = 7 [json_name = "kind"];</code>
@@ -319,8 +319,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-   * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+   * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+   * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
    * </pre>
    *
    * <code>string kind = 7 [json_name = "kind"];</code>
@@ -1336,8 +1336,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object kind_ = "";
     /**
      * <pre>
-     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+     * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
      * </pre>
      *
      * <code>string kind = 7 [json_name = "kind"];</code>
@@ -1357,8 +1357,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+     * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
      * </pre>
      *
      * <code>string kind = 7 [json_name = "kind"];</code>
@@ -1379,8 +1379,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+     * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
      * </pre>
      *
      * <code>string kind = 7 [json_name = "kind"];</code>
@@ -1397,8 +1397,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+     * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
      * </pre>
      *
      * <code>string kind = 7 [json_name = "kind"];</code>
@@ -1412,8 +1412,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-     * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+     * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+     * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
      * </pre>
      *
      * <code>string kind = 7 [json_name = "kind"];</code>

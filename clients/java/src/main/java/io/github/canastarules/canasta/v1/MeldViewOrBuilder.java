@@ -143,8 +143,8 @@ public interface MeldViewOrBuilder extends
 
   /**
    * <pre>
-   * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-   * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+   * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+   * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
    * </pre>
    *
    * <code>string kind = 7 [json_name = "kind"];</code>
@@ -153,8 +153,8 @@ public interface MeldViewOrBuilder extends
   java.lang.String getKind();
   /**
    * <pre>
-   * "group", "black_threes", "wild" (wild cards only) or "sequence". May I?
-   * gives "group" for its sets and runs alike (a run's `rank` is a suit letter).
+   * "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
+   * a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
    * </pre>
    *
    * <code>string kind = 7 [json_name = "kind"];</code>
