@@ -360,7 +360,12 @@ class Caller:
         kinds, weights = zip(*KINDS, strict=True)
         first = list(kinds)  # each kind once first, so even a short run has them all
         self.rng.shuffle(first)
+        counted = False  # ... and once more when the measured window opens
         while not stop.is_set():
+            if not counted and self.stats.measuring:
+                counted = True
+                first = list(kinds)
+                self.rng.shuffle(first)
             kind = first.pop() if first else self.rng.choices(kinds, weights)[0]
             if kind == "out_of_turn" and not self.moves:
                 kind = "stale"  # the awaited seat is known once LegalMoves answered
