@@ -100,37 +100,27 @@ def move_to_pb(move: Move, out: game.Move | None = None) -> game.Move:
     return m
 
 
-# Converted moves by value: a move list is mostly moves seen before (`draw`, `discard 4D`).
-_MOVE_MEMO: dict[Move, game.Move] = {}
-MOVE_MEMO_SIZE = 8192
-
-
 def moves_pb(moves: Iterable[Move], out: Any) -> None:
     """Append the typed messages of ``moves`` to the repeated field ``out`` (copies of
     memoized messages, which nobody changes)."""
     out.extend([move_message(m) for m in moves])
 
 
+@lru_cache(maxsize=8192)
 def move_message(move: Move) -> game.Move:
-    """The shared, memoized message of a move: copy it, never change it."""
-    msg = _MOVE_MEMO.get(move)
-    if msg is None:
-        if len(_MOVE_MEMO) >= MOVE_MEMO_SIZE:
-            _MOVE_MEMO.clear()
-        msg = _MOVE_MEMO[move] = move_to_pb(move)
-    return msg
+    """The shared, memoized message of a move: copy it, never change it. A move list is
+    mostly moves seen before (`draw`, `discard 4D`)."""
+    return move_to_pb(move)
 
 
 def _add_to_meld_pb(move: AddToMeld, out: game.Move.AddToMeld) -> None:
     """A labelled addition carries its label, and the rank character only for a group."""
-    if move.label:
-        out.label = move.label
-        if 0 <= move.rank < WILD_RANK:
-            out.rank = RANK_CHARS[move.rank]
-    elif 0 <= move.rank < WILD_RANK:
-        out.rank = RANK_CHARS[move.rank]
-    else:  # engine.play.canonicalize labels these; they have no text form either
+    group = 0 <= move.rank < WILD_RANK
+    if not move.label and not group:  # engine.play.canonicalize labels these; no text either
         raise ValueError(f"{move!r} names a wild meld or sequence without its label")
+    out.label = move.label
+    if group:
+        out.rank = RANK_CHARS[move.rank]
     out.cards.extend(_cards(move.cards))
 
 
