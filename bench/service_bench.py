@@ -48,6 +48,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from serve import start_service  # noqa: E402
+
 from service.keys import new_key_entry  # noqa: E402
 from service.pb import api, api_grpc, game  # noqa: E402
 
@@ -69,19 +71,8 @@ def _own_cpu() -> float:
 
 
 def _start_server(cold: bool, tmp: Path, key: str) -> tuple[subprocess.Popen[bytes], dict[str, int]]:
-    ready = tmp / ("cold.json" if cold else "warm.json")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CANASTA_")}
-    env.update({"CANASTA_GRPC_PORT": "0", "CANASTA_HTTP_PORT": "0", "CANASTA_SEAL_KEYS": key})
-    if cold:
-        env["CANASTA_STATE_CACHE"] = "0"
-    proc = subprocess.Popen([sys.executable, "-m", "service", "--ready-file", str(ready)],
-                            cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while not ready.exists():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit("the server did not start")
-        time.sleep(0.05)
-    return proc, json.loads(ready.read_text())
+    settings = {"CANASTA_SEAL_KEYS": key, **({"CANASTA_STATE_CACHE": "0"} if cold else {})}
+    return start_service(tmp, "cold" if cold else "warm", settings)
 
 
 # --- the position pool ---------------------------------------------------------------

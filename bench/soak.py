@@ -51,6 +51,8 @@ from grpc_status import rpc_status
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from serve import start_service  # noqa: E402
+
 from service.keys import new_key_entry  # noqa: E402
 from service.pb import SERVICE_NAME, api, game  # noqa: E402
 
@@ -390,21 +392,12 @@ class Caller:
 
 def start_server(tmp: Path, state_cache: int | None = None,
                  ) -> tuple[subprocess.Popen[bytes], dict[str, int], Path]:
-    ready, log = tmp / "ready.json", tmp / "server.log"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CANASTA_")}
-    env.update({"CANASTA_GRPC_PORT": "0", "CANASTA_HTTP_PORT": "0",
-                "CANASTA_SEAL_KEYS": new_key_entry("soak"), "CANASTA_ACCESS_LOG": "false"})
+    log = tmp / "server.log"
+    settings = {"CANASTA_SEAL_KEYS": new_key_entry("soak"), "CANASTA_ACCESS_LOG": "false"}
     if state_cache is not None:
-        env["CANASTA_STATE_CACHE"] = str(state_cache)
-    with log.open("wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "service", "--ready-file", str(ready)],
-                                cwd=ROOT, env=env, stderr=err)
-    deadline = time.monotonic() + 60
-    while not ready.exists():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit(f"the server did not start:\n{log.read_text()}")
-        time.sleep(0.05)
-    return proc, json.loads(ready.read_text()), log
+        settings["CANASTA_STATE_CACHE"] = str(state_cache)
+    proc, ports = start_service(tmp, "soak", settings, log=log)
+    return proc, ports, log
 
 
 async def _drive(transport: str, port: int, callers: int, seed: int, start_at: float,

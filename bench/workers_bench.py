@@ -48,6 +48,7 @@ from prometheus_client.parser import text_string_to_metric_families
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+from serve import start_service  # noqa: E402
 from service_bench import build_pool  # noqa: E402
 
 from service.keys import new_key_entry  # noqa: E402
@@ -71,19 +72,8 @@ WORKLOADS = {
 
 def start_server(workers: int, key: str, tmp: Path) -> tuple[subprocess.Popen[bytes],
                                                                  dict[str, Any]]:
-    ready = tmp / f"ready-{workers}.json"
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("CANASTA_") and k != "PROMETHEUS_MULTIPROC_DIR"}
-    env.update({"CANASTA_GRPC_PORT": "0", "CANASTA_HTTP_PORT": "0", "CANASTA_SEAL_KEYS": key,
-                "CANASTA_WORKERS": str(workers)})
-    proc = subprocess.Popen([sys.executable, "-m", "service", "--ready-file", str(ready)],
-                            cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 90
-    while not ready.exists():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit(f"the {workers}-worker server did not start")
-        time.sleep(0.05)
-    return proc, json.loads(ready.read_text())
+    return start_service(tmp, f"{workers}-worker",
+                         {"CANASTA_SEAL_KEYS": key, "CANASTA_WORKERS": str(workers)}, timeout=90)
 
 
 def tree_cpu(pid: int) -> float:
