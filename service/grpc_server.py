@@ -52,8 +52,6 @@ class Undecodable:
 class TooLarge:
     """What it hands on for a request over the size limit (not parsed at all)."""
 
-    size: int
-
 
 # C-core refuses messages over this many times the limit itself (RESOURCE_EXHAUSTED with
 # no details); up to there, the deserializer measures them and the answer is typed.
@@ -66,7 +64,7 @@ def _tolerant(parse: Callable[[bytes], Any], limit: int) -> Callable[[bytes], An
 
     def deserialize(data: bytes) -> Any:
         if len(data) > limit:
-            return TooLarge(len(data))
+            return TooLarge()
         try:
             return parse(data)
         except Exception:  # untrusted bytes: any failure to parse is a malformed request
