@@ -13,11 +13,11 @@ against ``json_format`` on every answer the API gives. Well-known types
 from __future__ import annotations
 
 import base64
-import json
 import math
 from collections.abc import Callable
 from typing import Any, cast
 
+import orjson
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
@@ -144,6 +144,6 @@ def to_dict(msg: Message) -> dict[str, Any]:
 
 
 def to_json(msg: Message) -> bytes:
-    """The message as compact UTF-8 JSON."""
-    return json.dumps(_object(msg, cast(Descriptor, msg.DESCRIPTOR)), ensure_ascii=False,
-                      separators=(",", ":")).encode("utf-8")
+    """The message as compact UTF-8 JSON (orjson: the same bytes as the standard library's
+    ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, several times faster)."""
+    return orjson.dumps(_object(msg, cast(Descriptor, msg.DESCRIPTOR)))

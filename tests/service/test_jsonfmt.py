@@ -16,9 +16,12 @@ from service.snapshot import Sealer
 
 
 def _same(msg: Message) -> None:
-    fast = json.loads(jsonfmt.to_json(msg))
+    raw = jsonfmt.to_json(msg)
+    fast = json.loads(raw)
     slow = json.loads(json_format.MessageToJson(msg, always_print_fields_with_no_presence=True))
     assert fast == slow, type(msg).__name__
+    # byte for byte what the standard library writes (compact, UTF-8, no ASCII escapes)
+    assert raw == json.dumps(fast, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     back = type(msg)()
     json_format.Parse(jsonfmt.to_json(msg), back)
     assert back == msg
