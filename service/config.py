@@ -43,6 +43,7 @@ class Settings:
     state_cache: int = 1024
     export_policy: ExportPolicy = ExportPolicy.ANY
     workers: int = 1
+    worker_affinity: bool = True
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -75,6 +76,7 @@ class Settings:
             export_policy=ExportPolicy(_choice(e, "CANASTA_EXPORT_POLICY", d.export_policy.value,
                                                tuple(p.value for p in ExportPolicy))),
             workers=_int(e, "CANASTA_WORKERS", d.workers, 1, 64),
+            worker_affinity=_bool(e, "CANASTA_WORKER_AFFINITY", d.worker_affinity),
         )
 
 

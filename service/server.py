@@ -180,7 +180,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ready-file", type=Path, default=None,
                         help="write the bound ports here as JSON once both servers listen")
     parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--cpu", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.cpu is not None:  # a worker bound to one CPU by its supervisor (service/workers.py)
+        from service.workers import pin
+
+        pin(args.cpu)
     try:
         settings = Settings.from_env()
         logs.setup(settings.log_level)

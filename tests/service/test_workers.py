@@ -22,7 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.config import ConfigError, Settings
 from service.keys import new_key_entry
 from service.pb import api, api_grpc
-from service.workers import PortBusy, reserve
+from service.workers import PortBusy, reserve, worker_cpus
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,6 +75,54 @@ def test_workers_setting() -> None:
     for bad in ("0", "many", "65"):
         with pytest.raises(ConfigError):
             Settings.from_env({"CANASTA_WORKERS": bad})
+
+
+def _allowed(pid: int) -> set[str]:
+    """The CPU lists (Cpus_allowed_list) of every thread of a process."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for line in (task / "status").read_text().splitlines():
+            if line.startswith("Cpus_allowed_list:"):
+                found.add(line.split(":", 1)[1].strip())
+    return found
+
+
+MULTI_CPU = len(os.sched_getaffinity(0)) >= 2
+
+
+def test_worker_affinity_setting_and_plan() -> None:
+    assert Settings.from_env({}).worker_affinity is True
+    assert Settings.from_env({"CANASTA_WORKER_AFFINITY": "false"}).worker_affinity is False
+    with pytest.raises(ConfigError):
+        Settings.from_env({"CANASTA_WORKER_AFFINITY": "sometimes"})
+    allowed = sorted(os.sched_getaffinity(0))
+    assert worker_cpus(3, False) == [None, None, None]
+    if len(allowed) >= 2:
+        assert worker_cpus(3, True) == [allowed[0], allowed[1], allowed[2 % len(allowed)]]
+    else:
+        assert worker_cpus(3, True) == [None, None, None]
+
+
+@pytest.mark.skipif(not MULTI_CPU, reason="binding needs two CPUs or more")
+@pytest.mark.parametrize("affinity", ["true", "false"])
+def test_each_worker_is_bound_to_its_own_cpu(tmp_path: Path, affinity: str) -> None:
+    """Every thread of a worker (grpc's C-core threads too) runs on that worker's CPU only;
+    with CANASTA_WORKER_AFFINITY=false the workers keep the supervisor's CPUs."""
+    with supervisor(tmp_path, CANASTA_WORKER_AFFINITY=affinity) as proc:
+        ready = _wait_ready(proc, tmp_path / "ready.json")
+        workers = ready["workers"]
+        assert isinstance(workers, list)
+        with grpc.insecure_channel(f"127.0.0.1:{ready['grpc_port']}") as channel:
+            api_grpc.CanastaEngineStub(channel).Deal(
+                api.DealRequest(variant="classic", players=2), timeout=20)
+        lists = [_allowed(pid) for pid in workers]
+        if affinity == "true":
+            allowed = sorted(os.sched_getaffinity(0))
+            assert lists == [{str(allowed[0])}, {str(allowed[1])}]
+        else:
+            free = _allowed(proc.pid)
+            assert lists == [free, free]
+            assert not any(cpus.isdigit() for cpus in free)  # a range or a list, not one CPU
 
 
 def test_reserve_refuses_strangers_and_lets_siblings_in() -> None:
