@@ -66,9 +66,10 @@ def random_move(state: State, rng: random.Random) -> Move:
     choices, so random play always backs out of a dead end.
     """
     moves = legal_moves(state)
-    # undo is listed only while melds are staged (so never in May I?)
-    if not is_mayi(state) and state.turn.staged and any(isinstance(m, _COMMITS) for m in moves):
-        moves = [m for m in moves if not isinstance(m, Undo)]
+    # undo is listed only while melds are staged (so never in May I?); the moves that end
+    # the turn are listed last
+    if not is_mayi(state) and state.turn.staged and isinstance(moves[-1], _COMMITS):
+        moves = [m for m in moves if type(m) is not Undo]
     # rng.choice(moves), inlined (the same draws): random playouts call this every move
     n = len(moves)
     if not n:

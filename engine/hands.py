@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.cards import IS_BLACK_THREE, IS_RED_THREE, JOKER, RANK, Card
+from engine.cards import IS_BLACK_THREE, JOKER, RANK, THREE, Card
+from engine.moves import canonical_group
 from engine.rules import RuleSet
 
 
@@ -41,20 +42,27 @@ class HandView:
         self.red_threes: list[Card] = []
         self._picks: dict[int, list[tuple[Card, ...]]] = {}
         wild = rules.wild
+        naturals = self.naturals
         for c in hand:
             if c == JOKER:
                 self.jokers.append(c)
             elif wild[c]:
                 self.deuces.append(c)
-            elif IS_BLACK_THREE[c]:
-                self.black_threes.append(c)
-            elif IS_RED_THREE[c]:
-                self.red_threes.append(c)
             else:
-                self.naturals.setdefault(RANK[c], []).append(c)
+                rank = RANK[c]
+                if rank != THREE:
+                    if rank in naturals:
+                        naturals[rank].append(c)
+                    else:
+                        naturals[rank] = [c]
+                elif IS_BLACK_THREE[c]:
+                    self.black_threes.append(c)
+                else:
+                    self.red_threes.append(c)
 
     def wild_picks(self, cap: int) -> list[tuple[Card, ...]]:
-        """Canonical wild-card choices of size 0..cap: j jokers and d deuces (lowest ids)."""
+        """Wild-card choices of size 0..cap, each in canonical order: j jokers and d deuces
+        (lowest ids), by j then d, so the first is always the empty choice."""
         cached = self._picks.get(cap)
         if cached is None:
             cached = self._picks[cap] = self._wild_picks(cap)
@@ -65,5 +73,5 @@ class HandView:
         nj, nd = len(self.jokers), len(self.deuces)
         for j in range(min(nj, cap) + 1):
             for d in range(min(nd, cap - j) + 1):
-                out.append(tuple(self.deuces[:d]) + (JOKER,) * j)
+                out.append(canonical_group(tuple(self.deuces[:d]) + (JOKER,) * j))
         return out

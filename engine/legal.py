@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from engine.cards import ACE, IS_BLACK_THREE, IS_RED_THREE, RANK, SUIT, THREE, Card
+from engine.cards import ACE, CARDS, IS_BLACK_THREE, IS_RED_THREE, RANK, SUIT, THREE, Card
 from engine.hands import HandView, remove_cards
 from engine.mayi import legal as mayi_legal
 from engine.mayi.state import is_mayi
@@ -26,6 +26,7 @@ from engine.melds import (
     WILD_RANK,
     labels,
     new_sequences,
+    repeats,
     seq_range,
     sequence_additions,
     targets,
@@ -47,6 +48,7 @@ from engine.moves import (
     TakePile,
     Undo,
     canonical_group,
+    joined_group,
 )
 from engine.rules import RuleSet
 from engine.state import MeldPile, Phase, State, minimum_of, partner_of
@@ -199,9 +201,12 @@ def take_moves(state: State) -> list[TakePile]:
     moves: list[TakePile] = []
     bases = (pair_takes(state) if rules.pile_pair_only
              else [TakePile(comp) for comp in take_companions(state)])
+    if not bases:
+        return moves
+    gained = sum(1 for c in state.pile[:-1] if not IS_RED_THREE[c])  # cards the take brings
     for base in bases:
         comp = base.cards
-        points = values[top] + sum(values[c] for c in comp)
+        points = values[top] + sum(map(values.__getitem__, comp))
         if points >= need:
             candidates = [base]
         else:
@@ -210,7 +215,7 @@ def take_moves(state: State) -> list[TakePile]:
             candidates = [TakePile(comp, ex, base.target) for ex in
                           opening_sets(rules, rest, need - points, exclude=RANK[top])]
         for move in candidates:
-            if _take_can_end_turn(state, move):
+            if _take_can_end_turn(state, move, gained):
                 moves.append(move)
     return moves
 
@@ -226,9 +231,14 @@ def pair_takes(state: State) -> list[TakePile]:
     top = state.pile[-1]
     rank = RANK[top]
     melds = state.melds[team]
-    naturals = HandView(rules, state.hands[seat]).naturals.get(rank, [])
-    groups = [(lab, m) for _, lab, m in targets(melds)
-              if m.rank == rank and not m.is_canasta]
+    wild = rules.wild
+    # the hand's naturals of the top card's rank (threes are never naturals)
+    naturals = [] if rank == THREE else [c for c in state.hands[seat]
+                                         if RANK[c] == rank and not wild[c]]
+    seq = SEQ_RANK + SUIT[top]
+    # the labels are worked out only when a meld of the rank or a sequence of the suit is there
+    found = list(targets(melds)) if any(m.rank in (rank, seq) for m in melds) else []
+    groups = [(lab, m) for _, lab, m in found if m.rank == rank and not m.is_canasta]
     out: list[TakePile] = []
     for k in range(2, len(naturals) + 1):
         comp = tuple(naturals[:k])
@@ -239,17 +249,18 @@ def pair_takes(state: State) -> list[TakePile]:
     if state.opened[team] and not pile_frozen_for_both(state):
         if rules.pile_extend_group:
             out.extend(TakePile((), (), lab) for lab, m in groups if group_room(rules, m) >= 1)
-        for _, lab, m in targets(melds):
-            if m.rank == SEQ_RANK + SUIT[top] and not m.is_canasta:
+        for _, lab, m in found:
+            if m.rank == seq and not m.is_canasta:
                 low, high = seq_range(m)
                 if rank in (low - 1, high + 1) and m.size < SEQ_MAX:
                     out.append(TakePile((), (), lab))
     return out
 
 
-def _take_can_end_turn(state: State, move: TakePile) -> bool:
+def _take_can_end_turn(state: State, move: TakePile, gained: int) -> bool:
+    """Whether the turn can still end after this take (``gained``: the pile's cards that
+    come to the hand)."""
     used = len(move.cards) + sum(len(g) for g in move.extras)
-    gained = sum(1 for c in state.pile[:-1] if not IS_RED_THREE[c])
     if len(state.hands[state.turn.seat]) - used + gained >= 2:
         return True
     after = take_pile(state, move)
@@ -279,8 +290,10 @@ def opening_sets(
         slots.append(lambda view: wild_sets(len(view.jokers), view.deuces, 3, WILD_MAX))
     if rules.sequences:
         slots += [_suit_slot(s) for s in range(4)]
+    # a slot that offers nothing to the whole hand offers nothing to what is left of it
+    slots = [slot for slot in slots if slot(hv)]
 
-    def rec(i: int, hand_now: tuple[Card, ...], chosen: tuple[Group, ...],
+    def rec(i: int, view: HandView, chosen: tuple[Group, ...],
             pts: tuple[int, ...], total: int) -> Iterator[tuple[Group, ...]]:
         if total >= deficit:
             if all(total - p < deficit for p in pts):
@@ -288,15 +301,14 @@ def opening_sets(
             return
         if i == len(slots):
             return
-        yield from rec(i + 1, hand_now, chosen, pts, total)
-        view = HandView(rules, hand_now)
+        yield from rec(i + 1, view, chosen, pts, total)  # the hand is unchanged: same view
         for g in slots[i](view):
-            left = remove_cards(hand_now, g)
+            left = remove_cards(view.hand, g)
             assert left is not None
-            p = sum(values[c] for c in g)
-            yield from rec(i + 1, left, chosen + (g,), pts + (p,), total + p)
+            p = sum(map(values.__getitem__, g))
+            yield from rec(i + 1, HandView(rules, left), chosen + (g,), pts + (p,), total + p)
 
-    yield from rec(0, hand, (), (), 0)
+    yield from rec(0, hv, (), (), 0)
 
 
 def _group_slot(rules: RuleSet, rank: int) -> Callable[[HandView], list[Group]]:
@@ -304,18 +316,23 @@ def _group_slot(rules: RuleSet, rank: int) -> Callable[[HandView], list[Group]]:
 
 
 def _suit_slot(suit: int) -> Callable[[HandView], list[Group]]:
-    return lambda view: [g for g in new_sequences(view.naturals) if SUIT[g[0]] == suit]
+    return lambda view: new_sequences(view.naturals, suit)
 
 
 def new_group_shapes(rules: RuleSet, hv: HandView, rank: int) -> list[Group]:
     """Canonical new melds of a natural rank that the hand can make (CL-MELD-1/2)."""
     naturals = hv.naturals.get(rank, [])
     top = rules.group_max or NO_LIMIT
+    most = min(len(naturals), top)
+    if not (hv.jokers or hv.deuces):  # naturals alone: three or more
+        return [tuple(naturals[:k]) for k in range(3, most + 1)]
     out: list[Group] = []
-    for k in range(2, min(len(naturals), top) + 1):
-        for w in hv.wild_picks(min(wild_cap(rules, k), top - k)):
-            if k + len(w) >= 3:
-                out.append(canonical_group(tuple(naturals[:k]) + w))
+    for k in range(2, most + 1):
+        head = tuple(naturals[:k])
+        picks = hv.wild_picks(min(wild_cap(rules, k), top - k))
+        # a pair needs a wild card: the first pick is always the empty one
+        for w in picks[1:] if k == 2 else picks:
+            out.append(joined_group(head, w))
     return out
 
 
@@ -328,40 +345,65 @@ def black_three_sets(rules: RuleSet, hv: HandView) -> list[Group]:
 def add_shapes(rules: RuleSet, hv: HandView, meld: MeldPile) -> list[Group]:
     """Canonical card sets that can join an existing meld (CL-MELD-6, CL-CAN-3, SA-SEQ-5,
     BO-WILD-3, BO-B3-2, SV-CAN-1)."""
-    if meld.rank == THREE:
-        if rules.black_threes_any_time:  # BO-B3-2: nothing may be added
+    rank = meld.rank
+    if rank < WILD_RANK and rank != THREE:
+        return _group_additions(rules, hv, meld)
+    if rank == THREE:
+        if rules.black_threes_any_time or not hv.black_threes:  # BO-B3-2: nothing added
             return []
         room = int(rules.opt("black_three_meld_max")) - meld.size
         return [tuple(hv.black_threes[:k]) for k in range(1, min(room, len(hv.black_threes)) + 1)]
-    if meld.rank >= SEQ_RANK:
+    if rank >= SEQ_RANK:
         return sequence_additions(hv.naturals, meld)
-    if meld.rank == WILD_RANK:
-        return wild_sets(len(hv.jokers), hv.deuces, 1, WILD_MAX - meld.size)
+    return wild_sets(len(hv.jokers), hv.deuces, 1, WILD_MAX - meld.size)
+
+
+def _group_additions(rules: RuleSet, hv: HandView, meld: MeldPile) -> list[Group]:
+    """Naturals of the group's rank, then wild cards up to the group's limit."""
     naturals = hv.naturals.get(meld.rank, [])
-    closed = closed_to_wilds(rules, meld)
+    if not (hv.jokers or hv.deuces) or closed_to_wilds(rules, meld):
+        # most melds, most of the time: nothing, or naturals only
+        if not naturals:
+            return []
+        return [tuple(naturals[:k])
+                for k in range(1, min(len(naturals), group_room(rules, meld)) + 1)]
     room = group_room(rules, meld)
     out: list[Group] = []
     for k in range(min(len(naturals), room) + 1):
-        cap = 0 if closed else wild_cap(rules, meld.naturals + k) - meld.wilds
-        for w in hv.wild_picks(max(min(cap, room - k), 0)):
-            if k + len(w) >= 1:
-                out.append(canonical_group(tuple(naturals[:k]) + w))
+        cap = wild_cap(rules, meld.naturals + k) - meld.wilds
+        picks = hv.wild_picks(max(min(cap, room - k), 0))
+        if k:
+            head = tuple(naturals[:k])
+            for w in picks:
+                out.append(joined_group(head, w))
+        else:  # wild cards alone; the first pick is always the empty one
+            out.extend(picks[1:])
     return out
 
 
-def merge_moves(rules: RuleSet, melds: tuple[MeldPile, ...]) -> list[Merge]:
+def merge_moves(rules: RuleSet, melds: tuple[MeldPile, ...],
+                labs: list[str] | None = None) -> list[Merge]:
     """SA-MELD-6 / SV-CAN-2: two groups of a rank whose union keeps the wild limit (and the
-    size cap); SA-SEQ-6 (option): two sequences of a suit that meet, seven cards at most."""
+    size cap); SA-SEQ-6 (option): two sequences of a suit that meet, seven cards at most.
+
+    ``labs`` are the melds' labels when the caller has them.
+    """
+    if not (rules.merge_groups or rules.join_sequences) or len(
+            {m.rank for m in melds}) == len(melds):
+        return []  # no merging here, or no two melds of one rank code
+    of_rank: dict[int, list[int]] = {}  # only melds of one rank code may merge
+    for i, m in enumerate(melds):
+        of_rank.setdefault(m.rank, []).append(i)
     out: list[Merge] = []
     seen: set[tuple[Group, Group]] = set()
-    labs = labels(melds)
     for i, a in enumerate(melds):
-        for j in range(i + 1, len(melds)):
+        for j in of_rank[a.rank]:
             b = melds[j]
-            if a.rank != b.rank or (a.cards, b.cards) in seen:
+            if j <= i or (a.cards, b.cards) in seen:
                 continue
             seen.add((a.cards, b.cards))
             if _mergeable(rules, a, b):
+                labs = labs or labels(melds)
                 out.append(Merge(labs[i], labs[j]))
     return out
 
@@ -428,9 +470,10 @@ def out_allowed(state: State) -> bool:
 
 def _black_meld_staged(state: State) -> bool:
     """CL-MELD-3, SA-B3-1: black threes melded this turn oblige the player to go out."""
-    if state.rules.black_threes_any_time:  # BO-B3-1: not in Bolivia
+    staged = state.turn.staged
+    if not staged or state.rules.black_threes_any_time:  # BO-B3-1: not in Bolivia
         return False
-    return any(isinstance(m, Meld) and RANK[m.groups[0][0]] == THREE for m in state.turn.staged)
+    return any(isinstance(m, Meld) and RANK[m.groups[0][0]] == THREE for m in staged)
 
 
 def discard_allowed(state: State) -> bool:
@@ -522,14 +565,20 @@ def _can_lay_all(state: State, rest: tuple[Card, ...]) -> bool:
     if state.opened[team]:
         return True
     values = rules.values
-    points = staged_points(state) + sum(values[c] for c in rest)
+    points = staged_points(state) + sum(map(values.__getitem__, rest))
     exempt = (state.turn.drew == "stock" and not state.melded[state.turn.seat]
               and not rules.opt("concealed_requires_minimum"))
     return exempt or points >= minimum_of(state, state.turn.seat)
 
 
+# Moves are immutable values: the discard of each card type is built once.
+_DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in CARDS)
+
+
 def _meld_phase_moves(state: State) -> list[Move]:
-    moves: list[Move] = list(meld_actions(state))
+    """Meld actions, undo, ask, then the moves that end the turn, last (as
+    :func:`engine.bots.random_move` expects)."""
+    moves = meld_actions(state)
     t = state.turn
     hand = state.hands[t.seat]
     if t.staged:
@@ -546,11 +595,7 @@ def _meld_phase_moves(state: State) -> list[Move]:
         if out_allowed(state):
             moves.append(GoOut(hand[0]))
     elif discard_allowed(state):
-        seen: set[Card] = set()
-        for c in hand:
-            if c not in seen:
-                seen.add(c)
-                moves.append(Discard(c))
+        moves.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))
     return moves
 
 
@@ -570,8 +615,14 @@ def meld_actions(state: State) -> list[Move]:
         candidates.extend(Meld(gs) for gs in opening_sets(rules, hand, need))
     else:
         candidates.extend(meld_candidates(rules, hv, melds))
-    facts = _turn_facts(state)
-    return [m for m in candidates if _meld_action_ok(state, m, facts)]
+    facts = _turn_facts(state, hv)
+    if facts.check_minimum or facts.black_staged:
+        return [m for m in candidates if _meld_action_ok(state, m, facts)]
+    # an opened side: an action that keeps two cards and lays no black threes is legal
+    spare = len(hand) - 2
+    return [m for m in candidates
+            if (len(m.cards) <= spare if type(m) is AddToMeld else _keeps_two(rules, m, spare))
+            or _meld_action_ok(state, m, facts)]
 
 
 class _TurnFacts(NamedTuple):
@@ -583,18 +634,28 @@ class _TurnFacts(NamedTuple):
     staged: int  # points staged this turn
     bonus: bool  # the first-canasta bonus is still due (SV-BONUS-1)
     black_staged: bool  # black threes melded this turn (CL-MELD-3)
+    # (points, size, rank) of the hand's new groups of three naturals or more, richest
+    # first (several groups per rank only; see _untouched_groups)
+    groups: tuple[tuple[int, int, int], ...] = ()
 
 
-def _turn_facts(state: State) -> _TurnFacts:
+def _turn_facts(state: State, hv: HandView) -> _TurnFacts:
     rules = state.rules
     seat = state.turn.seat
     team = state.team_of(seat)
     black = _black_meld_staged(state)
     if state.opened[team] or rules.opt("initial_meld_validation") == "batch":
         return _TurnFacts(False, False, 0, 0, False, black)
+    bonus = bonus_due(state, team)
+    groups: tuple[tuple[int, int, int], ...] = ()
+    if rules.multi_groups:
+        cap = 6 if bonus else (rules.group_max or NO_LIMIT)  # no canasta while a bonus is due
+        values = rules.values
+        groups = tuple(sorted(((sum(map(values.__getitem__, cs[:cap])), min(len(cs), cap), rank)
+                               for rank, cs in hv.naturals.items() if len(cs) >= 3),
+                              reverse=True))
     return _TurnFacts(True, any(counts_for_opening(rules, m) for m in state.turn.staged),
-                      minimum_of(state, seat), staged_points(state), bonus_due(state, team),
-                      black)
+                      minimum_of(state, seat), staged_points(state), bonus, black, groups)
 
 
 def meld_candidates(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> list[Move]:
@@ -603,19 +664,30 @@ def meld_candidates(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -
     BO-WILD-2/3, BO-B3-1/2."""
     have = {m.rank for m in melds}
     out: list[Move] = []
-    for rank in sorted(hv.naturals):
-        if rank not in have or rules.multi_groups:
-            out.extend(Meld((g,)) for g in new_group_shapes(rules, hv, rank))
+    naturals = hv.naturals
+    wilds = bool(hv.jokers or hv.deuces)
+    fewest = 2 if wilds else 3  # a pair needs a wild card
+    for rank in sorted(naturals):
+        if len(naturals[rank]) >= fewest and (rank not in have or rules.multi_groups):
+            out.extend([Meld((g,)) for g in new_group_shapes(rules, hv, rank)])
     if rules.sequences:
-        out.extend(Meld((g,)) for g in new_sequences(hv.naturals))
-    if rules.wild_melds:
-        out.extend(Meld((g,)) for g in wild_sets(len(hv.jokers), hv.deuces, 3, WILD_MAX))
-    for _, label, m in targets(melds):
-        name = "" if len(label) == 1 and m.rank < WILD_RANK else label
-        out.extend(AddToMeld(m.rank, g, name) for g in add_shapes(rules, hv, m))
-    out.extend(merge_moves(rules, melds))
-    if THREE not in have or rules.black_threes_any_time:
-        out.extend(Meld((g,)) for g in black_three_sets(rules, hv))
+        out.extend([Meld((g,)) for g in new_sequences(naturals)])
+    if rules.wild_melds and len(hv.jokers) + len(hv.deuces) >= 3:
+        out.extend([Meld((g,)) for g in wild_sets(len(hv.jokers), hv.deuces, 3, WILD_MAX)])
+    labs: list[str] | None = None  # worked out once an addition is found
+    for i, m in enumerate(melds):
+        if m.rank < WILD_RANK and m.rank != THREE and not wilds and m.rank not in naturals:
+            continue  # a group takes naturals of its rank or wild cards: none in hand
+        shapes = add_shapes(rules, hv, m)
+        if shapes:
+            labs = labs or labels(melds)
+            if not repeats(melds, labs, i):
+                label = labs[i]
+                name = "" if len(label) == 1 and m.rank < WILD_RANK else label
+                out.extend([AddToMeld(m.rank, g, name) for g in shapes])
+    out.extend(merge_moves(rules, melds, labs))
+    if hv.black_threes and (THREE not in have or rules.black_threes_any_time):
+        out.extend([Meld((g,)) for g in black_three_sets(rules, hv)])
     return out
 
 
@@ -629,6 +701,23 @@ def _cards_of(move: Move) -> tuple[Card, ...]:
     return move.cards
 
 
+def _card_count(move: Move) -> int:
+    """How many hand cards a meld action lays (``len(_cards_of(move))`` without a copy)."""
+    if isinstance(move, AddToMeld):
+        return len(move.cards)
+    if isinstance(move, Meld):
+        return sum(map(len, move.groups))
+    return 0
+
+
+def _keeps_two(rules: RuleSet, move: Move, spare: int) -> bool:
+    """The quick case of the hand-size check for a new meld or a merge: the action lays
+    at most ``spare`` cards and is not a black-three meld."""
+    if isinstance(move, Meld):
+        return sum(map(len, move.groups)) <= spare and not _is_black_meld(rules, move)
+    return _card_count(move) <= spare
+
+
 def _is_black_meld(rules: RuleSet, move: Move) -> bool:
     """A black-three meld that obliges going out (CL-MELD-3, SA-B3-1)."""
     return (isinstance(move, Meld) and RANK[move.groups[0][0]] == THREE
@@ -638,7 +727,7 @@ def _is_black_meld(rules: RuleSet, move: Move) -> bool:
 def _meld_action_ok(state: State, move: Move, facts: _TurnFacts) -> bool:
     """Hand size (CL-MELD-11, CL-OUT-3, BO-OUT-1), black threes (CL-MELD-3),
     feasibility (CL-MIN-8)."""
-    left = len(state.hands[state.turn.seat]) - len(_cards_of(move))
+    left = len(state.hands[state.turn.seat]) - _card_count(move)
     black = _is_black_meld(state.rules, move)
     if facts.check_minimum and not _minimum_reachable(state, move, facts):
         return False
@@ -684,8 +773,10 @@ def _minimum_reachable(state: State, move: Move, facts: _TurnFacts) -> bool:
     need = facts.need
     values = rules.values
     cards = _cards_of(move) if counting else ()
-    have = facts.staged + sum(values[c] for c in cards)
+    have = facts.staged + sum(map(values.__getitem__, cards))
     if have >= need:
+        return True
+    if facts.groups and _untouched_groups(state, move, facts, need - have):
         return True
     left, melds = apply_stage(rules, state.turn.seat, state.hands[state.turn.seat],
                               state.melds[team], move)
@@ -698,6 +789,29 @@ def _minimum_reachable(state: State, move: Move, facts: _TurnFacts) -> bool:
     if _concealed_possible(state, left, melds):
         return True
     return have + _best_more(rules, HandView(rules, left), melds) >= need
+
+
+def _untouched_groups(state: State, move: Move, facts: _TurnFacts, deficit: int) -> bool:
+    """A quick sufficient test before the move is laid: new groups of the hand's
+    naturals of ranks the move leaves alone (``facts.groups``) reach ``deficit`` while
+    the cards the turn must keep stay, so :func:`reach_minimum` would say "yes".
+
+    Each group is a listed new meld after the move (several groups per rank) and
+    completes no canasta while a bonus is due; a move that might complete one itself
+    is left to the full check.
+    """
+    size = _card_count(move)
+    if facts.bonus and not (isinstance(move, Meld) and size < 7):
+        return False
+    used = {RANK[c] for c in _cards_of(move)}
+    room = len(state.hands[state.turn.seat]) - size - (1 if state.turn.no_discard else 2)
+    for points, cards, rank in facts.groups:
+        if rank not in used and cards <= room:
+            room -= cards
+            deficit -= points
+            if deficit <= 0:
+                return True
+    return False
 
 
 def _concealed_possible(state: State, left: tuple[Card, ...], melds: tuple[MeldPile, ...]) -> bool:
@@ -719,7 +833,7 @@ def _best_more(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> int
     points = 0
     pairs: list[int] = []
     for rank, cs in hv.naturals.items():
-        p = sum(values[c] for c in cs)
+        p = sum(map(values.__getitem__, cs))
         if rank in ranks or len(cs) >= 3:
             points += p
             cap += 0 if rank in ranks else 3
@@ -739,19 +853,34 @@ REACH_BUDGET = 400  # positions searched before the answer is taken as "yes"
 OUT_BUDGET = 60  # positions searched for a going out before the answer is taken as "no"
 
 
-@lru_cache(maxsize=4096)
 def reach_minimum(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile, ...],
                   deficit: int, keep: int, bonus: int) -> bool:
     """CL-MIN-8 for several groups per rank, sequences and wild melds: can meld actions
     lay at least ``deficit`` more points while keeping ``keep`` cards (or going out)?
 
-    A depth-first search over the real meld actions, biggest first, pruned by an
-    optimistic bound and memoised; exact unless the budget runs out (then "yes", so
-    no opening is ever hidden). ``bonus`` is the first-canasta bonus still due
-    (-1: none): an action completing a canasta must then reach the minimum itself.
+    Quick sufficient tests first (most answers are a plain "yes"), then
+    :func:`_reach_search`. ``bonus`` is the first-canasta bonus still due (-1: none):
+    an action completing a canasta must then reach the minimum itself.
     """
-    if _surely(rules, hand, deficit, keep, bonus >= 0):
+    hv = HandView(rules, hand)
+    room = len(hand) - keep
+    top = 6 if bonus >= 0 else (rules.group_max or NO_LIMIT)  # no canasta while a bonus is due
+    if _surely(rules, hv, deficit, room, top) or _one_group(
+            rules, hv, {m.rank for m in melds}, deficit, room, top):
         return True
+    return _reach_search(rules, hand, melds, deficit, keep, bonus)
+
+
+@lru_cache(maxsize=4096)
+def _reach_search(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile, ...],
+                  deficit: int, keep: int, bonus: int) -> bool:
+    """The search of :func:`reach_minimum`: depth first over the real meld actions,
+    biggest first, pruned by an optimistic bound and memoised; exact unless the budget
+    runs out (then "yes", so no opening is ever hidden).
+
+    Its answer is "a way exists, or the positions without one are more than the
+    budget", whatever the order of the search, so a sufficient test may answer first.
+    """
     seen: set[tuple[tuple[Card, ...], tuple[MeldPile, ...]]] = set()
     budget = [REACH_BUDGET]
     values = rules.values
@@ -774,7 +903,7 @@ def reach_minimum(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile,
         for i, m in enumerate(meld_candidates(rules, HandView(rules, hand), melds)):
             if isinstance(m, Merge) or _is_black_meld(rules, m) or not counts_for_opening(rules, m):
                 continue
-            scored.append((-sum(values[c] for c in _cards_of(m)), i, m))
+            scored.append((-sum(map(values.__getitem__, _cards_of(m))), i, m))
         for neg, _, m in sorted(scored, key=lambda x: (x[0], x[1])):
             left, after = apply_stage(rules, -1, hand, melds, m)
             if bonus >= 0 and any(x.is_canasta for x in after):
@@ -788,21 +917,37 @@ def reach_minimum(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile,
     return rec(hand, melds, deficit)
 
 
-def _surely(rules: RuleSet, hand: tuple[Card, ...], deficit: int, keep: int,
-            bonus: bool) -> bool:
-    """A quick sufficient test: new groups of three or more naturals of a rank (six at
-    most with a bonus still due, seven at most under a size cap), richest first, reach
-    ``deficit`` while ``keep`` cards stay in the hand."""
+def _surely(rules: RuleSet, hv: HandView, deficit: int, room: int, cap: int) -> bool:
+    """A quick sufficient test: new groups of three or more naturals of a rank (``cap``
+    at most: six with a bonus still due, seven under a size cap), richest first, reach
+    ``deficit`` in at most ``room`` cards."""
     values = rules.values
-    cap = 6 if bonus else (rules.group_max or NO_LIMIT)
-    groups = sorted((sum(values[c] for c in cs[:cap]), min(len(cs), cap))
-                    for cs in HandView(rules, hand).naturals.values() if len(cs) >= 3)
-    room = len(hand) - keep
+    groups = sorted((sum(map(values.__getitem__, cs[:cap])), min(len(cs), cap))
+                    for cs in hv.naturals.values() if len(cs) >= 3)
     for points, size in reversed(groups):
         if size <= room:
             room -= size
             deficit -= points
             if deficit <= 0:
+                return True
+    return False
+
+
+def _one_group(rules: RuleSet, hv: HandView, have: set[int], deficit: int, room: int,
+               top: int) -> bool:
+    """A quick sufficient test: one new group of a rank, its naturals with the most
+    valuable wild cards it may hold (``top`` cards at most), is worth ``deficit`` and
+    takes at most ``room`` cards. Each such group is one of the listed new melds."""
+    values = rules.values
+    best = [0]  # best[w]: the points of the w most valuable wild cards
+    for v in sorted((values[c] for c in hv.jokers + hv.deuces), reverse=True):
+        best.append(best[-1] + v)
+    for rank, cs in hv.naturals.items():
+        if len(cs) < 2 or (rank in have and not rules.multi_groups):
+            continue
+        for k in range(2, min(len(cs), top, room) + 1):
+            w = min(wild_cap(rules, k), top - k, room - k, len(best) - 1)
+            if k + w >= 3 and sum(map(values.__getitem__, cs[:k])) + best[w] >= deficit:
                 return True
     return False
 
@@ -890,7 +1035,7 @@ def _reach_out(state: State) -> bool:
         budget[0] -= 1
         for m in meld_candidates(rules, HandView(rules, hand), melds):
             left, after = apply_stage(rules, seat, hand, melds, m)
-            gain = sum(values[c] for c in _cards_of(m)) if counts_for_opening(rules, m) else 0
+            gain = sum(map(values.__getitem__, _cards_of(m))) if counts_for_opening(rules, m) else 0
             if (len(left) < 2 or _is_black_meld(rules, m)) and not done(left, after, pts + gain):
                 continue
             if rec(left, after, pts + gain):

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from engine.cards import (
     ACE,
+    CARDS,
     CODES,
     FOUR,
     IS_BLACK_THREE,
@@ -86,12 +87,14 @@ def base_label(meld: MeldPile) -> str:
 
 def labels(melds: Sequence[MeldPile]) -> list[str]:
     """The label of each meld of a side, ordinals included."""
+    out = [RANK_CHARS[m.rank] if m.rank < WILD_RANK else base_label(m) for m in melds]
+    if len(set(out)) == len(out):
+        return out  # no two melds share a label: no ordinals
     seen: dict[str, int] = {}
-    out = []
-    for m in melds:
-        base = base_label(m)
+    for i, base in enumerate(out):
         n = seen[base] = seen.get(base, 0) + 1
-        out.append(base if n == 1 else f"{base}#{n}")
+        if n > 1:
+            out[i] = f"{base}#{n}"
     return out
 
 
@@ -110,14 +113,26 @@ def first_of_rank(melds: Sequence[MeldPile], rank: int) -> int:
     return -1
 
 
-def targets(melds: Sequence[MeldPile]) -> Iterator[tuple[int, str, MeldPile]]:
-    """(index, label, meld) of each meld, skipping a meld identical to an earlier one."""
-    seen: set[tuple[int, Group]] = set()
-    for i, (lab, m) in enumerate(zip(labels(melds), melds, strict=True)):
-        key = (m.rank, m.cards)
-        if key not in seen:
-            seen.add(key)
-            yield i, lab, m
+def targets(melds: Sequence[MeldPile],
+            labs: Sequence[str] | None = None) -> Iterator[tuple[int, str, MeldPile]]:
+    """(index, label, meld) of each meld, skipping a meld identical to an earlier one.
+
+    ``labs`` are the melds' :func:`labels`, when the caller has them already.
+    """
+    if labs is None:
+        labs = labels(melds)
+    for i, m in enumerate(melds):
+        if not repeats(melds, labs, i):
+            yield i, labs[i], m
+
+
+def repeats(melds: Sequence[MeldPile], labs: Sequence[str], i: int) -> bool:
+    """Whether meld ``i`` is identical to an earlier one (moves name only the first).
+
+    An identical meld shares its base label, so only a meld with an ordinal is compared.
+    """
+    m = melds[i]
+    return "#" in labs[i] and any(o.rank == m.rank and o.cards == m.cards for o in melds[:i])
 
 
 def parse_label(text: str) -> tuple[int, str]:
@@ -214,38 +229,47 @@ def fmt(cards: Iterable[int]) -> str:
 
 def suit_runs(naturals: dict[int, list[Card]], suit: int) -> list[list[Card]]:
     """Maximal runs of consecutive ranks 4..A of one suit among hand naturals."""
-    return _runs(naturals)[suit]
+    return _runs(naturals, 1, (suit,))[suit]
 
 
-def _runs(naturals: dict[int, list[Card]]) -> list[list[list[Card]]]:
-    """The maximal runs of every suit, in one pass over the ranks."""
-    by_suit: list[dict[int, Card]] = [{}, {}, {}, {}]
+def _rank_masks(naturals: dict[int, list[Card]]) -> list[int]:
+    """Per suit, a bit per rank 4..A held (bit ``rank``)."""
+    masks = [0, 0, 0, 0]
     for rank, cs in naturals.items():
         if rank >= SEQ_MIN_RANK:
             for c in cs:
-                by_suit[SUIT[c]].setdefault(rank, c)
-    out: list[list[list[Card]]] = []
-    for have in by_suit:
-        runs: list[list[Card]] = []
-        cur: list[Card] = []
-        for rank in range(SEQ_MIN_RANK, ACE + 2):
-            found = have.get(rank)
-            if found is not None:
-                cur.append(found)
-            elif cur:
-                runs.append(cur)
-                cur = []
-        out.append(runs)
+                masks[c & 3] |= 1 << rank
+    return masks
+
+
+def _runs(naturals: dict[int, list[Card]], shortest: int,
+          suits: Sequence[int] = range(4)) -> list[list[list[Card]]]:
+    """Per suit, the maximal runs of at least ``shortest`` cards (only for ``suits``).
+
+    A suit without three ranks in a row is skipped on a bit test, as most are.
+    """
+    masks = _rank_masks(naturals)
+    out: list[list[list[Card]]] = [[], [], [], []]
+    for suit in suits:
+        mask = masks[suit]
+        if shortest < 3 or mask & (mask >> 1) & (mask >> 2):
+            cur: list[Card] = []
+            for rank in range(SEQ_MIN_RANK, ACE + 2):
+                if mask >> rank & 1:
+                    cur.append(CARDS[rank * 4 + suit])
+                elif cur:
+                    if len(cur) >= shortest:
+                        out[suit].append(cur)
+                    cur = []
     return out
 
 
-def new_sequences(naturals: dict[int, list[Card]]) -> list[Group]:
-    """Every new sequence of 3 to 7 cards the hand can lay (SA-SEQ-1/2)."""
+def new_sequences(naturals: dict[int, list[Card]], suit: int | None = None) -> list[Group]:
+    """Every new sequence of 3 to 7 cards the hand can lay (SA-SEQ-1/2), or those of
+    one suit."""
     out: list[Group] = []
-    for runs in _runs(naturals):
+    for runs in _runs(naturals, 3, range(4) if suit is None else (suit,)):
         for run in runs:
-            if len(run) < 3:
-                continue
             for length in range(3, min(SEQ_MAX, len(run)) + 1):
                 for start in range(len(run) - length + 1):
                     out.append(tuple(run[start:start + length]))

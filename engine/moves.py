@@ -28,7 +28,9 @@ Text forms (cards are codes, groups are separated by `` / ``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.cards import CODES, RANK_CHARS, Card, parse_cards, rank_of_char
 from engine.errors import BadMove, Reason
@@ -39,14 +41,27 @@ from engine.mayi.moves import parse as parse_mayi
 Group = tuple[Card, ...]
 
 
-def _group_key(c: int) -> tuple[int, int]:
-    # naturals first, then deuces, then jokers, each by card id: "KS KH KD 2C JK"
-    return (2 if c == 52 else (1 if c < 4 else 0), c)
+# Sort key per card id: naturals first, then deuces, then jokers, each by card id
+# ("KS KH KD 2C JK"); a table lookup, as every generated meld is put in this order.
+_GROUP_KEY: tuple[int, ...] = tuple(c + (128 if c == 52 else 64 if c < 4 else 0)
+                                    for c in range(53))
+_group_key = _GROUP_KEY.__getitem__
 
 
 def canonical_group(cards: tuple[Card, ...] | list[Card]) -> Group:
     """Cards of a meld group in canonical order."""
     return tuple(sorted(cards, key=_group_key))
+
+
+def joined_group(head: Group, tail: Group) -> Group:
+    """``canonical_group(head + tail)`` for two groups already in canonical order.
+
+    Meld shapes are naturals of a rank followed by a wild pick, which are in order
+    as they stand; only parts that interleave are sorted.
+    """
+    if head and tail and _GROUP_KEY[head[-1]] > _GROUP_KEY[tail[0]]:
+        return canonical_group(head + tail)
+    return head + tail
 
 
 def _fmt(cards: Group) -> str:
@@ -59,7 +74,15 @@ class Draw:
         return "draw"
 
 
-@dataclass(frozen=True, slots=True)
+def slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The setter of a slot of a frozen, slotted dataclass, for a hand-written
+    ``__init__``: the generated one calls ``object.__setattr__`` per field, about three
+    times slower, and the legal-move generator builds a great many moves."""
+    setter: Callable[[Any, Any], None] = cls.__dict__[name].__set__
+    return setter
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class TakePile:
     """Take the pile. ``cards`` meld the top card (empty: add it to the side's meld).
 
@@ -70,6 +93,12 @@ class TakePile:
     cards: Group = ()
     extras: tuple[Group, ...] = ()
     target: str = ""
+
+    def __init__(self, cards: Group = (), extras: tuple[Group, ...] = (),
+                 target: str = "") -> None:
+        _TAKE_CARDS(self, cards)
+        _TAKE_EXTRAS(self, extras)
+        _TAKE_TARGET(self, target)
 
     def __str__(self) -> str:
         head = _fmt(self.cards)
@@ -82,17 +111,20 @@ class TakePile:
         return ("take " + " / ".join(parts)).rstrip()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Meld:
     """Lay one or more new melds (several only for an initial meld in batch mode)."""
 
     groups: tuple[Group, ...]
 
+    def __init__(self, groups: tuple[Group, ...]) -> None:
+        _MELD_GROUPS(self, groups)
+
     def __str__(self) -> str:
         return "meld " + " / ".join(_fmt(g) for g in self.groups)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class AddToMeld:
     """Add hand cards to the side's meld of ``rank`` (rank index; 1 = black threes).
 
@@ -105,10 +137,22 @@ class AddToMeld:
     cards: Group
     label: str = ""
 
+    def __init__(self, rank: int, cards: Group, label: str = "") -> None:
+        _ADD_RANK(self, rank)
+        _ADD_CARDS(self, cards)
+        _ADD_LABEL(self, label)
+
     def __str__(self) -> str:
         name = self.label or (RANK_CHARS[self.rank] if 0 <= self.rank < 13 else
                               "W" if self.rank == 13 else f"#{self.rank}")
         return f"add {name} {_fmt(self.cards)}"
+
+
+_TAKE_CARDS, _TAKE_EXTRAS, _TAKE_TARGET = (
+    slot_setter(TakePile, n) for n in ("cards", "extras", "target"))
+_MELD_GROUPS = slot_setter(Meld, "groups")
+_ADD_RANK, _ADD_CARDS, _ADD_LABEL = (
+    slot_setter(AddToMeld, n) for n in ("rank", "cards", "label"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,8 +65,12 @@ def apply(state: State, move: Move, seat: int | None = None) -> State:
         if seat != state.awaited:
             raise RuleViolation(Reason.NOT_YOUR_TURN,
                                 f"seat {state.awaited} is to move, not seat {seat}", "CL-TURN-2")
+    chosen = move
     move = canonicalize(state, move)
-    if move not in legal_moves(state):
+    legal = legal_moves(state)
+    # a move canonicalize keeps as it is may be the listed object itself (a bot's pick):
+    # found by identity, without comparing it with every move listed before it
+    if not ((move is chosen and any(m is move for m in legal)) or move in legal):
         raise diagnose(state, move)
     return _do(state, move)
 
@@ -99,16 +103,16 @@ def _do(state: State, move: Move) -> State:
 def _pick(rest: list[Card], group: Group, wild: tuple[bool, ...]) -> Group:
     """The canonical copies for a group's shape, taken out of ``rest``."""
     picked: list[Card] = []
-    for c in sorted(group):
+    for c in sorted(group):  # the first fitting card of rest, or c itself
         if c == JOKER:
-            want = [JOKER]
+            chosen = JOKER
         elif wild[c]:
-            want = [x for x in rest if wild[x] and x != JOKER]
+            chosen = next((x for x in rest if wild[x] and x != JOKER), c)
         elif IS_BLACK_THREE[c]:
-            want = [x for x in rest if IS_BLACK_THREE[x]]
+            chosen = next((x for x in rest if IS_BLACK_THREE[x]), c)
         else:
-            want = [x for x in rest if RANK[x] == RANK[c] and not wild[x]]
-        chosen = want[0] if want else c
+            rank = RANK[c]
+            chosen = next((x for x in rest if RANK[x] == rank and not wild[x]), c)
         if chosen in rest:
             rest.remove(chosen)
         picked.append(chosen)
@@ -130,7 +134,8 @@ def canonicalize(state: State, move: Move) -> Move:
     if isinstance(move, TakePile):
         groups = (move.cards,) + tuple(sorted(move.extras, key=lambda g: meld_rank(rules, g)))
     elif isinstance(move, Meld):
-        groups = tuple(sorted(move.groups, key=lambda g: meld_rank(rules, g)))
+        groups = move.groups if len(move.groups) == 1 else tuple(
+            sorted(move.groups, key=lambda g: meld_rank(rules, g)))
     else:
         groups = (move.cards,)
     if remove_cards(hand, (c for g in groups for c in g)) is None:

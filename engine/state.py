@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from engine.cards import Card
-from engine.moves import Group, Move
+from engine.moves import Group, Move, slot_setter
 from engine.rules import RuleSet
 
 T = TypeVar("T", "State", "Turn")
@@ -25,9 +25,9 @@ def evolve(obj: T, **changes: object) -> T:
     several times faster on the hot path. A State's legal-move cache is never
     carried over.
     """
-    data = dict(obj.__dict__)
-    assert changes.keys() <= data.keys(), f"unknown fields {set(changes) - set(data)}"
+    data = obj.__dict__.copy()
     data.update(changes)
+    assert len(data) == len(obj.__dict__), f"unknown fields {set(data) - set(obj.__dict__)}"
     if "_legal" in data:
         data["_legal"] = []
     new = object.__new__(type(obj))
@@ -50,7 +50,7 @@ WILD_RANK = 13  # wild cards only (BO-WILD-2)
 SEQ_RANK = 14  # 14 + suit: a sequence of that suit (SA-SEQ)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class MeldPile:
     """A meld on the table: one rank (``1`` = black threes), its cards, who started it.
 
@@ -61,6 +61,12 @@ class MeldPile:
     cards: Group
     owner: int
     wilds: int
+
+    def __init__(self, rank: int, cards: Group, owner: int, wilds: int) -> None:
+        _PILE_RANK(self, rank)  # the slots set directly: see engine.moves.slot_setter
+        _PILE_CARDS(self, cards)
+        _PILE_OWNER(self, owner)
+        _PILE_WILDS(self, wilds)
 
     @property
     def kind(self) -> str:
@@ -86,6 +92,10 @@ class MeldPile:
     @property
     def is_natural_canasta(self) -> bool:
         return len(self.cards) >= 7 and self.wilds == 0
+
+
+_PILE_RANK, _PILE_CARDS, _PILE_OWNER, _PILE_WILDS = (
+    slot_setter(MeldPile, n) for n in ("rank", "cards", "owner", "wilds"))
 
 
 @dataclass(frozen=True)

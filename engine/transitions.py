@@ -8,6 +8,7 @@ red-three replacements) happens here, from the stock order held in the state.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import TypeVar
 
 from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, THREE, Card
@@ -116,11 +117,12 @@ def lay_red_threes(state: State, seat: int) -> State:
     return draw_cards(state, seat, len(reds))
 
 
-def draw_cards(state: State, seat: int, count: int) -> State:
+def draw_cards(state: State, seat: int, count: int, **changes: object) -> State:
     """Take ``count`` cards from the stock, laying and replacing red threes (CL-R3-2).
 
     A red three that is the last stock card ends the hand (CL-EXH-2), or, under
     ``last_red_three_may_meld``, leaves the player to meld without a discard.
+    ``changes`` are more fields of the state set in the same step.
     """
     stock = list(state.stock)
     got: list[Card] = []
@@ -139,6 +141,7 @@ def draw_cards(state: State, seat: int, count: int) -> State:
         stock=tuple(stock),
         hands=_set(state.hands, seat, add_cards(state.hands[seat], got)),
         red3=_set(state.red3, seat, state.red3[seat] + tuple(reds)),
+        **changes,
     )
     if state.rules.last_red_three_plays_on:
         return _short_of_cards(state, seat)
@@ -158,9 +161,16 @@ def _short_of_cards(state: State, seat: int) -> State:
     return state
 
 
+@lru_cache(maxsize=16)
+def _new_turn(seat: int) -> Turn:
+    """A seat's fresh turn record; an immutable value, so one per seat is shared (building
+    a twelve-field frozen dataclass every turn is not free)."""
+    return Turn(seat)
+
+
 def start_turn(state: State, seat: int) -> State:
     """Begin a seat's turn: its dealt red threes first, then DRAW or DRAW_EXHAUSTED."""
-    state = evolve(state, turn=Turn(seat), phase=Phase.DRAW)
+    state = evolve(state, turn=_new_turn(seat), phase=Phase.DRAW)
     if state.pending_red3[seat]:
         state = lay_red_threes(state, seat)
         if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
@@ -176,9 +186,8 @@ def start_turn(state: State, seat: int) -> State:
 
 
 def draw_stock(state: State) -> State:
-    seat = state.turn.seat
-    state = evolve(state, turn=evolve(state.turn, drew="stock"), phase=Phase.MELD)
-    return draw_cards(state, seat, state.rules.draw_count)
+    return draw_cards(state, state.turn.seat, state.rules.draw_count,
+                      turn=evolve(state.turn, drew="stock"), phase=Phase.MELD)
 
 
 def take_pile(state: State, move: TakePile) -> State:

@@ -58,7 +58,7 @@ _BY_KEY: dict[str, dict[str, FieldDescriptor]] = {}
 def _scalar(field: FieldDescriptor, value: Any) -> Any:
     t = field.type
     if t == FieldDescriptor.TYPE_STRING:
-        if type(value) is not str or _SURROGATE.search(value):
+        if type(value) is not str or (not value.isascii() and _SURROGATE.search(value)):
             raise _Slow
         return value
     if t == FieldDescriptor.TYPE_BYTES:
