@@ -7,7 +7,7 @@ checks itself when built, so an impossible combination fails loudly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from engine.options import OptionValue
 
@@ -109,9 +109,13 @@ class RuleSet:
     deals: int = 0  # a match of this many deals, 0 = play to the target (SV-GAME-1)
     tie_extra_deal: bool = False  # a tie after the last deal plays another deal
     _opts: dict[str, OptionValue] = field(default_factory=dict, compare=False, repr=False)
+    _hash: int = field(default=0, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_opts", dict(self.options))
+        # a rule set keys the engine's memoized searches: hash its fields once, not per lookup
+        object.__setattr__(self, "_hash", hash(tuple(
+            getattr(self, f.name) for f in fields(self) if f.compare)))
         seats = sorted(s for team in self.layout.teams for s in team)
         if seats != list(range(self.players)):
             raise ValueError("teams must cover every seat exactly once")
@@ -143,6 +147,9 @@ class RuleSet:
             raise ValueError("a sequence to go out needs going out and sequences")
         if self.tie_extra_deal and not self.deals:
             raise ValueError("an extra deal on a tie needs a fixed number of deals")
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def simple_melds(self) -> bool:
