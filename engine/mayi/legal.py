@@ -16,6 +16,8 @@ number is at most two per run plus the hand's cards of each set rank.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from engine.cards import CARDS, Card
 from engine.mayi.melds import (
     TableMeld,
@@ -29,10 +31,10 @@ from engine.mayi.melds import (
 )
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
 from engine.mayi.rules import MayIRules
-from engine.mayi.state import MayIState
+from engine.mayi.state import BUY_WINDOW, DRAW, MELD, MayIState, TableFits
 from engine.moves import Discard, Draw, Move, TakePile
-from engine.state import Phase
 
+_CARDS_OF = attrgetter("cards")
 _TAKE = TakePile()
 _DRAW = Draw()
 _BUY = Buy()
@@ -50,13 +52,13 @@ def legal_moves(state: MayIState) -> list[Move]:
         return state._legal.copy()
     phase = state.phase
     moves: list[Move]
-    if phase is Phase.DRAW:
+    if phase is DRAW:
         moves = [_TAKE, _DRAW] if state.turn.fresh and state.pile else [_DRAW]
-    elif phase is Phase.BUY_WINDOW:
+    elif phase is BUY_WINDOW:
         moves = [_BUY, _PASS]
-    elif phase is Phase.MELD:  # discards, then going down (not yet down) or lay-offs (down)
-        moves = [*discard_moves(state)]
-        moves.extend(layoff_moves(state) if state.down[state.turn.seat] else down_moves(state))
+    elif phase is MELD:  # discards, then going down (not yet down) or lay-offs (down)
+        moves = discard_moves(state)
+        moves += layoff_moves(state) if state.down[state.turn.seat] else down_moves(state)
     else:
         moves = []
     state._legal.extend(moves)
@@ -75,7 +77,7 @@ def legal_moves_for(state: MayIState, seat: int) -> list[Move]:
 
 def may_answer_window(state: MayIState, seat: int) -> bool:
     """Whether ``seat`` may answer the open buy window now (MI-BUY-3)."""
-    if state.phase is not Phase.BUY_WINDOW or seat not in state.turn.window:
+    if state.phase is not BUY_WINDOW or seat not in state.turn.window:
         return False
     return seat == state.turn.window[0] or state.rules.opt("buy_priority") == "first_call"
 
@@ -157,39 +159,34 @@ def run_candidates(rules: MayIRules, counts: list[int]) -> list[TableMeld]:
     return out
 
 
-_LOW4 = 0b1111
+def _rank_groups(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
+    """The cards of each rank that the (sorted) hand holds three or more of, by rank."""
+    groups = []
+    start = 0
+    rank = -1
+    for i, c in enumerate(hand):
+        if c >> 2 != rank:
+            if i - start >= 3:
+                groups.append(hand[start:i])
+            start, rank = i, c >> 2
+    if len(hand) - start >= 3:
+        groups.append(hand[start:])
+    return groups
 
 
-def _may_hold(rules: MayIRules, hand: tuple[Card, ...], need_sets: int, need_runs: int) -> bool:
-    """A quick necessary test (no allocation of candidates): enough cards of some ranks
-    for the sets, and a four-rank window in some suit per sequence."""
-    if need_sets:
-        sets = 0
-        prev = -1
-        same = 0
-        for c in hand:  # sorted by id, so by rank
-            r = c >> 2
-            if r == prev:
-                same += 1
-            else:
-                sets += same // 3
-                prev, same = r, 1
-        if sets + same // 3 < need_sets:
-            return False
-    if need_runs:
-        masks = [0, 0, 0, 0]
-        for c in hand:
-            masks[c & 3] |= 1 << (c >> 2)
-        windows = 0
-        for m in masks:
-            if m:
-                # ranks 2..A are bits 0..12; the ace also sits below the deuce (bit -1)
-                m2 = (m << 1) | (m >> 12) | ((m << 14) if rules.wrap else 0)
-                w = m2 & (m2 >> 1) & (m2 >> 2) & (m2 >> 3)
-                windows += bin(w).count("1")
-        if windows == 0:
-            return False
-    return True
+def _has_window(rules: MayIRules, hand: tuple[Card, ...]) -> bool:
+    """A quick necessary test for a sequence (no allocation of candidates): a four-rank
+    window in some suit."""
+    masks = [0, 0, 0, 0]
+    for c in hand:
+        masks[c & 3] |= 1 << (c >> 2)
+    for m in masks:
+        if m:
+            # ranks 2..A are bits 0..12; the ace also sits below the deuce (bit -1)
+            m2 = (m << 1) | (m >> 12) | ((m << 14) if rules.wrap else 0)
+            if m2 & (m2 >> 1) & (m2 >> 2) & (m2 >> 3):
+                return True
+    return False
 
 
 _PAIRS: dict[tuple[int, tuple[int, ...], bool], tuple[tuple[TableMeld, TableMeld], ...]] = {}
@@ -211,34 +208,48 @@ def _rank_pairs(rank: int, have: tuple[int, ...], exact: bool
     return found
 
 
-def _set_choices(rules: MayIRules, counts: list[int], need: int) -> list[tuple[TableMeld, ...]]:
-    """Every distinct choice of ``need`` sets from the hand, groups in canonical order."""
-    exact = rules.exact
-    ranks: list[tuple[tuple[TableMeld, ...], tuple[tuple[TableMeld, TableMeld], ...]]] = []
-    for base in range(0, 52, 4):
-        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
-        total = have[0] + have[1] + have[2] + have[3]
-        if total >= 3:
-            rank = base >> 2
-            ranks.append((_rank_sets(rank, have, exact),
-                          _rank_pairs(rank, have, exact) if total >= 6 else ()))
+# the sets of one rank as choices of one set, and its pairs of sets
+RankOptions = tuple[tuple[tuple[TableMeld], ...], tuple[tuple[TableMeld, TableMeld], ...]]
+_OPTIONS: dict[tuple[tuple[Card, ...], bool], RankOptions] = {}
+
+
+def _rank_options(cards: tuple[Card, ...], exact: bool) -> RankOptions:
+    """The distinct sets, and pairs of sets, that the cards of one rank make (cached by
+    the cards: 81 suit shapes a rank)."""
+    key = (cards, exact)
+    found = _OPTIONS.get(key)
+    if found is None:
+        rank = cards[0] >> 2
+        have = tuple(cards.count(CARDS[rank * 4 + suit]) for suit in range(4))
+        found = _OPTIONS[key] = (tuple((m,) for m in _rank_sets(rank, have, exact)),
+                                 _rank_pairs(rank, have, exact) if len(cards) >= 6 else ())
+    return found
+
+
+def _set_choices(options: list[RankOptions], first: int, need: int
+                 ) -> list[tuple[TableMeld, ...]]:
+    """Every distinct choice of ``need`` sets from the ranks ``options[first:]``, groups in
+    canonical order: by the rank of the first set, its singles before its pairs, then
+    the choices of the other sets from the later ranks. (Loops rather than
+    comprehensions: most lists here are empty or short.)"""
     out: list[tuple[TableMeld, ...]] = []
-
-    def pick(i: int, left: int, acc: tuple[TableMeld, ...]) -> None:
-        if left == 0:
-            out.append(acc)
-            return
-        if len(ranks) - i < (left + 1) // 2:
-            return
-        singles, pairs = ranks[i]
-        for m in singles:
-            pick(i + 1, left - 1, acc + (m,))
-        if left >= 2:
+    if need == 1:
+        for ones, _ in options[first:]:
+            out += ones
+        return out
+    # a rank gives at most two sets, so the first one comes early enough for the rest
+    for i in range(first, len(options) - (need - 1) // 2):
+        ones, pairs = options[i]
+        rest = _set_choices(options, i + 1, need - 1)
+        if rest:
+            for one in ones:
+                for others in rest:
+                    out.append(one + others)
+        if pairs:
+            rest = _set_choices(options, i + 1, need - 2) if need > 2 else [()]
             for pair in pairs:
-                pick(i + 1, left - 2, acc + pair)
-        pick(i + 1, left, acc)
-
-    pick(0, need, ())
+                for others in rest:
+                    out.append(pair + others)
     return out
 
 
@@ -246,20 +257,30 @@ def contract_melds(rules: MayIRules, hand_no: int,
                    hand: tuple[Card, ...]) -> list[tuple[TableMeld, ...]]:
     """Every distinct meld combination that meets the deal's contract from ``hand``
     (MI-CON-1..3), each once, groups in canonical order (sets, then runs)."""
-    need_sets, need_runs = rules.contract(hand_no)
+    need_sets, need_runs = rules.contracts[hand_no]
     size = len(hand)
-    if 3 * need_sets + 4 * need_runs > size or not _may_hold(rules, hand, need_sets, need_runs):
+    if 3 * need_sets + 4 * need_runs > size:
         return []
-    counts = _counts(hand)
+    set_choices: list[tuple[TableMeld, ...]] = [()]
+    if need_sets:
+        groups = _rank_groups(hand)
+        # each group makes a set: count only when there are too few groups (six of a rank)
+        if len(groups) < need_sets and sum([len(g) // 3 for g in groups]) < need_sets:
+            return []
+        if need_runs and not _has_window(rules, hand):
+            return []
+        exact = rules.exact
+        set_choices = _set_choices([_rank_options(g, exact) for g in groups], 0, need_sets)
+    elif need_runs and not _has_window(rules, hand):
+        return []
     keep_one = rules.keep_one
-    set_choices: list[tuple[TableMeld, ...]] = (
-        _set_choices(rules, counts, need_sets) if need_sets else [()])
     if not need_runs:
         if keep_one:
             return [c for c in set_choices if sum(len(m.cards) for m in c) < size]
         return set_choices
     joinable = rules.joinable
     wrap = rules.wrap
+    counts = _counts(hand)
     found: list[tuple[TableMeld, ...]] = []
 
     def pick(runs: list[TableMeld], first: int, left: int, acc: tuple[TableMeld, ...],
@@ -295,9 +316,11 @@ def down_moves(state: MayIState) -> list[GoDown]:
     seat = state.turn.seat
     if state.down[seat]:
         return []
+    found = contract_melds(state.rules, state.hand_no, state.hands[seat])
+    if not found:  # the common case: no comprehension to run
+        return []
     # candidates are in canonical order and picked in order: the groups already are
-    return [GoDown(tuple(m.cards for m in melds))
-            for melds in contract_melds(state.rules, state.hand_no, state.hands[seat])]
+    return [GoDown(tuple(map(_CARDS_OF, melds))) for melds in found]
 
 
 def contract_problem(state: MayIState, move: GoDown) -> tuple[str, str] | None:
@@ -350,33 +373,56 @@ def _layoff(owner: int, index: int, card: int) -> LayOff:
     return found
 
 
-def layoff_moves(state: MayIState) -> list[LayOff]:
+def _meld_fits(meld: TableMeld, wrap: bool) -> list[int]:
+    """The card types ``meld`` takes, by id: any card of a set's rank, the next card at
+    either end of a run (none for a full run)."""
+    if meld.suit < 0:
+        base = meld.rank * 4
+        return [base, base + 1, base + 2, base + 3]
+    if len(meld.cards) >= 13:
+        return []
+    lo = ((meld.start - 1) % 13) * 4 + meld.suit
+    hi = ((meld.start + len(meld.cards)) % 13) * 4 + meld.suit
+    return [c for c in sorted({lo, hi}) if extend(meld, CARDS[c], wrap) is not None]
+
+
+def table_fits(state: MayIState) -> TableFits:
+    """Per card type that the table takes, its lay-offs in listing order (by seat, meld
+    and card id). The table changes only when someone goes down or lays off, so this
+    is cached on the state and handed down to its successors."""
+    melds, rules = state.melds, state.rules
+    cached = state._fits
+    if cached is not None and cached[0] is melds and cached[1] is rules:
+        return cached[2]
+    fits: dict[int, tuple[LayOff, ...]] = {}
+    for owner, seat_melds in enumerate(melds):
+        for i, meld in enumerate(seat_melds):
+            for c in _meld_fits(meld, rules.wrap):
+                fits[c] = (*fits.get(c, ()), _layoff(owner, i, c))
+    object.__setattr__(state, "_fits", (melds, rules, fits))
+    return fits
+
+
+_LISTING = attrgetter("seat", "meld", "card")  # the order of the lay-offs listed
+
+
+def layoff_moves(state: MayIState) -> list[Move]:
     if not may_lay_off(state):
         return []
     hand = state.hands[state.turn.seat]
     if len(hand) == 1 and state.rules.keep_one:
         return []
-    by_rank: dict[int, list[int]] = {}
-    for card in dict.fromkeys(hand):  # one of each type, in id order
-        by_rank.setdefault(card >> 2, []).append(card)
-    held = set(hand)
-    wrap = state.rules.wrap
-    out: list[LayOff] = []
-    cached = _LAYOFFS.get
-    for owner, melds in enumerate(state.melds):
-        for i, meld in enumerate(melds):
-            if meld.suit < 0:  # a set takes any card of its rank
-                fits = by_rank.get(meld.rank, ())
-            elif len(meld.cards) < 13:  # a run takes the next card at either end
-                lo = ((meld.start - 1) % 13) * 4 + meld.suit
-                hi = ((meld.start + len(meld.cards)) % 13) * 4 + meld.suit
-                fits = [c for c in ((lo,) if lo == hi else (lo, hi) if lo < hi else (hi, lo))
-                        if c in held and extend(meld, CARDS[c], wrap) is not None]
-            else:
-                continue
-            for c in fits:
-                out.append(cached((owner, i, c)) or _layoff(owner, i, c))
-    return out
+    fits = table_fits(state)
+    held = fits.keys() & hand
+    if not held:
+        return []
+    if len(held) == 1:
+        return list(fits[held.pop()])
+    moves: list[Move] = []
+    for c in held:
+        moves += fits[c]
+    moves.sort(key=_LISTING)
+    return moves
 
 
 def may_discard(state: MayIState, card: Card) -> bool:
@@ -392,10 +438,18 @@ def may_discard(state: MayIState, card: Card) -> bool:
 _DISCARDS = tuple(Discard(c) for c in CARDS[:52])
 
 
-def discard_moves(state: MayIState) -> list[Discard]:
+def discard_moves(state: MayIState) -> list[Move]:
     """One discard per card type held, by id (MI-TURN-4: see :func:`may_discard`)."""
-    kinds = dict.fromkeys(state.hands[state.turn.seat])  # the hand is sorted: ids in order
-    taken = state.turn.taken
-    if taken is not None and len(kinds) > 1:
-        kinds.pop(taken, None)
-    return [_DISCARDS[c] for c in kinds]
+    t = state.turn
+    hand = state.hands[t.seat]
+    taken = -1 if t.taken is None else t.taken
+    out: list[Move] = []
+    prev = -1
+    for c in hand:  # sorted: the copies of a type are together, types in id order
+        if c != prev:
+            prev = c
+            if c != taken:
+                out.append(_DISCARDS[c])
+    if not out and hand:  # nothing but copies of the card taken
+        out.append(_DISCARDS[taken])
+    return out

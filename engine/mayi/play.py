@@ -13,8 +13,6 @@ host applies the calls in the order they arrive.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine.errors import BadInput, Reason, RuleViolation
 from engine.mayi import transitions as tr
 from engine.mayi.legal import (
@@ -27,7 +25,7 @@ from engine.mayi.legal import (
 )
 from engine.mayi.melds import extend
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
-from engine.mayi.state import MayIState
+from engine.mayi.state import BUY_WINDOW, GAME_OVER, HAND_OVER, MayIState
 from engine.moves import Discard, Draw, Move, TakePile
 from engine.state import Phase
 
@@ -44,12 +42,12 @@ def apply(state: MayIState, move: Move, seat: int | None = None) -> MayIState:
     :raises BadInput: the seat does not exist.
     """
     phase = state.phase
-    if phase is Phase.HAND_OVER or phase is Phase.GAME_OVER:
-        over = phase is Phase.GAME_OVER
+    if phase is HAND_OVER or phase is GAME_OVER:
+        over = phase is GAME_OVER
         raise RuleViolation(Reason.GAME_OVER if over else Reason.HAND_OVER,
                             "the deal is over: deal the next one" if not over
                             else "the game is over", "MI-OUT-2")
-    awaited = state.turn.window[0] if phase is Phase.BUY_WINDOW else state.turn.seat
+    awaited = state.turn.window[0] if phase is BUY_WINDOW else state.turn.seat
     mover = awaited
     if seat is not None:
         if isinstance(seat, bool) or not 0 <= seat < state.rules.players:
@@ -70,37 +68,27 @@ def apply(state: MayIState, move: Move, seat: int | None = None) -> MayIState:
     else:
         if move not in listed:
             raise diagnose(state, move, mover)
-    handler = _HANDLERS.get(type(move))
-    assert handler is not None
-    nxt = handler(state, move, mover)  # always a fresh object: set its ply in place
+    nxt = _play(state, move, mover)  # always a fresh object: set its ply in place
     object.__setattr__(nxt, "ply", state.ply + 1)
     return nxt
 
 
-def _discard(state: MayIState, move: Move, mover: int) -> MayIState:
-    assert isinstance(move, Discard)
-    return tr.discard(state, move.card)
-
-
-def _go_down(state: MayIState, move: Move, mover: int) -> MayIState:
-    assert isinstance(move, GoDown)
+def _play(state: MayIState, move: Move, mover: int) -> MayIState:
+    """The transition of a listed move (the commonest kinds first)."""
+    if type(move) is Discard:
+        return tr.discard(state, move.card)
+    if type(move) is Draw:
+        return tr.decline_and_draw(state)
+    if type(move) is TakePile:
+        return tr.take(state)
+    if type(move) is PassBuy:
+        return tr.pass_buy(state, mover)
+    if type(move) is Buy:
+        return tr.buy(state, mover)
+    if type(move) is LayOff:
+        return tr.lay_off(state, move)
+    assert type(move) is GoDown
     return tr.go_down(state, move)
-
-
-def _lay_off(state: MayIState, move: Move, mover: int) -> MayIState:
-    assert isinstance(move, LayOff)
-    return tr.lay_off(state, move)
-
-
-_HANDLERS: dict[type, Callable[[MayIState, Move, int], MayIState]] = {
-    TakePile: lambda state, move, mover: tr.take(state),
-    Draw: lambda state, move, mover: tr.decline_and_draw(state),
-    Buy: lambda state, move, mover: tr.buy(state, mover),
-    PassBuy: lambda state, move, mover: tr.pass_buy(state, mover),
-    GoDown: _go_down,
-    LayOff: _lay_off,
-    Discard: _discard,
-}
 
 
 def canonicalize(state: MayIState, move: Move) -> Move:

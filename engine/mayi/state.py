@@ -13,14 +13,25 @@ seat answers ``buy`` or ``pass``), ``meld`` (go down, lay off, discard),
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from engine.cards import Card
 from engine.mayi.melds import TableMeld
+from engine.mayi.moves import LayOff
 from engine.mayi.rules import MayIRules
 from engine.moves import Move
 from engine.state import HandResult, Phase
+
+# The phases as plain module constants: reading a member off the enum class
+# (``Phase.DRAW``) is a slow class attribute lookup, and the hot paths test the
+# phase several times a move.
+DRAW, BUY_WINDOW, MELD = Phase.DRAW, Phase.BUY_WINDOW, Phase.MELD
+HAND_OVER, GAME_OVER = Phase.HAND_OVER, Phase.GAME_OVER
+
+# the lay-offs the table takes: per card type, in listing order
+TableFits = Mapping[int, tuple[LayOff, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +86,19 @@ class MayIState:
     ply: int = 0
     result: MayIResult | None = None
     _legal: list[Move] = field(default_factory=list, init=False, compare=False, repr=False)
+    # the lay-offs the table takes (see engine.mayi.legal.table_fits): kept by the copies
+    # of ``evolve`` and valid while ``melds`` and the rules are the very same objects
+    _fits: tuple[tuple[tuple[TableMeld, ...], ...], MayIRules, TableFits] | None = field(
+        default=None, init=False, compare=False, repr=False)
 
     @property
     def awaited(self) -> int:
         """The seat whose move is due: the first seat of an open buy window, else the
         player in turn; -1 once the deal is over."""
-        if self.phase is Phase.HAND_OVER or self.phase is Phase.GAME_OVER:
+        phase = self.phase
+        if phase is HAND_OVER or phase is GAME_OVER:
             return -1
-        if self.phase is Phase.BUY_WINDOW:
+        if phase is BUY_WINDOW:
             return self.turn.window[0]
         return self.turn.seat
 
@@ -99,9 +115,19 @@ def is_mayi(state: object) -> TypeGuard[MayIState]:
 
 def evolve(state: MayIState, **changes: object) -> MayIState:
     """A copy with some fields changed and no legal-move cache (fast ``replace``)."""
-    data = dict(state.__dict__)
+    return successor(state, changes)
+
+
+_new = object.__new__
+_setattr = object.__setattr__
+
+
+def successor(state: MayIState, changes: dict[str, object]) -> MayIState:
+    """:func:`evolve` with the changes in a dict: the transitions build one per move, and
+    a dict display is cheaper than keyword arguments."""
+    data = dict(state.__dict__)  # a combined dict, unlike .copy() of a fresh instance's
     data.update(changes)
     data["_legal"] = []
-    new = object.__new__(MayIState)
-    object.__setattr__(new, "__dict__", data)
+    new = _new(MayIState)
+    _setattr(new, "__dict__", data)
     return new

@@ -6,8 +6,10 @@ and trusts its move (legality is checked before, in :mod:`engine.mayi.play`).
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from engine.cards import CARDS, Card
@@ -16,7 +18,7 @@ from engine.mayi.melds import TableMeld, classify, contiguous, extend, run_ok
 from engine.mayi.moves import GoDown, LayOff
 from engine.mayi.rules import MayIRules
 from engine.mayi.scoring import deal_result, game_over
-from engine.mayi.state import MayIState, MayITurn, evolve
+from engine.mayi.state import BUY_WINDOW, DRAW, MELD, MayIState, MayITurn, evolve, successor
 from engine.state import Phase
 
 T = TypeVar("T")
@@ -26,23 +28,44 @@ DECK_SIZE = 52 * PACKS  # MI-COMP-1: two packs, no jokers
 
 
 def _set(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
-    return t[:i] + (v,) + t[i + 1:]
+    items = list(t)
+    items[i] = v
+    return tuple(items)
 
 
-_TURNS: dict[tuple[object, ...], MayITurn] = {}
+Hands = tuple[tuple[Card, ...], ...]
+
+
+def _plus(hands: Hands, seat: int, card: Card) -> Hands:
+    """The hands with ``card`` added to the (sorted) hand of ``seat``."""
+    hand = list(hands[seat])
+    insort(hand, card)
+    out = list(hands)
+    out[seat] = tuple(hand)
+    return tuple(out)
+
+
+def _minus(hands: Hands, seat: int, card: Card) -> Hands:
+    """The hands without one ``card`` of the hand of ``seat`` (the caller knows it is there)."""
+    hand = list(hands[seat])
+    hand.remove(card)
+    out = list(hands)
+    out[seat] = tuple(hand)
+    return tuple(out)
+
+
+# _PASSED[n][seat]: the turn of the left-hand neighbour of ``seat`` (play passes to the
+# left) once ``seat`` has discarded, at an n-player table
+_PASSED = {n: tuple(MayITurn((seat + 1) % n, "", True, seat) for seat in range(n))
+           for n in range(3, 6)}
 # _ROTATION[n][seat]: the other seats of an n-player table from the left of ``seat``
 _ROTATION = {n: tuple(tuple((seat + k) % n for k in range(1, n)) for seat in range(n))
              for n in range(3, 6)}
 
 
-def _turn(seat: int, drew: str, fresh: bool, discarder: int, window: tuple[int, ...] = (),
-          taken: Card | None = None) -> MayITurn:
-    """A shared turn value for the common shapes (building frozen dataclasses is slow)."""
-    key = (seat, drew, fresh, discarder, window, taken)
-    found = _TURNS.get(key)
-    if found is None:
-        found = _TURNS[key] = MayITurn(seat, drew, fresh, discarder, window, taken)
-    return found
+# A shared turn value per field values, for the turns built on every move: building a
+# frozen dataclass is slow, and the C cache looks its (positional) arguments up directly.
+_turn = lru_cache(maxsize=None)(MayITurn)
 
 
 def composition() -> Counter[Card]:
@@ -143,10 +166,9 @@ def turn_draw(state: MayIState) -> MayIState:
     seat = t.seat
     turn = _turn(seat, "stock", False, t.discarder)
     stock = state.stock
-    if stock:  # the common case: one evolve
-        hand = tuple(sorted((*state.hands[seat], stock[-1])))
-        return evolve(state, stock=stock[:-1], hands=_set(state.hands, seat, hand),
-                      phase=Phase.MELD, turn=turn)
+    if stock:  # the common case: one copy
+        return successor(state, {"stock": stock[:-1], "hands": _plus(state.hands, seat, stock[-1]),
+                                 "phase": MELD, "turn": turn})
     if supply(state) == 0:
         return end_deal(evolve(state, turn=MayITurn(seat, "", False, t.discarder)), -1)
     state = draw_cards(state, seat, 1)
@@ -156,10 +178,11 @@ def turn_draw(state: MayIState) -> MayIState:
 def take(state: MayIState) -> MayIState:
     """The player in turn takes the fresh discard as his draw (MI-BUY-1, MI-TURN-2)."""
     t = state.turn
-    card = state.pile[-1]
-    hand = tuple(sorted((*state.hands[t.seat], card)))
-    return evolve(state, pile=state.pile[:-1], hands=_set(state.hands, t.seat, hand),
-                  phase=Phase.MELD, turn=_turn(t.seat, "pile", False, t.discarder, (), card))
+    pile = state.pile
+    card = pile[-1]
+    return successor(state, {"pile": pile[:-1], "hands": _plus(state.hands, t.seat, card),
+                             "phase": MELD,
+                             "turn": _turn(t.seat, "pile", False, t.discarder, (), card)})
 
 
 # --- buying ------------------------------------------------------------------------
@@ -192,15 +215,19 @@ def buyers(state: MayIState) -> tuple[int, ...]:
     """The eligible buyers of the fresh discard in priority order: rotation order from
     the left of the player in turn (MI-BUY-3), without him and the discarder."""
     rules = state.rules
-    if supply(state, taking_top=True) < rules.penalty:
+    penalty = rules.penalty
+    if len(state.stock) < penalty and supply(state, taking_top=True) < penalty:
         return ()  # MI-BUY-7
-    n = rules.players
     t = state.turn
+    discarder = t.discarder
     cap = rules.buy_cap
-    down_ok = rules.down_may_buy
-    buys, down = state.buys, state.down
-    return tuple([s for s in _ROTATION[n][t.seat]
-                  if s != t.discarder and buys[s] < cap and (down_ok or not down[s])])
+    buys = state.buys
+    down = () if rules.down_may_buy else state.down
+    found: list[int] = []  # a loop: a comprehension costs more for three or four seats
+    for s in _ROTATION[rules.players][t.seat]:
+        if s != discarder and buys[s] < cap and not (down and down[s]):
+            found.append(s)
+    return tuple(found)
 
 
 def decline_and_draw(state: MayIState) -> MayIState:
@@ -210,8 +237,8 @@ def decline_and_draw(state: MayIState) -> MayIState:
     if t.fresh and state.pile:
         window = buyers(state)
         if window:
-            return evolve(state, phase=Phase.BUY_WINDOW,
-                          turn=_turn(t.seat, "", True, t.discarder, window))
+            return successor(state, {"phase": BUY_WINDOW,
+                                     "turn": _turn(t.seat, "", True, t.discarder, window)})
     return turn_draw(state)
 
 
@@ -221,7 +248,7 @@ def buy(state: MayIState, seat: int) -> MayIState:
     draws from the stock."""
     card = state.pile[-1]
     state = evolve(state, pile=state.pile[:-1],
-                   hands=_set(state.hands, seat, tuple(sorted((*state.hands[seat], card)))),
+                   hands=_plus(state.hands, seat, card),
                    buys=_set(state.buys, seat, state.buys[seat] + 1))
     state = draw_cards(state, seat, state.rules.penalty)
     return turn_draw(state)
@@ -230,9 +257,10 @@ def buy(state: MayIState, seat: int) -> MayIState:
 def pass_buy(state: MayIState, seat: int) -> MayIState:
     """``seat`` does not buy; when nobody is left to ask, the player in turn draws."""
     t = state.turn
-    window = tuple(s for s in t.window if s != seat)
+    # the seat first in the window answers, unless buy_priority=first_call
+    window = t.window[1:] if t.window[0] == seat else tuple([s for s in t.window if s != seat])
     if window:
-        return evolve(state, turn=_turn(t.seat, "", True, t.discarder, window))
+        return successor(state, {"turn": _turn(t.seat, "", True, t.discarder, window)})
     return turn_draw(state)
 
 
@@ -280,29 +308,25 @@ def lay_off(state: MayIState, move: LayOff) -> MayIState:
     seat = state.turn.seat
     meld = extend(state.melds[move.seat][move.meld], move.card, state.rules.wrap)
     assert meld is not None
-    hand = remove(state.hands[seat], (move.card,))
-    assert hand is not None
+    hands = _minus(state.hands, seat, move.card)
     t = state.turn
-    state = evolve(state, hands=_set(state.hands, seat, hand),
-                   melds=_set(state.melds, move.seat,
-                              _set(state.melds[move.seat], move.meld, meld)),
-                   turn=MayITurn(seat, t.drew, False, t.discarder, (), t.taken, t.went_down,
-                                 True))
-    return end_deal(state, seat) if not hand else state
+    state = successor(state, {
+        "hands": hands,
+        "melds": _set(state.melds, move.seat, _set(state.melds[move.seat], move.meld, meld)),
+        "turn": MayITurn(seat, t.drew, False, t.discarder, (), t.taken, t.went_down, True)})
+    return end_deal(state, seat) if not hands[seat] else state
 
 
 def discard(state: MayIState, card: Card) -> MayIState:
     """Discard and pass the turn; the last card goes out (MI-OUT-1)."""
     t = state.turn
     seat = t.seat
-    hand = remove(state.hands[seat], (card,))
-    assert hand is not None
-    hands = _set(state.hands, seat, hand)
-    if not hand:
-        return end_deal(evolve(state, hands=hands, pile=(*state.pile, card)), seat)
-    nxt = (seat + 1) % len(state.hands)  # play passes to the left
-    state = evolve(state, hands=hands, pile=(*state.pile, card), phase=Phase.DRAW,
-                   turn=_turn(nxt, "", True, seat))
+    hands = _minus(state.hands, seat, card)
+    pile = state.pile + (card,)
+    if not hands[seat]:
+        return end_deal(successor(state, {"hands": hands, "pile": pile}), seat)
+    state = successor(state, {"hands": hands, "pile": pile, "phase": DRAW,
+                              "turn": _PASSED[len(hands)][seat]})
     # only a change on the table can make the deal dead (MI-STOCK-2, extended)
     return end_deal(state, -1) if (t.went_down or t.laid_off) and dead(state) else state
 
