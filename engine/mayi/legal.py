@@ -407,12 +407,18 @@ _LISTING = attrgetter("seat", "meld", "card")  # the order of the lay-offs liste
 
 
 def layoff_moves(state: MayIState) -> list[Move]:
-    if not may_lay_off(state):
-        return []
-    hand = state.hands[state.turn.seat]
+    """The lay-offs of the player in turn (MI-OFF-1..3), by seat, meld and card."""
+    t = state.turn
+    if not state.down[t.seat] or (t.went_down and not state.rules.same_turn_layoff):
+        return []  # may_lay_off, inlined: this runs on most moves
+    hand = state.hands[t.seat]
     if len(hand) == 1 and state.rules.keep_one:
         return []
-    fits = table_fits(state)
+    cached = state._fits
+    if cached is not None and cached[0] is state.melds and cached[1] is state.rules:
+        fits = cached[2]
+    else:
+        fits = table_fits(state)
     held = fits.keys() & hand
     if not held:
         return []
@@ -436,20 +442,13 @@ def may_discard(state: MayIState, card: Card) -> bool:
 
 
 _DISCARDS = tuple(Discard(c) for c in CARDS[:52])
+_DISCARD_OF = _DISCARDS.__getitem__
 
 
 def discard_moves(state: MayIState) -> list[Move]:
     """One discard per card type held, by id (MI-TURN-4: see :func:`may_discard`)."""
     t = state.turn
-    hand = state.hands[t.seat]
-    taken = -1 if t.taken is None else t.taken
-    out: list[Move] = []
-    prev = -1
-    for c in hand:  # sorted: the copies of a type are together, types in id order
-        if c != prev:
-            prev = c
-            if c != taken:
-                out.append(_DISCARDS[c])
-    if not out and hand:  # nothing but copies of the card taken
-        out.append(_DISCARDS[taken])
-    return out
+    kinds = dict.fromkeys(state.hands[t.seat])  # the hand is sorted: types in id order
+    if t.taken is not None and len(kinds) > 1:  # only copies of it left: it may go
+        kinds.pop(t.taken, None)
+    return list(map(_DISCARD_OF, kinds))

@@ -125,9 +125,6 @@ _setattr = object.__setattr__
 def successor(state: MayIState, changes: dict[str, object]) -> MayIState:
     """:func:`evolve` with the changes in a dict: the transitions build one per move, and
     a dict display is cheaper than keyword arguments."""
-    data = dict(state.__dict__)  # a combined dict, unlike .copy() of a fresh instance's
-    data.update(changes)
-    data["_legal"] = []
     new = _new(MayIState)
-    _setattr(new, "__dict__", data)
+    _setattr(new, "__dict__", {**state.__dict__, **changes, "_legal": []})
     return new

@@ -6,7 +6,7 @@ and trusts its move (legality is checked before, in :mod:`engine.mayi.play`).
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -38,20 +38,16 @@ Hands = tuple[tuple[Card, ...], ...]
 
 def _plus(hands: Hands, seat: int, card: Card) -> Hands:
     """The hands with ``card`` added to the (sorted) hand of ``seat``."""
-    hand = list(hands[seat])
-    insort(hand, card)
-    out = list(hands)
-    out[seat] = tuple(hand)
-    return tuple(out)
+    hand = hands[seat]
+    i = bisect_right(hand, card)
+    return (*hands[:seat], (*hand[:i], card, *hand[i:]), *hands[seat + 1:])
 
 
 def _minus(hands: Hands, seat: int, card: Card) -> Hands:
     """The hands without one ``card`` of the hand of ``seat`` (the caller knows it is there)."""
-    hand = list(hands[seat])
-    hand.remove(card)
-    out = list(hands)
-    out[seat] = tuple(hand)
-    return tuple(out)
+    hand = hands[seat]
+    i = hand.index(card)
+    return (*hands[:seat], hand[:i] + hand[i + 1:], *hands[seat + 1:])
 
 
 # _PASSED[n][seat]: the turn of the left-hand neighbour of ``seat`` (play passes to the
@@ -306,14 +302,20 @@ def go_down(state: MayIState, move: GoDown) -> MayIState:
 def lay_off(state: MayIState, move: LayOff) -> MayIState:
     """Lay one card off (MI-OFF-2/3); an empty hand goes out at once (MI-OUT-1)."""
     seat = state.turn.seat
-    meld = extend(state.melds[move.seat][move.meld], move.card, state.rules.wrap)
+    old = state.melds[move.seat][move.meld]
+    meld = extend(old, move.card, state.rules.wrap)
     assert meld is not None
     hands = _minus(state.hands, seat, move.card)
     t = state.turn
-    state = successor(state, {
-        "hands": hands,
-        "melds": _set(state.melds, move.seat, _set(state.melds[move.seat], move.meld, meld)),
-        "turn": MayITurn(seat, t.drew, False, t.discarder, (), t.taken, t.went_down, True)})
+    melds = _set(state.melds, move.seat, _set(state.melds[move.seat], move.meld, meld))
+    changes: dict[str, object] = {
+        "hands": hands, "melds": melds,
+        "turn": MayITurn(seat, t.drew, False, t.discarder, (), t.taken, t.went_down, True)}
+    fits = state._fits
+    if old.suit < 0 and fits is not None and fits[0] is state.melds:
+        # a set takes every card of its rank at any size: the table's fits stay valid
+        changes["_fits"] = (melds, fits[1], fits[2])
+    state = successor(state, changes)
     return end_deal(state, seat) if not hands[seat] else state
 
 
