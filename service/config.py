@@ -43,7 +43,7 @@ class Settings:
     state_cache: int = 1024
     export_policy: ExportPolicy = ExportPolicy.ANY
     workers: int = 1
-    worker_affinity: bool = True
+    worker_affinity: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -16,13 +16,13 @@ connections), until it exits, so its workers can join the port and a stranger
 that does not set SO_REUSEPORT cannot. What remains possible: a process of
 the same user that sets SO_REUSEPORT can still join while the workers run.
 
-CPU affinity (``CANASTA_WORKER_AFFINITY``, on by default): each worker is bound
-to one CPU of the supervisor's allowed set, round robin. A worker is one
-Python thread plus grpc's C-core I/O threads; left free, those threads wander
-between cores and wake each other across them, and two workers on two cores
-then pay about a fifth more CPU per call than one worker does. Bound, each
-worker's threads share one core's caches and the per-call cost stays that of
-a lone worker. With fewer than two allowed CPUs nothing is bound.
+CPU affinity (``CANASTA_WORKER_AFFINITY``, off by default): when on, each
+worker is bound to one CPU of the supervisor's allowed set, round robin, grpc's
+C-core I/O threads included. On the 2-vCPU machines measured here it changed
+nothing beyond noise (two busy workers pay 10-20 % more CPU per call than a lone
+one either way, single-threaded REST too, so the cost is the machine's), hence
+opt-in: for hosts where an operator wants workers kept apart (cpusets, noisy
+neighbours). With fewer than two allowed CPUs nothing is bound.
 
 Metrics: each worker is started with ``PROMETHEUS_MULTIPROC_DIR`` (the given
 one, wiped of old values, else a fresh temporary folder) so /metrics adds up
