@@ -227,11 +227,6 @@ def fmt(cards: Iterable[int]) -> str:
 # --- shapes of the family's melds ----------------------------------------------------
 
 
-def suit_runs(naturals: dict[int, list[Card]], suit: int) -> list[list[Card]]:
-    """Maximal runs of consecutive ranks 4..A of one suit among hand naturals."""
-    return _runs(naturals, 1, (suit,))[suit]
-
-
 def _rank_masks(naturals: dict[int, list[Card]]) -> list[int]:
     """Per suit, a bit per rank 4..A held (bit ``rank``)."""
     masks = [0, 0, 0, 0]
@@ -242,9 +237,8 @@ def _rank_masks(naturals: dict[int, list[Card]]) -> list[int]:
     return masks
 
 
-def _runs(naturals: dict[int, list[Card]], shortest: int,
-          suits: Sequence[int] = range(4)) -> list[list[list[Card]]]:
-    """Per suit, the maximal runs of at least ``shortest`` cards (only for ``suits``).
+def _runs(naturals: dict[int, list[Card]], suits: Sequence[int]) -> list[list[list[Card]]]:
+    """Per suit, the maximal runs of at least three cards (only for ``suits``).
 
     A suit without three ranks in a row is skipped on a bit test, as most are.
     """
@@ -252,13 +246,13 @@ def _runs(naturals: dict[int, list[Card]], shortest: int,
     out: list[list[list[Card]]] = [[], [], [], []]
     for suit in suits:
         mask = masks[suit]
-        if shortest < 3 or mask & (mask >> 1) & (mask >> 2):
+        if mask & (mask >> 1) & (mask >> 2):
             cur: list[Card] = []
             for rank in range(SEQ_MIN_RANK, ACE + 2):
                 if mask >> rank & 1:
                     cur.append(CARDS[rank * 4 + suit])
                 elif cur:
-                    if len(cur) >= shortest:
+                    if len(cur) >= 3:
                         out[suit].append(cur)
                     cur = []
     return out
@@ -268,7 +262,7 @@ def new_sequences(naturals: dict[int, list[Card]], suit: int | None = None) -> l
     """Every new sequence of 3 to 7 cards the hand can lay (SA-SEQ-1/2), or those of
     one suit."""
     out: list[Group] = []
-    for runs in _runs(naturals, 3, range(4) if suit is None else (suit,)):
+    for runs in _runs(naturals, range(4) if suit is None else (suit,)):
         for run in runs:
             for length in range(3, min(SEQ_MAX, len(run)) + 1):
                 for start in range(len(run) - length + 1):
