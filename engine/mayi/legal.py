@@ -449,6 +449,6 @@ def discard_moves(state: MayIState) -> list[Move]:
     """One discard per card type held, by id (MI-TURN-4: see :func:`may_discard`)."""
     t = state.turn
     kinds = dict.fromkeys(state.hands[t.seat])  # the hand is sorted: types in id order
-    if t.taken is not None and len(kinds) > 1:  # only copies of it left: it may go
+    if t.taken is not None and len(kinds) > 1:  # not the card taken, unless it is all
         kinds.pop(t.taken, None)
     return list(map(_DISCARD_OF, kinds))
