@@ -55,7 +55,7 @@ def run(variant: str, players: int, seconds: float, seed: int) -> dict[str, obje
     # latency samples on fresh states, taken from separate playouts
     for _ in range(20):
         state = new_game(variant, players, seed=rng.getrandbits(63))
-        while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+        while state.phase not in over:
             cold = _cold(state)
             t0 = clock()
             listed = legal_moves(cold)

@@ -625,6 +625,10 @@ def meld_actions(state: State) -> list[Move]:
             or _meld_action_ok(state, m, facts)]
 
 
+# (points, cards, rank) of new groups of a hand's naturals, richest first
+NaturalGroups = tuple[tuple[int, int, int], ...]
+
+
 class _TurnFacts(NamedTuple):
     """What every candidate's check asks of the turn, worked out once per list."""
 
@@ -636,7 +640,7 @@ class _TurnFacts(NamedTuple):
     black_staged: bool  # black threes melded this turn (CL-MELD-3)
     # (points, size, rank) of the hand's new groups of three naturals or more, richest
     # first (several groups per rank only; see _untouched_groups)
-    groups: tuple[tuple[int, int, int], ...] = ()
+    groups: NaturalGroups = ()
 
 
 def _turn_facts(state: State, hv: HandView) -> _TurnFacts:
@@ -647,13 +651,7 @@ def _turn_facts(state: State, hv: HandView) -> _TurnFacts:
     if state.opened[team] or rules.opt("initial_meld_validation") == "batch":
         return _TurnFacts(False, False, 0, 0, False, black)
     bonus = bonus_due(state, team)
-    groups: tuple[tuple[int, int, int], ...] = ()
-    if rules.multi_groups:
-        cap = 6 if bonus else (rules.group_max or NO_LIMIT)  # no canasta while a bonus is due
-        values = rules.values
-        groups = tuple(sorted(((sum(map(values.__getitem__, cs[:cap])), min(len(cs), cap), rank)
-                               for rank, cs in hv.naturals.items() if len(cs) >= 3),
-                              reverse=True))
+    groups = _natural_groups(rules, hv, _group_cap(rules, bonus)) if rules.multi_groups else ()
     return _TurnFacts(True, any(counts_for_opening(rules, m) for m in state.turn.staged),
                       minimum_of(state, seat), staged_points(state), bonus, black, groups)
 
@@ -713,9 +711,7 @@ def _card_count(move: Move) -> int:
 def _keeps_two(rules: RuleSet, move: Move, spare: int) -> bool:
     """The quick case of the hand-size check for a new meld or a merge: the action lays
     at most ``spare`` cards and is not a black-three meld."""
-    if isinstance(move, Meld):
-        return sum(map(len, move.groups)) <= spare and not _is_black_meld(rules, move)
-    return _card_count(move) <= spare
+    return _card_count(move) <= spare and not _is_black_meld(rules, move)
 
 
 def _is_black_meld(rules: RuleSet, move: Move) -> bool:
@@ -803,15 +799,8 @@ def _untouched_groups(state: State, move: Move, facts: _TurnFacts, deficit: int)
     size = _card_count(move)
     if facts.bonus and not (isinstance(move, Meld) and size < 7):
         return False
-    used = {RANK[c] for c in _cards_of(move)}
     room = len(state.hands[state.turn.seat]) - size - (1 if state.turn.no_discard else 2)
-    for points, cards, rank in facts.groups:
-        if rank not in used and cards <= room:
-            room -= cards
-            deficit -= points
-            if deficit <= 0:
-                return True
-    return False
+    return _groups_reach(facts.groups, deficit, room, {RANK[c] for c in _cards_of(move)})
 
 
 def _concealed_possible(state: State, left: tuple[Card, ...], melds: tuple[MeldPile, ...]) -> bool:
@@ -864,8 +853,8 @@ def reach_minimum(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile,
     """
     hv = HandView(rules, hand)
     room = len(hand) - keep
-    top = 6 if bonus >= 0 else (rules.group_max or NO_LIMIT)  # no canasta while a bonus is due
-    if _surely(rules, hv, deficit, room, top) or _one_group(
+    top = _group_cap(rules, bonus >= 0)
+    if _groups_reach(_natural_groups(rules, hv, top), deficit, room) or _one_group(
             rules, hv, {m.rank for m in melds}, deficit, room, top):
         return True
     return _reach_search(rules, hand, melds, deficit, keep, bonus)
@@ -917,16 +906,27 @@ def _reach_search(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile,
     return rec(hand, melds, deficit)
 
 
-def _surely(rules: RuleSet, hv: HandView, deficit: int, room: int, cap: int) -> bool:
-    """A quick sufficient test: new groups of three or more naturals of a rank (``cap``
-    at most: six with a bonus still due, seven under a size cap), richest first, reach
-    ``deficit`` in at most ``room`` cards."""
+def _group_cap(rules: RuleSet, bonus: bool) -> int:
+    """The most cards a new group may take: six while the first-canasta bonus is due (no
+    canasta then), else the size cap, if any."""
+    return 6 if bonus else (rules.group_max or NO_LIMIT)
+
+
+def _natural_groups(rules: RuleSet, hv: HandView, cap: int) -> NaturalGroups:
+    """(points, cards, rank) of the new group each rank of three naturals or more makes
+    (``cap`` cards at most), richest first."""
     values = rules.values
-    groups = sorted((sum(map(values.__getitem__, cs[:cap])), min(len(cs), cap))
-                    for cs in hv.naturals.values() if len(cs) >= 3)
-    for points, size in reversed(groups):
-        if size <= room:
-            room -= size
+    return tuple(sorted(((sum(map(values.__getitem__, cs[:cap])), min(len(cs), cap), rank)
+                         for rank, cs in hv.naturals.items() if len(cs) >= 3), reverse=True))
+
+
+def _groups_reach(groups: NaturalGroups, deficit: int, room: int,
+                  skip: set[int] | frozenset[int] = frozenset()) -> bool:
+    """A quick sufficient test: ``groups`` (but those of the ranks in ``skip``), richest
+    first while they fit, are worth ``deficit`` in at most ``room`` cards."""
+    for points, cards, rank in groups:
+        if rank not in skip and cards <= room:
+            room -= cards
             deficit -= points
             if deficit <= 0:
                 return True

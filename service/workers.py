@@ -134,7 +134,8 @@ def supervise(settings: Settings, ready_file: Path | None = None) -> int:
     procs: list[subprocess.Popen[bytes]] = []
     code = 1
     try:
-        for i, cpu in enumerate(worker_cpus(settings.workers, settings.worker_affinity)):
+        cpus = worker_cpus(settings.workers, settings.worker_affinity)
+        for i, cpu in enumerate(cpus):
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "service", "--worker", str(i),
                  *(("--cpu", str(cpu)) if cpu is not None else ()),
@@ -142,7 +143,7 @@ def supervise(settings: Settings, ready_file: Path | None = None) -> int:
         if _started(procs, scratch, stop):
             log.info("workers started", extra={"fields": {
                 "workers": len(procs), "pids": [p.pid for p in procs],
-                "cpus": worker_cpus(settings.workers, settings.worker_affinity),
+                "cpus": cpus,
                 "grpc": f"{settings.bind}:{grpc_port}", "http": f"{settings.bind}:{http_port}",
                 "metrics_dir": str(metrics_dir)}})
             if ready_file is not None:

@@ -408,17 +408,12 @@ _LISTING = attrgetter("seat", "meld", "card")  # the order of the lay-offs liste
 
 def layoff_moves(state: MayIState) -> list[Move]:
     """The lay-offs of the player in turn (MI-OFF-1..3), by seat, meld and card."""
-    t = state.turn
-    if not state.down[t.seat] or (t.went_down and not state.rules.same_turn_layoff):
-        return []  # may_lay_off, inlined: this runs on most moves
-    hand = state.hands[t.seat]
+    if not may_lay_off(state):
+        return []
+    hand = state.hands[state.turn.seat]
     if len(hand) == 1 and state.rules.keep_one:
         return []
-    cached = state._fits
-    if cached is not None and cached[0] is state.melds and cached[1] is state.rules:
-        fits = cached[2]
-    else:
-        fits = table_fits(state)
+    fits = table_fits(state)
     held = fits.keys() & hand
     if not held:
         return []
