@@ -14,9 +14,19 @@ DEV_KEY_FILE ?= .dev-keys/seal.keys
 CHROMIUM ?= /usr/bin/chromium
 WEB_DEPS := tests/web/node_modules/.package-lock.json
 
-.PHONY: setup run demo test lint bench fuzz soak clean sdks sdk-test proto-baseline web-setup
+.PHONY: setup native run demo test lint bench fuzz soak clean sdks sdk-test proto-baseline web-setup
 
-setup: $(STAMP) $(GEN)
+setup: $(STAMP) $(GEN) native
+
+# The engine compiled with mypyc into engine/_native (git-ignored): about 2 minutes the first
+# time, then skipped while the engine's sources are unchanged (deploy/compile_engine.py).
+# NATIVE=0 leaves the engine in plain Python (the same rules; engine/build.py picks at import).
+NATIVE ?= 1
+native: $(STAMP)
+ifneq ($(NATIVE),0)
+	@$(PY) deploy/compile_engine.py || { echo "make: the mypyc compile failed (see above);" \
+	  "NATIVE=0 runs the engine as plain Python"; exit 1; }
+endif
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,15 +59,18 @@ demo: $(STAMP)
 	$(PY) -m service.demo
 
 lint: setup
-	$(VENV)/bin/ruff check engine service tests bench clients/sdkgen.py clients/sdktest.py clients/python/src/canasta_client clients/python/tests
+	$(VENV)/bin/ruff check engine service tests bench deploy clients/sdkgen.py clients/sdktest.py clients/python/src/canasta_client clients/python/tests
 	$(VENV)/bin/mypy --strict engine
 	$(VENV)/bin/mypy --strict service
 	$(BUF) lint
 	$(BUF) breaking --against proto/buf-image.binpb --exclude-imports
 	$(VENV)/bin/hadolint deploy/Dockerfile
 
+# The engine's doctests run on its source build (a compiled function keeps no doctest);
+# tests/test_build.py checks the compiled build plays exactly as the source one.
 test: setup lint web-setup promtool-setup
-	$(PY) -m pytest -n 2 engine tests
+	CANASTA_ENGINE=pure $(PY) -m pytest -q engine
+	$(PY) -m pytest -n 2 tests
 	$(MAKE) --no-print-directory sdk-test
 
 bench: setup
@@ -94,6 +107,6 @@ proto-baseline: setup
 	$(BUF) build --path proto/canasta -o proto/buf-image.binpb
 
 clean:
-	rm -rf $(VENV) gen .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) gen .pytest_cache .mypy_cache .ruff_cache engine/_native
 	rm -rf .cache clients/typescript/node_modules clients/typescript/dist clients/java/target
 	rm -rf tests/web/node_modules tests/artifacts

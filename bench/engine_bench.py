@@ -4,9 +4,11 @@ Prints a table and writes ``bench/results/engine.json`` (one row per variant and
 player count). Every figure is in CPU time of this process (``time.process_time``):
 the engine is single-threaded, so on a quiet machine that is wall time, and on a
 shared one (these 2-core machines run other work) it leaves out the time this
-process waits for a core. ``legal`` times ``legal_moves`` on a fresh state; ``apply`` times a
-checked ``apply`` on a fresh state, so it includes generating the legal list
-that the move is checked against (as a service call that opens a snapshot does).
+process waits for a core. ``legal`` times ``legal_moves`` on a fresh state; ``apply``
+times a checked ``apply`` on a fresh state, so it includes generating the legal list
+that the move is checked against (as a service call that opens a snapshot does). The
+``engine`` column says which build ran (``engine.BUILD``: ``compiled`` by mypyc after
+``make setup``, or ``pure``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import resource
 import time
 from pathlib import Path
 
-from engine import Phase, apply, legal_moves, new_game
+from engine import BUILD, Phase, apply, legal_moves, new_game
 from engine.bots import random_move
 from engine.state import State, evolve
 
@@ -74,6 +76,7 @@ def run(variant: str, players: int, seconds: float, seed: int) -> dict[str, obje
         "legal_p99_us": round(_p99(legal_t), 1),
         "apply_p99_us": round(_p99(apply_t), 1),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "engine": BUILD,
     }
 
 

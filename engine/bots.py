@@ -32,7 +32,7 @@ from engine.cards import IS_BLACK_THREE, RANK, SUIT
 from engine.errors import BadInput, Reason, RuleViolation
 from engine.legal import legal_moves
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
-from engine.mayi.state import MayIState, is_mayi
+from engine.mayi.state import AnyState, MayIState
 from engine.melds import find_label
 from engine.moves import (
     AddToMeld,
@@ -52,13 +52,13 @@ from engine.moves import (
 from engine.play import apply
 from engine.state import Phase, State
 
-Bot = Callable[[State, random.Random], Move]
+Bot = Callable[[AnyState, random.Random], Move]
 
 _COMMITS = (Discard, GoOut, EndHand)
 _STAGING = (Meld, AddToMeld, Merge)
 
 
-def random_move(state: State, rng: random.Random) -> Move:
+def random_move(state: AnyState, rng: random.Random) -> Move:
     """A uniformly random legal move.
 
     ``undo`` is left out while the turn can be ended, so random play moves on;
@@ -68,7 +68,7 @@ def random_move(state: State, rng: random.Random) -> Move:
     moves = legal_moves(state)
     # undo is listed only while melds are staged (so never in May I?); the moves that end
     # the turn are listed last
-    if not is_mayi(state) and state.turn.staged and isinstance(moves[-1], _COMMITS):
+    if not isinstance(state, MayIState) and state.turn.staged and isinstance(moves[-1], _COMMITS):
         moves = [m for m in moves if type(m) is not Undo]
     # rng.choice(moves), inlined (the same draws): random playouts call this every move
     n = len(moves)
@@ -81,10 +81,10 @@ def random_move(state: State, rng: random.Random) -> Move:
     return moves[r]
 
 
-def greedy_move(state: State, rng: random.Random) -> Move:
+def greedy_move(state: AnyState, rng: random.Random) -> Move:
     """The best legal move by a one-ply heuristic; ties broken by ``rng``."""
     moves = legal_moves(state)
-    if is_mayi(state):
+    if isinstance(state, MayIState):
         mayi = state
         return _best(moves, lambda m: _mayi_score(mayi, m), rng)
     dead: set[tuple[object, ...]] = set()
@@ -119,12 +119,12 @@ BOTS: dict[str, Bot] = {
 LEVELS: tuple[str, ...] = tuple(BOTS)
 
 
-def bot_rng(state: State, seed: int) -> random.Random:
+def bot_rng(state: AnyState, seed: int) -> random.Random:
     """The random source of a suggestion: one stream per (seed, hand, ply)."""
     return random.Random(f"{seed}/{state.hand_no}/{state.ply}")
 
 
-def suggest_move(state: State, level: str = "greedy", seed: int = 0) -> Move:
+def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0) -> Move:
     """A legal move for ``state.awaited`` by the bot ``level``, the same for the same seed.
 
     :raises BadInput: ``BAD_OPTION_VALUE`` for an unknown level.

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mypy_extensions import mypyc_attr
+
 from engine.errors import BadMove, Reason
 
 RANK_CHARS = "23456789TJQKA"
@@ -28,6 +30,7 @@ JOKER_RANK = 13
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 
 
+@mypyc_attr(native_class=False)
 class Card(int):
     """An immutable card type: ``rank * 4 + suit``, or 52 for the joker."""
 

@@ -33,6 +33,7 @@ from typing import Any
 from engine.cards import CARDS, Card
 from engine.errors import BadInput, Reason
 from engine.game import rules_for
+from engine.mayi.rules import MayIRules
 from engine.moves import parse_move
 from engine.rules import RuleSet
 
@@ -66,7 +67,7 @@ def _same(v: Any) -> Any:
 
 
 @lru_cache(maxsize=256)
-def _rules(variant: str, players: int, options: str) -> RuleSet:
+def _rules(variant: str, players: int, options: str) -> RuleSet | MayIRules:
     return rules_for(variant, players, json.loads(options))
 
 
@@ -96,7 +97,7 @@ def _rules_code(r: Any) -> list[Any]:
     return [r.variant, r.players, text]
 
 
-def _decode_rules(v: Any) -> RuleSet:
+def _decode_rules(v: Any) -> RuleSet | MayIRules:
     return _rules(v[0], v[1], v[2])
 
 

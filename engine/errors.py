@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from mypy_extensions import mypyc_attr
 
+
+@mypyc_attr(native_class=False)
 class Reason(StrEnum):
     """Stable reason codes. Never rename one: clients branch on them."""
 
@@ -76,6 +79,7 @@ class Reason(StrEnum):
     MERGE_NOT_ALLOWED = "MERGE_NOT_ALLOWED"
 
 
+@mypyc_attr(native_class=False)
 class EngineError(Exception):
     """Base of all engine errors: a reason, a rule ID (may be empty) and a message."""
 
@@ -90,13 +94,16 @@ class EngineError(Exception):
         return f"{self.reason.value}: {self.message}{tag}"
 
 
+@mypyc_attr(native_class=False)
 class BadInput(EngineError):
     """Input that is malformed whatever the position: a bad card code, option or notation."""
 
 
+@mypyc_attr(native_class=False)
 class BadMove(BadInput):
     """A move or card text that cannot be parsed."""
 
 
+@mypyc_attr(native_class=False)
 class RuleViolation(EngineError):
     """A well-formed move that the rules forbid in this position. The state is unchanged."""

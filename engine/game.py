@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import overload
 
 from engine import transitions
 from engine.cards import Card, parse_card
 from engine.deck import check_deck
 from engine.errors import BadInput, Reason, RuleViolation
 from engine.mayi import game as mayi_game
-from engine.mayi.state import is_mayi
+from engine.mayi.rules import MayIRules
+from engine.mayi.state import AnyState, MayIState
 from engine.rules import RuleSet
 from engine.state import Phase, State
 from engine.variants import variant_module
 
 
-def rules_for(variant: str, players: int, options: Mapping[str, object] | None = None) -> RuleSet:
+def rules_for(variant: str, players: int,
+              options: Mapping[str, object] | None = None) -> RuleSet | MayIRules:
     """The validated rule set of a variant.
 
     :raises BadInput: unknown variant, bad player count, unknown option or value.
@@ -38,7 +41,7 @@ def new_game(
     options: Mapping[str, object] | None = None,
     deck: Sequence[Card | str] | None = None,
     dealer: int | None = None,
-) -> State:
+) -> AnyState:
     """Deal the first hand of a new match.
 
     The same seed (or the same explicit ``deck``, index 0 on top) always deals
@@ -49,8 +52,9 @@ def new_game(
     (11, 0)
     """
     if variant == "may_i":  # May I? is its own game: engine/mayi
-        return mayi_game.new_game(players, seed, options, deck, dealer)  # type: ignore[return-value]
+        return mayi_game.new_game(players, seed, options, deck, dealer)
     rules = rules_for(variant, players, options)
+    assert isinstance(rules, RuleSet)  # only may_i builds other rules, and it left above
     if not 0 <= seed < 2**64:
         raise BadInput(Reason.BAD_OPTION_VALUE, "seed must be an unsigned 64-bit integer")
     active = rules.active_seats(0)
@@ -62,13 +66,19 @@ def new_game(
     return transitions.deal(rules, seed, 0, dealer, scores, _deck(rules, deck))
 
 
-def next_deal(state: State, deck: Sequence[Card | str] | None = None) -> State:
+@overload
+def next_deal(state: State, deck: Sequence[Card | str] | None = None) -> State: ...
+@overload
+def next_deal(state: MayIState, deck: Sequence[Card | str] | None = None) -> MayIState: ...
+
+
+def next_deal(state: AnyState, deck: Sequence[Card | str] | None = None) -> AnyState:
     """The next hand of the match, after a hand is over (CL-GAME-6).
 
     :raises RuleViolation: ``HAND_NOT_OVER`` while the hand is played, ``GAME_OVER`` at the end.
     """
-    if is_mayi(state):  # May I? is its own game: engine/mayi
-        return mayi_game.next_deal(state, deck)  # type: ignore[return-value]
+    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
+        return mayi_game.next_deal(state, deck)
     if state.phase is Phase.GAME_OVER:
         raise RuleViolation(Reason.GAME_OVER, "the game is over", "CL-GAME-3")
     if state.phase is not Phase.HAND_OVER:

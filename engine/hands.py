@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import IS_BLACK_THREE, JOKER, RANK, THREE, Card
 from engine.moves import canonical_group
 from engine.rules import RuleSet
@@ -24,6 +26,7 @@ def add_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]
     return tuple(sorted((*hand, *cards)))
 
 
+@mypyc_attr(native_class=False)
 class HandView:
     """A hand split into naturals per rank, deuces, jokers and black threes.
 

@@ -14,10 +14,12 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import ACE, CARDS, IS_BLACK_THREE, IS_RED_THREE, RANK, SUIT, THREE, Card
 from engine.hands import HandView, remove_cards
 from engine.mayi import legal as mayi_legal
-from engine.mayi.state import is_mayi
+from engine.mayi.state import AnyState, MayIState
 from engine.melds import (
     SEQ_MAX,
     SEQ_MIN_RANK,
@@ -86,12 +88,12 @@ def group_room(rules: RuleSet, meld: MeldPile) -> int:
     return rules.group_max - meld.size if rules.group_max else NO_LIMIT
 
 
-def legal_moves(state: State) -> list[Move]:
+def legal_moves(state: AnyState) -> list[Move]:
     """Every legal move of ``state.awaited``, in a deterministic order, without duplicates.
 
     Pure and cached on the (immutable) state.
     """
-    if is_mayi(state):  # May I? is its own game: engine/mayi
+    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
         return mayi_legal.legal_moves(state)
     if state._legal:
         return list(state._legal)
@@ -108,7 +110,7 @@ def legal_moves(state: State) -> list[Move]:
     return moves
 
 
-def is_legal(state: State, move: Move) -> bool:
+def is_legal(state: AnyState, move: Move) -> bool:
     """Whether a canonical move is in the legal list."""
     return move in legal_moves(state)
 
@@ -629,6 +631,7 @@ def meld_actions(state: State) -> list[Move]:
 NaturalGroups = tuple[tuple[int, int, int], ...]
 
 
+@mypyc_attr(native_class=False)
 class _TurnFacts(NamedTuple):
     """What every candidate's check asks of the turn, worked out once per list."""
 

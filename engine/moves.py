@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import CODES, RANK_CHARS, Card, parse_cards, rank_of_char
 from engine.errors import BadMove, Reason
 from engine.mayi.moves import VERBS as MAYI_VERBS
@@ -68,6 +70,7 @@ def _fmt(cards: Group) -> str:
     return " ".join(CODES[c] for c in cards)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Draw:
     def __str__(self) -> str:
@@ -82,6 +85,7 @@ def slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
     return setter
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True, init=False)
 class TakePile:
     """Take the pile. ``cards`` meld the top card (empty: add it to the side's meld).
@@ -111,6 +115,7 @@ class TakePile:
         return ("take " + " / ".join(parts)).rstrip()
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True, init=False)
 class Meld:
     """Lay one or more new melds (several only for an initial meld in batch mode)."""
@@ -124,6 +129,7 @@ class Meld:
         return "meld " + " / ".join(_fmt(g) for g in self.groups)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True, init=False)
 class AddToMeld:
     """Add hand cards to the side's meld of ``rank`` (rank index; 1 = black threes).
@@ -155,6 +161,7 @@ _ADD_RANK, _ADD_CARDS, _ADD_LABEL = (
     slot_setter(AddToMeld, n) for n in ("rank", "cards", "label"))
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Merge:
     """Merge the side's meld labelled ``second`` into the one labelled ``first``."""
@@ -166,6 +173,7 @@ class Merge:
         return f"merge {self.first} {self.second}"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Discard:
     card: Card
@@ -174,6 +182,7 @@ class Discard:
         return f"discard {CODES[self.card]}"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class GoOut:
     """Go out: with an already empty hand, or by discarding the last card."""
@@ -184,12 +193,14 @@ class GoOut:
         return "out" if self.card is None else f"out {CODES[self.card]}"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Ask:
     def __str__(self) -> str:
         return "ask"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Answer:
     yes: bool
@@ -198,18 +209,21 @@ class Answer:
         return "yes" if self.yes else "no"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Undo:
     def __str__(self) -> str:
         return "undo"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Decline:
     def __str__(self) -> str:
         return "decline"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class EndHand:
     def __str__(self) -> str:

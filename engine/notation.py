@@ -13,12 +13,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import CODES, RANK_CHARS, SUIT_CHARS, Card, parse_cards, rank_of_char
 from engine.deck import composition
 from engine.errors import BadInput, EngineError, Reason
 from engine.game import rules_for
 from engine.mayi import notation as mayi_notation
-from engine.mayi.state import is_mayi
+from engine.mayi.state import AnyState, MayIState
 from engine.melds import SEQ_RANK, WILD_RANK, base_label, parse_label
 from engine.moves import AddToMeld, Meld, Merge, Move, parse_move
 from engine.options import OptionSpec
@@ -60,9 +62,9 @@ def _ints(values: tuple[int, ...]) -> str:
     return " ".join(str(v) for v in values)
 
 
-def export_position(state: State) -> str:
+def export_position(state: AnyState) -> str:
     """The position as text (see the module docstring)."""
-    if is_mayi(state):  # May I? is its own game: engine/mayi
+    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
         return mayi_notation.export_position(state)
     rules = state.rules
     defaults = {s.name: s.default for s in _specs(rules)}
@@ -129,6 +131,7 @@ def _specs(rules: RuleSet) -> tuple[OptionSpec, ...]:
     return variant_module(rules.variant).OPTIONS
 
 
+@mypyc_attr(native_class=False)
 class _Reader:
     """Parses the lines and fills ``*`` zones from the unplaced cards."""
 
@@ -201,7 +204,7 @@ def _parse_melds(rules: RuleSet, text: str) -> tuple[MeldPile, ...]:
     return tuple(sorted(melds, key=lambda m: m.rank))  # stable: keeps a side's order
 
 
-def import_position(text: str) -> State:
+def import_position(text: str) -> AnyState:
     """Read a position.
 
     :raises BadInput: ``BAD_NOTATION`` (or an option/variant error) for any
@@ -209,7 +212,7 @@ def import_position(text: str) -> State:
         the game's deck.
     """
     if mayi_notation.is_mayi_position(text):  # May I? is its own game: engine/mayi
-        return mayi_notation.import_position(text)  # type: ignore[return-value]
+        return mayi_notation.import_position(text)
     try:
         return _import(text)
     except EngineError as err:
@@ -228,6 +231,8 @@ def _import(text: str) -> State:
         kv.split("=", 1) for kv in opts_text.split(",") if kv.strip())
     rules = rules_for(r.get("variant", "classic"), players, {k.strip(): v.strip()
                                                               for k, v in options.items()})
+    if not isinstance(rules, RuleSet):  # a May I? variant in a Canasta position
+        raise BadInput(Reason.BAD_NOTATION, "a May I? position needs the May I? notation")
     n = rules.players
     teams = len(rules.layout.teams)
     seed = r.ints("seed", 1, "0")[0]

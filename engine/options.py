@@ -12,11 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from engine.errors import BadInput, Reason
 
 OptionValue = bool | int | str
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One option: its name, type, default (``None`` = derived from the table), choices."""

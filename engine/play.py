@@ -8,6 +8,8 @@ the input state is never touched.
 
 from __future__ import annotations
 
+from typing import overload
+
 from engine import family
 from engine import transitions as tr
 from engine.cards import IS_BLACK_THREE, JOKER, RANK, THREE, Card
@@ -24,7 +26,7 @@ from engine.legal import (
     wild_cap,
 )
 from engine.mayi import play as mayi_play
-from engine.mayi.state import is_mayi
+from engine.mayi.state import AnyState, MayIState
 from engine.melds import SEQ_RANK, WILD_RANK, first_of_rank, labels, meld_rank
 from engine.moves import (
     AddToMeld,
@@ -46,7 +48,13 @@ from engine.moves import (
 from engine.state import Phase, State, evolve, minimum_of
 
 
-def apply(state: State, move: Move, seat: int | None = None) -> State:
+@overload
+def apply(state: State, move: Move, seat: int | None = None) -> State: ...
+@overload
+def apply(state: MayIState, move: Move, seat: int | None = None) -> MayIState: ...
+
+
+def apply(state: AnyState, move: Move, seat: int | None = None) -> AnyState:
     """The state after ``move`` by the awaited seat.
 
     :param seat: if given, the seat that claims to move; another seat than the
@@ -54,8 +62,8 @@ def apply(state: State, move: Move, seat: int | None = None) -> State:
     :raises RuleViolation: the move is not legal here (the reason says why).
     :raises BadInput: the seat number does not exist.
     """
-    if is_mayi(state):  # May I? is its own game: engine/mayi
-        return mayi_play.apply(state, move, seat)  # type: ignore[return-value]
+    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
+        return mayi_play.apply(state, move, seat)
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         reason = Reason.GAME_OVER if state.phase is Phase.GAME_OVER else Reason.HAND_OVER
         raise RuleViolation(reason, "the hand is over: deal the next one", "CL-TURN-4")
@@ -119,12 +127,12 @@ def _pick(rest: list[Card], group: Group, wild: tuple[bool, ...]) -> Group:
     return canonical_group(picked)
 
 
-def canonicalize(state: State, move: Move) -> Move:
+def canonicalize(state: AnyState, move: Move) -> Move:
     """Replace a client's copies of identical-rank cards by the canonical ones.
 
     :raises RuleViolation: ``CARDS_NOT_IN_HAND`` if the hand lacks some card.
     """
-    if is_mayi(state):  # May I? is its own game: engine/mayi
+    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
         return mayi_play.canonicalize(state, move)
     if not isinstance(move, (Meld, AddToMeld, TakePile)) or state.awaited < 0:
         return move

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+from mypy_extensions import mypyc_attr
+
 from engine.options import OptionValue
 
 # Classic options that the shared core reads, with their classic defaults. Other
@@ -34,6 +36,7 @@ CORE_DEFAULTS: dict[str, OptionValue] = {
 }
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Who sits where and with whom, for one player count.
@@ -55,6 +58,7 @@ class Layout:
         return self.seat_team[seat]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """Every parameter the engine needs, resolved and validated."""

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import Card
 from engine.moves import Group, Move, slot_setter
 from engine.rules import RuleSet
@@ -35,6 +37,7 @@ def evolve(obj: T, **changes: object) -> T:
     return new
 
 
+@mypyc_attr(native_class=False)
 class Phase(StrEnum):
     DRAW = "draw"
     DRAW_EXHAUSTED = "draw_exhausted"
@@ -50,6 +53,7 @@ WILD_RANK = 13  # wild cards only (BO-WILD-2)
 SEQ_RANK = 14  # 14 + suit: a sequence of that suit (SA-SEQ)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True, init=False)
 class MeldPile:
     """A meld on the table: one rank (``1`` = black threes), its cards, who started it.
@@ -98,6 +102,7 @@ _PILE_RANK, _PILE_CARDS, _PILE_OWNER, _PILE_WILDS = (
     slot_setter(MeldPile, n) for n in ("rank", "cards", "owner", "wilds"))
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Turn:
     """What the active seat has done this turn.
@@ -120,6 +125,7 @@ class Turn:
     last_chance: bool = False  # took the pile with the stock empty: the hand ends (BO-END-3)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SideResult:
     """One team's score for a hand, with every component (CL-SCORE-8)."""
@@ -138,6 +144,7 @@ class SideResult:
     cumulative: int
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class HandResult:
     went_out: int  # seat, or -1 when the stock ran out
@@ -147,6 +154,7 @@ class HandResult:
     draw: bool = False  # game ended in a draw (tie policy "draw")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class State:
     rules: RuleSet

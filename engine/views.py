@@ -11,15 +11,18 @@ import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import CODES, Card
 from engine.legal import legal_moves, pile_frozen_for_both
 from engine.mayi.legal import legal_moves_for
-from engine.mayi.state import is_mayi
+from engine.mayi.state import AnyState, MayIState
 from engine.melds import base_label, labels
 from engine.scoring import hand_sides
-from engine.state import MeldPile, Phase, SideResult, State
+from engine.state import MeldPile, Phase, SideResult
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class MeldView:
     rank: str  # rank character, or the base label of a sequence (S:5-9) or wild meld (W)
@@ -31,6 +34,7 @@ class MeldView:
     kind: str = "group"  # group, black_threes, wild or sequence
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SideView:
     team: int
@@ -43,6 +47,7 @@ class SideView:
     red_threes: tuple[str, ...]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SeatView:
     seat: int
@@ -86,9 +91,9 @@ def meld_views(melds: tuple[MeldPile, ...]) -> tuple[MeldView, ...]:
         for m, label in zip(melds, labels(melds), strict=True))
 
 
-def seat_view(state: State, seat: int) -> SeatView:
+def seat_view(state: AnyState, seat: int) -> SeatView:
     """The view of ``seat`` (``-1`` for a spectator who holds no cards)."""
-    if is_mayi(state):  # May I? is its own game: engine/mayi
+    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
         from engine.mayi import views as mayi_views  # it builds on this module
 
         return mayi_views.seat_view(state, seat)
@@ -127,7 +132,7 @@ def seat_view(state: State, seat: int) -> SeatView:
 PRIVATE_FIELDS = ("seat", "hand", "legal_moves")
 
 
-def seat_views(state: State) -> tuple[SeatView, ...]:
+def seat_views(state: AnyState) -> tuple[SeatView, ...]:
     """Every seat's view, the public table built once (what a service returns).
 
     Each equals ``seat_view(state, seat)`` and differs from the spectator's
@@ -137,7 +142,7 @@ def seat_views(state: State) -> tuple[SeatView, ...]:
     return tuple(_private(base, *part) for part in private_parts(state))
 
 
-def private_parts(state: State) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
+def private_parts(state: AnyState) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]:
     """Per seat, the fields of its view that the spectator's view lacks: ``(seat, hand,
     legal_moves)``. With ``seat_view(state, -1)`` they make every seat's view, so a
     service can convert the public table once."""
@@ -147,7 +152,7 @@ def private_parts(state: State) -> tuple[tuple[int, tuple[str, ...], tuple[str, 
     for s in range(state.rules.players):
         if s == awaited:
             mine = legal
-        elif is_mayi(state):  # with buy_priority=first_call every seat in a buy window may answer
+        elif isinstance(state, MayIState):  # with buy_priority=first_call every seat in a buy window may answer
             mine = tuple(str(m) for m in legal_moves_for(state, s))
         else:
             mine = ()
@@ -172,9 +177,9 @@ _PUBLIC_SLOTS = tuple(f.name for f in dataclasses.fields(SeatView)
                       if f.name not in PRIVATE_FIELDS)
 
 
-def provisional_score(state: State) -> tuple[SideResult, ...]:
+def provisional_score(state: AnyState) -> tuple[SideResult, ...]:
     """The hand's score as it stands (or the final one once the hand is over)."""
-    if is_mayi(state):  # May I? is its own game: engine/mayi
+    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
         from engine.mayi import views as mayi_views  # it builds on this module
 
         return mayi_views.provisional_score(state)

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.cards import CODES, RANK_CHARS, Card, parse_card, rank_of_char
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
+from engine.mayi.state import AnyState
 from engine.melds import parse_label
 from engine.moves import (
     AddToMeld,
@@ -34,7 +35,7 @@ from engine.moves import (
     parse_move,
 )
 from engine.options import OptionSpec
-from engine.state import SEQ_RANK, WILD_RANK, Phase, SideResult, State
+from engine.state import SEQ_RANK, WILD_RANK, Phase, SideResult
 from engine.variants import VariantInfo
 from engine.views import MeldView, SeatView, SideView
 from service.errors import invalid_request
@@ -351,7 +352,7 @@ def _event(kind: int, seat: int = -1, move: str = "", cards: Sequence[str] = (),
     return e
 
 
-def _red_threes(prev: State | None, nxt: State) -> list[game.Event]:
+def _red_threes(prev: AnyState | None, nxt: AnyState) -> list[game.Event]:
     out = []
     for seat, reds in enumerate(nxt.red3):
         before = len(prev.red3[seat]) if prev is not None else 0
@@ -361,7 +362,7 @@ def _red_threes(prev: State | None, nxt: State) -> list[game.Event]:
     return out
 
 
-def _ending(prev_phase: Phase | None, nxt: State) -> list[game.Event]:
+def _ending(prev_phase: Phase | None, nxt: AnyState) -> list[game.Event]:
     over = (Phase.HAND_OVER, Phase.GAME_OVER)
     if nxt.phase not in over or prev_phase in over or nxt.result is None:
         return []
@@ -371,7 +372,7 @@ def _ending(prev_phase: Phase | None, nxt: State) -> list[game.Event]:
     return out
 
 
-def move_events(prev: State, move: Move, seat: int, nxt: State) -> list[game.Event]:
+def move_events(prev: AnyState, move: Move, seat: int, nxt: AnyState) -> list[game.Event]:
     """What every seat saw happen when ``seat`` played ``move``."""
     events = [_event(game.EVENT_TYPE_MOVE_PLAYED, seat, move=str(move))]
     turn_changed = nxt.turn.seat != prev.turn.seat
@@ -387,7 +388,7 @@ def move_events(prev: State, move: Move, seat: int, nxt: State) -> list[game.Eve
     return events + _ending(prev.phase, nxt)
 
 
-def deal_events(state: State) -> list[game.Event]:
+def deal_events(state: AnyState) -> list[game.Event]:
     """The events of a fresh deal: who dealt, red threes laid, who plays first."""
     events = [_event(game.EVENT_TYPE_HAND_DEALT, state.dealer)]
     events += _red_threes(None, state)

@@ -21,10 +21,11 @@ from engine.bots import LEVELS, suggest_move
 from engine.errors import BadInput, EngineError, Reason, RuleViolation
 from engine.game import new_game, next_deal
 from engine.legal import legal_moves
+from engine.mayi.state import AnyState
 from engine.moves import MOVE_KINDS, Move
 from engine.notation import export_position, import_position
 from engine.play import apply, canonicalize
-from engine.state import Phase, State
+from engine.state import Phase
 from engine.variants import catalogue
 from engine.views import private_parts, provisional_score, seat_view
 from service import convert, metrics
@@ -118,7 +119,7 @@ class Core:
 
     # --- helpers -----------------------------------------------------------------
 
-    def _open(self, blob: bytes, expected_seq: int | None = None) -> tuple[Header, State]:
+    def _open(self, blob: bytes, expected_seq: int | None = None) -> tuple[Header, AnyState]:
         header, state = self.sealer.open(blob)
         if expected_seq is not None and expected_seq != header.seq:
             raise ServiceError(
@@ -127,7 +128,7 @@ class Core:
                 params={"seq": header.seq, "expected": expected_seq})
         return header, state
 
-    def _seal(self, state: State, game_id: bytes, seq: int, imported: bool,
+    def _seal(self, state: AnyState, game_id: bytes, seq: int, imported: bool,
               out_header: game.SnapshotHeader) -> bytes:
         blob, header = self.sealer.seal(state, game_id, seq, imported)
         metrics.SNAPSHOT_BYTES.observe(len(blob))
@@ -136,7 +137,7 @@ class Core:
         return blob
 
     @staticmethod
-    def _views(state: State, seat: int | None, out: Any, field: str = "view_seat") -> None:
+    def _views(state: AnyState, seat: int | None, out: Any, field: str = "view_seat") -> None:
         players = state.rules.players
         if seat is not None and not -1 <= seat < players:
             raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {seat}"), field)

@@ -26,6 +26,7 @@ import grpc
 import uvicorn
 from grpc_health.v1.health import aio as health_aio
 
+import engine
 from service import grpc_server, logs
 from service.config import ConfigError, Settings
 from service.core import Core
@@ -108,7 +109,7 @@ class App:
             await asyncio.sleep(0.01)
         log.info("listening", extra={"fields": {
             "grpc": f"{s.bind}:{self.grpc_port}", "http": f"{s.bind}:{self.http_port}",
-            "key_ids": list(self.core.sealer.keys.key_ids),
+            "key_ids": list(self.core.sealer.keys.key_ids), "engine": engine.BUILD,
             **({"worker": self.worker, "pid": os.getpid()} if shared else {})}})
 
     def stop(self) -> asyncio.Task[None]:

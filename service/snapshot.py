@@ -32,7 +32,7 @@ from cryptography.exceptions import InvalidTag
 
 from engine.codec import decode_state, encode_state
 from engine.errors import EngineError
-from engine.state import State
+from engine.mayi.state import AnyState
 from service.errors import ServiceError, ServiceReason, snapshot_invalid
 from service.keys import KeyRing
 
@@ -136,10 +136,10 @@ class Sealer:
         self.keys = keys
         self.max_bytes = max_bytes
         self.cache_size = cache_size
-        self._cache: OrderedDict[bytes, tuple[Header, State]] = OrderedDict()
+        self._cache: OrderedDict[bytes, tuple[Header, AnyState]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def seal(self, state: State, game_id: bytes, seq: int, imported: bool) -> tuple[bytes, Header]:
+    def seal(self, state: AnyState, game_id: bytes, seq: int, imported: bool) -> tuple[bytes, Header]:
         key = self.keys.sealing
         header = Header(FORMAT_VERSION, key.key_id, state.rules.variant, game_id, seq, imported)
         clear = header.encode()
@@ -150,7 +150,7 @@ class Sealer:
         self._remember(blob, header, state)
         return blob, header
 
-    def open(self, blob: bytes) -> tuple[Header, State]:
+    def open(self, blob: bytes) -> tuple[Header, AnyState]:
         """The header and state of a snapshot.
 
         :raises ServiceError: ``SNAPSHOT_INVALID`` for anything foreign, tampered,
@@ -178,10 +178,10 @@ class Sealer:
         return header, state
 
     @staticmethod
-    def _decode(packed: bytes, header: Header) -> State:
+    def _decode(packed: bytes, header: Header) -> AnyState:
         text = _inflate(packed) if header.format_version == ZLIB_VERSION else packed.rstrip(b"\0")
         try:
-            state: State = decode_state(text)
+            state: AnyState = decode_state(text)
         except (EngineError, UnicodeDecodeError):
             # Authentic but unreadable: written by an engine whose notation differs.
             raise ServiceError(
@@ -194,7 +194,7 @@ class Sealer:
             raise snapshot_invalid()
         return state
 
-    def _remember(self, blob: bytes, header: Header, state: State) -> None:
+    def _remember(self, blob: bytes, header: Header, state: AnyState) -> None:
         if not self.cache_size:
             return
         with self._lock:

@@ -39,10 +39,11 @@ from engine import (
 from engine.cards import CARDS, CODES, Card
 from engine.mayi import transitions as tr
 from engine.mayi.legal import contract_melds, legal_moves_for
-from engine.mayi.melds import TableMeld, classify, contiguous
+from engine.mayi.melds import classify, contiguous
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
 from engine.mayi.rules import MayIRules, build
 from engine.mayi.state import MayIState, evolve
+from engine.mayi.table import TableMeld
 from engine.moves import Discard, Draw, GoOut, Meld, Move, TakePile
 from engine.notation import export_position, import_position
 from engine.views import seat_view, seat_views

@@ -5,9 +5,10 @@ May I? is not a Canasta, so it is its own game module on the shared pieces
 (``engine.new_game``, ``legal_moves``, ``apply``, ``next_deal``, the views and the
 notation) dispatches on the state type, so callers use one API for every game.
 
-This package file stays empty on purpose: the shared modules import
+This package file imports none of its modules on purpose: the shared modules import
 :mod:`engine.mayi.state` and :mod:`engine.mayi.moves` at load time, and those must
-not pull the rest of the package in (no import cycles).
+not pull the rest of the package in (no import cycles). It only puts the compiled
+modules first when the compiled build runs (:mod:`engine.build`).
 
 Modules: :mod:`~engine.mayi.melds` (sets and sequences), :mod:`~engine.mayi.moves`,
 :mod:`~engine.mayi.rules` (options and contracts), :mod:`~engine.mayi.state`,
@@ -15,3 +16,7 @@ Modules: :mod:`~engine.mayi.melds` (sets and sequences), :mod:`~engine.mayi.move
 :mod:`~engine.mayi.scoring`, :mod:`~engine.mayi.views`, :mod:`~engine.mayi.notation`,
 :mod:`~engine.mayi.game`. Rules as implemented: ``docs/rules-may-i.md``.
 """
+
+from engine.build import select
+
+select(__path__, "mayi")

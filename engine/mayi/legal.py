@@ -20,7 +20,6 @@ from operator import attrgetter
 
 from engine.cards import CARDS, Card
 from engine.mayi.melds import (
-    TableMeld,
     classify,
     contiguous,
     extend,
@@ -32,6 +31,7 @@ from engine.mayi.melds import (
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
 from engine.mayi.rules import MayIRules
 from engine.mayi.state import BUY_WINDOW, DRAW, MELD, MayIState, TableFits
+from engine.mayi.table import TableMeld
 from engine.moves import Discard, Draw, Move, TakePile
 
 _CARDS_OF = attrgetter("cards")

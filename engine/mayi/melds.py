@@ -11,7 +11,7 @@ end: ``start`` is the rank of its first card and the next rank of ``r`` is
 ace may only be an end of a run (``A 2 3 4`` or ``J Q K A``). A full 13-card run
 has one set of cards whatever its start; it is always kept as ``2 .. A``.
 
->>> from engine.cards import parse_cards
+>>> from engine.cards import format_cards, parse_cards
 >>> m = classify(parse_cards("KS AS 2S QS"), wrap=True)
 >>> format_cards(m.cards) if m else None
 'QS KS AS 2S'
@@ -22,36 +22,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from engine.cards import ACE, CARDS, RANK, SUIT, Card, format_cards
+from engine.cards import ACE, CARDS, RANK, SUIT, Card
+from engine.mayi.table import TableMeld
 
 SET_MIN, RUN_MIN = 3, 4
-
-
-@dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A meld on the table: a set (``rank`` >= 0) or a run (``suit`` >= 0).
-
-    ``cards`` are in canonical order: a set by card id (``7S 7H 7D``), a run from
-    its low end (``QS KS AS 2S``).
-    """
-
-    cards: tuple[Card, ...]
-    rank: int = -1  # set rank, -1 for a run
-    suit: int = -1  # run suit, -1 for a set
-    start: int = -1  # rank of a run's first card, -1 for a set
-
-    @property
-    def is_run(self) -> bool:
-        return self.suit >= 0
-
-    @property
-    def length(self) -> int:
-        return len(self.cards)
-
-    def __str__(self) -> str:
-        return format_cards(self.cards)
 
 
 def run_ok(start: int, length: int, wrap: bool) -> bool:

@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import CODES, Card, parse_cards
 from engine.errors import BadMove, Reason
 from engine.mayi.melds import classify, meld_key
@@ -40,6 +42,7 @@ Group = tuple[Card, ...]
 VERBS = frozenset({"buy", "pass", "down", "layoff"})
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Buy:
     """Ask "May I?" for the declined discard (MI-BUY-1..7)."""
@@ -48,6 +51,7 @@ class Buy:
         return "buy"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class PassBuy:
     """Answer the buy window with no (MI-BUY-3)."""
@@ -56,6 +60,7 @@ class PassBuy:
         return "pass"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class GoDown:
     """Lay down the deal's contract in one move (MI-CON-1..4)."""
@@ -66,6 +71,7 @@ class GoDown:
         return "down " + " / ".join(" ".join(CODES[c] for c in g) for g in self.groups)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class LayOff:
     """Lay one card off on meld ``meld`` (0-based, in laying order) of ``seat`` (MI-OFF)."""

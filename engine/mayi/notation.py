@@ -25,12 +25,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import CODES, Card, parse_cards
 from engine.errors import BadInput, EngineError, Reason
-from engine.mayi.melds import TableMeld, classify
+from engine.mayi.melds import classify
 from engine.mayi.rules import OPTIONS, MayIRules, build
 from engine.mayi.scoring import deal_result, game_over
 from engine.mayi.state import MayIState, MayITurn, evolve
+from engine.mayi.table import TableMeld
 from engine.mayi.transitions import buy_refusal, composition
 from engine.state import Phase
 
@@ -105,6 +108,7 @@ def is_mayi_position(text: str) -> bool:
                == "may_i" for ln in head.splitlines())
 
 
+@mypyc_attr(native_class=False)
 class _Reader:
     def __init__(self, text: str) -> None:
         lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]

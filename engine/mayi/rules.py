@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 from engine.errors import BadInput, Reason
 from engine.options import OptionSpec, OptionValue
 from engine.rules import Layout
@@ -67,6 +69,7 @@ _SPECS = {s.name: s for s in OPTIONS}
 _NONE_WORDS = ("none", "unlimited", "null", "")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class MayIRules:
     """The resolved rules of a May I? game (a RuleSet-like object for hosts).

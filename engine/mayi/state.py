@@ -15,14 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeGuard
+from typing import TypeAlias, TypeGuard
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import Card
-from engine.mayi.melds import TableMeld
 from engine.mayi.moves import LayOff
 from engine.mayi.rules import MayIRules
+from engine.mayi.table import TableMeld
 from engine.moves import Move
-from engine.state import HandResult, Phase
+from engine.state import HandResult, Phase, State
 
 # The phases as plain module constants: reading a member off the enum class
 # (``Phase.DRAW``) is a slow class attribute lookup, and the hot paths test the
@@ -34,6 +36,7 @@ HAND_OVER, GAME_OVER = Phase.HAND_OVER, Phase.GAME_OVER
 TableFits = Mapping[int, tuple[LayOff, ...]]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class MayITurn:
     """The turn of ``seat`` (built positionally on every move: keep the field order).
@@ -54,6 +57,7 @@ class MayITurn:
     laid_off: bool = False  # laid a card off in this turn (the table changed)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class MayIResult(HandResult):
     """A deal's result. ``sides`` has one row per player (``team`` = seat): ``total``
@@ -66,6 +70,7 @@ class MayIResult(HandResult):
     winners: tuple[int, ...] = ()
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class MayIState:
     rules: MayIRules
@@ -106,6 +111,11 @@ class MayIState:
     def red3(self) -> tuple[tuple[Card, ...], ...]:
         """No red threes in May I? (kept so that generic hosts can read every state alike)."""
         return ((),) * self.rules.players
+
+
+# A state of any game of the engine: the facade (engine.game, .legal, .play, .views,
+# .notation, .bots) takes both and hands a May I? state to engine/mayi.
+AnyState: TypeAlias = State | MayIState
 
 
 def is_mayi(state: object) -> TypeGuard[MayIState]:

@@ -14,11 +14,12 @@ from typing import TypeVar
 
 from engine.cards import CARDS, Card
 from engine.errors import BadInput, Reason
-from engine.mayi.melds import TableMeld, classify, contiguous, extend, run_ok
+from engine.mayi.melds import classify, contiguous, extend, run_ok
 from engine.mayi.moves import GoDown, LayOff
 from engine.mayi.rules import MayIRules
 from engine.mayi.scoring import deal_result, game_over
 from engine.mayi.state import BUY_WINDOW, DRAW, MELD, MayIState, MayITurn, evolve, successor
+from engine.mayi.table import TableMeld
 from engine.state import Phase
 
 T = TypeVar("T")

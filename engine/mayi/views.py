@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import CODES, RANK_CHARS, SUIT_CHARS
 from engine.mayi.legal import legal_moves_for
-from engine.mayi.melds import TableMeld
 from engine.mayi.scoring import score_rows
 from engine.mayi.state import MayIState
+from engine.mayi.table import TableMeld
 from engine.state import Phase, SideResult
 from engine.views import MeldView, SeatView, SideView
 
@@ -71,6 +73,7 @@ def provisional_score(state: MayIState) -> tuple[SideResult, ...]:
     return score_rows(state)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class BuyWindow:
     """The May I? specifics a host may show beside the shared view."""

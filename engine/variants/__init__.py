@@ -6,12 +6,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, cast
 
+from mypy_extensions import mypyc_attr
+
 from engine.errors import BadInput, Reason
+from engine.mayi.rules import MayIRules
 from engine.options import OptionSpec
 from engine.rules import RuleSet
 from engine.variants import bolivia, bolivia_sevens, classic, may_i, samba
 
 
+@mypyc_attr(native_class=False)
 class VariantModule(Protocol):
     NAME: str
     NAME_RU: str
@@ -19,9 +23,11 @@ class VariantModule(Protocol):
     MAX_PLAYERS: int
     OPTIONS: tuple[OptionSpec, ...]
 
-    def build(self, players: int, options: Mapping[str, object] | None = None) -> RuleSet: ...
+    def build(self, players: int,
+              options: Mapping[str, object] | None = None) -> RuleSet | MayIRules: ...
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class VariantInfo:
     id: str

@@ -140,11 +140,23 @@ def test_dockerignore_sends_what_the_build_copies_and_nothing_else() -> None:
         files = [p for p in path.rglob("*") if p.is_file()] if path.is_dir() else [path]
         for file in files:
             rel = file.relative_to(ROOT).as_posix()
-            if "__pycache__" not in rel:
+            if "__pycache__" not in rel and not rel.startswith("engine/_native/"):
                 assert not _ignored(rel), f"{rel} is copied but .dockerignore drops it"
+    # a local compiled engine stays out: the image compiles its own (deploy/compile_engine.py)
     for rel in ("tests/test_smoke.py", ".git/HEAD", ".venv/bin/python", "gen/python/x.py",
-                ".dev-keys/seal.keys", "engine/__pycache__/x.pyc", "k8s/base/deployment.yaml"):
+                ".dev-keys/seal.keys", "engine/__pycache__/x.pyc", "k8s/base/deployment.yaml",
+                "engine/_native/SOURCES", "engine/_native/legal.cpython-311-x86_64-linux-gnu.so"):
         assert _ignored(rel), rel
+
+
+def test_the_image_compiles_the_engine_and_checks_it_runs() -> None:
+    """The build stage compiles the engine with mypyc and fails unless the installed
+    engine then runs compiled (engine/build.py)."""
+    runs = [rest for word, rest in _stages()[0] if word == "RUN"]
+    compile_step = [r for r in runs if "deploy/compile_engine.py" in r]
+    assert len(compile_step) == 1
+    assert "engine.BUILD == 'compiled'" in compile_step[0]
+    assert "python -I" in compile_step[0]  # not the /src copy in the working directory
 
 
 def test_protobuf_runs_on_upb() -> None:
