@@ -85,10 +85,11 @@ def test_greedy_copes_with_move_kinds_it_does_not_know(monkeypatch: pytest.Monke
         # compiled calls do not go through the patched module global: play it on the source
         root = Path(__file__).resolve().parent.parent
         done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", request.node.nodeid],
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", request.node.nodeid],
             cwd=root, env={**os.environ, "CANASTA_ENGINE": "pure", "PYTHONPATH": str(root)},
             capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+        # 0: it ran and passed (1: it failed, 5: no such test)
+        assert done.returncode == 0, done.stdout + done.stderr
         return
     state = new_game("classic", 4, seed=2)
     known = legal_moves(state)
