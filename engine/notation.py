@@ -219,8 +219,9 @@ def import_position(text: str) -> AnyState:
         if isinstance(err, BadInput) and err.reason is not Reason.BAD_CARD:
             raise
         raise BadInput(Reason.BAD_NOTATION, f"bad position: {err.message}") from None
-    except (ValueError, IndexError, KeyError) as err:
-        raise BadInput(Reason.BAD_NOTATION, f"bad position: {err}") from None
+    # a name of its own: compiled, ``err`` holds only the EngineError of the clause above
+    except (ValueError, IndexError, KeyError) as bad:
+        raise BadInput(Reason.BAD_NOTATION, f"bad position: {bad}") from None
 
 
 def _import(text: str) -> State:

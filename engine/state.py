@@ -3,6 +3,9 @@
 Zones are multisets of card types held as sorted tuples (hands, melds) or
 ordered tuples (stock and pile, top card last). Nothing here changes in place:
 :func:`engine.play.apply` builds a new state with :func:`dataclasses.replace`.
+
+This module always runs as plain Python, never compiled (``engine/build.py``): the
+snapshot codec reads its classes' field annotations.
 """
 
 from __future__ import annotations
@@ -10,8 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
-
-from mypy_extensions import mypyc_attr
 
 from engine.cards import Card
 from engine.moves import Group, Move, slot_setter
@@ -37,7 +38,6 @@ def evolve(obj: T, **changes: object) -> T:
     return new
 
 
-@mypyc_attr(native_class=False)
 class Phase(StrEnum):
     DRAW = "draw"
     DRAW_EXHAUSTED = "draw_exhausted"
@@ -53,7 +53,6 @@ WILD_RANK = 13  # wild cards only (BO-WILD-2)
 SEQ_RANK = 14  # 14 + suit: a sequence of that suit (SA-SEQ)
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True, init=False)
 class MeldPile:
     """A meld on the table: one rank (``1`` = black threes), its cards, who started it.
@@ -102,7 +101,6 @@ _PILE_RANK, _PILE_CARDS, _PILE_OWNER, _PILE_WILDS = (
     slot_setter(MeldPile, n) for n in ("rank", "cards", "owner", "wilds"))
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Turn:
     """What the active seat has done this turn.
@@ -125,7 +123,6 @@ class Turn:
     last_chance: bool = False  # took the pile with the stock empty: the hand ends (BO-END-3)
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SideResult:
     """One team's score for a hand, with every component (CL-SCORE-8)."""
@@ -144,7 +141,6 @@ class SideResult:
     cumulative: int
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class HandResult:
     went_out: int  # seat, or -1 when the stock ran out
@@ -154,7 +150,6 @@ class HandResult:
     draw: bool = False  # game ended in a draw (tie policy "draw")
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class State:
     rules: RuleSet

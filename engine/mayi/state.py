@@ -9,6 +9,9 @@ Phases (:class:`engine.state.Phase`): ``draw`` (the player in turn takes the fre
 discard or draws), ``buy_window`` (the declined discard is offered: the awaited
 seat answers ``buy`` or ``pass``), ``meld`` (go down, lay off, discard),
 ``hand_over`` and ``game_over``.
+
+This module always runs as plain Python, never compiled (``engine/build.py``): the
+snapshot codec reads its classes' field annotations.
 """
 
 from __future__ import annotations
@@ -16,8 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias, TypeGuard
-
-from mypy_extensions import mypyc_attr
 
 from engine.cards import Card
 from engine.mayi.moves import LayOff
@@ -36,7 +37,6 @@ HAND_OVER, GAME_OVER = Phase.HAND_OVER, Phase.GAME_OVER
 TableFits = Mapping[int, tuple[LayOff, ...]]
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class MayITurn:
     """The turn of ``seat`` (built positionally on every move: keep the field order).
@@ -57,7 +57,6 @@ class MayITurn:
     laid_off: bool = False  # laid a card off in this turn (the table changed)
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class MayIResult(HandResult):
     """A deal's result. ``sides`` has one row per player (``team`` = seat): ``total``
@@ -70,7 +69,6 @@ class MayIResult(HandResult):
     winners: tuple[int, ...] = ()
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class MayIState:
     rules: MayIRules

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mypy_extensions import mypyc_attr
-
 from engine.cards import Card, format_cards
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TableMeld:
     """A meld on the table: a set (``rank`` >= 0) or a run (``suit`` >= 0).
