@@ -18,7 +18,7 @@ WEB_DEPS := tests/web/node_modules/.package-lock.json
 
 setup: $(STAMP) $(GEN) native
 
-# The engine compiled with mypyc into engine/_native (git-ignored): about 2 minutes the first
+# The engine compiled with mypyc into engine/_native (git-ignored): a few minutes the first
 # time, then skipped while the engine's sources are unchanged (deploy/compile_engine.py).
 # NATIVE=0 leaves the engine in plain Python (the same rules; engine/build.py picks at import).
 NATIVE ?= 1

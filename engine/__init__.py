@@ -26,6 +26,6 @@ from engine.state import Phase, State
 
 __all__ = [
     "BUILD", "AnyState", "BadInput", "BadMove", "Card", "EngineError", "Move", "Phase", "Reason",
-    "RuleViolation", "State", "apply", "canonicalize", "is_legal", "legal_moves", "new_game", "next_deal",
-    "parse_card", "parse_cards", "parse_move", "rules_for",
+    "RuleViolation", "State", "apply", "canonicalize", "is_legal", "legal_moves", "new_game",
+    "next_deal", "parse_card", "parse_cards", "parse_move", "rules_for",
 ]

@@ -152,7 +152,8 @@ def private_parts(state: AnyState) -> tuple[tuple[int, tuple[str, ...], tuple[st
     for s in range(state.rules.players):
         if s == awaited:
             mine = legal
-        elif isinstance(state, MayIState):  # with buy_priority=first_call every seat in a buy window may answer
+        elif isinstance(state, MayIState):
+            # with buy_priority=first_call every seat in a buy window may answer
             mine = tuple(str(m) for m in legal_moves_for(state, s))
         else:
             mine = ()

@@ -139,7 +139,8 @@ class Sealer:
         self._cache: OrderedDict[bytes, tuple[Header, AnyState]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def seal(self, state: AnyState, game_id: bytes, seq: int, imported: bool) -> tuple[bytes, Header]:
+    def seal(self, state: AnyState, game_id: bytes, seq: int,
+             imported: bool) -> tuple[bytes, Header]:
         key = self.keys.sealing
         header = Header(FORMAT_VERSION, key.key_id, state.rules.variant, game_id, seq, imported)
         clear = header.encode()

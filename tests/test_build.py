@@ -9,7 +9,9 @@ move and position must agree.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import os
 import subprocess
 import sys
@@ -63,9 +65,6 @@ print(hashlib.sha256("".join(
 
 
 def _digest_here() -> str:
-    import contextlib
-    import io
-
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(PLAYOUT, "playout", "exec"), {})

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeAlias, TypeGuard
+from typing import TypeAlias
 
 from engine.cards import Card
 from engine.mayi.moves import LayOff
@@ -114,11 +114,6 @@ class MayIState:
 # A state of any game of the engine: the facade (engine.game, .legal, .play, .views,
 # .notation, .bots) takes both and hands a May I? state to engine/mayi.
 AnyState: TypeAlias = State | MayIState
-
-
-def is_mayi(state: object) -> TypeGuard[MayIState]:
-    """Whether a state is a May I? state (the facade dispatches on this)."""
-    return type(state) is MayIState
 
 
 def evolve(state: MayIState, **changes: object) -> MayIState:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -38,12 +38,12 @@ class VariantInfo:
     options: tuple[OptionSpec, ...]
 
 
-VARIANTS: dict[str, VariantModule] = {"classic": classic}
-VARIANTS.update(samba=samba, bolivia=bolivia, bolivia_sevens=bolivia_sevens)
+# May I? builds its own rule set (engine.mayi.rules.MayIRules), not a Canasta RuleSet.
+VARIANTS: dict[str, VariantModule] = {
+    "classic": classic, "samba": samba, "bolivia": bolivia, "bolivia_sevens": bolivia_sevens,
+    "may_i": may_i}
 # Other names a variant is found by (not listed in the catalogue).
 ALIASES: dict[str, str] = {"chile_provisional": "bolivia_sevens"}
-# May I? builds its own rule set (engine.mayi.rules.MayIRules), not a Canasta RuleSet.
-VARIANTS["may_i"] = cast(VariantModule, may_i)
 
 
 def variant_module(variant: str) -> VariantModule:
