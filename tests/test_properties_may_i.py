@@ -42,7 +42,8 @@ from engine.mayi.legal import contract_melds, legal_moves_for
 from engine.mayi.melds import classify, contiguous
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
 from engine.mayi.rules import MayIRules, build
-from engine.mayi.state import MayIState, evolve
+from engine.mayi.state import MayIState
+from engine.mayi.successor import evolve
 from engine.mayi.table import TableMeld
 from engine.moves import Discard, Draw, GoOut, Meld, Move, TakePile
 from engine.notation import export_position, import_position

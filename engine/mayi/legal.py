@@ -17,6 +17,7 @@ number is at most two per run plus the hand's cards of each set rank.
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import Final
 
 from engine.cards import CARDS, Card
 from engine.mayi.melds import (
@@ -30,15 +31,16 @@ from engine.mayi.melds import (
 )
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
 from engine.mayi.rules import MayIRules
-from engine.mayi.state import BUY_WINDOW, DRAW, MELD, MayIState, TableFits
+from engine.mayi.state import MayIState, TableFits
+from engine.mayi.successor import BUY_WINDOW, DRAW, MELD
 from engine.mayi.table import TableMeld
 from engine.moves import Discard, Draw, Move, TakePile
 
-_CARDS_OF = attrgetter("cards")
-_TAKE = TakePile()
-_DRAW = Draw()
-_BUY = Buy()
-_PASS = PassBuy()
+_CARDS_OF: Final = attrgetter("cards")
+_TAKE: Final = TakePile()
+_DRAW: Final = Draw()
+_BUY: Final = Buy()
+_PASS: Final = PassBuy()
 
 
 def legal_moves(state: MayIState) -> list[Move]:
@@ -92,8 +94,8 @@ def _counts(hand: tuple[Card, ...]) -> list[int]:
     return counts
 
 
-_SETS: dict[tuple[int, tuple[int, ...], bool], tuple[TableMeld, ...]] = {}
-_RUNS: dict[tuple[int, int, int], TableMeld] = {}
+_SETS: Final[dict[tuple[int, tuple[int, ...], bool], tuple[TableMeld, ...]]] = {}
+_RUNS: Final[dict[tuple[int, int, int], TableMeld]] = {}
 
 
 def _rank_sets(rank: int, have: tuple[int, ...], exact: bool) -> tuple[TableMeld, ...]:
@@ -403,7 +405,7 @@ def table_fits(state: MayIState) -> TableFits:
     return fits
 
 
-_LISTING = attrgetter("seat", "meld", "card")  # the order of the lay-offs listed
+_LISTING: Final = attrgetter("seat", "meld", "card")  # the order of the lay-offs listed
 
 
 def layoff_moves(state: MayIState) -> list[Move]:
@@ -414,15 +416,19 @@ def layoff_moves(state: MayIState) -> list[Move]:
     if len(hand) == 1 and state.rules.keep_one:
         return []
     fits = table_fits(state)
-    held = fits.keys() & hand
-    if not held:
-        return []
-    if len(held) == 1:
-        return list(fits[held.pop()])
     moves: list[Move] = []
-    for c in held:
-        moves += fits[c]
-    moves.sort(key=_LISTING)
+    found = 0
+    last = -1
+    for c in hand:  # the hand is sorted: each type once
+        i: int = c
+        if i != last:
+            last = i
+            fit = fits.get(i)
+            if fit is not None:
+                moves += fit
+                found += 1
+    if found > 1:
+        moves.sort(key=_LISTING)
     return moves
 
 
@@ -436,14 +442,23 @@ def may_discard(state: MayIState, card: Card) -> bool:
     return all(c == card for c in state.hands[state.turn.seat])
 
 
-_DISCARDS = tuple(Discard(c) for c in CARDS[:52])
-_DISCARD_OF = _DISCARDS.__getitem__
+_DISCARDS: Final = tuple(Discard(c) for c in CARDS[:52])
 
 
 def discard_moves(state: MayIState) -> list[Move]:
     """One discard per card type held, by id (MI-TURN-4: see :func:`may_discard`)."""
     t = state.turn
-    kinds = dict.fromkeys(state.hands[t.seat])  # the hand is sorted: types in id order
-    if t.taken is not None and len(kinds) > 1:  # not the card taken, unless it is all
-        kinds.pop(t.taken, None)
-    return list(map(_DISCARD_OF, kinds))
+    hand = state.hands[t.seat]
+    taken = t.taken
+    skip = -1 if taken is None else int(taken)
+    moves: list[Move] = []
+    last = -1
+    for c in hand:  # the hand is sorted: each type once, in id order
+        i: int = c  # a plain int: compiled, the comparisons below are machine ones
+        if i != last:
+            last = i
+            if i != skip:
+                moves.append(_DISCARDS[i])
+    if not moves and hand:  # the hand holds only copies of the card taken: they may go
+        moves.append(_DISCARDS[hand[0]])
+    return moves

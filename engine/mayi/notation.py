@@ -32,7 +32,8 @@ from engine.errors import BadInput, EngineError, Reason
 from engine.mayi.melds import classify
 from engine.mayi.rules import OPTIONS, MayIRules, build
 from engine.mayi.scoring import deal_result, game_over
-from engine.mayi.state import MayIState, MayITurn, evolve
+from engine.mayi.state import MayIState, MayITurn
+from engine.mayi.successor import evolve
 from engine.mayi.table import TableMeld
 from engine.mayi.transitions import buy_refusal, composition
 from engine.state import Phase

@@ -13,6 +13,8 @@ host applies the calls in the order they arrive.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.errors import BadInput, Reason, RuleViolation
 from engine.mayi import transitions as tr
 from engine.mayi.legal import (
@@ -25,11 +27,12 @@ from engine.mayi.legal import (
 )
 from engine.mayi.melds import extend
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
-from engine.mayi.state import BUY_WINDOW, GAME_OVER, HAND_OVER, MayIState
+from engine.mayi.state import MayIState
+from engine.mayi.successor import BUY_WINDOW, GAME_OVER, HAND_OVER
 from engine.moves import Discard, Draw, Move, TakePile
 from engine.state import Phase
 
-_PHASE_OF: dict[type, Phase] = {
+_PHASE_OF: Final[dict[type, Phase]] = {
     TakePile: Phase.DRAW, Draw: Phase.DRAW, Buy: Phase.BUY_WINDOW, PassBuy: Phase.BUY_WINDOW,
     GoDown: Phase.MELD, LayOff: Phase.MELD, Discard: Phase.MELD,
 }

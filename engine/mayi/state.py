@@ -114,20 +114,3 @@ class MayIState:
 # A state of any game of the engine: the facade (engine.game, .legal, .play, .views,
 # .notation, .bots) takes both and hands a May I? state to engine/mayi.
 AnyState: TypeAlias = State | MayIState
-
-
-def evolve(state: MayIState, **changes: object) -> MayIState:
-    """A copy with some fields changed and no legal-move cache (fast ``replace``)."""
-    return successor(state, changes)
-
-
-_new = object.__new__
-_setattr = object.__setattr__
-
-
-def successor(state: MayIState, changes: dict[str, object]) -> MayIState:
-    """:func:`evolve` with the changes in a dict: the transitions build one per move, and
-    a dict display is cheaper than keyword arguments."""
-    new = _new(MayIState)
-    _setattr(new, "__dict__", {**state.__dict__, **changes, "_legal": []})
-    return new

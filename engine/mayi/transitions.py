@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from engine.cards import CARDS, Card
 from engine.errors import BadInput, Reason
@@ -18,14 +18,15 @@ from engine.mayi.melds import classify, contiguous, extend, run_ok
 from engine.mayi.moves import GoDown, LayOff
 from engine.mayi.rules import MayIRules
 from engine.mayi.scoring import deal_result, game_over
-from engine.mayi.state import BUY_WINDOW, DRAW, MELD, MayIState, MayITurn, evolve, successor
+from engine.mayi.state import MayIState, MayITurn
+from engine.mayi.successor import BUY_WINDOW, DRAW, MELD, evolve, successor
 from engine.mayi.table import TableMeld
 from engine.state import Phase
 
 T = TypeVar("T")
 
-PACKS = 2
-DECK_SIZE = 52 * PACKS  # MI-COMP-1: two packs, no jokers
+PACKS: Final = 2
+DECK_SIZE: Final = 52 * PACKS  # MI-COMP-1: two packs, no jokers
 
 
 def _set(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
@@ -41,28 +42,29 @@ def _plus(hands: Hands, seat: int, card: Card) -> Hands:
     """The hands with ``card`` added to the (sorted) hand of ``seat``."""
     hand = hands[seat]
     i = bisect_right(hand, card)
-    return (*hands[:seat], (*hand[:i], card, *hand[i:]), *hands[seat + 1:])
+    # concatenation: cheaper than a display with starred parts, which builds a list first
+    return hands[:seat] + (hand[:i] + (card,) + hand[i:],) + hands[seat + 1:]
 
 
 def _minus(hands: Hands, seat: int, card: Card) -> Hands:
     """The hands without one ``card`` of the hand of ``seat`` (the caller knows it is there)."""
     hand = hands[seat]
     i = hand.index(card)
-    return (*hands[:seat], hand[:i] + hand[i + 1:], *hands[seat + 1:])
+    return hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
 
 
 # _PASSED[n][seat]: the turn of the left-hand neighbour of ``seat`` (play passes to the
 # left) once ``seat`` has discarded, at an n-player table
-_PASSED = {n: tuple(MayITurn((seat + 1) % n, "", True, seat) for seat in range(n))
+_PASSED: Final = {n: tuple(MayITurn((seat + 1) % n, "", True, seat) for seat in range(n))
            for n in range(3, 6)}
 # _ROTATION[n][seat]: the other seats of an n-player table from the left of ``seat``
-_ROTATION = {n: tuple(tuple((seat + k) % n for k in range(1, n)) for seat in range(n))
+_ROTATION: Final = {n: tuple(tuple((seat + k) % n for k in range(1, n)) for seat in range(n))
              for n in range(3, 6)}
 
 
 # A shared turn value per field values, for the turns built on every move: building a
 # frozen dataclass is slow, and the C cache looks its (positional) arguments up directly.
-_turn = lru_cache(maxsize=None)(MayITurn)
+_turn: Final = lru_cache(maxsize=None)(MayITurn)
 
 
 def composition() -> Counter[Card]:
