@@ -423,7 +423,7 @@ def layoff_moves(state: MayIState) -> list[Move]:
         i: int = c
         if i != last:
             last = i
-            fit = fits.get(i)
+            fit = fits.get(c)
             if fit is not None:
                 moves += fit
                 found += 1

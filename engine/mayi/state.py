@@ -16,7 +16,6 @@ snapshot codec reads its classes' field annotations.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
@@ -27,14 +26,14 @@ from engine.mayi.table import TableMeld
 from engine.moves import Move
 from engine.state import HandResult, Phase, State
 
-# The phases as plain module constants: reading a member off the enum class
-# (``Phase.DRAW``) is a slow class attribute lookup, and the hot paths test the
-# phase several times a move.
-DRAW, BUY_WINDOW, MELD = Phase.DRAW, Phase.BUY_WINDOW, Phase.MELD
-HAND_OVER, GAME_OVER = Phase.HAND_OVER, Phase.GAME_OVER
+# The phases ``awaited`` tests, as module constants: reading a member off the enum
+# class is a slow class attribute lookup (engine/mayi/successor.py has them all).
+BUY_WINDOW, HAND_OVER, GAME_OVER = Phase.BUY_WINDOW, Phase.HAND_OVER, Phase.GAME_OVER
 
 # the lay-offs the table takes: per card type, in listing order
-TableFits = Mapping[int, tuple[LayOff, ...]]
+# (a dict, typed as one so that compiled code reads it with dict operations; shared by
+# the successors that keep the same table, so never changed once built)
+TableFits = dict[int, tuple[LayOff, ...]]
 
 
 @dataclass(frozen=True, slots=True)
