@@ -53,6 +53,8 @@ def _fields(desc: Descriptor) -> dict[str, FieldDescriptor]:
 
 
 _BY_KEY: dict[str, dict[str, FieldDescriptor]] = {}
+# one decoder for every body: json.loads with a hook builds a new one (and its scanner) a call
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
 
 
 def _scalar(field: FieldDescriptor, value: Any) -> Any:
@@ -136,7 +138,7 @@ def parse(body: bytes, message: Message) -> Message:
     :raises json_format.ParseError: as ``json_format.Parse`` raises it.
     """
     try:
-        data = json.loads(body.decode("utf-8"), object_pairs_hook=_pairs)
+        data = _DECODER.decode(body.decode("utf-8"))
         scratch = type(message)()
         _fill(scratch, data, cast(Descriptor, message.DESCRIPTOR))
     except (_Slow, ValueError, RecursionError):
