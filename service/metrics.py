@@ -72,6 +72,10 @@ SUGGESTIONS = Counter("canasta_suggestions_total", "Moves suggested by a bot (Su
 SNAPSHOT_BYTES = Histogram(
     "canasta_snapshot_size_bytes", "Size of sealed snapshots returned.",
     buckets=(256, 384, 512, 640, 768, 1024, 1536, 2048, 4096, 8192), registry=REGISTRY)
+STATE_CACHE = Counter(
+    "canasta_state_cache_lookups_total",
+    "Snapshots opened, by whether this process's state cache held them (a miss decrypts "
+    "and decodes the snapshot).", ("result",), registry=REGISTRY)
 SEALS = Counter("canasta_snapshot_seals_total",
                 "Snapshots sealed, by key id (watch the per-key AES-GCM budget).",
                 ("key_id",), registry=REGISTRY)

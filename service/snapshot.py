@@ -33,6 +33,7 @@ from cryptography.exceptions import InvalidTag
 from engine.codec import decode_state, encode_state
 from engine.errors import EngineError
 from engine.mayi.state import AnyState
+from service import metrics
 from service.errors import ServiceError, ServiceReason, snapshot_invalid
 from service.keys import KeyRing
 
@@ -123,6 +124,10 @@ def _inflate(packed: bytes) -> bytes:
     return text
 
 
+_CACHE_HITS = metrics.STATE_CACHE.labels("hit")
+_CACHE_MISSES = metrics.STATE_CACHE.labels("miss")
+
+
 class Sealer:
     """Seals states into snapshots and opens them, with a small cache of opened states.
 
@@ -164,7 +169,9 @@ class Sealer:
                 hit = self._cache.get(blob)
                 if hit is not None:
                     self._cache.move_to_end(blob)
-                    return hit
+            if hit is not None:
+                _CACHE_HITS.inc()
+                return hit
         header, at = read_header(blob)
         key = self.keys.get(header.key_id)
         if key is None:
@@ -176,6 +183,8 @@ class Sealer:
             raise snapshot_invalid() from None
         state = self._decode(packed, header)
         self._remember(blob, header, state)
+        if self.cache_size:
+            _CACHE_MISSES.inc()
         return header, state
 
     @staticmethod

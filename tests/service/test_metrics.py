@@ -55,6 +55,9 @@ def test_metrics_count_what_happens(stub: api_grpc.CanastaEngineStub, http: http
     assert delta("canasta_rule_violations_total", reason="NOT_YOUR_TURN") == 1
     assert delta("canasta_requests_rejected_total", reason="SNAPSHOT_INVALID") == 1
     assert delta("canasta_snapshot_size_bytes_count") == 3
+    # both ApplyMoves open the snapshot this server sealed: its state cache holds it
+    assert delta("canasta_state_cache_lookups_total", result="hit") == 2
+    assert delta("canasta_state_cache_lookups_total", result="miss") == 0
     assert "canasta_hands_finished_total" in http.get("/metrics").text
 
 

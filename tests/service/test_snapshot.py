@@ -16,6 +16,7 @@ from engine.notation import export_position
 from engine.state import State
 from service.errors import ServiceError
 from service.keys import KeyRing, new_key_entry
+from service.metrics import REGISTRY
 from service.pb import api, game
 from service.snapshot import (
     AAD_PREFIX,
@@ -197,6 +198,24 @@ def test_cache_serves_only_exact_bytes() -> None:
     with pytest.raises(ServiceError):
         sealer.open(bytes(damaged))
     assert sealer.open(blobs[1])[1] == states[1]
+
+
+def test_cache_lookups_are_counted() -> None:
+    """canasta_state_cache_lookups_total tells hits from misses (a miss decrypts and decodes:
+    what a call pays on a replica or worker that did not seal the snapshot)."""
+    def count(result: str) -> float:
+        return REGISTRY.get_sample_value("canasta_state_cache_lookups_total",
+                                         {"result": result}) or 0.0
+
+    blob = _sealer(NEW, cache=4).seal(mid_hand(), new_game_id(), 0, False)[0]
+    other = _sealer(NEW, cache=4)  # another process with the same keys: its cache is empty
+    hits, misses = count("hit"), count("miss")
+    other.open(blob)
+    assert (count("hit") - hits, count("miss") - misses) == (0, 1)
+    other.open(blob)
+    assert (count("hit") - hits, count("miss") - misses) == (1, 1)
+    _sealer(NEW, cache=0).open(blob)  # no cache: nothing to count
+    assert (count("hit") - hits, count("miss") - misses) == (1, 1)
 
 
 def test_nonces_never_repeat() -> None:
