@@ -18,8 +18,9 @@ client processes, which cost about as much as a server per call and so
 understate the gain (the report says which was used). Rounds alternate
 1 and 2 workers, so load from other processes hits both alike; each ratio is
 the median of per-round ratios; each side's state cache miss ratio is reported,
-so that both are seen to do the same work per call. After the runs, /metrics of the 2-worker server
-must count every call of both workers (Prometheus multiprocess mode).
+so that both are seen to do the same work per call. After the runs, /metrics of
+the 2-worker server must count every call of both workers (Prometheus
+multiprocess mode).
 Writes ``bench/results/workers.json``.
 """
 

@@ -2,8 +2,9 @@
 
 This module is compiled (``engine/build.py``), unlike :mod:`engine.mayi.state`, which
 must stay plain Python for the snapshot codec: a successor is built once a move, and
-interpreting this copy cost more than the rest of most transitions. ``Final``
-constants are read from C statics in the compiled build, not from a module dict.
+interpreted, this copy cost about as much as the rest of a typical transition.
+``Final`` constants are read from C statics in the compiled build, not from a module
+dict.
 """
 
 from __future__ import annotations
