@@ -167,10 +167,11 @@ def _rank_groups(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
     start = 0
     rank = -1
     for i, c in enumerate(hand):
-        if c >> 2 != rank:
+        card: int = c  # a plain int: compiled, the shift is a machine one
+        if card >> 2 != rank:
             if i - start >= 3:
                 groups.append(hand[start:i])
-            start, rank = i, c >> 2
+            start, rank = i, card >> 2
     if len(hand) - start >= 3:
         groups.append(hand[start:])
     return groups
@@ -181,7 +182,8 @@ def _has_window(rules: MayIRules, hand: tuple[Card, ...]) -> bool:
     window in some suit."""
     masks = [0, 0, 0, 0]
     for c in hand:
-        masks[c & 3] |= 1 << (c >> 2)
+        card: int = c
+        masks[card & 3] |= 1 << (card >> 2)
     for m in masks:
         if m:
             # ranks 2..A are bits 0..12; the ace also sits below the deuce (bit -1)

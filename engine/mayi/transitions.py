@@ -359,7 +359,8 @@ def dead(state: MayIState) -> bool:
     for melds in state.melds:
         for m in melds:
             for c in m.cards:
-                off[c] -= 1
+                card: int = c  # a plain int: compiled, a machine index
+                off[card] -= 1
     wrap = rules.wrap
     for melds in state.melds:
         for m in melds:
