@@ -253,7 +253,7 @@ async def python_client(a: argparse.Namespace) -> dict[str, Any]:
 # --- the benchmark ------------------------------------------------------------------------
 
 
-def handled_calls(http_port: int) -> tuple[float, float, float]:
+def server_counts(http_port: int) -> tuple[float, float, float]:
     """Calls of the benchmarked RPCs counted by /metrics, and state cache hits and misses."""
     text = httpx.get(f"http://127.0.0.1:{http_port}/metrics", timeout=30).text
     total = hits = misses = 0.0
@@ -285,7 +285,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             pool = asyncio.run(make_pool(ports[1]["grpc_port"], args.games, args.seed,
                                          args.pool))
             files = write_requests(pool, tmp)
-            before_calls = handled_calls(ports[2]["http_port"])[0]
+            before_calls = server_counts(ports[2]["http_port"])[0]
             load_before = os.getloadavg()[0]
             rounds: dict[str, dict[int, list[dict[str, Any]]]] = {}
             for r in range(args.rounds):
@@ -293,13 +293,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     for n in ((1, 2) if r % 2 == 0 else (2, 1)):
                         wire = "http" if mode == "http" else "grpc"
                         port = ports[n][f"{wire}_port"]
-                        _, hits0, misses0 = handled_calls(ports[n]["http_port"])
+                        _, hits0, misses0 = server_counts(ports[n]["http_port"])
                         cpu0 = tree_cpu(procs[n].pid)
                         res = run_load(loadgen, wire, port, method, files[mode], conns, streams,
                                        args.warmup, args.seconds)
                         # server CPU over warm-up + measurement, per measured-rate call
                         cpu = tree_cpu(procs[n].pid) - cpu0
-                        _, hits1, misses1 = handled_calls(ports[n]["http_port"])
+                        _, hits1, misses1 = server_counts(ports[n]["http_port"])
                         res["cache_hits"], res["cache_misses"] = hits1 - hits0, misses1 - misses0
                         window = args.warmup + args.seconds
                         res["server_cores"] = cpu / window
@@ -310,7 +310,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         sys.stdout.write(f"round {r + 1}/{args.rounds} {name:28} {n} worker(s): "
                                          f"{res['rps']:7.0f} calls/s, {res['errors']} errors\n")
                         sys.stdout.flush()
-            counted = handled_calls(ports[2]["http_port"])[0] - before_calls
+            counted = server_counts(ports[2]["http_port"])[0] - before_calls
             sent = sum(res["calls"] for per in rounds.values() for res in per[2])
             load_after = os.getloadavg()[0]
         finally:
