@@ -2,7 +2,10 @@
 
 Starts two servers (``python -m service`` with 1 and with 2 workers sharing
 their ports through SO_REUSEPORT; otherwise default settings but a state cache
-that holds the pool on either side, see ``STATE_CACHE``), builds a pool of
+that holds the pool on either side, see ``STATE_CACHE``; by default each runs the
+gRPC server the product picks for it, ``CANASTA_GRPC_THREADS=auto``: grpc.aio
+alone, a thread pool in each worker of a group, and ``--grpc-threads`` sets
+both alike for comparison), builds a pool of
 real classic 4-player positions, then drives both alike with a closed-loop load
 generator and reports calls/s, latency, CPU and the 2-vs-1 ratio per workload:
 
@@ -54,6 +57,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 from serve import start_service  # noqa: E402
 from service_bench import build_pool  # noqa: E402
 
+from service.config import Settings  # noqa: E402
 from service.keys import new_key_entry  # noqa: E402
 from service.pb import api, api_grpc  # noqa: E402
 
@@ -84,11 +88,19 @@ WORKLOADS = {
 STATE_CACHE = 8192
 
 
-def start_server(workers: int, key: str, tmp: Path) -> tuple[subprocess.Popen[bytes],
-                                                                 dict[str, Any]]:
+def start_server(workers: int, key: str, tmp: Path,
+                 grpc_threads: str) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
     return start_service(tmp, f"{workers}-worker",
                          {"CANASTA_SEAL_KEYS": key, "CANASTA_WORKERS": str(workers),
-                          "CANASTA_STATE_CACHE": str(STATE_CACHE)}, timeout=90)
+                          "CANASTA_STATE_CACHE": str(STATE_CACHE),
+                          "CANASTA_GRPC_THREADS": grpc_threads}, timeout=90)
+
+
+def grpc_server_kind(workers: int, grpc_threads: str) -> str:
+    """Which gRPC server the workers of a ``workers``-process group run."""
+    settings = Settings.from_env({"CANASTA_GRPC_THREADS": grpc_threads})
+    threads = settings.grpc_threads_for(workers > 1)
+    return f"thread pool of {threads}" if threads else "grpc.aio"
 
 
 def tree_cpu(pid: int) -> float:
@@ -281,7 +293,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             ports: dict[int, dict[str, Any]] = {}
             for n in (1, 2):
-                procs[n], ports[n] = start_server(n, key, tmp)
+                procs[n], ports[n] = start_server(n, key, tmp, args.grpc_threads)
             pool = asyncio.run(make_pool(ports[1]["grpc_port"], args.games, args.seed,
                                          args.pool))
             files = write_requests(pool, tmp)
@@ -337,8 +349,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                       for n, (m, t, c, s) in WORKLOADS.items()},
         "rounds": args.rounds, "warmup_s": args.warmup, "seconds_per_run": args.seconds,
         "pool_positions": len(pool), "cpus": os.cpu_count(), "python": platform.python_version(),
-        "server": "python -m service, default settings but CANASTA_WORKERS=1 or 2 and "
-                  f"CANASTA_STATE_CACHE={STATE_CACHE}",
+        "server": "python -m service, default settings but CANASTA_WORKERS=1 or 2, "
+                  f"CANASTA_STATE_CACHE={STATE_CACHE} and "
+                  f"CANASTA_GRPC_THREADS={args.grpc_threads}",
+        "grpc_server": {str(n): grpc_server_kind(n, args.grpc_threads) for n in (1, 2)},
         "loadavg_1m_before": round(load_before, 2), "loadavg_1m_after": round(load_after, 2),
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     return out
@@ -376,6 +390,8 @@ def report(result: dict[str, Any]) -> None:
     out.write(f"/metrics of the 2-worker server counted {m['calls_counted_by_metrics_2_workers']:.0f}"
               f" calls (clients measured {m['calls_measured_by_clients_2_workers']}, plus warm-up)\n")
     s = result["setup"]
+    out.write(f"gRPC server (CANASTA_GRPC_THREADS={s['server'].rsplit('=', 1)[1]}): "
+              f"1 worker {s['grpc_server']['1']}, 2 workers {s['grpc_server']['2']} each\n")
     out.write(f"load generator: {s['load_generator']}; load average before/after: "
               f"{s['loadavg_1m_before']} / {s['loadavg_1m_after']} on {s['cpus']} CPUs\n")
 
@@ -388,6 +404,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=4, help="games played for the pool")
     parser.add_argument("--pool", type=int, default=300, help="positions in the pool")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--grpc-threads", default="auto",
+                        help="CANASTA_GRPC_THREADS of both servers (default: auto, the product's)")
     parser.add_argument("--python-clients", action="store_true",
                         help="use the Python fallback clients even if a C compiler is there")
     parser.add_argument("--out", type=Path, default=RESULTS)

@@ -21,6 +21,9 @@ class ExportPolicy(StrEnum):
     OFF = "off"
 
 
+GROUP_GRPC_THREADS = 4
+
+
 class ConfigError(ValueError):
     """A setting has a value that cannot be used."""
 
@@ -44,6 +47,18 @@ class Settings:
     export_policy: ExportPolicy = ExportPolicy.ANY
     workers: int = 1
     worker_affinity: bool = False
+    grpc_threads: int | None = None  # None: "auto", see grpc_threads_for
+
+    def grpc_threads_for(self, in_group: bool) -> int:
+        """Threads of the gRPC thread-pool server, 0 for grpc.aio on the event loop.
+
+        "auto" takes grpc.aio for a lone process and a pool of
+        :data:`GROUP_GRPC_THREADS` for each worker of a group: the kinds that served
+        the most calls in each case on a 2-core machine (docs/operations.md).
+        """
+        if self.grpc_threads is not None:
+            return self.grpc_threads
+        return GROUP_GRPC_THREADS if in_group else 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -77,6 +92,8 @@ class Settings:
                                                tuple(p.value for p in ExportPolicy))),
             workers=_int(e, "CANASTA_WORKERS", d.workers, 1, 64),
             worker_affinity=_bool(e, "CANASTA_WORKER_AFFINITY", d.worker_affinity),
+            grpc_threads=(None if e.get("CANASTA_GRPC_THREADS", "").strip().lower()
+                          in ("", "auto") else _int(e, "CANASTA_GRPC_THREADS", 0, 0, 256)),
         )
 
 

@@ -58,7 +58,7 @@ class TooLarge:
 HARD_CAP_FACTOR = 4
 
 
-def _tolerant(parse: Callable[[bytes], Any], limit: int) -> Callable[[bytes], Any]:
+def tolerant(parse: Callable[[bytes], Any], limit: int) -> Callable[[bytes], Any]:
     """A request deserializer that returns :class:`Undecodable` or :class:`TooLarge`
     instead of raising."""
 
@@ -73,7 +73,10 @@ def _tolerant(parse: Callable[[bytes], Any], limit: int) -> Callable[[bytes], An
     return deserialize
 
 
-def _metadata(context: grpc.aio.ServicerContext[Any, Any]) -> dict[str, str]:
+Context = grpc.aio.ServicerContext[Any, Any] | grpc.ServicerContext
+
+
+def call_metadata(context: Context) -> dict[str, str]:
     out: dict[str, str] = {}
     for key, value in context.invocation_metadata() or ():
         if isinstance(value, str):
@@ -89,7 +92,7 @@ class Servicer(api_grpc.CanastaEngineServicer):
 
     async def _call(self, name: str, request: Message,
                     context: grpc.aio.ServicerContext[Any, Any]) -> Message:
-        md = _metadata(context)
+        md = call_metadata(context)
         lang = negotiate(md.get("accept-language"))
         rid = logs.REQUEST_ID.get()
         try:
@@ -156,19 +159,18 @@ class Observe(grpc.aio.ServerInterceptor):
         parse = handler.request_deserializer
         wrapped = grpc.unary_unary_rpc_method_handler(
             self._wrap(full, cast(Behavior, handler.unary_unary)),
-            request_deserializer=(_tolerant(parse, self.max_message_bytes)
+            request_deserializer=(tolerant(parse, self.max_message_bytes)
                                   if parse is not None else None),
             response_serializer=handler.response_serializer)
         self._wrapped[full] = wrapped
         return wrapped
 
     def _wrap(self, full: str, inner: Behavior) -> Behavior:
-        service, _, method = full.lstrip("/").rpartition("/")
-        started = metrics.GRPC_STARTED.labels("unary", service, method)
+        started = metrics.GRPC_STARTED.labels("unary", *method_labels(full))
         access_log = self.access_log
 
         async def behavior(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-            rid = logs.request_id(_metadata(context).get("x-request-id"))
+            rid = logs.request_id(call_metadata(context).get("x-request-id"))
             token = logs.REQUEST_ID.set(rid)
             started.inc()
             t0 = time.perf_counter()
@@ -192,15 +194,27 @@ class Observe(grpc.aio.ServerInterceptor):
                 code = _ended(context, grpc.StatusCode.UNKNOWN)
                 raise
             finally:
-                seconds = time.perf_counter() - t0
-                name = metrics.go_code(code)
-                metrics.GRPC_HANDLED.labels("unary", service, method, name).inc()
-                metrics.GRPC_SECONDS.labels("unary", service, method, name).observe(seconds)
-                if access_log:
-                    logs.access("grpc", full, code.name, seconds, context.peer())
+                finish(full, code, t0, context.peer(), access_log)
                 logs.REQUEST_ID.reset(token)
 
         return behavior
+
+
+def method_labels(full: str) -> tuple[str, str]:
+    """``/pkg.Service/Method`` as its metric labels (service, method)."""
+    service, _, method = full.lstrip("/").rpartition("/")
+    return service, method
+
+
+def finish(full: str, code: grpc.StatusCode, t0: float, peer: str, access_log: bool) -> None:
+    """A unary call's metrics and access-log line, once it ended with ``code``."""
+    seconds = time.perf_counter() - t0
+    service, method = method_labels(full)
+    name = metrics.go_code(code)
+    metrics.GRPC_HANDLED.labels("unary", service, method, name).inc()
+    metrics.GRPC_SECONDS.labels("unary", service, method, name).observe(seconds)
+    if access_log:
+        logs.access("grpc", full, code.name, seconds, peer)
 
 
 def _ended(context: grpc.aio.ServicerContext[Any, Any],
@@ -216,7 +230,7 @@ def _ended(context: grpc.aio.ServicerContext[Any, Any],
 async def _refuse(context: grpc.aio.ServicerContext[Any, Any], rid: str,
                   err: ServiceError) -> None:
     """Abort a call refused before the servicer, with the rich status of ``err``."""
-    lang = negotiate(_metadata(context).get("accept-language"))
+    lang = negotiate(call_metadata(context).get("accept-language"))
     metrics.REJECTED.labels(err.reason).inc()
     await _abort(context, err, lang, rid)
 
@@ -228,10 +242,8 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], err: ServiceError,
     A call already over (its deadline passed, the client went away) cannot be answered:
     it ends as cancelled, where the failed send would be logged by grpc as a servicer bug.
     """
-    status = rpc_status.to_status(to_status(err, lang, rid))
     try:
-        await context.abort_with_status(_Status(
-            status.code, status.details, (*status.trailing_metadata, ("x-request-id", rid))))
+        await context.abort_with_status(rich_status(err, lang, rid))
     except grpc.aio.AbortError:
         raise
     except Exception:
@@ -241,18 +253,19 @@ async def _abort(context: grpc.aio.ServicerContext[Any, Any], err: ServiceError,
     raise AssertionError("abort_with_status returned")
 
 
+def rich_status(err: ServiceError, lang: str, rid: str) -> grpc.Status:
+    """``err`` as a ``google.rpc.Status`` in the trailers, plus our request id."""
+    status = rpc_status.to_status(to_status(err, lang, rid))
+    return _Status(status.code, status.details,
+                   (*status.trailing_metadata, ("x-request-id", rid)))
+
+
 def _address(bind: str, port: int) -> str:
     return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
 
 
-async def start(core: Core, settings: Settings, health: health_aio.HealthServicer,
-                reuse_port: bool = False) -> tuple[grpc.aio.Server, int]:
-    """Build, bind and start the server; returns it and the bound port (port 0 = any).
-
-    C-core turns SO_REUSEPORT on by default, which lets a second server share a busy
-    port without an error; it stays off unless this process is one of the workers of a
-    ``CANASTA_WORKERS`` supervisor (service/workers.py), which checked the port first.
-    """
+def server_options(settings: Settings, reuse_port: bool) -> list[tuple[str, Any]]:
+    """The C-core options both server kinds use."""
     options: list[tuple[str, Any]] = [
         ("grpc.so_reuseport", 1 if reuse_port else 0),
         ("grpc.max_receive_message_length", settings.max_message_bytes * HARD_CAP_FACTOR),
@@ -264,15 +277,34 @@ async def start(core: Core, settings: Settings, health: health_aio.HealthService
     if settings.max_connection_age_s:
         options += [("grpc.max_connection_age_ms", settings.max_connection_age_s * 1000),
                     ("grpc.max_connection_age_grace_ms", int(settings.grace_seconds * 1000))]
-    server = grpc.aio.server(interceptors=[Observe(settings.access_log, settings.max_message_bytes)], options=options,
-                             maximum_concurrent_rpcs=settings.max_concurrent_rpcs)
-    api_grpc.add_CanastaEngineServicer_to_server(Servicer(core), server)
+    return options
+
+
+def add_common_services(server: grpc.Server | grpc.aio.Server, health: Any,
+                        settings: Settings) -> int:
+    """Add health (and reflection) to a server of either kind, bind it; the bound port."""
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     if settings.reflection:
         reflection.enable_server_reflection(
             (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
              reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(_address(settings.bind, settings.grpc_port))
+    return server.add_insecure_port(_address(settings.bind, settings.grpc_port))
+
+
+async def start(core: Core, settings: Settings, health: health_aio.HealthServicer,
+                reuse_port: bool = False) -> tuple[grpc.aio.Server, int]:
+    """Build, bind and start the server; returns it and the bound port (port 0 = any).
+
+    C-core turns SO_REUSEPORT on by default, which lets a second server share a busy
+    port without an error; it stays off unless this process is one of the workers of a
+    ``CANASTA_WORKERS`` supervisor (service/workers.py), which checked the port first.
+    """
+    server = grpc.aio.server(
+        interceptors=[Observe(settings.access_log, settings.max_message_bytes)],
+        options=server_options(settings, reuse_port),
+        maximum_concurrent_rpcs=settings.max_concurrent_rpcs)
+    api_grpc.add_CanastaEngineServicer_to_server(Servicer(core), server)
+    port = add_common_services(server, health, settings)
     await server.start()
     for name in ("", SERVICE_NAME):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -1,4 +1,5 @@
-"""Run both faces in one process and one asyncio loop: gRPC (grpc.aio) and REST (uvicorn).
+"""Run both faces in one process: gRPC (grpc.aio in the asyncio loop, or a thread pool)
+and REST (uvicorn, in the loop).
 
 ``python -m service`` (what ``make run`` starts). On SIGTERM or SIGINT both
 stop gracefully: health turns NOT_SERVING and /readyz 503, no new calls are
@@ -24,10 +25,11 @@ from typing import Any
 
 import grpc
 import uvicorn
+from grpc_health.v1 import health as health_sync
 from grpc_health.v1.health import aio as health_aio
 
 import engine
-from service import grpc_server, logs
+from service import grpc_server, grpc_threads, logs
 from service.config import ConfigError, Settings
 from service.core import Core
 from service.http_app import Readiness, create_app
@@ -82,8 +84,11 @@ class App:
         self.core = Core(Sealer(keys, settings.max_snapshot_bytes, settings.state_cache),
                          settings.export_policy)
         self.readiness = Readiness()
-        self.health = health_aio.HealthServicer()
-        self.grpc: grpc.aio.Server | None = None
+        # 0: grpc.aio in this loop; N: grpcio's thread-pool server (service/grpc_threads.py)
+        self.grpc_threads = settings.grpc_threads_for(worker is not None)
+        self.health: Any = (health_sync.HealthServicer() if self.grpc_threads
+                            else health_aio.HealthServicer())
+        self.grpc: grpc.aio.Server | grpc.Server | None = None
         self.grpc_port = 0
         self.http_port = 0
         self._http: _Uvicorn | None = None
@@ -93,7 +98,12 @@ class App:
     async def start(self) -> None:
         s = self.settings
         shared = self.worker is not None
-        self.grpc, self.grpc_port = await grpc_server.start(self.core, s, self.health, shared)
+        if self.grpc_threads:
+            self.grpc, self.grpc_port = grpc_threads.start(
+                self.core, s, self.grpc_threads, self.health, shared)
+        else:
+            self.grpc, self.grpc_port = await grpc_server.start(
+                self.core, s, self.health, shared)
         sock = http_socket(s.bind, s.http_port, shared)
         self.http_port = sock.getsockname()[1]
         app = create_app(self.core, self.readiness, s.max_message_bytes, s.access_log)
@@ -110,6 +120,7 @@ class App:
         log.info("listening", extra={"fields": {
             "grpc": f"{s.bind}:{self.grpc_port}", "http": f"{s.bind}:{self.http_port}",
             "key_ids": list(self.core.sealer.keys.key_ids), "engine": engine.BUILD,
+            "grpc_server": f"threads:{self.grpc_threads}" if self.grpc_threads else "aio",
             **({"worker": self.worker, "pid": os.getpid()} if shared else {})}})
 
     def stop(self) -> asyncio.Task[None]:
@@ -120,10 +131,15 @@ class App:
     async def _stop(self) -> None:
         log.info("shutting down", extra={"fields": {"grace_seconds": self.settings.grace_seconds}})
         self.readiness.ready = False
-        await self.health.enter_graceful_shutdown()
         waits: list[Awaitable[Any]] = []
-        if self.grpc is not None:
+        if isinstance(self.health, health_sync.HealthServicer):
+            self.health.enter_graceful_shutdown()
+        else:
+            await self.health.enter_graceful_shutdown()
+        if isinstance(self.grpc, grpc.aio.Server):
             waits.append(self.grpc.stop(self.settings.grace_seconds))
+        elif self.grpc is not None:  # the thread-pool server: stop() returns an Event
+            waits.append(asyncio.to_thread(self.grpc.stop(self.settings.grace_seconds).wait))
         if self._http is not None and self._http_task is not None:
             self._http.should_exit = True
             waits.append(self._http_task)

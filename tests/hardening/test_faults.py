@@ -8,7 +8,6 @@ no call it took was lost.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import logging
@@ -28,12 +27,11 @@ import grpc
 import httpx
 import pytest
 
-from service import grpc_server
 from service.keys import KeyRing, new_key_entry
 from service.pb import api
 from tests.hardening.pool import Position
 from tests.service.helpers import Failure, call_grpc, call_rest, ok
-from tests.service.servers import Running, running
+from tests.service.servers import GRPC_KINDS, Running, delay_grpc_calls, running
 
 ROOT = Path(__file__).resolve().parents[2]
 DEAL = api.DealRequest(variant="classic", players=4)
@@ -202,23 +200,22 @@ def test_a_slow_chunked_body_is_cut_at_the_limit(server: Running) -> None:
     assert time.perf_counter() - t0 < 2.0
 
 
-def test_concurrency_limit_refuses_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("kind", sorted(GRPC_KINDS))
+def test_concurrency_limit_refuses_at_once(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """With CANASTA_MAX_CONCURRENT_RPCS=4 and four slow gRPC calls (long deadlines) in
     flight, a fifth gRPC call is refused at once (RESOURCE_EXHAUSTED), REST is not held
     up, and once the slow ones finish gRPC serves again."""
-    real = grpc_server.Servicer._call
     inside = threading.Semaphore(0)
     release = threading.Event()
 
-    async def maybe_slow(self: Any, name: str, request: Any, context: Any) -> Any:
+    def maybe_slow(context: Any) -> None:
         if ("x-slow", "1") in (context.invocation_metadata() or ()):
             inside.release()
-            while not release.is_set():
-                await asyncio.sleep(0.01)
-        return await real(self, name, request, context)
+            release.wait(30)
 
-    monkeypatch.setattr(grpc_server.Servicer, "_call", maybe_slow)
-    with running(KeyRing.parse(new_key_entry("limit-1")), max_concurrent_rpcs=4) as s:
+    delay_grpc_calls(monkeypatch, maybe_slow)
+    with running(KeyRing.parse(new_key_entry("limit-1")), max_concurrent_rpcs=4,
+                 grpc_threads=GRPC_KINDS[kind]) as s:
         channel, stub = s.stub()
         with channel, httpx.Client(base_url=s.http_base, timeout=10) as http:
             slow = [stub.Deal.future(DEAL, timeout=60, metadata=(("x-slow", "1"),))

@@ -3,11 +3,9 @@ and the server keeps serving afterwards."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import grpc
 import httpx
@@ -16,12 +14,11 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from engine.game import new_game
-from service import grpc_server
 from service.keys import KeyRing, new_key_entry
 from service.pb import api, api_grpc, game
 from service.snapshot import Sealer, new_game_id
 from tests.service.helpers import Failure, call_grpc, call_rest, ok
-from tests.service.servers import Running
+from tests.service.servers import Running, delay_grpc_calls
 
 
 @dataclass
@@ -254,12 +251,6 @@ def test_oversized_grpc_message(stub: api_grpc.CanastaEngineStub, good: Good,
 def test_expired_deadline(stub: api_grpc.CanastaEngineStub, good: Good, http: httpx.Client,
                           server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     """A call whose deadline passed before the engine runs is not run at all."""
-    real = grpc_server.Servicer._call
-
-    async def late(self: Any, name: str, request: Any, context: Any) -> Any:
-        await asyncio.sleep(0.3)  # the queue was long: the deadline has passed
-        return await real(self, name, request, context)
-
     def expired() -> float:
         text = http.get("/metrics").text
         line = next((ln for ln in text.splitlines() if ln.startswith(
@@ -268,7 +259,7 @@ def test_expired_deadline(stub: api_grpc.CanastaEngineStub, good: Good, http: ht
         return float(line.rsplit(" ", 1)[1])
 
     before = expired()
-    monkeypatch.setattr(grpc_server.Servicer, "_call", late)
+    delay_grpc_calls(monkeypatch, lambda context: time.sleep(0.3))  # a long queue, say
     with pytest.raises(grpc.RpcError) as err:
         stub.LegalMoves(_legal(good.snapshot), timeout=0.1)
     assert err.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED

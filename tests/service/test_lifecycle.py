@@ -19,32 +19,31 @@ import httpx
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from service import grpc_server, http_app
+from service import http_app
 from service.keys import new_key_entry
 from service.pb import api, api_grpc
-from tests.service.servers import Running, running
+from tests.service.servers import GRPC_KINDS, Running, delay_grpc_calls, running
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_call = grpc_server.Servicer._call
+@pytest.mark.parametrize("kind", sorted(GRPC_KINDS))
+def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     real_body = http_app._body
     inside = {"grpc": threading.Event(), "rest": threading.Event()}
 
-    async def slow_call(self: Any, name: str, request: Any, context: Any) -> Any:
+    def slow_call(context: Any) -> None:
         inside["grpc"].set()
-        await asyncio.sleep(0.6)
-        return await real_call(self, name, request, context)
+        time.sleep(0.6)
 
     async def slow_body(scope: Any, receive: Any, limit: int) -> bytes | None:
         inside["rest"].set()
         await asyncio.sleep(0.6)
         return await real_body(scope, receive, limit)
 
-    monkeypatch.setattr(grpc_server.Servicer, "_call", slow_call)
+    delay_grpc_calls(monkeypatch, slow_call)
     monkeypatch.setattr(http_app, "_body", slow_body)
-    with running(grace_seconds=5.0) as server:
+    with running(grace_seconds=5.0, grpc_threads=GRPC_KINDS[kind]) as server:
         channel, stub = server.stub()
         grpc.channel_ready_future(channel).result(timeout=5)
         request = api.DealRequest(variant="classic", players=4, seed=1)
@@ -122,6 +121,7 @@ def test_the_process_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in proc.stderr.read().splitlines() if line.strip()]
     messages = [line["msg"] for line in lines]
     assert "listening" in messages and "stopped" in messages
+    assert next(line for line in lines if line["msg"] == "listening")["grpc_server"] == "aio"
     access = [line for line in lines if line.get("request_id") == "proc-test-1"]
     assert access and access[0]["method"] == "/canasta.v1.CanastaEngine/Deal"
     assert access[0]["code"] == "OK" and "duration_ms" in access[0]

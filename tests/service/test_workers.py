@@ -19,7 +19,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.config import ConfigError, Settings
+from service.config import GROUP_GRPC_THREADS, ConfigError, Settings
 from service.keys import new_key_entry
 from service.pb import api, api_grpc
 from service.workers import PortBusy, reserve, worker_cpus
@@ -75,6 +75,22 @@ def test_workers_setting() -> None:
     for bad in ("0", "many", "65"):
         with pytest.raises(ConfigError):
             Settings.from_env({"CANASTA_WORKERS": bad})
+
+
+def test_grpc_threads_setting() -> None:
+    """"auto" (the default) serves gRPC with grpc.aio in a lone process and with a thread
+    pool in each worker of a group; a number chooses for both (0 is grpc.aio)."""
+    auto = Settings.from_env({})
+    assert auto.grpc_threads is None
+    assert (auto.grpc_threads_for(False), auto.grpc_threads_for(True)) == (0, GROUP_GRPC_THREADS)
+    assert Settings.from_env({"CANASTA_GRPC_THREADS": "auto"}).grpc_threads is None
+    for raw, threads in (("0", 0), ("8", 8)):
+        chosen = Settings.from_env({"CANASTA_GRPC_THREADS": raw})
+        assert (chosen.grpc_threads_for(False), chosen.grpc_threads_for(True)) == (threads,
+                                                                                  threads)
+    for bad in ("-1", "257", "many"):
+        with pytest.raises(ConfigError):
+            Settings.from_env({"CANASTA_GRPC_THREADS": bad})
 
 
 def _allowed(pid: int) -> set[str]:
@@ -184,7 +200,9 @@ def test_workers_share_the_ports_add_up_metrics_and_stop_on_sigterm(tmp_path: Pa
         assert not any(_alive(pid) for pid in workers)
         err = proc.stderr.read() if proc.stderr else ""
     lines = [json.loads(line) for line in err.splitlines() if line.strip()]
-    assert [line["worker"] for line in lines if line["msg"] == "listening"].count(0) == 1
+    listening = [line for line in lines if line["msg"] == "listening"]
+    assert [line["worker"] for line in listening].count(0) == 1
+    assert [line["grpc_server"] for line in listening] == [f"threads:{GROUP_GRPC_THREADS}"] * 2
     assert sum(line["msg"] == "stopped" for line in lines) == 3  # two workers, then the parent
 
 

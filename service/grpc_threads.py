@@ -1,0 +1,167 @@
+"""The gRPC face on grpcio's thread-pool server, the one the workers of a group use.
+
+Same service, same answers, errors, metrics and logs as :mod:`service.grpc_server`
+(grpc.aio); only the server kind differs. Why two: on a 2-core machine a lone
+grpc.aio process served the most calls, but two grpc.aio processes only added
+about a third, while two thread-pool processes served half as much again as
+the lone grpc.aio one (docs/operations.md, "Scaling"; ``CANASTA_GRPC_THREADS``
+chooses). Handlers run in the pool's threads, the REST face in the event loop's
+thread; the core is safe for that (its state cache takes a lock, its memos are
+single dict operations).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent import futures
+from typing import Any, NoReturn
+
+import grpc
+from google.protobuf.message import Message
+from grpc_health.v1 import health as health_sync
+from grpc_health.v1 import health_pb2
+
+from service import logs, metrics
+from service.config import Settings
+from service.core import Call, Core
+from service.errors import ServiceError, ServiceReason, invalid_request, too_large
+from service.grpc_server import (
+    TooLarge,
+    Undecodable,
+    add_common_services,
+    call_metadata,
+    finish,
+    method_labels,
+    rich_status,
+    server_options,
+    tolerant,
+)
+from service.messages import negotiate
+from service.pb import SERVICE_NAME
+
+Behavior = Callable[[Any, grpc.ServicerContext], Any]
+
+
+class ThreadServicer:
+    """Every RPC of ``canasta.v1.CanastaEngine`` over :meth:`Core.handle`, blocking."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    def _call(self, name: str, request: Message, context: grpc.ServicerContext) -> Message:
+        lang = negotiate(call_metadata(context).get("accept-language"))
+        rid = logs.REQUEST_ID.get()
+        try:
+            remaining = context.time_remaining()
+            if remaining is not None and remaining <= 0:
+                raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                   ServiceReason.DEADLINE_EXCEEDED)
+            return self.core.handle(name, request, Call(lang, rid))
+        except ServiceError as err:
+            _abort(context, err, lang, rid)
+
+    def handlers(self) -> grpc.GenericRpcHandler:
+        """The service's method table (the core lists the methods and their messages)."""
+        table = {
+            name: grpc.unary_unary_rpc_method_handler(
+                lambda request, context, name=name: self._call(name, request, context),
+                request_deserializer=m.request.FromString,
+                response_serializer=m.response.SerializeToString)
+            for name, m in self.core.methods.items()}
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, table)
+
+
+class ThreadObserve(grpc.ServerInterceptor):
+    """Request id, metrics and an access-log line for unary calls, as ``Observe`` does."""
+
+    def __init__(self, access_log: bool = True, max_message_bytes: int = 65536) -> None:
+        self.access_log = access_log
+        self.max_message_bytes = max_message_bytes
+        self._wrapped: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
+
+    def intercept_service(
+        self, continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler[Any, Any] | None],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
+        full = handler_call_details.method
+        cached = self._wrapped.get(full)
+        if cached is not None:
+            return cached
+        handler = continuation(handler_call_details)
+        if handler is None or handler.unary_unary is None:
+            return handler
+        parse = handler.request_deserializer
+        wrapped = grpc.unary_unary_rpc_method_handler(
+            self._wrap(full, handler.unary_unary),
+            request_deserializer=(tolerant(parse, self.max_message_bytes)
+                                  if parse is not None else None),
+            response_serializer=handler.response_serializer)
+        self._wrapped[full] = wrapped
+        return wrapped
+
+    def _wrap(self, full: str, inner: Behavior) -> Behavior:
+        started = metrics.GRPC_STARTED.labels("unary", *method_labels(full))
+        access_log = self.access_log
+        limit = self.max_message_bytes
+
+        def behavior(request: Any, context: grpc.ServicerContext) -> Any:
+            rid = logs.request_id(call_metadata(context).get("x-request-id"))
+            token = logs.REQUEST_ID.set(rid)
+            started.inc()
+            t0 = time.perf_counter()
+            code = grpc.StatusCode.OK
+            try:
+                if isinstance(request, Undecodable):
+                    _refuse(context, rid, invalid_request(
+                        "body", "the request is not a valid protobuf message of this method"))
+                if isinstance(request, TooLarge):
+                    _refuse(context, rid, too_large(limit))
+                response = inner(request, context)
+                if not context.is_active():  # its deadline passed or the client went away
+                    code = _ended(context)
+                context.set_trailing_metadata((("x-request-id", rid),))
+                return response
+            except BaseException:  # an abort raises a bare Exception after setting the code
+                code = context.code() or (  # type: ignore[attr-defined]
+                    grpc.StatusCode.UNKNOWN if context.is_active() else _ended(context))
+                raise
+            finally:
+                finish(full, code, t0, context.peer(), access_log)
+                logs.REQUEST_ID.reset(token)
+
+        return behavior
+
+
+def _ended(context: grpc.ServicerContext) -> grpc.StatusCode:
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        return grpc.StatusCode.DEADLINE_EXCEEDED
+    return grpc.StatusCode.CANCELLED
+
+
+def _refuse(context: grpc.ServicerContext, rid: str, err: ServiceError) -> NoReturn:
+    lang = negotiate(call_metadata(context).get("accept-language"))
+    metrics.REJECTED.labels(err.reason).inc()
+    _abort(context, err, lang, rid)
+
+
+def _abort(context: grpc.ServicerContext, err: ServiceError, lang: str, rid: str) -> NoReturn:
+    context.abort_with_status(rich_status(err, lang, rid))  # raises
+    raise AssertionError("abort_with_status returned")
+
+
+def start(core: Core, settings: Settings, threads: int, health: health_sync.HealthServicer,
+          reuse_port: bool = False) -> tuple[grpc.Server, int]:
+    """Build, bind and start a thread-pool server; the server and its bound port."""
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="grpc"),
+        handlers=[ThreadServicer(core).handlers()],
+        interceptors=[ThreadObserve(settings.access_log, settings.max_message_bytes)],
+        options=server_options(settings, reuse_port),
+        maximum_concurrent_rpcs=settings.max_concurrent_rpcs)
+    port = add_common_services(server, health, settings)
+    server.start()
+    for name in ("", SERVICE_NAME):
+        health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return server, port
