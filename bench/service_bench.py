@@ -70,8 +70,10 @@ def _own_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _start_server(cold: bool, tmp: Path, key: str) -> tuple[subprocess.Popen[bytes], dict[str, int]]:
-    settings = {"CANASTA_SEAL_KEYS": key, **({"CANASTA_STATE_CACHE": "0"} if cold else {})}
+def _start_server(cold: bool, tmp: Path, key: str,
+                  grpc_threads: str) -> tuple[subprocess.Popen[bytes], dict[str, int]]:
+    settings = {"CANASTA_SEAL_KEYS": key, "CANASTA_GRPC_THREADS": grpc_threads,
+                **({"CANASTA_STATE_CACHE": "0"} if cold else {})}
     return start_service(tmp, "cold" if cold else "warm", settings)
 
 
@@ -297,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--games", type=int, default=8, help="games played for the pool")
     parser.add_argument("--pool", type=int, default=300, help="positions in the pool")
+    parser.add_argument("--grpc-threads", default="auto",
+                        help="CANASTA_GRPC_THREADS of the servers (auto: grpc.aio in one process)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -304,9 +308,9 @@ def main(argv: list[str] | None = None) -> int:
     procs: list[subprocess.Popen[bytes]] = []
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            warm_proc, warm_ports = _start_server(False, Path(tmp), key)
+            warm_proc, warm_ports = _start_server(False, Path(tmp), key, args.grpc_threads)
             procs.append(warm_proc)
-            cold_proc, cold_ports = _start_server(True, Path(tmp), key)
+            cold_proc, cold_ports = _start_server(True, Path(tmp), key, args.grpc_threads)
             procs.append(cold_proc)
 
             async def both() -> dict[str, Any]:
@@ -327,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     result["setup"] = {
         "in_flight": IN_FLIGHT, "seconds_per_round": args.seconds, "rounds": args.rounds,
         "server": "python -m service (default settings; cold rows: CANASTA_STATE_CACHE=0)",
+        "grpc_threads": args.grpc_threads,
         "client": "one Python process: grpc.aio channel / raw HTTP/1.1 keep-alive",
         "cpus": os.cpu_count(), "python": platform.python_version(),
         "loadavg_1m_before": round(load_before[0], 2),

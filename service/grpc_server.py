@@ -73,6 +73,15 @@ def tolerant(parse: Callable[[bytes], Any], limit: int) -> Callable[[bytes], Any
     return deserialize
 
 
+def observed(handler: grpc.RpcMethodHandler[Any, Any], behavior: Any,
+             limit: int) -> grpc.RpcMethodHandler[Any, Any]:
+    """``handler`` with ``behavior`` in its place and a :func:`tolerant` deserializer."""
+    parse = handler.request_deserializer
+    return grpc.unary_unary_rpc_method_handler(
+        behavior, request_deserializer=tolerant(parse, limit) if parse is not None else None,
+        response_serializer=handler.response_serializer)
+
+
 Context = grpc.aio.ServicerContext[Any, Any] | grpc.ServicerContext
 
 
@@ -156,12 +165,8 @@ class Observe(grpc.aio.ServerInterceptor):
         handler = await continuation(handler_call_details)
         if handler is None or handler.unary_unary is None:
             return handler
-        parse = handler.request_deserializer
-        wrapped = grpc.unary_unary_rpc_method_handler(
-            self._wrap(full, cast(Behavior, handler.unary_unary)),
-            request_deserializer=(tolerant(parse, self.max_message_bytes)
-                                  if parse is not None else None),
-            response_serializer=handler.response_serializer)
+        wrapped = observed(handler, self._wrap(full, cast(Behavior, handler.unary_unary)),
+                           self.max_message_bytes)
         self._wrapped[full] = wrapped
         return wrapped
 

@@ -33,9 +33,9 @@ from service.grpc_server import (
     call_metadata,
     finish,
     method_labels,
+    observed,
     rich_status,
     server_options,
-    tolerant,
 )
 from service.messages import negotiate
 from service.pb import SERVICE_NAME
@@ -91,12 +91,7 @@ class ThreadObserve(grpc.ServerInterceptor):
         handler = continuation(handler_call_details)
         if handler is None or handler.unary_unary is None:
             return handler
-        parse = handler.request_deserializer
-        wrapped = grpc.unary_unary_rpc_method_handler(
-            self._wrap(full, handler.unary_unary),
-            request_deserializer=(tolerant(parse, self.max_message_bytes)
-                                  if parse is not None else None),
-            response_serializer=handler.response_serializer)
+        wrapped = observed(handler, self._wrap(full, handler.unary_unary), self.max_message_bytes)
         self._wrapped[full] = wrapped
         return wrapped
 
