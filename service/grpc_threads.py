@@ -1,11 +1,12 @@
-"""The gRPC face on grpcio's thread-pool server, the one the workers of a group use.
+"""The gRPC face on grpcio's thread-pool server: by default the workers of a group use
+it, and ``CANASTA_GRPC_THREADS`` picks it (or grpc.aio) for any process.
 
 Same service, same answers, errors, metrics and logs as :mod:`service.grpc_server`
 (grpc.aio); only the server kind differs. Why two: on a 2-core machine a lone
 grpc.aio process served the most calls, but two grpc.aio processes only added
 about a third, while two thread-pool processes served half as much again as
-the lone grpc.aio one (docs/operations.md, "Scaling"; ``CANASTA_GRPC_THREADS``
-chooses). Handlers run in the pool's threads, the REST face in the event loop's
+the lone grpc.aio one (docs/operations.md, "Scaling"); and beside a busy REST
+face a pool gives gRPC calls a fairer share ("Hardening"). Handlers run in the pool's threads, the REST face in the event loop's
 thread; the core is safe for that (its state cache takes a lock, its memos are
 single dict operations).
 """
