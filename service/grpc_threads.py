@@ -6,9 +6,9 @@ Same service, same answers, errors, metrics and logs as :mod:`service.grpc_serve
 grpc.aio process served the most calls, but two grpc.aio processes only added
 about a third, while two thread-pool processes served half as much again as
 the lone grpc.aio one (docs/operations.md, "Scaling"); and beside a busy REST
-face a pool gives gRPC calls a fairer share ("Hardening"). Handlers run in the pool's threads, the REST face in the event loop's
-thread; the core is safe for that (its state cache takes a lock, its memos are
-single dict operations).
+face a pool gives gRPC calls a fairer share ("Hardening"). Handlers run in the
+pool's threads, the REST face in the event loop's thread; the core is safe for
+that (its state cache takes a lock, its memos are single dict operations).
 """
 
 from __future__ import annotations
