@@ -38,6 +38,7 @@ from engine.options import OptionSpec
 from engine.state import SEQ_RANK, WILD_RANK, Phase, SideResult
 from engine.variants import VariantInfo
 from engine.views import MeldView, SeatView, SideView
+from service import jsonfmt
 from service.errors import invalid_request
 from service.pb import game
 from service.snapshot import Header
@@ -112,6 +113,13 @@ def move_message(move: Move) -> game.Move:
     """The shared, memoized message of a move: copy it, never change it. A move list is
     mostly moves seen before (`draw`, `discard 4D`)."""
     return move_to_pb(move)
+
+
+@lru_cache(maxsize=8192)
+def move_json(move: Move) -> dict[str, Any]:
+    """The proto3 JSON object of :func:`move_message`, memoized the same way: shared,
+    never change it."""
+    return jsonfmt.to_dict(move_message(move))
 
 
 def _add_to_meld_pb(move: AddToMeld, out: game.Move.AddToMeld) -> None:

@@ -1,8 +1,10 @@
 """The servicer core shared by the gRPC server and the REST gateway.
 
 Each RPC is one synchronous method from a request message to a response
-message; both transports call :meth:`Core.handle`, so their semantics cannot
-drift. The engine is called inline: every call is short CPU work, and under
+message; gRPC calls :meth:`Core.handle` and REST :meth:`Core.handle_json`, the
+same method with its answer as JSON, so their semantics cannot drift. LegalMoves,
+REST's most frequent call, writes that JSON straight from memoized per-move
+objects (the same bytes, tested). The engine is called inline: every call is short CPU work, and under
 the GIL a thread pool would only add a hop. Errors leave as
 :class:`~service.errors.ServiceError`.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 from google.protobuf.message import Message
@@ -28,13 +30,14 @@ from engine.play import apply, canonicalize
 from engine.state import Phase
 from engine.variants import catalogue
 from engine.views import private_parts, provisional_score, seat_view
-from service import convert, metrics
+from service import convert, jsonfmt, metrics
 from service.config import ExportPolicy
 from service.errors import ServiceError, ServiceReason, from_engine, invalid_request
 from service.pb import api, game
 from service.snapshot import Header, Sealer, new_game_id
 
 log = logging.getLogger("canasta.core")
+_T = TypeVar("_T")
 
 OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
 
@@ -63,6 +66,9 @@ class Method:
     response: type[Message]
     run: Callable[[Any, Call], Message]
     fields: dict[str, str]
+    # The answer straight as proto3 JSON, where that is much cheaper than the message
+    # through jsonfmt; it must give the same bytes (tests/service/test_jsonfmt.py).
+    run_json: Callable[[Any, Call], bytes] | None = None
 
 
 class Core:
@@ -77,7 +83,7 @@ class Core:
                        self.list_variants, _FIELDS),
                 Method("Deal", api.DealRequest, api.DealResponse, self.deal, _DECK_FIELDS),
                 Method("LegalMoves", api.LegalMovesRequest, api.LegalMovesResponse,
-                       self.legal_moves, _FIELDS),
+                       self.legal_moves, _FIELDS, self.legal_moves_json),
                 Method("ApplyMove", api.ApplyMoveRequest, api.ApplyMoveResponse,
                        self.apply_move, _FIELDS),
                 Method("ScoreHand", api.ScoreHandRequest, api.ScoreHandResponse,
@@ -101,8 +107,25 @@ class Core:
         :raises ServiceError: every refusal, engine errors included.
         """
         method = self.methods[name]
+        return self._guarded(method, method.run, request, call)
+
+    def handle_json(self, name: str, request: Message, call: Call) -> bytes:
+        """Run one RPC for the REST gateway: the answer as compact proto3 JSON, the
+        same bytes as ``jsonfmt.to_json(handle(...))``.
+
+        :raises ServiceError: as :meth:`handle`.
+        """
+        method = self.methods[name]
+        if method.run_json is not None:
+            return self._guarded(method, method.run_json, request, call)
+        return jsonfmt.to_json(self._guarded(method, method.run, request, call))
+
+    def _guarded(self, method: Method, run: Callable[[Any, Call], _T], request: Message,
+                 call: Call) -> _T:
+        """``run(request, call)`` with every error turned into a counted ServiceError."""
+        name = method.name
         try:
-            return method.run(request, call)
+            return run(request, call)
         except ServiceError as err:
             metrics.REJECTED.labels(err.reason).inc()
             raise
@@ -185,6 +208,15 @@ class Core:
         resp = api.LegalMovesResponse(seat=state.awaited, phase=state.phase.value)
         convert.moves_pb(legal_moves(state), resp.moves)
         return resp
+
+    def legal_moves_json(self, req: api.LegalMovesRequest, call: Call) -> bytes:
+        """LegalMoves as JSON from each move's memoized JSON object, never building the
+        message: REST's most frequent call, at under half the cost of the message path."""
+        _, state = self._open(req.snapshot)
+        answer = jsonfmt.to_dict(api.LegalMovesResponse(seat=state.awaited,
+                                                         phase=state.phase.value))
+        answer["moves"] = [convert.move_json(m) for m in legal_moves(state)]
+        return jsonfmt.dumps(answer)
 
     def apply_move(self, req: api.ApplyMoveRequest, call: Call) -> api.ApplyMoveResponse:
         if not req.HasField("move"):

@@ -3,7 +3,7 @@
 Routes are made from each RPC's ``google.api.http`` rule and bodies are the
 canonical proto3 JSON of the same request and response messages
 (``json_format``), so REST and gRPC differ only in framing. Every call goes
-through :meth:`service.core.Core.handle`. Errors are AIP-193 JSON with the
+through :meth:`service.core.Core.handle_json`. Errors are AIP-193 JSON with the
 same reasons as gRPC; bad input is always a 4xx.
 """
 
@@ -26,7 +26,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 
-from service import jsonfmt, jsonparse, logs, metrics, openapi
+from service import jsonparse, logs, metrics, openapi
 from service.core import Call, Core
 from service.errors import ServiceError, ServiceReason, invalid_request, to_json, too_large
 from service.messages import negotiate
@@ -138,11 +138,10 @@ class _Rpc:
             await _error(err, lang)(scope, receive, send)
             return
         try:
-            answer = self.core.handle(self.name, msg, Call(lang, logs.REQUEST_ID.get()))
+            out = self.core.handle_json(self.name, msg, Call(lang, logs.REQUEST_ID.get()))
         except ServiceError as err:
             await _error(err, lang)(scope, receive, send)
             return
-        out = jsonfmt.to_json(answer)
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", JSON_BYTES),
                                 (b"content-length", str(len(out)).encode("ascii"))]})

@@ -147,3 +147,9 @@ def to_json(msg: Message) -> bytes:
     """The message as compact UTF-8 JSON (orjson: the same bytes as the standard library's
     ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, several times faster)."""
     return orjson.dumps(_object(msg, cast(Descriptor, msg.DESCRIPTOR)))
+
+
+def dumps(value: dict[str, Any]) -> bytes:
+    """A JSON-ready dict (``to_dict`` output, possibly assembled) written as ``to_json``
+    writes a message."""
+    return orjson.dumps(value)

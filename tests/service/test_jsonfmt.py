@@ -61,3 +61,33 @@ def test_every_answer_of_a_game() -> None:
         if applied.hand_over:
             break
     _same(core.handle("ExportPosition", api.ExportPositionRequest(snapshot=snapshot), call))
+
+
+def test_rest_answers_are_the_messages_json() -> None:
+    """``Core.handle_json`` (what REST sends) is ``to_json(handle(...))`` byte for byte,
+    for LegalMoves' own JSON path at every step of a hand of each variant, through the
+    hand's end, and for a method without one."""
+    core = Core(Sealer(KeyRing.parse(new_key_entry("k"))))
+    call = Call()
+    for variant, players in (("classic", 4), ("classic", 3), ("classic", 6), ("samba", 4),
+                             ("bolivia", 4), ("bolivia_sevens", 4), ("may_i", 5)):
+        rng = random.Random(variant + str(players))
+        snapshot = core.handle("Deal", api.DealRequest(variant=variant, players=players,
+                                                       seed=7), call).snapshot
+        for _ in range(400):
+            request = api.LegalMovesRequest(snapshot=snapshot)
+            legal = core.handle("LegalMoves", request, call)
+            assert core.handle_json("LegalMoves", request, call) == jsonfmt.to_json(legal)
+            score = api.ScoreHandRequest(snapshot=snapshot)
+            assert core.handle_json("ScoreHand", score, call) == jsonfmt.to_json(
+                core.handle("ScoreHand", score, call))
+            if not legal.moves:
+                break
+            if rng.random() < 0.5:  # half random moves, half the greedy bot's (hands end)
+                move = rng.choice([m for m in legal.moves if m.text != "undo"])
+            else:
+                move = core.handle("SuggestMove", api.SuggestMoveRequest(
+                    snapshot=snapshot, level="greedy", seed=rng.getrandbits(32)), call).move
+            snapshot = core.handle("ApplyMove", api.ApplyMoveRequest(
+                snapshot=snapshot, move=move), call).snapshot
+        assert legal.seat == -1 and not legal.moves, f"{variant}: the hand did not end"
