@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 
 from service import jsonparse, logs, metrics, openapi
-from service.core import Call, Core
+from service.core import Call, Core, SnapshotRequest
 from service.errors import ServiceError, ServiceReason, invalid_request, to_json, too_large
 from service.messages import negotiate
 from service.pb import api
@@ -118,6 +118,9 @@ class _Rpc:
         self.cls = core.methods[name].request
         self.has_body = has_body
         self.limit = limit
+        # a request of the snapshot alone, answered as JSON directly, needs no message
+        self.lean = (core.methods[name].run_json is not None
+                     and [f.name for f in self.cls.DESCRIPTOR.fields] == ["snapshot"])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         given = None
@@ -126,12 +129,13 @@ class _Rpc:
                 given = value.decode("latin-1")
         lang = negotiate(given)
         try:
-            msg = self.cls()
+            msg: Message | SnapshotRequest = self.cls()
             if self.has_body:
                 body = await _body(scope, receive, self.limit)
                 if body is None:
                     return  # the client went away: nobody to answer
-                msg = _parse(body, self.cls)
+                snapshot = jsonparse.snapshot_only(body) if self.lean else None
+                msg = _parse(body, self.cls) if snapshot is None else SnapshotRequest(snapshot)
         except (TooLarge, ServiceError) as exc:
             err = too_large(self.limit) if isinstance(exc, TooLarge) else exc
             metrics.REJECTED.labels(err.reason).inc()  # the core counts its own refusals

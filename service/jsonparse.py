@@ -8,7 +8,9 @@ messages, oneofs, repeated fields and ``map<string, string>``. Anything else
 — a null, a number written as a string, an enum, a duplicate key or field, an
 unknown field, malformed JSON — is handed to ``json_format.Parse`` itself, so
 every accepted body gives the same message and every refused one the same
-error. ``tests/service/test_jsonparse.py`` checks the two agree.
+error. ``snapshot_only`` reads the commonest body of all, ``{"snapshot": ...}``,
+without a message. ``tests/service/test_jsonparse.py`` checks both agree with
+``json_format``.
 """
 
 from __future__ import annotations
@@ -57,6 +59,17 @@ _BY_KEY: dict[str, dict[str, FieldDescriptor]] = {}
 _DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
 
 
+def _base64(value: Any) -> bytes:
+    """A bytes field's JSON value, decoded as json_format decodes it."""
+    if type(value) is not str:
+        raise _Slow
+    encoded = value.encode("utf-8")
+    try:  # the very decoding json_format uses
+        return base64.urlsafe_b64decode(encoded + b"=" * (4 - len(encoded) % 4))
+    except ValueError:
+        raise _Slow from None
+
+
 def _scalar(field: FieldDescriptor, value: Any) -> Any:
     t = field.type
     if t == FieldDescriptor.TYPE_STRING:
@@ -64,13 +77,7 @@ def _scalar(field: FieldDescriptor, value: Any) -> Any:
             raise _Slow
         return value
     if t == FieldDescriptor.TYPE_BYTES:
-        if type(value) is not str:
-            raise _Slow
-        encoded = value.encode("utf-8")
-        try:  # the very decoding json_format uses
-            return base64.urlsafe_b64decode(encoded + b"=" * (4 - len(encoded) % 4))
-        except ValueError:
-            raise _Slow from None
+        return _base64(value)
     if t == FieldDescriptor.TYPE_BOOL:
         if type(value) is not bool:
             raise _Slow
@@ -145,3 +152,20 @@ def parse(body: bytes, message: Message) -> Message:
         return json_format.Parse(body, message)
     message.MergeFrom(scratch)
     return message
+
+
+def snapshot_only(body: bytes) -> bytes | None:
+    """The snapshot of a body that is exactly ``{"snapshot": "<base64>"}``, as
+    ``json_format`` would read it into a request whose one field is ``bytes snapshot``;
+    ``None`` for any other body, which must then be parsed in full.
+
+    It builds no protobuf message: under load, making one costs a REST call more
+    than the rules do (docs/operations.md, *The cost of a call*).
+    """
+    try:
+        data = _DECODER.decode(body.decode("utf-8"))
+        if type(data) is not dict or len(data) != 1 or "snapshot" not in data:
+            return None
+        return _base64(data["snapshot"])
+    except (_Slow, ValueError, RecursionError):
+        return None

@@ -9,7 +9,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from service import jsonfmt
-from service.core import Call, Core
+from service.core import Call, Core, SnapshotRequest
 from service.keys import KeyRing, new_key_entry
 from service.pb import api, game
 from service.snapshot import Sealer
@@ -65,8 +65,8 @@ def test_every_answer_of_a_game() -> None:
 
 def test_rest_answers_are_the_messages_json() -> None:
     """``Core.handle_json`` (what REST sends) is ``to_json(handle(...))`` byte for byte,
-    for LegalMoves' own JSON path at every step of a hand of each variant, through the
-    hand's end, and for a method without one."""
+    for LegalMoves' own JSON path (from a message or a bare snapshot) at every step of a
+    hand of each variant, through the hand's end, and for a method without one."""
     core = Core(Sealer(KeyRing.parse(new_key_entry("k"))))
     call = Call()
     for variant, players in (("classic", 4), ("classic", 3), ("classic", 6), ("samba", 4),
@@ -78,6 +78,8 @@ def test_rest_answers_are_the_messages_json() -> None:
             request = api.LegalMovesRequest(snapshot=snapshot)
             legal = core.handle("LegalMoves", request, call)
             assert core.handle_json("LegalMoves", request, call) == jsonfmt.to_json(legal)
+            assert core.handle_json("LegalMoves", SnapshotRequest(snapshot),
+                                    call) == jsonfmt.to_json(legal)
             score = api.ScoreHandRequest(snapshot=snapshot)
             assert core.handle_json("ScoreHand", score, call) == jsonfmt.to_json(
                 core.handle("ScoreHand", score, call))

@@ -112,3 +112,38 @@ def test_plain_bodies_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> Non
         # a 64-bit integer written as a string is json_format's to read
         data = {k: int(v) if k in ("expectedSeq", "seed") else v for k, v in data.items()}
         jsonparse.parse(json.dumps(data).encode(), cls())
+
+
+def _snapshot_agrees(body: bytes) -> bytes | None:
+    """``snapshot_only`` reads a body only as json_format reads it into LegalMovesRequest."""
+    lean = jsonparse.snapshot_only(body)
+    if lean is not None:
+        assert _outcome(body, api.LegalMovesRequest, json_format.Parse) == (
+            "ok", api.LegalMovesRequest(snapshot=lean).SerializeToString(deterministic=True))
+    return lean
+
+
+@pytest.mark.parametrize("body", [
+    b"", b"{}", b"null", b'{"snapshot": null}', b'{"snapshot": 5}',
+    b'{"snapshot": "AA==", "snapshot": "AA=="}', b'{"snapshot": "AA==", "seat": 1}',
+    b'{"Snapshot": "AA=="}', b'["snapshot"]', b'{"snapshot": ["AA=="]}', b'\xff{}',
+])
+def test_snapshot_only_leaves_other_bodies_to_the_full_parse(body: bytes) -> None:
+    assert _snapshot_agrees(body) is None
+
+
+@pytest.mark.parametrize("body", [
+    b'{"snapshot": "YWJj"}', b'{"snapshot": "YW-_"}', b'{"snapshot": "YWJjZA"}',
+    b' {\n "snapshot" : "YWJjZA==" } ', b'{"snapshot": ""}', b'{"snapshot": "YW Jj"}',
+    b'{"snapshot": "@@"}',
+])
+def test_snapshot_only_reads_bodies_of_the_snapshot_alone(body: bytes) -> None:
+    """Including what json_format's lenient base64 reads ("@@" is no bytes at all)."""
+    assert _snapshot_agrees(body) is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=_JSON)
+def test_snapshot_only_agrees_on_generated_bodies(data: Any) -> None:
+    _snapshot_agrees(json.dumps(data).encode())
+    _snapshot_agrees(json.dumps({"snapshot": data}).encode())
