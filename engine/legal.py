@@ -807,10 +807,16 @@ def _untouched_groups(state: State, move: Move, facts: _TurnFacts, deficit: int)
 
 
 def _concealed_possible(state: State, left: tuple[Card, ...], melds: tuple[MeldPile, ...]) -> bool:
+    """An optimistic test that a concealed going out (CL-MIN-9, which needs no minimum)
+    is still possible: a canasta can be made, and at most one natural (the discard) is
+    the only one of its rank with no meld to join, since a meld needs two naturals."""
     t = state.turn
     if state.melded[t.seat] or t.drew != "stock" or state.rules.opt("concealed_requires_minimum"):
         return False
     hv = HandView(state.rules, left)
+    ranks = {m.rank for m in melds}
+    if sum(1 for rank, cs in hv.naturals.items() if len(cs) == 1 and rank not in ranks) > 1:
+        return False
     wilds = len(hv.jokers) + len(hv.deuces)
     for m in melds:
         if m.size + len(hv.naturals.get(m.rank, ())) + min(wilds, max(0, 3 - m.wilds)) >= 7:
