@@ -127,6 +127,9 @@ def _snapshot_agrees(body: bytes) -> bytes | None:
     b"", b"{}", b"null", b'{"snapshot": null}', b'{"snapshot": 5}',
     b'{"snapshot": "AA==", "snapshot": "AA=="}', b'{"snapshot": "AA==", "seat": 1}',
     b'{"Snapshot": "AA=="}', b'["snapshot"]', b'{"snapshot": ["AA=="]}', b'\xff{}',
+    b'{"snapshot":"AA==","snapshot" :"AB=="}', b'{"snap\\u0073hot": "AA=="}',
+    b'{"snapshot": NaN}', b'{"snapshot": "QUE=", "x": {"snapshot": 1}}',
+    b'{"snapshot": "QU\\u0045="}', b'\xef\xbb\xbf{"snapshot": "QUE="}',
 ])
 def test_snapshot_only_leaves_other_bodies_to_the_full_parse(body: bytes) -> None:
     assert _snapshot_agrees(body) is None
@@ -147,3 +150,14 @@ def test_snapshot_only_reads_bodies_of_the_snapshot_alone(body: bytes) -> None:
 def test_snapshot_only_agrees_on_generated_bodies(data: Any) -> None:
     _snapshot_agrees(json.dumps(data).encode())
     _snapshot_agrees(json.dumps({"snapshot": data}).encode())
+    _snapshot_agrees(json.dumps({"snapshot": data}, ensure_ascii=False).encode())
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(), space=st.sampled_from(["", " ", "\n\t "]))
+def test_snapshot_only_agrees_on_any_string(text: str, space: str) -> None:
+    """Whatever the string (base64 or not, any characters), read as json_format reads it."""
+    body = f'{space}{{{space}"snapshot"{space}:{space}"{text}"{space}}}{space}'
+    _snapshot_agrees(body.encode("utf-8", "surrogatepass"))
+    _snapshot_agrees(json.dumps({"snapshot": text}, ensure_ascii=False).encode(
+        "utf-8", "surrogatepass"))
