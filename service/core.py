@@ -3,9 +3,10 @@
 Each RPC is one synchronous method from a request message to a response
 message; gRPC calls :meth:`Core.handle` and REST :meth:`Core.handle_json`, the
 same method with its answer as JSON, so their semantics cannot drift. LegalMoves,
-REST's most frequent call, writes that JSON straight from memoized per-move
-objects (the same bytes, tested). The engine is called inline: every call is short CPU work, and under
-the GIL a thread pool would only add a hop. Errors leave as
+REST's most frequent call, takes a bare snapshot (:class:`SnapshotRequest`) and
+writes its JSON straight from memoized per-move objects (the same bytes, tested).
+The engine is called inline: every call is short CPU work, and under the GIL a
+thread pool would only add a hop. Errors leave as
 :class:`~service.errors.ServiceError`.
 """
 
