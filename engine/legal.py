@@ -808,8 +808,9 @@ def _untouched_groups(state: State, move: Move, facts: _TurnFacts, deficit: int)
 
 def _concealed_possible(state: State, left: tuple[Card, ...], melds: tuple[MeldPile, ...]) -> bool:
     """An optimistic test that a concealed going out (CL-MIN-9, which needs no minimum)
-    is still possible: a canasta can be made, and at most one natural (the discard) is
-    the only one of its rank with no meld to join, since a meld needs two naturals."""
+    is still possible: the canastas going out needs (CL-OUT-1, CL-P2-3) can each be made, every
+    wild card free for each, and at most one natural (the discard) is the only one of
+    its rank with no meld to join, since a meld needs two naturals."""
     t = state.turn
     if state.melded[t.seat] or t.drew != "stock" or state.rules.opt("concealed_requires_minimum"):
         return False
@@ -818,10 +819,12 @@ def _concealed_possible(state: State, left: tuple[Card, ...], melds: tuple[MeldP
     if sum(1 for rank, cs in hv.naturals.items() if len(cs) == 1 and rank not in ranks) > 1:
         return False
     wilds = len(hv.jokers) + len(hv.deuces)
-    for m in melds:
-        if m.size + len(hv.naturals.get(m.rank, ())) + min(wilds, max(0, 3 - m.wilds)) >= 7:
-            return True
-    return any(len(cs) >= 4 and len(cs) + min(3, wilds) >= 7 for cs in hv.naturals.values())
+    possible = sum(1 for m in melds
+                   if m.size + len(hv.naturals.get(m.rank, ())) + min(wilds, max(0, 3 - m.wilds))
+                   >= 7)
+    possible += sum(1 for rank, cs in hv.naturals.items()
+                    if rank not in ranks and len(cs) >= 4 and len(cs) + min(3, wilds) >= 7)
+    return possible >= state.rules.canastas_to_go_out
 
 
 def _best_more(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> int:
