@@ -910,7 +910,10 @@ def play_match(players: int, options: Options, seed: int, max_hands: int = 60,
     when not ``until_over``), checking every ``next_deal`` on the way.
 
     ``undo`` is chosen now and then, so play backs out of the black-three dead end
-    (see ``test_every_hand_ends``) instead of looping in it."""
+    (see ``test_every_hand_ends``) instead of looping in it. Where only ``undo`` is
+    left with melds staged (a dead end CL-MIN-8's optimistic test let in), the whole
+    staging is taken back, as a player would: a random walk out of a deep staging tree
+    could take longer than the hand's bound."""
     state = new_game(variant, players, seed=seed, options=options)
     rng = random.Random(seed)
     ends: list[State] = []
@@ -919,6 +922,9 @@ def play_match(players: int, options: Options, seed: int, max_hands: int = 60,
             if state.phase in OVER:
                 break
             state = apply(state, choose(state, rng, undo_rate=0.2))
+            if state.turn.staged and all(isinstance(m, Undo) for m in legal_moves(state)):
+                while state.turn.staged:
+                    state = apply(state, Undo())
         assert state.phase in OVER
         check_hand_result(state)
         ends.append(state)
