@@ -731,7 +731,9 @@ def test_every_hand_ends(players: int, options: Options, seed: int) -> None:
     assert state.phase in OVER and state.result is not None
 
 
-NO_WAY_TO_OPEN = """canasta-position 1
+# Seat 0 of a 2-player hand, unopened at 3,900 (minimum 120), after drawing from the
+# stock: the same table with a different hand (and the stock that keeps the deck whole).
+UNOPENED_AT_3900 = """canasta-position 1
 variant: classic
 players: 2
 options: target_score=1000000
@@ -746,9 +748,9 @@ drew: stock
 asked: 0 - draw
 created: -
 flags: 0 0
-stock: TS QH QD 9S JH 6C 8S 6D QS KS 3C 9D 9C 4H QH JK 2S AS KC TS 7H JC 3C 3S 8H 7S 4H 7H QD 8D 8D JK JK 4C 2D AD 4S JD 6C KC 3D 9H AD JD QC 2H TD 8S 7C 2C TH 3D 4C AC 3S TH 5D 5S JC AH 6S 3H AH TD 9C 6H 2D KS TC QC 9S 8C
+stock: {stock}
 pile: AC QS
-hand0: 2S 2H 4S 5H 5H 5D 5C 5C 6S 6H 6D 8H 9D KH KH KD AS
+hand0: {hand0}
 hand1: 5S 8C 9H TC KD
 melds0: -
 melds1: 4@1: 4D 4D JK | 7@1: 7S 7D 7D 7C | J@1: JS JS JH 2C
@@ -762,57 +764,29 @@ penalties: 0 0
 """
 
 
-def test_no_staged_meld_without_a_way_to_open() -> None:
-    """CL-MIN-8, CL-MIN-9: unopened at 3,900 (minimum 120), seat 0 can meld 110 at
-    most, and with four lone naturals (4S 8H 9D AS) it cannot go out concealed either,
-    so no meld may be staged: only discards are listed. (Staged melds were once
-    offered here, a tree of dead ends left only by ``undo``; seed 29915273867 of
-    ``test_deal_rotates_over_hands[p2]``.)"""
-    state = import_position(NO_WAY_TO_OPEN)
+@pytest.mark.parametrize(("stock", "hand0"), [
+    pytest.param(
+        "TS QH QD 9S JH 6C 8S 6D QS KS 3C 9D 9C 4H QH JK 2S AS KC TS 7H JC 3C 3S 8H 7S 4H 7H QD 8D 8D JK JK 4C 2D AD 4S JD 6C KC 3D 9H AD JD QC 2H TD 8S 7C 2C TH 3D 4C AC 3S TH 5D 5S JC AH 6S 3H AH TD 9C 6H 2D KS TC QC 9S 8C",
+        "2S 2H 4S 5H 5H 5D 5C 5C 6S 6H 6D 8H 9D KH KH KD AS",
+        id="no-way-to-open"),
+    pytest.param(
+        "TS QH QD 9S JH KH 8S 6D QS KS 3C 9D 9C 8H QH JK 2S AS KC TS KH JC 3C 3S 8H AS 4H 7H QD 8D 8D JK JK 9D 2D AD 4S JD 6C KC 3D 9H AD JD QC 2H TD 8S KD 2C TH 3D 4C AC 3S TH 5D 5S JC AH 6S 3H AH TD 9C 6H 2D KS TC QC 9S 8C",
+        "2S 2H 4S 4H 4C 5H 5H 5D 5C 5C 6S 6H 6D 6C 7H 7C 7S",
+        id="one-canasta"),
+])
+def test_no_staged_meld_without_a_way_to_open(stock: str, hand0: str) -> None:
+    """CL-MIN-8, CL-MIN-9, CL-P2-3: below the minimum with no concealed going out either,
+    no meld may be staged: only discards are listed, one per distinct card.
+
+    ``no-way-to-open``: 110 at most can be melded, and four lone naturals (4S 8H 9D AS)
+    cannot all go (staged melds were once offered here, a tree of dead ends left only
+    by ``undo``; seed 29915273867 of ``test_deal_rotates_over_hands[p2]``).
+    ``one-canasta``: the 17 cards are worth 115, and one canasta can be made (five 5s
+    and two deuces) but going out takes two in the 2-player game."""
+    state = import_position(UNOPENED_AT_3900.format(stock=stock, hand0=hand0))
     moves = legal_moves(state)
     assert moves and all(isinstance(m, Discard) for m in moves)
     assert len(moves) == len(set(state.hands[0]))
-
-
-ONE_CANASTA = """canasta-position 1
-variant: classic
-players: 2
-options: target_score=1000000
-seed: 29915273867
-hand: 3
-dealer: 0
-ply: 4357
-scores: 3900 6030
-phase: meld
-turn: 0
-drew: stock
-asked: 0 - draw
-created: -
-flags: 0 0
-stock: TS QH QD 9S JH KH 8S 6D QS KS 3C 9D 9C 8H QH JK 2S AS KC TS KH JC 3C 3S 8H AS 4H 7H QD 8D 8D JK JK 9D 2D AD 4S JD 6C KC 3D 9H AD JD QC 2H TD 8S KD 2C TH 3D 4C AC 3S TH 5D 5S JC AH 6S 3H AH TD 9C 6H 2D KS TC QC 9S 8C
-pile: AC QS
-hand0: 2S 2H 4S 4H 4C 5H 5H 5D 5C 5C 6S 6H 6D 6C 7H 7C 7S
-hand1: 5S 8C 9H TC KD
-melds0: -
-melds1: 4@1: 4D 4D JK | 7@1: 7S 7D 7D 7C | J@1: JS JS JH 2C
-red3_0: 3H
-red3_1: -
-opened: 0 1
-melded: 0 1
-pending_red3: 0 0
-asks: 0 0
-penalties: 0 0
-"""
-
-
-def test_no_staged_meld_when_going_out_concealed_lacks_a_canasta() -> None:
-    """CL-MIN-8, CL-MIN-9, CL-P2-3: unopened below the minimum (its 17 cards are worth
-    115 of 120), seat 0 could make one canasta (five 5s and two deuces) but going out
-    takes two in the 2-player game, so no concealed going out and no staged meld: only
-    discards."""
-    state = import_position(ONE_CANASTA)
-    moves = legal_moves(state)
-    assert moves and all(isinstance(m, Discard) for m in moves)
 
 
 BLACK_THREES = """canasta-position 1
