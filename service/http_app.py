@@ -129,13 +129,15 @@ class _Rpc:
                 given = value.decode("latin-1")
         lang = negotiate(given)
         try:
-            msg: Message | SnapshotRequest = self.cls()
+            msg: Message | SnapshotRequest
             if self.has_body:
                 body = await _body(scope, receive, self.limit)
                 if body is None:
                     return  # the client went away: nobody to answer
                 snapshot = jsonparse.snapshot_only(body) if self.lean else None
                 msg = _parse(body, self.cls) if snapshot is None else SnapshotRequest(snapshot)
+            else:
+                msg = self.cls()
         except (TooLarge, ServiceError) as exc:
             err = too_large(self.limit) if isinstance(exc, TooLarge) else exc
             metrics.REJECTED.labels(err.reason).inc()  # the core counts its own refusals
