@@ -55,7 +55,7 @@ $(WEB_DEPS): tests/web/package.json tests/web/package-lock.json
 run: setup
 	CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" $(PY) -m service
 
-demo: $(STAMP)
+demo: $(STAMP) $(GEN)
 	$(PY) -m service.demo
 
 lint: setup
@@ -80,12 +80,12 @@ bench: setup
 	$(PY) bench/bots_bench.py
 
 # The fuzzers of tests/hardening (REST from /openapi.json with schemathesis, raw gRPC bytes,
-# the snapshot opener) with FUZZ_EXAMPLES cases per operation and mode (make test: 55).
+# the snapshot opener, credentials) with FUZZ_EXAMPLES cases per operation and mode (make test: 55).
 FUZZ_EXAMPLES ?= 1100
 fuzz: setup
 	CANASTA_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -p no:cacheprovider \
 	  tests/hardening/test_openapi_fuzz.py tests/hardening/test_grpc_fuzz.py \
-	  tests/hardening/test_snapshot_fuzz.py
+	  tests/hardening/test_snapshot_fuzz.py tests/hardening/test_credential_fuzz.py
 
 # A mixed load of legal and bad calls on a real server (bench/soak.py; SOAK_ARGS, e.g.
 # --seconds 300): fails on any unexpected answer or RSS growth of 10%; bench/results/soak.json.

@@ -1,19 +1,29 @@
 """Service benchmark: the rules RPCs against the same server's health check, side by side.
 
-Starts ``python -m service`` (default settings, a random key, ports on
-loopback), builds a pool of real classic 4-player positions by playing games
-through the API, then runs closed loops with 16 calls in flight:
+Starts ``python -m service`` (default settings, so ``CANASTA_ACCESS=tokens``; a
+random key, ports on loopback), builds a pool of real classic 4-player positions
+by playing games through the API as their host (the host token each Deal
+answered), recording for each position the seat token of the seat in turn, then
+runs closed loops with 16 calls in flight:
 
-* gRPC: ``Health/Check`` vs ``LegalMoves`` vs ``ApplyMove`` (one aio channel);
-* HTTP: ``GET /healthz`` vs ``POST /v1/legal-moves`` (16 keep-alive connections,
-  a minimal HTTP/1.1 client so the client costs the same for both).
+* gRPC: ``Health/Check`` vs ``LegalMoves`` and ``ApplyMove`` as a player's client
+  sends them: with the seat token of the seat in turn and no ``view_seat`` (so an
+  ApplyMove answer carries that seat's one view), the target rows; and the same
+  calls with the game's host token (every seat's view in ApplyMove's answer),
+  for information (one aio channel);
+* HTTP: ``GET /healthz`` vs ``POST /v1/legal-moves`` with the seat token (16
+  keep-alive connections, a minimal HTTP/1.1 client so the client costs the same
+  for both).
 
 Workloads are interleaved over several short rounds and each ratio is the
 median of per-round ratios, so load from other processes hits both sides of a
 ratio alike. Prints each workload's rate, p50/p99 latency, server and client
-CPU per call, the ratios (target: each >= 0.8), the server-CPU ratios (less
-sensitive to a busy machine) and the sealed size of classic 4-player mid-hand
-snapshots (target <= 1 KB), and writes ``bench/results/service.json``.
+CPU per call, the ratios against the same server's health call (targets: seat
+LegalMoves >= 0.9, seat ApplyMove >= 0.75, REST legal-moves >= 0.8; the host
+rows have none), the server-CPU ratios (less sensitive to a busy machine) and
+the sealed size of classic 4-player mid-hand snapshots (target <= 1 KB), and
+writes ``bench/results/service.json``. Every call is checked: a refusal stops
+the run, so no row measures a cheaper refusal in place of the call.
 
 The pool's snapshots are ones the server sealed, so they sit in its state
 cache, as a host's next call usually does (the target rows). The same
@@ -39,6 +49,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +66,13 @@ from service.pb import api, api_grpc, game  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "service.json"
 IN_FLIGHT = 16
-TARGET_RATIO = 0.8
+CHECK, HEALTHZ = "grpc.Health/Check", "http.GET /healthz"
+LEGAL_SEAT, LEGAL_HOST = "grpc.LegalMoves (seat)", "grpc.LegalMoves (host)"
+APPLY_SEAT, APPLY_HOST = "grpc.ApplyMove (seat)", "grpc.ApplyMove (host)"
+REST_LEGAL = "http.POST /v1/legal-moves (seat)"
+# (workload, its health baseline, target ratio or None: for information)
+PAIRS = ((LEGAL_SEAT, CHECK, 0.9), (APPLY_SEAT, CHECK, 0.75), (REST_LEGAL, HEALTHZ, 0.8),
+         (LEGAL_HOST, CHECK, None), (APPLY_HOST, CHECK, None))
 TARGET_SNAPSHOT = 1024
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -74,27 +91,59 @@ def _start_server(cold: bool, tmp: Path, key: str,
                   grpc_threads: str) -> tuple[subprocess.Popen[bytes], dict[str, int]]:
     settings = {"CANASTA_SEAL_KEYS": key, "CANASTA_GRPC_THREADS": grpc_threads,
                 **({"CANASTA_STATE_CACHE": "0"} if cold else {})}
-    return start_service(tmp, "cold" if cold else "warm", settings)
+    name = "cold" if cold else "warm"
+    return start_service(tmp, name, settings, log=tmp / f"{name}.log")
+
+
+def _listening(log: Path) -> dict[str, Any]:
+    """The server's "listening" log line: its engine build, gRPC server kind, access mode."""
+    for line in log.read_text().splitlines():
+        if '"msg": "listening"' in line:
+            entry: dict[str, Any] = json.loads(line)
+            return entry
+    return {}
 
 
 # --- the position pool ---------------------------------------------------------------
 
 
+def auth(token: str) -> tuple[tuple[str, str], ...]:
+    """gRPC metadata presenting a credential."""
+    return (("authorization", f"Bearer {token}"),)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A pool position: its snapshot, a legal move of the seat in turn, that seat, its seat
+    token and the game's host token (as the game's Deal answered them)."""
+
+    snapshot: bytes
+    move: game.Move
+    awaited: int
+    seat_token: str
+    host_token: str
+
+
 async def build_pool(stub: api_grpc.CanastaEngineStub, games: int, seed: int,
-                     size: int) -> tuple[list[tuple[bytes, game.Move]], list[int]]:
-    """(snapshot, legal move) pairs along random 4-player games, and mid-hand snapshot sizes."""
+                     size: int) -> tuple[list[Position], list[int]]:
+    """Positions along random 4-player games played by their host, and mid-hand snapshot
+    sizes."""
     rng = random.Random(seed)
-    pool: list[tuple[bytes, game.Move]] = []
+    pool: list[Position] = []
     mid_sizes: list[int] = []
     for g in range(games):
         deal = await stub.Deal(api.DealRequest(variant="classic", players=4, seed=seed + g))
+        host = auth(deal.host_token)
         snapshot, hand = deal.snapshot, [deal.snapshot]
         for _ in range(600):
-            legal = await stub.LegalMoves(api.LegalMovesRequest(snapshot=snapshot))
+            legal = await stub.LegalMoves(api.LegalMovesRequest(snapshot=snapshot),
+                                          metadata=host)
             moves = [m for m in legal.moves if m.text != "undo"]
             move = rng.choice(moves)
-            pool.append((snapshot, move))
-            applied = await stub.ApplyMove(api.ApplyMoveRequest(snapshot=snapshot, move=move))
+            pool.append(Position(snapshot, move, legal.seat, deal.seat_tokens[legal.seat],
+                                 deal.host_token))
+            applied = await stub.ApplyMove(api.ApplyMoveRequest(snapshot=snapshot, move=move),
+                                           metadata=host)
             snapshot = applied.snapshot
             hand.append(snapshot)
             if applied.hand_over:
@@ -102,6 +151,25 @@ async def build_pool(stub: api_grpc.CanastaEngineStub, games: int, seed: int,
         mid_sizes.append(len(hand[len(hand) // 2]))
     step = max(1, len(pool) // size)  # an even sample, well inside the server's cache
     return pool[::step][:size], mid_sizes
+
+
+async def check_scopes(stub: api_grpc.CanastaEngineStub, pool: list[Position]) -> None:
+    """The calls the rows measure answer what a client of each role gets: a seat its moves
+    (the same as the host's for the seat in turn) and, from ApplyMove, its one view; the host
+    every seat's view. (Not timed; stops the run if the server answers otherwise.)"""
+    for p in pool[:: max(1, len(pool) // 20)]:
+        seat = await stub.LegalMoves(api.LegalMovesRequest(snapshot=p.snapshot),
+                                     metadata=auth(p.seat_token))
+        host = await stub.LegalMoves(api.LegalMovesRequest(snapshot=p.snapshot),
+                                     metadata=auth(p.host_token))
+        assert seat.seat == host.seat == p.awaited and list(seat.moves) == list(host.moves)
+        request = api.ApplyMoveRequest(snapshot=p.snapshot, move=p.move)
+        one = await stub.ApplyMove(request, metadata=auth(p.seat_token))
+        every = await stub.ApplyMove(request, metadata=auth(p.host_token))
+        if [v.seat for v in one.views] != [p.awaited] or len(every.views) != 4:
+            raise SystemExit(f"unexpected scopes: seat {p.awaited}'s ApplyMove answered "
+                             f"views {[v.seat for v in one.views]}, the host's "
+                             f"{[v.seat for v in every.views]}")
 
 
 # --- closed loops -----------------------------------------------------------------------
@@ -167,8 +235,9 @@ class Http:
             writer.close()
 
 
-def _post(path: str, body: bytes) -> bytes:
+def _post(path: str, body: bytes, token: str) -> bytes:
     return (f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+            f"Authorization: Bearer {token}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode() + body
 
 
@@ -182,38 +251,52 @@ class Target:
         self.health = health_pb2_grpc.HealthStub(self.channel)
         self.http = Http(ports["http_port"])
 
-    def loads(self, pool: list[tuple[bytes, game.Move]]) -> dict[str, Callable[[int], Awaitable[None]]]:
+    def loads(self, pool: list[Position]) -> dict[str, Callable[[int], Awaitable[None]]]:
+        """The workloads, each over the whole pool: request i is position i % len(pool) with
+        the credential of the row's role (the messages and bytes are built once, as a client
+        holding them would; the server gets each call whole)."""
         stub, health, http = self.stub, self.health, self.http
-        legal_reqs = [api.LegalMovesRequest(snapshot=s) for s, _ in pool]
-        apply_reqs = [api.ApplyMoveRequest(snapshot=s, move=m) for s, m in pool]
+        n = len(pool)
+        legal_reqs = [api.LegalMovesRequest(snapshot=p.snapshot) for p in pool]
+        apply_reqs = [api.ApplyMoveRequest(snapshot=p.snapshot, move=p.move) for p in pool]
+        seat_md = [auth(p.seat_token) for p in pool]
+        host_md = [auth(p.host_token) for p in pool]
         check = health_pb2.HealthCheckRequest(service="")
         healthz = b"GET /healthz HTTP/1.1\r\nHost: bench\r\n\r\n"
         legal_http = [_post("/v1/legal-moves", json.dumps(
-            {"snapshot": base64.b64encode(s).decode()}).encode()) for s, _ in pool]
+            {"snapshot": base64.b64encode(p.snapshot).decode()}).encode(), p.seat_token)
+            for p in pool]
 
         async def grpc_check(i: int) -> None:
             await health.Check(check)
 
-        async def grpc_legal(i: int) -> None:
-            await stub.LegalMoves(legal_reqs[i % len(legal_reqs)])
+        async def grpc_legal_seat(i: int) -> None:
+            await stub.LegalMoves(legal_reqs[i % n], metadata=seat_md[i % n])
 
-        async def grpc_apply(i: int) -> None:
-            await stub.ApplyMove(apply_reqs[i % len(apply_reqs)])
+        async def grpc_legal_host(i: int) -> None:
+            await stub.LegalMoves(legal_reqs[i % n], metadata=host_md[i % n])
+
+        async def grpc_apply_seat(i: int) -> None:
+            await stub.ApplyMove(apply_reqs[i % n], metadata=seat_md[i % n])
+
+        async def grpc_apply_host(i: int) -> None:
+            await stub.ApplyMove(apply_reqs[i % n], metadata=host_md[i % n])
 
         async def http_healthz(i: int) -> None:
             await http.request(i, healthz)
 
         async def http_legal(i: int) -> None:
-            await http.request(i, legal_http[i % len(legal_http)])
+            await http.request(i, legal_http[i % n])
 
-        return {"grpc.Health/Check": grpc_check, "grpc.LegalMoves": grpc_legal,
-                "http.GET /healthz": http_healthz, "http.POST /v1/legal-moves": http_legal,
-                "grpc.ApplyMove": grpc_apply}
+        return {CHECK: grpc_check, LEGAL_SEAT: grpc_legal_seat, LEGAL_HOST: grpc_legal_host,
+                HEALTHZ: http_healthz, REST_LEGAL: http_legal,
+                APPLY_SEAT: grpc_apply_seat, APPLY_HOST: grpc_apply_host}
 
-    async def warm(self, pool: list[tuple[bytes, game.Move]]) -> None:
+    async def warm(self, pool: list[Position]) -> None:
         """Touch every pool snapshot so the cache holds them (ApplyMove rounds churn it)."""
-        for snapshot, _ in pool:
-            await self.stub.LegalMoves(api.LegalMovesRequest(snapshot=snapshot))
+        for p in pool:
+            await self.stub.LegalMoves(api.LegalMovesRequest(snapshot=p.snapshot),
+                                       metadata=auth(p.seat_token))
 
     async def close(self) -> None:
         self.http.close()
@@ -234,21 +317,21 @@ def _summary(rs: list[dict[str, float]]) -> dict[str, Any]:
 
 async def run(args: argparse.Namespace, warm: Target, cold: Target) -> dict[str, Any]:
     pool, mid_sizes = await build_pool(warm.stub, args.games, args.seed, args.pool)
+    await check_scopes(warm.stub, pool)
     warm_loads, cold_loads = warm.loads(pool), cold.loads(pool)
     rounds: dict[str, list[dict[str, float]]] = {}
     for _ in range(args.rounds):
         await warm.warm(pool)
         plan = [(name, warm, call) for name, call in warm_loads.items()]
         plan += [(f"cold {name}", cold, call) for name, call in cold_loads.items()
-                 if "LegalMoves" in name or "legal-moves" in name or "ApplyMove" in name]
+                 if name not in (CHECK, HEALTHZ)]
         for name, target, call in plan:
             if "http." in name:
                 await target.http.open()
             rounds.setdefault(name, []).append(await closed_loop(call, args.seconds, target.pid))
     out: dict[str, Any] = {"workloads": {n: _summary(rs) for n, rs in rounds.items()},
-                           "ratios": {}, "cold_ratios": {}, "server_cpu_ratios": {}}
-    pairs = (("grpc.LegalMoves", "grpc.Health/Check"), ("grpc.ApplyMove", "grpc.Health/Check"),
-             ("http.POST /v1/legal-moves", "http.GET /healthz"))
+                           "ratios": {}, "targets": {}, "cold_ratios": {},
+                           "server_cpu_ratios": {}}
 
     def ratio(name: str, base: str, key: str, invert: bool = False) -> float:
         # per round, so the two figures come from neighbouring seconds; then the median
@@ -256,8 +339,9 @@ async def run(args: argparse.Namespace, warm: Target, cold: Target) -> dict[str,
                 for a, b in zip(rounds[name], rounds[base], strict=True)]
         return statistics.median(each)
 
-    for name, base in pairs:
+    for name, base, target in PAIRS:
         out["ratios"][f"{name} / {base}"] = ratio(name, base, "rps")
+        out["targets"][f"{name} / {base}"] = target
         out["cold_ratios"][f"cold {name} / {base}"] = ratio(f"cold {name}", base, "rps")
         out["server_cpu_ratios"][f"{name} / {base}"] = ratio(
             name, base, "server_cpu_us_per_call", invert=True)
@@ -271,22 +355,27 @@ async def run(args: argparse.Namespace, warm: Target, cold: Target) -> dict[str,
 
 def report(result: dict[str, Any]) -> None:
     out = sys.stdout
-    out.write(f"{'workload':36} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
+    out.write(f"{'workload':40} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
               f"{'server µs/call':>15} {'client µs/call':>15}\n")
     for name, w in result["workloads"].items():
-        out.write(f"{name:36} {w['rps']:9.0f} {w['p50_ms']:8.2f} {w['p99_ms']:8.2f} "
+        out.write(f"{name:40} {w['rps']:9.0f} {w['p50_ms']:8.2f} {w['p99_ms']:8.2f} "
                   f"{w['server_cpu_us_per_call']:15.0f} {w['client_cpu_us_per_call']:15.0f}\n")
     for name, ratio in result["ratios"].items():
-        flag = "ok" if ratio >= TARGET_RATIO else f"BELOW target {TARGET_RATIO}"
-        out.write(f"ratio {name:56} {ratio:5.2f}  {flag}\n")
+        target = result["targets"][name]
+        flag = ("(host token: for information)" if target is None else "ok" if ratio >= target
+                else f"BELOW target {target}")
+        shown = "" if target is None else f" (target >= {target})"
+        out.write(f"ratio {name + shown:72} {ratio:5.2f}  {flag}\n")
     for name, ratio in result["cold_ratios"].items():
-        out.write(f"ratio {name:56} {ratio:5.2f}  (no state cache: every snapshot opened)\n")
+        out.write(f"ratio {name:72} {ratio:5.2f}  (no state cache: every snapshot opened)\n")
     for name, ratio in result["server_cpu_ratios"].items():
-        out.write(f"server CPU ratio {name:45} {ratio:5.2f}  (health CPU / call CPU)\n")
+        out.write(f"server CPU ratio {name:61} {ratio:5.2f}  (health CPU / call CPU)\n")
     setup = result.get("setup", {})
     if setup:
-        out.write(f"load average before/after: {setup['loadavg_1m_before']} / "
-                  f"{setup['loadavg_1m_after']} on {setup['cpus']} CPUs\n")
+        out.write(f"server: engine {setup['engine']}, CANASTA_ACCESS={setup['access']}, "
+                  f"gRPC server {setup['grpc_server']}; load average before/after: "
+                  f"{setup['loadavg_1m_before']} / {setup['loadavg_1m_after']} on "
+                  f"{setup['cpus']} CPUs\n")
     s = result["snapshot_bytes_classic4_mid_hand"]
     flag = "ok" if s["max"] <= TARGET_SNAPSHOT else "OVER target"
     out.write(f"sealed classic 4-player mid-hand snapshot: median {s['median']} B, "
@@ -324,14 +413,20 @@ def main(argv: list[str] | None = None) -> int:
 
             load_before = os.getloadavg()
             result = asyncio.run(both())
+            listening = _listening(Path(tmp) / "warm.log")
         finally:
             for proc in procs:
                 proc.send_signal(signal.SIGTERM)
                 proc.wait(timeout=30)
     result["setup"] = {
         "in_flight": IN_FLIGHT, "seconds_per_round": args.seconds, "rounds": args.rounds,
-        "server": "python -m service (default settings; cold rows: CANASTA_STATE_CACHE=0)",
+        "server": "python -m service (default settings, CANASTA_ACCESS=tokens; cold rows: "
+                  "CANASTA_STATE_CACHE=0)",
+        "credentials": "(seat) rows: the seat token of the seat in turn, no view_seat; "
+                       "(host) rows: the game's host token, no view_seat (every view)",
         "grpc_threads": args.grpc_threads,
+        "engine": listening.get("engine", "?"), "access": listening.get("access", "?"),
+        "grpc_server": listening.get("grpc_server", "?"),
         "client": "one Python process: grpc.aio channel / raw HTTP/1.1 keep-alive",
         "cpus": os.cpu_count(), "python": platform.python_version(),
         "loadavg_1m_before": round(load_before[0], 2),

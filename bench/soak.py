@@ -3,18 +3,24 @@
 Starts ``python -m service`` (default settings, a random key, free ports on
 loopback, access log off) and keeps ``--in-flight`` calls in flight (32: half
 over gRPC, half over REST) for ``--seconds`` (60) after ``--warmup`` seconds.
-Each caller plays games through the API like a host (Deal, LegalMoves, ApplyMove
-with ``expected_seq``, ScoreHand, NextDeal, a new Deal when the game is over)
-and mixes in every other RPC (GetView, SuggestMove, ExportPosition,
-ImportPosition, ListVariants) and bad requests with a known answer: tampered and
-unknown-version snapshots, a move out of turn, a stale ``expected_seq``, an
-unknown variant, unreadable notation, bytes that are no message (gRPC),
-malformed JSON and oversized bodies (REST), oversized messages and 1 ms
-deadlines (gRPC).
+Each caller plays games through the API with the credentials its Deal answered
+(Deal, LegalMoves, ApplyMove with ``expected_seq``, ScoreHand, NextDeal, a new
+Deal when the game is over), each call as the host (the host token) or as the
+seat in turn (its seat token: its own moves, its own view in the answer), and
+mixes in every other RPC (GetView, SuggestMove, ExportPosition, ImportPosition,
+ListVariants) as the host, a seat or a spectator (no token) where each may
+call, and bad requests with a known answer: tampered and unknown-version
+snapshots, a move out of turn, a stale ``expected_seq``, another game's
+``expected_game_id``, calls without a credential that need one, forged and
+other games' tokens, a seat asking for another seat's view, an unknown variant,
+unreadable notation, bytes that are no message (gRPC), malformed JSON and
+oversized bodies (REST), oversized messages and 1 ms deadlines (gRPC).
 
 Every answer is classified: the expected one for its kind (OK for a legal call,
 the known refusal for a bad one) or unexpected (anything else: a 5xx,
-INTERNAL/UNKNOWN, a transport error, a legal call refused). The server's
+INTERNAL/UNKNOWN, a transport error, a legal call refused, an answer scoped
+wrongly: a seat's ApplyMove with another view than its own, a seat's NextDeal
+with credentials, a host's NextDeal with other credentials than the Deal's). The server's
 resident memory (VmRSS) is read at the start of the measured window (after the
 warm-up) and at its end. At the end the server gets SIGTERM and must exit 0,
 and its log must hold no error line. Prints a table, writes
@@ -36,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -72,8 +79,12 @@ LIMIT = 65536  # CANASTA_MAX_MESSAGE_BYTES (the default)
 # (kind, weight): "step" is the host's next call in its game; the rest are mixed in
 KINDS = [("step", 40), ("score", 5), ("view", 5), ("suggest", 5), ("export", 3),
          ("import", 2), ("variants", 2), ("tampered", 4), ("version", 2), ("out_of_turn", 4),
-         ("stale", 4), ("bad_variant", 2), ("bad_notation", 2), ("garbage", 3),
+         ("stale", 4), ("wrong_game", 2), ("spectator", 3), ("wrong_token", 3),
+         ("seat_peek", 2), ("bad_variant", 2), ("bad_notation", 2), ("garbage", 3),
          ("oversized", 1), ("short_deadline", 2)]
+# the share of a game's calls made with the seat token of the seat in turn (else the host's)
+SEAT_SHARE = 0.5
+B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 Outcome = str  # "OK" or "CODE REASON"
 
 
@@ -89,6 +100,10 @@ EXPECTED: dict[str, Callable[[Outcome], bool]] = {
     "version": lambda o: o == "FAILED_PRECONDITION SNAPSHOT_VERSION_UNSUPPORTED",
     "out_of_turn": lambda o: o.startswith("FAILED_PRECONDITION ") and o.split()[1].isupper(),
     "stale": lambda o: o == "ABORTED SNAPSHOT_STALE",
+    "wrong_game": lambda o: o == "ABORTED SNAPSHOT_WRONG_GAME",
+    "spectator": lambda o: o == "UNAUTHENTICATED CREDENTIAL_REQUIRED",
+    "wrong_token": lambda o: o == "UNAUTHENTICATED CREDENTIAL_INVALID",
+    "seat_peek": lambda o: o == "PERMISSION_DENIED SEAT_NOT_ALLOWED",
     "bad_variant": lambda o: o == "INVALID_ARGUMENT UNKNOWN_VARIANT",
     "bad_notation": lambda o: o == "INVALID_ARGUMENT BAD_NOTATION",
     "garbage": lambda o: o == "INVALID_ARGUMENT REQUEST_INVALID",
@@ -116,14 +131,15 @@ class Grpc:
         self.channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
         self.raw = {m: self.channel.unary_unary(f"/{SERVICE_NAME}/{m}") for m in ROUTES}
 
-    async def call(self, method: str, request: Message,
-                   timeout: float = 30.0) -> tuple[Outcome, Message | None]:
-        return await self.send(method, request.SerializeToString(), timeout)
+    async def call(self, method: str, request: Message, timeout: float = 30.0,
+                   token: str | None = None) -> tuple[Outcome, Message | None]:
+        return await self.send(method, request.SerializeToString(), timeout, token)
 
-    async def send(self, method: str, data: bytes,
-                   timeout: float = 30.0) -> tuple[Outcome, Message | None]:
+    async def send(self, method: str, data: bytes, timeout: float = 30.0,
+                   token: str | None = None) -> tuple[Outcome, Message | None]:
+        metadata = (("authorization", f"Bearer {token}"),) if token else ()
         try:
-            answer = await self.raw[method](data, timeout=timeout)
+            answer = await self.raw[method](data, timeout=timeout, metadata=metadata)
         except grpc.aio.AioRpcError as err:
             return f"{err.code().name} {_grpc_reason(err)}", None
         out = getattr(api, f"{method}Response")()
@@ -179,20 +195,24 @@ class Rest:
                 self.conn = None
             raise
 
-    async def post(self, path: str, body: bytes, verb: str = "POST") -> tuple[int, bytes]:
+    async def post(self, path: str, body: bytes, verb: str = "POST",
+                   token: str | None = None) -> tuple[int, bytes]:
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
         raw = (f"{verb} {path} HTTP/1.1\r\nHost: soak\r\nContent-Type: application/json\r\n"
-               f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+               f"{auth}Content-Length: {len(body)}\r\n\r\n").encode() + body
         return await self._exchange(raw)
 
-    async def call(self, method: str, request: Message,
-                   timeout: float = 30.0) -> tuple[Outcome, Message | None]:
+    async def call(self, method: str, request: Message, timeout: float = 30.0,
+                   token: str | None = None) -> tuple[Outcome, Message | None]:
         verb, path = ROUTES[method]
         body = b"" if verb == "GET" else json_format.MessageToJson(request, indent=None).encode()
-        return self.outcome(method, *await asyncio.wait_for(self.post(path, body, verb), timeout))
+        return self.outcome(method, *await asyncio.wait_for(self.post(path, body, verb, token),
+                                                              timeout))
 
-    async def send(self, method: str, body: bytes,
-                   timeout: float = 30.0) -> tuple[Outcome, Message | None]:
-        status_body = await asyncio.wait_for(self.post(ROUTES[method][1], body), timeout)
+    async def send(self, method: str, body: bytes, timeout: float = 30.0,
+                   token: str | None = None) -> tuple[Outcome, Message | None]:
+        status_body = await asyncio.wait_for(self.post(ROUTES[method][1], body, token=token),
+                                             timeout)
         return self.outcome(method, *status_body)
 
     async def oversized(self, method: str, size: int) -> tuple[Outcome, Message | None]:
@@ -226,13 +246,20 @@ class Rest:
 @dataclass
 class Stats:
     outcomes: Counter[tuple[str, str, Outcome, bool]] = field(default_factory=Counter)
+    roles: Counter[tuple[str, str]] = field(default_factory=Counter)  # (transport, role)
     latencies: dict[str, list[float]] = field(default_factory=lambda: {"grpc": [], "rest": []})
     measuring: bool = False
     samples: list[str] = field(default_factory=list)  # a few unexpected answers, to show
 
 
+def forged(token: str, rng: random.Random) -> str:
+    """A token with one character of its 22-character MAC changed: well-formed, not valid."""
+    at = len(token) - 1 - rng.randrange(22)
+    return token[:at] + rng.choice(B64URL.replace(token[at], "")) + token[at + 1:]
+
+
 class Caller:
-    """One call in flight: a host playing games, with other calls mixed in."""
+    """One call in flight: a game's host and its players, with other calls mixed in."""
 
     def __init__(self, transport: Grpc | Rest, seed: int, stats: Stats) -> None:
         self.t = transport
@@ -241,47 +268,88 @@ class Caller:
         self.snapshot = b""
         self.seq = 0
         self.moves: list[game.Move] = []
-        self.awaited = 0
+        self.awaited = 0  # the seat in turn, as the last LegalMoves or ApplyMove answered
+        self.known = False  # whether ``awaited`` is of the current position
         self.players = 4
         self.steps = 0
         self.over = False
         self.game_over = False
         self.text = ""
+        self.host = ""  # the game's credentials, from its Deal
+        self.seats: list[str] = []
+        self.previous = ""  # the host token of the game before: another game's
+        self.role = "host"  # the role of the call being made (for the report)
+
+    def as_host(self) -> str:
+        self.role = "host"
+        return self.host
+
+    def as_seat(self, seat: int) -> str:
+        self.role = "seat"
+        return self.seats[seat]
+
+    def as_spectator(self) -> None:
+        self.role = "spectator"
+
+    def mover(self) -> str:
+        """The token of a step: the seat in turn's (when known) or the host's."""
+        if self.known and self.rng.random() < SEAT_SHARE:
+            return self.as_seat(self.awaited)
+        return self.as_host()
 
     async def deal(self) -> Outcome:
         variant, players = self.rng.choice(GAMES)
+        self.as_spectator()  # no credential needed: the caller becomes the host
         outcome, resp = await self.t.call("Deal", api.DealRequest(
             variant=variant, players=players, seed=self.rng.randrange(1 << 63)))
         if isinstance(resp, api.DealResponse):
             self.snapshot, self.seq, self.players = resp.snapshot, 0, players
             self.moves, self.steps, self.over, self.game_over = [], 0, False, False
+            self.previous = self.host
+            self.host, self.seats, self.known = resp.host_token, list(resp.seat_tokens), False
+            if not self.host or len(self.seats) != players:
+                return "NO_CREDENTIALS in the Deal answer"
         return outcome
 
     async def step(self) -> Outcome:
-        """The host's next call: LegalMoves, ApplyMove, NextDeal or a new Deal."""
+        """The game's next call: LegalMoves, ApplyMove, NextDeal or a new Deal."""
         if self.game_over or self.steps >= MAX_STEPS:
             return await self.deal()
-        if self.over:
+        if self.over:  # the host deals the next hand, or a seat (without a deck)
+            seat = self.rng.randrange(self.players) if self.rng.random() < 0.3 else None
+            token = self.as_host() if seat is None else self.as_seat(seat)
             outcome, resp = await self.t.call("NextDeal", api.NextDealRequest(
-                snapshot=self.snapshot, expected_seq=self.seq))
+                snapshot=self.snapshot, expected_seq=self.seq), token=token)
             if isinstance(resp, api.NextDealResponse):
                 self.snapshot, self.seq = resp.snapshot, resp.header.seq
-                self.over, self.moves = False, []
+                self.over, self.moves, self.known = False, [], False
+                given = (resp.host_token, list(resp.seat_tokens))
+                if seat is None and given != (self.host, self.seats):
+                    return "CREDENTIALS_CHANGED in the host's NextDeal answer"
+                if seat is not None and (given != ("", []) or len(resp.views) != 1):
+                    return "SCOPE a seat's NextDeal answer has credentials or other views"
             return outcome
         if not self.moves:
             outcome, resp = await self.t.call("LegalMoves",
-                                              api.LegalMovesRequest(snapshot=self.snapshot))
+                                              api.LegalMovesRequest(snapshot=self.snapshot),
+                                              token=self.mover())
             if isinstance(resp, api.LegalMovesResponse):
-                self.moves, self.awaited = list(resp.moves), resp.seat
+                self.moves, self.awaited, self.known = list(resp.moves), resp.seat, True
             return outcome
         moves = [m for m in self.moves if m.text != "undo"] or self.moves
+        mover = self.awaited
+        seat_call = self.rng.random() < SEAT_SHARE
+        token = self.as_seat(mover) if seat_call else self.as_host()
         outcome, resp = await self.t.call("ApplyMove", api.ApplyMoveRequest(
             snapshot=self.snapshot, move=self.rng.choice(moves), expected_seq=self.seq,
-            view_seat=self.awaited))
+            **({} if seat_call else {"view_seat": mover})), token=token)
         if isinstance(resp, api.ApplyMoveResponse):
             self.snapshot, self.seq, self.moves = resp.snapshot, resp.header.seq, []
             self.over, self.game_over = resp.hand_over, resp.game_over
+            self.awaited, self.known = resp.awaited, not resp.hand_over
             self.steps += 1
+            if seat_call and [v.seat for v in resp.views] != [mover]:
+                return f"SCOPE seat {mover}'s ApplyMove answered views {[v.seat for v in resp.views]}"
         return outcome
 
     def record(self, kind: str, outcome: Outcome, seconds: float | None = None) -> None:
@@ -289,36 +357,58 @@ class Caller:
             return
         good = EXPECTED[kind](outcome)
         self.stats.outcomes[(self.t.name, kind, outcome, good)] += 1
+        self.stats.roles[(self.t.name, self.role)] += 1
         if seconds is not None:
             self.stats.latencies[self.t.name].append(seconds)
         if not good and len(self.stats.samples) < 20:
-            self.stats.samples.append(f"{self.t.name} {kind}: {outcome}")
+            self.stats.samples.append(f"{self.t.name} {kind} as {self.role}: {outcome}")
+
+    def anyone(self) -> str | None:
+        """The host's token, a seat's, or none (a spectator), at random."""
+        pick = self.rng.randrange(self.players + 2)
+        if pick == 0:
+            return self.as_host()
+        if pick == 1:
+            self.as_spectator()
+            return None
+        return self.as_seat(pick - 2)
 
     async def one(self, kind: str) -> Outcome:
         t, snap = self.t, self.snapshot
         if kind == "step":
             return await self.step()
-        if kind == "score":
-            return (await t.call("ScoreHand", api.ScoreHandRequest(snapshot=snap)))[0]
-        if kind == "view":
-            seat = self.rng.randrange(-1, self.players)
-            return (await t.call("GetView", api.GetViewRequest(snapshot=snap, seat=seat)))[0]
+        if kind == "score":  # anyone may score; a seat or spectator sees its share
+            return (await t.call("ScoreHand", api.ScoreHandRequest(snapshot=snap),
+                                 token=self.anyone()))[0]
+        if kind == "view":  # the host any seat's view; a seat its own; a spectator the table
+            token = self.anyone()
+            if self.role == "host":
+                seat: int | None = self.rng.randrange(-1, self.players)
+            elif self.role == "seat":
+                seat = self.rng.choice([None, -1, self.seats.index(token or "")])
+            else:
+                seat = self.rng.choice([None, -1])
+            req = api.GetViewRequest(snapshot=snap, **({} if seat is None else {"seat": seat}))
+            return (await t.call("GetView", req, token=token))[0]
         if kind == "suggest":
             if self.over or self.game_over:
                 return "OK"  # nothing to suggest on a finished hand (that refusal is tested)
             level = self.rng.choice(("greedy", "random"))
             return (await t.call("SuggestMove", api.SuggestMoveRequest(
-                snapshot=snap, level=level, seed=self.rng.randrange(1 << 32))))[0]
+                snapshot=snap, level=level, seed=self.rng.randrange(1 << 32)),
+                token=self.mover()))[0]
         if kind == "export":
             outcome, resp = await t.call("ExportPosition", api.ExportPositionRequest(
-                snapshot=snap))
+                snapshot=snap), token=self.as_host())
             if isinstance(resp, api.ExportPositionResponse):
                 self.text = resp.position
             return outcome
         if kind == "import":
+            self.as_spectator()
             return (await t.call("ImportPosition", api.ImportPositionRequest(
                 position=self.text)))[0]
         if kind == "variants":
+            self.as_spectator()
             return (await t.call("ListVariants", api.ListVariantsRequest()))[0]
         if kind in ("tampered", "version"):
             bad = bytearray(snap)
@@ -329,32 +419,66 @@ class Caller:
                     bad[-1] ^= 1
             else:
                 bad[2] = 200
-            return (await t.call("LegalMoves", api.LegalMovesRequest(snapshot=bytes(bad))))[0]
-        if kind == "out_of_turn":
+            return (await t.call("LegalMoves", api.LegalMovesRequest(snapshot=bytes(bad)),
+                                 token=self.mover()))[0]
+        if kind == "out_of_turn":  # the host claiming another seat, or that seat itself
             seat = (self.awaited + 1 + self.rng.randrange(self.players - 1)) % self.players
-            return (await t.call("ApplyMove", api.ApplyMoveRequest(
-                snapshot=snap, move=self.rng.choice(self.moves), seat=seat)))[0]
+            move = self.rng.choice(self.moves)
+            if self.rng.random() < 0.5:
+                return (await t.call("ApplyMove", api.ApplyMoveRequest(
+                    snapshot=snap, move=move, seat=seat), token=self.as_host()))[0]
+            return (await t.call("ApplyMove", api.ApplyMoveRequest(snapshot=snap, move=move),
+                                 token=self.as_seat(seat)))[0]
         if kind == "stale":
             return (await t.call("ApplyMove", api.ApplyMoveRequest(
-                snapshot=snap, move=game.Move(text="draw"), expected_seq=self.seq + 1)))[0]
+                snapshot=snap, move=game.Move(text="draw"), expected_seq=self.seq + 1),
+                token=self.mover()))[0]
+        if kind == "wrong_game":
+            return (await t.call("ApplyMove", api.ApplyMoveRequest(
+                snapshot=snap, move=game.Move(text="draw"), expected_seq=self.seq,
+                expected_game_id=str(uuid.UUID(int=self.rng.getrandbits(128)))),
+                token=self.mover()))[0]
+        if kind == "spectator":  # a call that needs a credential, without one
+            self.as_spectator()
+            if self.rng.random() < 0.5:
+                return (await t.call("LegalMoves", api.LegalMovesRequest(snapshot=snap)))[0]
+            return (await t.call("ApplyMove", api.ApplyMoveRequest(
+                snapshot=snap, move=game.Move(text="draw"))))[0]
+        if kind == "wrong_token":  # another game's (valid there) or a forged one
+            token = self.previous if self.previous and self.rng.random() < 0.5 else forged(
+                self.rng.choice([self.host, *self.seats]), self.rng)
+            self.role = "wrong"
+            method = self.rng.choice(("LegalMoves", "ScoreHand", "GetView"))
+            req = getattr(api, f"{method}Request")(snapshot=snap)
+            return (await t.call(method, req, token=token))[0]
+        if kind == "seat_peek":  # a seat asking for another seat's view
+            seat = self.rng.randrange(self.players)
+            other = (seat + 1 + self.rng.randrange(self.players - 1)) % self.players
+            return (await t.call("GetView", api.GetViewRequest(snapshot=snap, seat=other),
+                                 token=self.as_seat(seat)))[0]
         if kind == "bad_variant":
+            self.as_spectator()
             return (await t.call("Deal", api.DealRequest(variant="chess", players=2)))[0]
         if kind == "bad_notation":
+            self.as_spectator()
             return (await t.call("ImportPosition", api.ImportPositionRequest(
                 position="canasta-position 1\nplayers: seven\n")))[0]
         if kind == "garbage":
             if isinstance(t, Grpc):
-                return (await t.send("LegalMoves", b"\xff\xfe\xfd" + os.urandom(8)))[0]
+                return (await t.send("LegalMoves", b"\xff\xfe\xfd" + os.urandom(8),
+                                     token=self.mover()))[0]
+            self.as_spectator()
             return (await t.send("Deal", b'{"variant": "classic", players: 4'))[0]
         if kind == "oversized":
+            self.as_host()
             if isinstance(t, Grpc):
                 return (await t.send("LegalMoves", api.LegalMovesRequest(
-                    snapshot=bytes(LIMIT + 16)).SerializeToString()))[0]
+                    snapshot=bytes(LIMIT + 16)).SerializeToString(), token=self.host))[0]
             # declared too large: refused before the body is read (so sent without one)
             return (await t.oversized("LegalMoves", LIMIT + 16))[0]
         if kind == "short_deadline":
             return (await t.call("ScoreHand", api.ScoreHandRequest(snapshot=snap),
-                                 timeout=0.001))[0]
+                                 timeout=0.001, token=self.mover()))[0]
         raise AssertionError(kind)
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -419,8 +543,8 @@ async def _drive(transport: str, port: int, callers: int, seed: int, start_at: f
         done = await asyncio.gather(*tasks, return_exceptions=True)
         for conn in conns:
             await conn.close()
-    return {"outcomes": stats.outcomes, "latencies": stats.latencies[transport],
-            "samples": stats.samples,
+    return {"outcomes": stats.outcomes, "roles": stats.roles,
+            "latencies": stats.latencies[transport], "samples": stats.samples,
             "crashed": [repr(d) for d in done if isinstance(d, BaseException)]}
 
 
@@ -459,6 +583,7 @@ def load(ports: dict[str, int], pid: int, args: argparse.Namespace) -> dict[str,
     for _ in procs:
         transport, part = results.get(timeout=120)
         stats.outcomes.update(part["outcomes"])
+        stats.roles.update(part["roles"])
         stats.latencies[transport] = part["latencies"]
         stats.samples += part["samples"]
         crashed += part["crashed"]
@@ -501,6 +626,7 @@ def summarize(run: dict[str, Any], exit_code: int | None, log_errors: list[str],
         "answers": [{"transport": t, "answer": o, "expected": g, "count": n}
                     for (t, o, g), n in sorted(by_outcome.items(), key=lambda x: (-x[1], x[0]))],
         "by_kind": {f"{t} {k}": n for (t, k, _o, _g), n in sorted(stats.outcomes.items())},
+        "by_role": {f"{t} {r}": n for (t, r), n in sorted(stats.roles.items())},
         "unexpected_samples": stats.samples + run["crashed"] + log_errors[:10],
         "rss_kib": {"start": rss[0], "end": rss[-1], "max": max(rss),
                     "growth": round(growth, 4), "limit": args.max_rss_growth,
@@ -523,8 +649,10 @@ def report(result: dict[str, Any]) -> None:
     for a in result["answers"]:
         verdict = "expected" if a["expected"] else "UNEXPECTED"
         out.write(f"{a['transport']:10} {a['answer'][:50]:50} {a['count']:9d}  {verdict}\n")
+    roles = ", ".join(f"{k} {n}" for k, n in result["by_role"].items())
+    out.write(f"\ncalls by credential (host token, seat token, none, wrong): {roles}\n")
     r = result["rss_kib"]
-    out.write(f"\nserver RSS: {r['start'] / 1024:.1f} MiB at start, {r['end'] / 1024:.1f} MiB at "
+    out.write(f"server RSS: {r['start'] / 1024:.1f} MiB at start, {r['end'] / 1024:.1f} MiB at "
               f"end (max {r['max'] / 1024:.1f}): {r['growth']:+.1%} (limit +{r['limit']:.0%})\n")
     out.write(f"server exit code after SIGTERM: {result['server_exit_code']}; "
               f"error lines in its log: {result['server_log_errors']}; "

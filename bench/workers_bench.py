@@ -6,8 +6,10 @@ that holds the pool on either side, see ``STATE_CACHE``; by default each runs th
 gRPC server the product picks for it, ``CANASTA_GRPC_THREADS=auto``: grpc.aio
 alone, a thread pool in each worker of a group, and ``--grpc-threads`` sets
 both alike for comparison), builds a pool of
-real classic 4-player positions, then drives both alike with a closed-loop load
-generator and reports calls/s, latency, CPU and the 2-vs-1 ratio per workload:
+real classic 4-player positions (played through the API by their host), then
+drives both alike with a closed-loop load generator, every call with its game's
+host token (``CANASTA_ACCESS=tokens``, the default), and reports calls/s,
+latency, CPU and the 2-vs-1 ratio per workload:
 
 * ``grpc LegalMoves`` — 16 HTTP/2 connections × 4 calls in flight;
 * ``grpc ApplyMove`` — the same, for a call with more engine work (and a seal);
@@ -55,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from serve import start_service  # noqa: E402
-from service_bench import build_pool  # noqa: E402
+from service_bench import Position, build_pool  # noqa: E402
 
 from service.config import Settings  # noqa: E402
 from service.keys import new_key_entry  # noqa: E402
@@ -122,21 +124,26 @@ def tree_cpu(pid: int) -> float:
 # --- requests -----------------------------------------------------------------------------
 
 
-def write_requests(pool: list[tuple[bytes, Any]], tmp: Path) -> dict[str, Path]:
-    def records(items: list[bytes]) -> bytes:
-        return b"".join(struct.pack(">I", len(b)) + b for b in items)
+def records(items: list[bytes]) -> bytes:
+    return b"".join(struct.pack(">I", len(b)) + b for b in items)
 
+
+def write_requests(pool: list[Position], tmp: Path) -> tuple[dict[str, Path], Path]:
+    """The request files of the workloads, and the file of each request's credential (the
+    same for every workload: request i is of pool position i)."""
     grpc_file, apply_file, http_file = tmp / "grpc.bin", tmp / "apply.bin", tmp / "http.bin"
-    grpc_file.write_bytes(records([api.LegalMovesRequest(snapshot=s).SerializeToString()
-                                   for s, _ in pool]))
-    apply_file.write_bytes(records([api.ApplyMoveRequest(snapshot=s, move=m).SerializeToString()
-                                    for s, m in pool]))
-    http_file.write_bytes(records([json.dumps({"snapshot": base64.b64encode(s).decode()})
-                                   .encode() for s, _ in pool]))
-    return {"grpc": grpc_file, "grpc-apply": apply_file, "http": http_file}
+    grpc_file.write_bytes(records([api.LegalMovesRequest(snapshot=p.snapshot)
+                                   .SerializeToString() for p in pool]))
+    apply_file.write_bytes(records([api.ApplyMoveRequest(snapshot=p.snapshot, move=p.move)
+                                    .SerializeToString() for p in pool]))
+    http_file.write_bytes(records([json.dumps({"snapshot": base64.b64encode(p.snapshot)
+                                               .decode()}).encode() for p in pool]))
+    auth_file = tmp / "auth.bin"
+    auth_file.write_bytes(records([f"Bearer {p.host_token}".encode() for p in pool]))
+    return {"grpc": grpc_file, "grpc-apply": apply_file, "http": http_file}, auth_file
 
 
-async def make_pool(grpc_port: int, games: int, seed: int, size: int) -> list[tuple[bytes, Any]]:
+async def make_pool(grpc_port: int, games: int, seed: int, size: int) -> list[Position]:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{grpc_port}") as channel:
         pool, _ = await build_pool(api_grpc.CanastaEngineStub(channel), games, seed, size)
     return pool
@@ -160,9 +167,10 @@ def c_loadgen() -> Path | None:
 
 
 def run_load(loadgen: Path | None, mode: str, port: int, method: str, requests: Path,
-             conns: int, streams: int, warmup: float, seconds: float) -> dict[str, Any]:
+             auth: Path, conns: int, streams: int, warmup: float,
+             seconds: float) -> dict[str, Any]:
     common = ["-mode", mode, "-target", f"127.0.0.1:{port}", "-method", method,
-              "-requests", str(requests), "-streams", str(streams)]
+              "-requests", str(requests), "-auth", str(auth), "-streams", str(streams)]
     if loadgen is not None:
         out = subprocess.run([str(loadgen), *common, "-conns", str(conns), "-warmup",
                               f"{warmup}s", "-duration", f"{seconds}s"],
@@ -189,12 +197,18 @@ def run_load(loadgen: Path | None, mode: str, port: int, method: str, requests: 
 
 async def python_client(a: argparse.Namespace) -> dict[str, Any]:
     """The fallback client: the same closed loop as the C tool, in one Python process."""
-    data = Path(a.requests).read_bytes()
-    reqs: list[bytes] = []
-    while data:
-        (n,), data = struct.unpack(">I", data[:4]), data[4:]
-        reqs.append(data[:n])
-        data = data[n:]
+    def read(path: str) -> list[bytes]:
+        data = Path(path).read_bytes()
+        out: list[bytes] = []
+        while data:
+            (n,), data = struct.unpack(">I", data[:4]), data[4:]
+            out.append(data[:n])
+            data = data[n:]
+        return out
+
+    reqs = read(a.requests)
+    auths = [v.decode() for v in read(a.auth)]
+    assert len(auths) == len(reqs), "one credential per request"
     latencies: list[float] = []
     state = {"measuring": False, "stop": False, "errors": 0}
     calls: list[Any] = []
@@ -204,7 +218,11 @@ async def python_client(a: argparse.Namespace) -> dict[str, Any]:
             channel = grpc.aio.insecure_channel(
                 a.target, options=[("grpc.use_local_subchannel_pool", 1)])
             closers.append(channel.close)
-            call = channel.unary_unary(a.method)
+            grpc_call = channel.unary_unary(a.method)
+
+            async def call(body: bytes, credential: str, grpc_call: Any = grpc_call) -> None:
+                await grpc_call(body, metadata=(("authorization", credential),))
+
             calls += [call] * a.streams
     else:
         host, port = a.target.rsplit(":", 1)
@@ -212,10 +230,11 @@ async def python_client(a: argparse.Namespace) -> dict[str, Any]:
             reader, writer = await asyncio.open_connection(host, int(port))
             closers.append(writer.close)
 
-            async def http_call(body: bytes, reader: Any = reader, writer: Any = writer) -> None:
+            async def http_call(body: bytes, credential: str, reader: Any = reader,
+                                writer: Any = writer) -> None:
                 writer.write((f"POST {a.method} HTTP/1.1\r\nHost: bench\r\nContent-Type: "
-                              f"application/json\r\nContent-Length: {len(body)}\r\n\r\n")
-                             .encode() + body)
+                              f"application/json\r\nAuthorization: {credential}\r\n"
+                              f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
                               if line.lower().startswith(b"content-length:"))
@@ -230,7 +249,7 @@ async def python_client(a: argparse.Namespace) -> dict[str, Any]:
         while not state["stop"]:
             t0 = time.perf_counter()
             try:
-                await calls[w](reqs[i % len(reqs)])
+                await calls[w](reqs[i % len(reqs)], auths[i % len(reqs)])
                 if state["measuring"]:
                     latencies.append(time.perf_counter() - t0)
             except Exception:  # noqa: BLE001 - counted, like the C tool
@@ -296,7 +315,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 procs[n], ports[n] = start_server(n, key, tmp, args.grpc_threads)
             pool = asyncio.run(make_pool(ports[1]["grpc_port"], args.games, args.seed,
                                          args.pool))
-            files = write_requests(pool, tmp)
+            files, auth = write_requests(pool, tmp)
             before_calls = server_counts(ports[2]["http_port"])[0]
             load_before = os.getloadavg()[0]
             rounds: dict[str, dict[int, list[dict[str, Any]]]] = {}
@@ -307,8 +326,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         port = ports[n][f"{wire}_port"]
                         _, hits0, misses0 = server_counts(ports[n]["http_port"])
                         cpu0 = tree_cpu(procs[n].pid)
-                        res = run_load(loadgen, wire, port, method, files[mode], conns, streams,
-                                       args.warmup, args.seconds)
+                        res = run_load(loadgen, wire, port, method, files[mode], auth, conns,
+                                       streams, args.warmup, args.seconds)
                         # server CPU over warm-up + measurement, per measured-rate call
                         cpu = tree_cpu(procs[n].pid) - cpu0
                         _, hits1, misses1 = server_counts(ports[n]["http_port"])
@@ -349,6 +368,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                       for n, (m, t, c, s) in WORKLOADS.items()},
         "rounds": args.rounds, "warmup_s": args.warmup, "seconds_per_run": args.seconds,
         "pool_positions": len(pool), "cpus": os.cpu_count(), "python": platform.python_version(),
+        "credentials": "every call with its game's host token",
         "server": "python -m service, default settings but CANASTA_WORKERS=1 or 2, "
                   f"CANASTA_STATE_CACHE={STATE_CACHE} and "
                   f"CANASTA_GRPC_THREADS={args.grpc_threads}",
@@ -414,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", help=argparse.SUPPRESS)
     parser.add_argument("--method", help=argparse.SUPPRESS)
     parser.add_argument("--requests", help=argparse.SUPPRESS)
+    parser.add_argument("--auth", help=argparse.SUPPRESS)
     parser.add_argument("--conns", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--streams", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--duration", type=float, help=argparse.SUPPRESS)

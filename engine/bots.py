@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 from engine.cards import IS_BLACK_THREE, RANK, SUIT
 from engine.errors import BadInput, Reason, RuleViolation
-from engine.legal import legal_moves
+from engine.legal import legal_moves, legal_moves_for
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
 from engine.mayi.state import AnyState, MayIState
 from engine.melds import find_label
@@ -49,6 +49,7 @@ from engine.moves import (
     TakePile,
     Undo,
 )
+from engine.observation import answering_first, redact
 from engine.play import apply
 from engine.state import Phase, State
 
@@ -124,11 +125,19 @@ def bot_rng(state: AnyState, seed: int) -> random.Random:
     return random.Random(f"{seed}/{state.hand_no}/{state.ply}")
 
 
-def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0) -> Move:
-    """A legal move for ``state.awaited`` by the bot ``level``, the same for the same seed.
+def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0,
+                 seat: int | None = None) -> Move:
+    """A legal move for ``seat`` (default: ``state.awaited``) by the bot ``level``, the
+    same for the same seed.
 
-    :raises BadInput: ``BAD_OPTION_VALUE`` for an unknown level.
-    :raises RuleViolation: ``HAND_OVER`` or ``GAME_OVER`` when nobody is to move.
+    The bot decides from what the seat may know only: it is handed
+    :func:`engine.observation.redact` of the state, never the other hands, the
+    stock or the seed, so it cannot peek (the same holds for every level).
+
+    :raises BadInput: ``BAD_OPTION_VALUE`` for an unknown level; ``BAD_SEAT`` for a
+        seat that does not exist.
+    :raises RuleViolation: ``HAND_OVER`` or ``GAME_OVER`` when nobody is to move;
+        ``NOT_YOUR_TURN`` when ``seat`` may not move now.
     """
     bot = BOTS.get(level)
     if bot is None:
@@ -139,7 +148,18 @@ def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0) -> Move:
         raise RuleViolation(Reason.GAME_OVER if over else Reason.HAND_OVER,
                             "the game is over" if over else "the hand is over: deal the next one",
                             "CL-TURN-4")
-    return bot(state, bot_rng(state, seed))
+    awaited = state.awaited
+    if seat is None:
+        seat = awaited
+    elif not 0 <= seat < state.rules.players:
+        raise BadInput(Reason.BAD_SEAT, f"there is no seat {seat}")
+    if seat != awaited and not legal_moves_for(state, seat):
+        raise RuleViolation(Reason.NOT_YOUR_TURN, f"seat {awaited} is to move, not seat {seat}",
+                            "CL-TURN-2")
+    view = redact(state, seat)
+    if seat != awaited and isinstance(view, MayIState):
+        view = answering_first(view, seat)
+    return bot(view, bot_rng(state, seed))
 
 
 # --- the Canasta games ----------------------------------------------------------------

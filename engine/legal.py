@@ -110,6 +110,14 @@ def legal_moves(state: AnyState) -> list[Move]:
     return moves
 
 
+def legal_moves_for(state: AnyState, seat: int) -> list[Move]:
+    """The moves ``seat`` may make now: the awaited seat's list, in May I? the buy
+    window's answers of a seat that may answer out of turn, and none otherwise."""
+    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
+        return mayi_legal.legal_moves_for(state, seat)
+    return legal_moves(state) if seat == state.awaited and seat >= 0 else []
+
+
 def is_legal(state: AnyState, move: Move) -> bool:
     """Whether a canonical move is in the legal list."""
     return move in legal_moves(state)

@@ -19,7 +19,7 @@ from engine.mayi.legal import legal_moves_for
 from engine.mayi.state import AnyState, MayIState
 from engine.melds import base_label, labels
 from engine.scoring import hand_sides
-from engine.state import MeldPile, Phase, SideResult
+from engine.state import MeldPile, Phase, SideResult, evolve
 
 
 @mypyc_attr(native_class=False)
@@ -178,8 +178,21 @@ _PUBLIC_SLOTS = tuple(f.name for f in dataclasses.fields(SeatView)
                       if f.name not in PRIVATE_FIELDS)
 
 
-def provisional_score(state: AnyState) -> tuple[SideResult, ...]:
-    """The hand's score as it stands (or the final one once the hand is over)."""
+def provisional_score(state: AnyState, seat: int | None = None) -> tuple[SideResult, ...]:
+    """The hand's score as it stands (or the final one once the hand is over).
+
+    While the hand is played, ``seat`` scores it as that seat may know it: the cards
+    left in the other hands count for nothing (``-1``: a spectator's, no hand counts).
+    ``None`` counts every hand.
+    """
+    if seat is not None and state.result is None:
+        hands = tuple(h if s == seat else () for s, h in enumerate(state.hands))
+        if isinstance(state, MayIState):
+            from engine.mayi.successor import evolve as mayi_evolve
+
+            state = mayi_evolve(state, hands=hands)
+        else:
+            state = evolve(state, hands=hands)
     if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
         from engine.mayi import views as mayi_views  # it builds on this module
 

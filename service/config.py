@@ -21,6 +21,13 @@ class ExportPolicy(StrEnum):
     OFF = "off"
 
 
+class AccessMode(StrEnum):
+    """Whether calls must present a game's credentials (docs/security.md)."""
+
+    TOKENS = "tokens"  # every answer is scoped to the caller's credential
+    TRUSTED = "trusted"  # a call without a credential acts as the host (private networks)
+
+
 GROUP_GRPC_THREADS = 4
 
 
@@ -45,6 +52,7 @@ class Settings:
     reflection: bool = True
     state_cache: int = 1024
     export_policy: ExportPolicy = ExportPolicy.ANY
+    access: AccessMode = AccessMode.TOKENS
     workers: int = 1
     worker_affinity: bool = False
     grpc_threads: int | None = None  # None: "auto", see grpc_threads_for
@@ -90,6 +98,8 @@ class Settings:
             state_cache=_int(e, "CANASTA_STATE_CACHE", d.state_cache, 0, 1 << 20),
             export_policy=ExportPolicy(_choice(e, "CANASTA_EXPORT_POLICY", d.export_policy.value,
                                                tuple(p.value for p in ExportPolicy))),
+            access=AccessMode(_choice(e, "CANASTA_ACCESS", d.access.value,
+                                      tuple(m.value for m in AccessMode))),
             workers=_int(e, "CANASTA_WORKERS", d.workers, 1, 64),
             worker_affinity=_bool(e, "CANASTA_WORKER_AFFINITY", d.worker_affinity),
             grpc_threads=(None if e.get("CANASTA_GRPC_THREADS", "").strip().lower()

@@ -8,13 +8,14 @@ as ``text`` alone, so a new variant still works without a service change.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from engine.cards import CODES, RANK_CHARS, Card, parse_card, rank_of_char
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
-from engine.mayi.state import AnyState
+from engine.mayi.state import AnyState, MayIState
 from engine.melds import parse_label
 from engine.moves import (
     AddToMeld,
@@ -380,18 +381,41 @@ def _ending(prev_phase: Phase | None, nxt: AnyState) -> list[game.Event]:
     return out
 
 
-def move_events(prev: AnyState, move: Move, seat: int, nxt: AnyState) -> list[game.Event]:
-    """What every seat saw happen when ``seat`` played ``move``."""
+def _received(prev: AnyState, nxt: AnyState, seat: int) -> Counter[Card]:
+    """The cards that reached ``seat``'s hand or red threes in one move."""
+    got = Counter(nxt.hands[seat]) + Counter(nxt.red3[seat])
+    got.subtract(Counter(prev.hands[seat]) + Counter(prev.red3[seat]))
+    return +got
+
+
+def move_events(prev: AnyState, move: Move, seat: int, nxt: AnyState,
+                viewer: int | None = None) -> list[game.Event]:
+    """What happened when ``seat`` played ``move``, as ``viewer`` may see it.
+
+    Everyone sees the same public events. The cards a seat drew from the stock
+    (``CARDS_DRAWN``) or took with the pile (``PILE_TAKEN``) are in them only for
+    that seat's own eyes and the host's (``viewer`` ``None``); ``-1`` is a spectator.
+    """
     events = [_event(game.EVENT_TYPE_MOVE_PLAYED, seat, move=str(move))]
-    turn_changed = nxt.turn.seat != prev.turn.seat
-    if isinstance(move, TakePile):
-        events.append(_event(game.EVENT_TYPE_PILE_TAKEN, seat, count=len(prev.pile)))
-    drawn = len(prev.stock) - len(nxt.stock)
-    if drawn > 0:
-        events.append(_event(game.EVENT_TYPE_CARDS_DRAWN,
-                             nxt.turn.seat if turn_changed else seat, count=drawn))
+    from_pile: tuple[Card, ...] = ()
+    if isinstance(move, TakePile):  # the Canasta games take the pile, May I? its top card
+        from_pile = prev.pile[-1:] if isinstance(prev, MayIState) else prev.pile
+        events.append(_event(game.EVENT_TYPE_PILE_TAKEN, seat, count=len(from_pile),
+                             cards=_cards(from_pile) if viewer in (None, seat) else ()))
+    elif isinstance(move, Buy):
+        from_pile = prev.pile[-1:]
+    # stock draws, per seat (a May I? buy draws for the buyer and for the player in turn)
+    for s in sorted(range(len(nxt.hands)), key=lambda s: (s != seat, s)):
+        drawn = _received(prev, nxt, s)
+        if s == seat:
+            drawn.subtract(Counter(from_pile))
+            drawn = +drawn
+        if drawn:
+            cards = sorted(drawn.elements())
+            events.append(_event(game.EVENT_TYPE_CARDS_DRAWN, s, count=len(cards),
+                                 cards=_cards(cards) if viewer in (None, s) else ()))
     events += _red_threes(prev, nxt)
-    if turn_changed and nxt.awaited >= 0:
+    if nxt.turn.seat != prev.turn.seat and nxt.awaited >= 0:
         events.append(_event(game.EVENT_TYPE_TURN_STARTED, nxt.turn.seat))
     return events + _ending(prev.phase, nxt)
 

@@ -8,6 +8,9 @@ writes its JSON straight from memoized per-move objects (the same bytes, tested)
 The engine is called inline: every call is short CPU work, and under the GIL a
 thread pool would only add a hop. Errors leave as
 :class:`~service.errors.ServiceError`.
+
+Every RPC of a game asks :mod:`service.access` for the caller's role first and
+builds its answer for that role.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from google.protobuf.message import Message
 from engine.bots import LEVELS, suggest_move
 from engine.errors import BadInput, EngineError, Reason, RuleViolation
 from engine.game import new_game, next_deal
-from engine.legal import legal_moves
+from engine.legal import legal_moves, legal_moves_for
 from engine.mayi.state import AnyState
 from engine.moves import MOVE_KINDS, Move
 from engine.notation import export_position, import_position
@@ -32,7 +35,8 @@ from engine.state import Phase
 from engine.variants import catalogue
 from engine.views import private_parts, provisional_score, seat_view
 from service import convert, jsonfmt, metrics
-from service.config import ExportPolicy
+from service.access import HOST, Access, Role
+from service.config import AccessMode, ExportPolicy
 from service.errors import ServiceError, ServiceReason, from_engine, invalid_request
 from service.pb import api, game
 from service.snapshot import Header, Sealer, new_game_id
@@ -54,10 +58,15 @@ _DECK_FIELDS = {**_FIELDS, Reason.BAD_CARD: "deck"}
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """Per-call context from the transport: the caller's language and request id."""
+    """Per-call context from the transport: the caller's language, request id and the
+    values of its ``authorization`` header or metadata (never logged)."""
 
     lang: str = "en"
     request_id: str = ""
+    authorization: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:  # keep credentials out of any log or traceback
+        return f"Call(lang={self.lang!r}, request_id={self.request_id!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +92,10 @@ class Method:
 class Core:
     """The RPCs over a :class:`Sealer`."""
 
-    def __init__(self, sealer: Sealer, export_policy: ExportPolicy = ExportPolicy.ANY) -> None:
+    def __init__(self, sealer: Sealer, export_policy: ExportPolicy = ExportPolicy.ANY,
+                 access: AccessMode = AccessMode.TOKENS) -> None:
         self.sealer = sealer
-        self.export_policy = export_policy
+        self.access = Access(sealer.keys, access, export_policy)
         self.methods: dict[str, Method] = {
             m.name: m for m in (
                 Method("ListVariants", api.ListVariantsRequest, api.ListVariantsResponse,
@@ -151,14 +161,29 @@ class Core:
 
     # --- helpers -----------------------------------------------------------------
 
-    def _open(self, blob: bytes, expected_seq: int | None = None) -> tuple[Header, AnyState]:
+    def _open(self, blob: bytes, call: Call, expected_seq: int | None = None,
+              expected_game: str | None = None) -> tuple[Header, AnyState, Role]:
+        """The snapshot's header and state, and the caller's role in its game."""
         header, state = self.sealer.open(blob)
+        role = self.access.role(call.authorization, header)
+        if expected_game is not None and expected_game.strip().lower() != header.game_uuid:
+            raise ServiceError(
+                grpc.StatusCode.ABORTED, ServiceReason.SNAPSHOT_WRONG_GAME,
+                metadata={"game_id": header.game_uuid, "expected_game_id": expected_game},
+                params={"game_id": header.game_uuid, "expected": expected_game})
         if expected_seq is not None and expected_seq != header.seq:
             raise ServiceError(
                 grpc.StatusCode.ABORTED, ServiceReason.SNAPSHOT_STALE,
                 metadata={"seq": str(header.seq), "expected_seq": str(expected_seq)},
                 params={"seq": header.seq, "expected": expected_seq})
-        return header, state
+        return header, state, role
+
+    def _credentials(self, role: Role, game_id: bytes, players: int, out: Any) -> None:
+        """The game's credentials into an answer, for its host only."""
+        if self.access.gets_credentials(role):
+            host, seats = self.access.credentials(game_id, players)
+            out.host_token = host
+            out.seat_tokens.extend(seats)
 
     def _seal(self, state: AnyState, game_id: bytes, seq: int, imported: bool,
               out_header: game.SnapshotHeader) -> bytes:
@@ -168,11 +193,16 @@ class Core:
         convert.header_pb(header, out_header)
         return blob
 
-    @staticmethod
-    def _views(state: AnyState, seat: int | None, out: Any, field: str = "view_seat") -> None:
+    def _views(self, state: AnyState, role: Role, requested: int | None, out: Any,
+               field: str = "view_seat") -> None:
+        """The views of ``state`` the role asked for and may see, into ``out``."""
         players = state.rules.players
-        if seat is not None and not -1 <= seat < players:
-            raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {seat}"), field)
+        if requested is not None and not -1 <= requested < players:
+            raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {requested}"), field)
+        self._fill_views(state, self.access.views(role, requested), out)
+
+    @staticmethod
+    def _fill_views(state: AnyState, seat: int | None, out: Any) -> None:
         teams = state.rules.layout.teams
         if seat is not None:
             convert.view_pb(seat_view(state, seat), teams, out.add())
@@ -206,16 +236,22 @@ class Core:
         state = new_game(req.variant, req.players, seed=req.seed, options=dict(req.options),
                          deck=list(req.deck) or None)
         resp = api.DealResponse()
-        self._views(state, self._opt(req, "view_seat"), resp.views)
-        resp.snapshot = self._seal(state, new_game_id(), 0, False, resp.header)
+        self._views(state, HOST, self._opt(req, "view_seat"), resp.views)
+        game_id = new_game_id()
+        resp.snapshot = self._seal(state, game_id, 0, False, resp.header)
         resp.events.extend(convert.deal_events(state))
+        self._credentials(HOST, game_id, state.rules.players, resp)
         metrics.DEALS.labels(state.rules.variant).inc()
         return resp
 
+    def _listed(self, state: AnyState, role: Role) -> list[Move]:
+        seat = self.access.lister(role)
+        return legal_moves(state) if seat is None else legal_moves_for(state, seat)
+
     def legal_moves(self, req: api.LegalMovesRequest, call: Call) -> api.LegalMovesResponse:
-        _, state = self._open(req.snapshot)
+        _, state, role = self._open(req.snapshot, call)
         resp = api.LegalMovesResponse(seat=state.awaited, phase=state.phase.value)
-        convert.moves_pb(legal_moves(state), resp.moves)
+        convert.moves_pb(self._listed(state, role), resp.moves)
         return resp
 
     def legal_moves_json(self, req: api.LegalMovesRequest | SnapshotRequest,
@@ -223,27 +259,30 @@ class Core:
         """LegalMoves as JSON from each move's memoized JSON object, never building a
         message: REST's most frequent call, at under half the cost of the message path.
         The object is LegalMovesResponse as jsonfmt writes it: its fields in order."""
-        _, state = self._open(req.snapshot)
+        _, state, role = self._open(req.snapshot, call)
         return jsonfmt.dumps({"seat": state.awaited,
-                              "moves": [convert.move_json(m) for m in legal_moves(state)],
+                              "moves": [convert.move_json(m) for m in self._listed(state, role)],
                               "phase": state.phase.value})
 
     def apply_move(self, req: api.ApplyMoveRequest, call: Call) -> api.ApplyMoveResponse:
         if not req.HasField("move"):
             raise invalid_request("move", "move is required")
-        header, state = self._open(req.snapshot, self._opt(req, "expected_seq"))
+        header, state, role = self._open(req.snapshot, call, self._opt(req, "expected_seq"),
+                                         self._opt(req, "expected_game_id"))
+        claim = self.access.actor(role, self._opt(req, "seat"))
         move = convert.move_from_pb(req.move)
-        mover = state.awaited
-        nxt = apply(state, move, self._opt(req, "seat"))
+        nxt = apply(state, move, claim)
+        mover = state.awaited if claim is None else claim
         done: Move = canonicalize(state, move)
         resp = api.ApplyMoveResponse(seat=mover, awaited=nxt.awaited,
                                      hand_over=nxt.phase in OVER,
                                      game_over=nxt.phase is Phase.GAME_OVER)
-        self._views(nxt, self._opt(req, "view_seat"), resp.views)
+        self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
                                    resp.header)
         resp.move.CopyFrom(convert.move_message(done))
-        resp.events.extend(convert.move_events(state, done, mover, nxt))
+        resp.events.extend(convert.move_events(state, done, mover, nxt,
+                                               self.access.events_viewer(role)))
         variant = nxt.rules.variant
         metrics.MOVES.labels(variant, MOVE_KINDS.get(type(done), type(done).__name__)).inc()
         if nxt.phase in OVER and state.phase not in OVER:
@@ -251,7 +290,7 @@ class Core:
         return resp
 
     def score_hand(self, req: api.ScoreHandRequest, call: Call) -> api.ScoreHandResponse:
-        _, state = self._open(req.snapshot)
+        _, state, role = self._open(req.snapshot, call)
         result = state.result
         resp = api.ScoreHandResponse(
             hand_over=state.phase in OVER, game_over=state.phase is Phase.GAME_OVER,
@@ -259,24 +298,28 @@ class Core:
             concealed=bool(result and result.concealed),
             winner=result.winner if result else -1, draw=bool(result and result.draw))
         teams = state.rules.layout.teams
-        for side in provisional_score(state):
+        viewer = self.access.score_viewer(role, state.phase in OVER)
+        for side in provisional_score(state, viewer):
             convert.side_score_pb(side, teams[side.team], resp.sides.add())
         return resp
 
     def get_view(self, req: api.GetViewRequest, call: Call) -> api.GetViewResponse:
-        _, state = self._open(req.snapshot)
+        _, state, role = self._open(req.snapshot, call)
         resp = api.GetViewResponse()
-        self._views(state, self._opt(req, "seat"), resp.views, field="seat")
+        self._views(state, role, self._opt(req, "seat"), resp.views, field="seat")
         return resp
 
     def next_deal(self, req: api.NextDealRequest, call: Call) -> api.NextDealResponse:
-        header, state = self._open(req.snapshot, self._opt(req, "expected_seq"))
+        header, state, role = self._open(req.snapshot, call, self._opt(req, "expected_seq"),
+                                         self._opt(req, "expected_game_id"))
+        self.access.dealer(role, bool(req.deck))
         nxt = next_deal(state, list(req.deck) or None)
         resp = api.NextDealResponse()
-        self._views(nxt, self._opt(req, "view_seat"), resp.views)
+        self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
                                    resp.header)
         resp.events.extend(convert.deal_events(nxt))
+        self._credentials(role, header.game_id, nxt.rules.players, resp)
         metrics.DEALS.labels(nxt.rules.variant).inc()
         return resp
 
@@ -286,17 +329,16 @@ class Core:
             raise invalid_request("position", "position is required")
         state = import_position(req.position)
         resp = api.ImportPositionResponse()
-        self._views(state, self._opt(req, "view_seat"), resp.views)
-        resp.snapshot = self._seal(state, new_game_id(), 0, True, resp.header)
+        self._views(state, HOST, self._opt(req, "view_seat"), resp.views)
+        game_id = new_game_id()
+        resp.snapshot = self._seal(state, game_id, 0, True, resp.header)
+        self._credentials(HOST, game_id, state.rules.players, resp)
         return resp
 
     def export_position(self, req: api.ExportPositionRequest,
                         call: Call) -> api.ExportPositionResponse:
-        header, state = self._open(req.snapshot)
-        policy = self.export_policy
-        if policy is ExportPolicy.OFF or (policy is ExportPolicy.IMPORTED and not header.imported):
-            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, ServiceReason.EXPORT_DISABLED,
-                               metadata={"policy": policy.value})
+        header, state, role = self._open(req.snapshot, call)
+        self.access.exporter(role, header)
         resp = api.ExportPositionResponse(position=export_position(state))
         convert.header_pb(header, resp.header)
         return resp
@@ -307,9 +349,10 @@ class Core:
         if level not in LEVELS:
             raise invalid_request("level", f"unknown bot level {req.level!r}; known: "
                                   f"{', '.join(LEVELS)}")
-        _, state = self._open(req.snapshot)
-        move = suggest_move(state, level, req.seed)
-        resp = api.SuggestMoveResponse(seat=state.awaited, level=level)
+        _, state, role = self._open(req.snapshot, call)
+        seat = self.access.adviser(role, self._opt(req, "seat"))
+        move = suggest_move(state, level, req.seed, seat)
+        resp = api.SuggestMoveResponse(seat=state.awaited if seat is None else seat, level=level)
         convert.move_to_pb(move, resp.move)
         metrics.SUGGESTIONS.labels(state.rules.variant, level).inc()
         return resp

@@ -93,6 +93,19 @@ def call_metadata(context: Context) -> dict[str, str]:
     return out
 
 
+def call_of(context: Context, rid: str) -> Call:
+    """The core's context of a call: language, request id and its credentials, every
+    ``authorization`` value (the access rules refuse more than one)."""
+    lang = "en"
+    auth: list[str] = []
+    for key, value in context.invocation_metadata() or ():
+        if key == "accept-language" and isinstance(value, str):
+            lang = negotiate(value)
+        elif key == "authorization":
+            auth.append(value if isinstance(value, str) else value.decode("latin-1"))
+    return Call(lang, rid, tuple(auth))
+
+
 class Servicer(api_grpc.CanastaEngineServicer):
     """Each RPC is the same three steps over :meth:`Core.handle`."""
 
@@ -101,17 +114,15 @@ class Servicer(api_grpc.CanastaEngineServicer):
 
     async def _call(self, name: str, request: Message,
                     context: grpc.aio.ServicerContext[Any, Any]) -> Message:
-        md = call_metadata(context)
-        lang = negotiate(md.get("accept-language"))
-        rid = logs.REQUEST_ID.get()
+        call = call_of(context, logs.REQUEST_ID.get())
         try:
             remaining = context.time_remaining()
             if remaining is not None and remaining <= 0:
                 raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
                                    ServiceReason.DEADLINE_EXCEEDED)
-            return self.core.handle(name, request, Call(lang, rid))
+            return self.core.handle(name, request, call)
         except ServiceError as err:
-            await _abort(context, err, lang, rid)
+            await _abort(context, err, call.lang, call.request_id)
 
     async def ListVariants(self, request: Any, context: Any) -> Any:  # noqa: N802
         return await self._call("ListVariants", request, context)

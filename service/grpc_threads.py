@@ -25,13 +25,14 @@ from grpc_health.v1 import health_pb2
 
 from service import logs, metrics
 from service.config import Settings
-from service.core import Call, Core
+from service.core import Core
 from service.errors import ServiceError, ServiceReason, invalid_request, too_large
 from service.grpc_server import (
     TooLarge,
     Undecodable,
     add_common_services,
     call_metadata,
+    call_of,
     finish,
     method_labels,
     observed,
@@ -51,16 +52,15 @@ class ThreadServicer:
         self.core = core
 
     def _call(self, name: str, request: Message, context: grpc.ServicerContext) -> Message:
-        lang = negotiate(call_metadata(context).get("accept-language"))
-        rid = logs.REQUEST_ID.get()
+        call = call_of(context, logs.REQUEST_ID.get())
         try:
             remaining = context.time_remaining()
             if remaining is not None and remaining <= 0:
                 raise ServiceError(grpc.StatusCode.DEADLINE_EXCEEDED,
                                    ServiceReason.DEADLINE_EXCEEDED)
-            return self.core.handle(name, request, Call(lang, rid))
+            return self.core.handle(name, request, call)
         except ServiceError as err:
-            _abort(context, err, lang, rid)
+            _abort(context, err, call.lang, call.request_id)
 
     def handlers(self) -> grpc.GenericRpcHandler:
         """The service's method table (the core lists the methods and their messages)."""

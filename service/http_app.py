@@ -56,8 +56,10 @@ class TooLarge(Exception):
 
 
 def _error(err: ServiceError, lang: str) -> JSONResponse:
+    # RFC 6750: a 401 names the scheme that would be accepted
+    headers = {"www-authenticate": 'Bearer realm="canasta"'} if err.http_status == 401 else None
     return JSONResponse(to_json(err, lang, logs.REQUEST_ID.get()), status_code=err.http_status,
-                        media_type=JSON)
+                        media_type=JSON, headers=headers)
 
 
 async def _body(scope: Scope, receive: Receive, limit: int) -> bytes | None:
@@ -124,9 +126,12 @@ class _Rpc:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         given = None
+        auth: list[str] = []
         for key, value in scope["headers"]:
             if key == b"accept-language":
                 given = value.decode("latin-1")
+            elif key == b"authorization":
+                auth.append(value.decode("latin-1"))
         lang = negotiate(given)
         try:
             msg: Message | SnapshotRequest
@@ -144,7 +149,8 @@ class _Rpc:
             await _error(err, lang)(scope, receive, send)
             return
         try:
-            out = self.core.handle_json(self.name, msg, Call(lang, logs.REQUEST_ID.get()))
+            out = self.core.handle_json(self.name, msg,
+                                        Call(lang, logs.REQUEST_ID.get(), tuple(auth)))
         except ServiceError as err:
             await _error(err, lang)(scope, receive, send)
             return

@@ -1,9 +1,12 @@
-"""Snapshot sealing keys: the key ring from ``CANASTA_SEAL_KEYS`` or a dev key file.
+"""The service's keys: the key ring from ``CANASTA_SEAL_KEYS`` or a dev key file.
 
 ``CANASTA_SEAL_KEYS`` is a comma-separated list of ``KEY_ID:KEY`` entries where
 KEY is 32 bytes in base64 (standard or URL-safe) or 64 hex digits. The first
-entry seals new snapshots; every entry opens them, so a rotation is: prepend
-the new key, wait out the longest snapshot lifetime, drop the old key.
+entry seals new snapshots and signs new credentials; every entry opens them, so
+a rotation is: prepend the new key, wait out the longest game, drop the old key.
+Each entry serves two purposes through two keys: the AES-GCM key of snapshots is
+the entry itself, and the HMAC key of credentials (service/tokens.py) is derived
+from it with HKDF under its own label, so neither use weakens the other.
 """
 
 from __future__ import annotations
@@ -17,12 +20,15 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 log = logging.getLogger("canasta.keys")
 
 KEY_ID = re.compile(r"^[A-Za-z0-9._-]{1,32}$")
 KEY_BYTES = 32
+TOKEN_KEY_LABEL = b"canasta.v1 credentials"
 
 
 class BadKeyConfig(ValueError):
@@ -32,7 +38,14 @@ class BadKeyConfig(ValueError):
 @dataclass(frozen=True, slots=True)
 class SealKey:
     key_id: str
-    aead: AESGCM
+    aead: AESGCM  # seals and opens snapshots
+    token_key: bytes  # signs and checks credentials
+
+
+def token_key(material: bytes) -> bytes:
+    """The credential key of a ring entry: HKDF-SHA256 of it under its own label."""
+    return HKDF(algorithm=hashes.SHA256(), length=KEY_BYTES, salt=None,
+                info=TOKEN_KEY_LABEL).derive(material)
 
 
 class KeyRing:
@@ -51,7 +64,7 @@ class KeyRing:
             if len(material) != KEY_BYTES:
                 raise BadKeyConfig(f"key {key_id!r} must be {KEY_BYTES} bytes, not {len(material)}")
             seen.add(key_id)
-            entries.append(SealKey(key_id, AESGCM(material)))
+            entries.append(SealKey(key_id, AESGCM(material), token_key(material)))
         self.sealing = entries[0]
         self._by_id = {k.key_id: k for k in entries}
 

@@ -114,6 +114,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Версия формата снимка {version} не поддерживается (поддерживаются: {supported})."),
     "SNAPSHOT_STALE": ("the snapshot's seq is {seq}, expected {expected}",
                        "Номер снимка {seq}, а ожидался {expected}."),
+    "SNAPSHOT_WRONG_GAME": ("the snapshot is of game {game_id}, expected {expected}",
+                            "Снимок относится к игре {game_id}, а ожидалась {expected}."),
+    "CREDENTIAL_REQUIRED": ("this call needs a credential of the game (a seat's or the host's)",
+                            "Для этого вызова нужен ключ доступа к игре (игрока или хозяина)."),
+    "CREDENTIAL_INVALID": ("the credential is not valid for this game",
+                           "Ключ доступа недействителен для этой игры."),
+    "CREDENTIAL_KEY_RETIRED": ("the credential was signed with key {key_id}, which this "
+                               "server no longer holds",
+                               "Ключ доступа подписан ключом {key_id}, которого на сервере "
+                               "больше нет."),
+    "CREDENTIAL_VERSION_UNSUPPORTED": (
+        "credential format {version} is not supported (supported: {supported})",
+        "Формат ключа доступа {version} не поддерживается (поддерживается: {supported})."),
+    "SEAT_NOT_ALLOWED": ("seat {seat}'s credential does not allow this: {detail}",
+                         "Ключ доступа места {seat} этого не разрешает."),
     "REQUEST_INVALID": ("invalid request: {detail}", "Некорректный запрос (поле «{field}»)."),
     "REQUEST_TOO_LARGE": ("the request is larger than {limit} bytes",
                           "Запрос больше {limit} байт."),

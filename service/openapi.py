@@ -5,7 +5,9 @@ JSON mapping (lowerCamelCase names, 64-bit integers as strings, bytes as
 base64, enums as names), so the document cannot drift from the contract.
 Every operation lists the HTTP statuses it can answer with (docs/api.md,
 *Errors*) and the ``X-Request-Id`` header every answer carries; errors are the
-AIP-193 body. ``tests/hardening/test_openapi_fuzz.py`` holds the server to it.
+AIP-193 body. Operations on a game's snapshot declare the ``bearerAuth`` scheme
+(the game's credential; optional, since a spectator sends none).
+``tests/hardening/test_openapi_fuzz.py`` holds the server to it.
 """
 
 from __future__ import annotations
@@ -91,6 +93,12 @@ _REQUEST_ID = {"X-Request-Id": {"required": True, "schema": {"type": "string"},
                                 "description": "the caller's request id, or one made up"}}
 
 
+_CHALLENGE = {"WWW-Authenticate": {"required": True, "schema": {"type": "string"},
+                                   "description": "the scheme to use: Bearer (RFC 6750)"}}
+# the RPCs where a seat's credential may ask for more than its seat may have
+_SEAT_LIMITED = frozenset({"ApplyMove", "GetView", "NextDeal", "ExportPosition", "SuggestMove"})
+
+
 def _error(text: str) -> dict[str, Any]:
     return {"description": text, "headers": _REQUEST_ID, "content": {
         "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -102,14 +110,33 @@ def _errors(method: MethodDescriptor, has_body: bool) -> dict[str, Any]:
     if has_body:
         out["400"] = _error("INVALID_ARGUMENT or FAILED_PRECONDITION: a malformed request, a "
                             "snapshot that does not open, a move the rules forbid now")
-    if method.name == "ExportPosition":
-        out["403"] = _error("PERMISSION_DENIED EXPORT_DISABLED: the server's export policy")
+    if _on_a_game(method):
+        out["401"] = _error("UNAUTHENTICATED CREDENTIAL_REQUIRED, CREDENTIAL_INVALID, "
+                            "CREDENTIAL_KEY_RETIRED or CREDENTIAL_VERSION_UNSUPPORTED: the "
+                            "call needs a valid credential of this game")
+        out["401"]["headers"] = {**_REQUEST_ID, **_CHALLENGE}
+    if method.name in _SEAT_LIMITED:
+        out["403"] = _error("PERMISSION_DENIED SEAT_NOT_ALLOWED: a seat's credential used for "
+                            "what only another seat or the host may do" + (
+                                "; EXPORT_DISABLED: the server's export policy"
+                                if method.name == "ExportPosition" else ""))
     if "expected_seq" in method.input_type.fields_by_name:
-        out["409"] = _error("ABORTED SNAPSHOT_STALE: expected_seq is not the snapshot's seq")
+        out["409"] = _error("ABORTED SNAPSHOT_STALE or SNAPSHOT_WRONG_GAME: expected_seq or "
+                            "expected_game_id is not the snapshot's")
     if has_body:
         out["413"] = _error("RESOURCE_EXHAUSTED REQUEST_TOO_LARGE: the body is over the limit")
     out["500"] = _error("INTERNAL: a bug")
     return out
+
+
+def _on_a_game(method: MethodDescriptor) -> bool:
+    """Whether an RPC acts on a game's snapshot (and so reads the caller's credential)."""
+    return "snapshot" in method.input_type.fields_by_name
+
+
+BEARER = {"type": "http", "scheme": "bearer",
+          "description": "a credential of the game: its hostToken or one of its seatTokens "
+                         "(Deal, ImportPosition); none for a spectator (docs/security.md)"}
 
 
 def http_rule(method: MethodDescriptor) -> tuple[str, str]:
@@ -181,6 +208,8 @@ def document(service: ServiceDescriptor, title: str, version: str) -> dict[str, 
         if verb != "GET":
             op["requestBody"] = {"required": True, "content": {
                 "application/json": {"schema": _ref(method.input_type)}}}
+        if _on_a_game(method):
+            op["security"] = [{"bearerAuth": []}, {}]
         paths.setdefault(path, {})[verb.lower()] = op
     while todo:
         desc = todo.pop()
@@ -200,5 +229,6 @@ def document(service: ServiceDescriptor, title: str, version: str) -> dict[str, 
         "openapi": "3.1.0",
         "info": {"title": title, "version": version},
         "paths": paths,
-        "components": {"schemas": dict(sorted(schemas.items()))},
+        "components": {"schemas": dict(sorted(schemas.items())),
+                       "securitySchemes": {"bearerAuth": BEARER}},
     }

@@ -30,7 +30,7 @@ from grpc_health.v1.health import aio as health_aio
 
 import engine
 from service import grpc_server, grpc_threads, logs
-from service.config import ConfigError, Settings
+from service.config import AccessMode, ConfigError, Settings
 from service.core import Core
 from service.http_app import Readiness, create_app
 from service.keys import BadKeyConfig, KeyRing, dev_key_ring
@@ -82,7 +82,11 @@ class App:
         self.settings = settings
         self.worker = worker  # index under a supervisor: share the ports (SO_REUSEPORT)
         self.core = Core(Sealer(keys, settings.max_snapshot_bytes, settings.state_cache),
-                         settings.export_policy)
+                         settings.export_policy, settings.access)
+        if settings.access is AccessMode.TRUSTED:
+            log.warning("CANASTA_ACCESS=trusted: every call without a credential acts as the "
+                        "host and sees every hand; use it only where no player can reach "
+                        "this service")
         self.readiness = Readiness()
         # 0: grpc.aio in this loop; N: grpcio's thread-pool server (service/grpc_threads.py)
         self.grpc_threads = settings.grpc_threads_for(worker is not None)
@@ -121,6 +125,7 @@ class App:
             "grpc": f"{s.bind}:{self.grpc_port}", "http": f"{s.bind}:{self.http_port}",
             "key_ids": list(self.core.sealer.keys.key_ids), "engine": engine.BUILD,
             "grpc_server": f"threads:{self.grpc_threads}" if self.grpc_threads else "aio",
+            "access": s.access.value,
             **({"worker": self.worker, "pid": os.getpid()} if shared else {})}})
 
     def stop(self) -> asyncio.Task[None]:

@@ -3,7 +3,12 @@
 The table speaks ``canasta.v1`` only, like any host: it deals, shows your seat's
 view (hand, melds, pile top, scores) and the legal moves by their text form,
 sends your move, and lets the bots move through ``SuggestMove``. It never opens a
-snapshot. Two ways to reach the rules:
+snapshot. It keeps the game's credentials as a host does (docs/security.md): every
+call made for you (your view, your legal moves and moves, ``hint``, the score)
+presents your seat's token, so the service answers it with what your seat may see
+and no more; the bots' calls (``SuggestMove`` and ``ApplyMove`` for the other seats)
+and ``NextDeal`` present the host token, whose answers ask for your view only and
+are never shown. Two ways to reach the rules:
 
 * ``--server HOST:PORT``: a running service, through the Python SDK
   (``clients/python``, :class:`canasta_client.CanastaClient`), or a small gRPC
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import random
 import sys
 from abc import ABC, abstractmethod
@@ -62,70 +68,98 @@ class TableError(Exception):
 
 
 class Client(Protocol):
-    """The calls the table makes: a subset of the SDK's ``CanastaClient``."""
+    """The calls the table makes: a subset of the SDK's ``CanastaClient``. ``token`` is
+    the credential the call presents (``None``: none, a spectator's call)."""
 
     def deal(self, variant: str = "classic", players: int = 4, *, seed: int | None = None,
-             options: Mapping[str, str] | None = None) -> api.DealResponse: ...
+             options: Mapping[str, str] | None = None,
+             view_seat: int | None = None) -> api.DealResponse: ...
 
-    def legal_moves(self, snapshot: bytes) -> api.LegalMovesResponse: ...
+    def legal_moves(self, snapshot: bytes, *,
+                    token: str | None = None) -> api.LegalMovesResponse: ...
 
-    def apply_move(self, snapshot: bytes, move: game.Move) -> api.ApplyMoveResponse: ...
+    def apply_move(self, snapshot: bytes, move: game.Move, *, seat: int | None = None,
+                   view_seat: int | None = None,
+                   token: str | None = None) -> api.ApplyMoveResponse: ...
 
-    def suggest_move(self, snapshot: bytes, level: str = "greedy",
-                     seed: int = 0) -> api.SuggestMoveResponse: ...
+    def suggest_move(self, snapshot: bytes, level: str = "greedy", seed: int = 0, *,
+                     token: str | None = None) -> api.SuggestMoveResponse: ...
 
-    def score_hand(self, snapshot: bytes) -> api.ScoreHandResponse: ...
+    def score_hand(self, snapshot: bytes, *,
+                   token: str | None = None) -> api.ScoreHandResponse: ...
 
-    def next_deal(self, snapshot: bytes) -> api.NextDealResponse: ...
+    def next_deal(self, snapshot: bytes, *, view_seat: int | None = None,
+                  token: str | None = None) -> api.NextDealResponse: ...
 
-    def view(self, snapshot: bytes, seat: int | None = None) -> api.GetViewResponse: ...
+    def view(self, snapshot: bytes, seat: int | None = None, *,
+             token: str | None = None) -> api.GetViewResponse: ...
 
     def close(self) -> None: ...
 
 
 class _Calls(ABC):
-    """The client methods over one ``call(name, request)``."""
+    """The client methods over one ``call(name, request, token)``."""
 
     @abstractmethod
-    def call(self, name: str, request: Message) -> Any:
-        """Send one RPC by name; the transport is the subclass's."""
+    def call(self, name: str, request: Message, token: str | None = None) -> Any:
+        """Send one RPC by name, presenting ``token``; the transport is the subclass's."""
 
     def deal(self, variant: str = "classic", players: int = 4, *, seed: int | None = None,
-             options: Mapping[str, str] | None = None) -> api.DealResponse:
+             options: Mapping[str, str] | None = None,
+             view_seat: int | None = None) -> api.DealResponse:
         req = api.DealRequest(variant=variant, players=players, options=dict(options or {}))
         if seed is not None:
             req.seed = seed
+        if view_seat is not None:
+            req.view_seat = view_seat
         return cast(api.DealResponse, self.call("Deal", req))
 
-    def legal_moves(self, snapshot: bytes) -> api.LegalMovesResponse:
+    def legal_moves(self, snapshot: bytes, *,
+                    token: str | None = None) -> api.LegalMovesResponse:
         return cast(api.LegalMovesResponse,
-                    self.call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot)))
+                    self.call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot), token))
 
-    def apply_move(self, snapshot: bytes, move: game.Move) -> api.ApplyMoveResponse:
-        return cast(api.ApplyMoveResponse,
-                    self.call("ApplyMove", api.ApplyMoveRequest(snapshot=snapshot, move=move)))
+    def apply_move(self, snapshot: bytes, move: game.Move, *, seat: int | None = None,
+                   view_seat: int | None = None,
+                   token: str | None = None) -> api.ApplyMoveResponse:
+        req = api.ApplyMoveRequest(snapshot=snapshot, move=move)
+        if seat is not None:
+            req.seat = seat
+        if view_seat is not None:
+            req.view_seat = view_seat
+        return cast(api.ApplyMoveResponse, self.call("ApplyMove", req, token))
 
-    def suggest_move(self, snapshot: bytes, level: str = "greedy",
-                     seed: int = 0) -> api.SuggestMoveResponse:
+    def suggest_move(self, snapshot: bytes, level: str = "greedy", seed: int = 0, *,
+                     token: str | None = None) -> api.SuggestMoveResponse:
         req = api.SuggestMoveRequest(snapshot=snapshot, level=level, seed=seed)
-        return cast(api.SuggestMoveResponse, self.call("SuggestMove", req))
+        return cast(api.SuggestMoveResponse, self.call("SuggestMove", req, token))
 
-    def score_hand(self, snapshot: bytes) -> api.ScoreHandResponse:
+    def score_hand(self, snapshot: bytes, *,
+                   token: str | None = None) -> api.ScoreHandResponse:
         return cast(api.ScoreHandResponse,
-                    self.call("ScoreHand", api.ScoreHandRequest(snapshot=snapshot)))
+                    self.call("ScoreHand", api.ScoreHandRequest(snapshot=snapshot), token))
 
-    def next_deal(self, snapshot: bytes) -> api.NextDealResponse:
-        return cast(api.NextDealResponse,
-                    self.call("NextDeal", api.NextDealRequest(snapshot=snapshot)))
+    def next_deal(self, snapshot: bytes, *, view_seat: int | None = None,
+                  token: str | None = None) -> api.NextDealResponse:
+        req = api.NextDealRequest(snapshot=snapshot)
+        if view_seat is not None:
+            req.view_seat = view_seat
+        return cast(api.NextDealResponse, self.call("NextDeal", req, token))
 
-    def view(self, snapshot: bytes, seat: int | None = None) -> api.GetViewResponse:
+    def view(self, snapshot: bytes, seat: int | None = None, *,
+             token: str | None = None) -> api.GetViewResponse:
         req = api.GetViewRequest(snapshot=snapshot)
         if seat is not None:
             req.seat = seat
-        return cast(api.GetViewResponse, self.call("GetView", req))
+        return cast(api.GetViewResponse, self.call("GetView", req, token))
 
     def close(self) -> None:  # noqa: B027 - transports without a channel hold nothing to close
         return None
+
+
+def bearer(token: str | None) -> tuple[tuple[str, str], ...]:
+    """The gRPC metadata that presents ``token`` (none for ``None``)."""
+    return (("authorization", f"Bearer {token}"),) if token else ()
 
 
 class EmbeddedClient(_Calls):
@@ -134,9 +168,10 @@ class EmbeddedClient(_Calls):
     def __init__(self) -> None:
         self.core = Core(Sealer(KeyRing.parse(new_key_entry("table")), 1 << 20, 64))
 
-    def call(self, name: str, request: Message) -> Any:
+    def call(self, name: str, request: Message, token: str | None = None) -> Any:
         try:
-            return self.core.handle(name, request, Call())
+            return self.core.handle(name, request,
+                                    Call(authorization=tuple(v for _, v in bearer(token))))
         except ServiceError as err:
             raise TableError(err.reason, err.message("en")) from None
 
@@ -148,9 +183,9 @@ class GrpcClient(_Calls):
         self.channel = grpc.insecure_channel(target)
         self.stub = api_grpc.CanastaEngineStub(self.channel)
 
-    def call(self, name: str, request: Message) -> Any:
+    def call(self, name: str, request: Message, token: str | None = None) -> Any:
         try:
-            return getattr(self.stub, name)(request, timeout=TIMEOUT)
+            return getattr(self.stub, name)(request, timeout=TIMEOUT, metadata=bearer(token))
         except grpc.RpcError as err:
             if not isinstance(err, grpc.Call):
                 raise TableError("UNAVAILABLE", str(err)) from None
@@ -184,34 +219,80 @@ def load_sdk() -> Any | None:
 
 
 class SdkClient:
-    """The SDK's ``CanastaClient``, its errors turned into :class:`TableError`."""
+    """The SDK's ``CanastaClient``, its errors turned into :class:`TableError`; each call
+    presents its ``token`` (the SDK's per-call ``token=``)."""
 
     def __init__(self, sdk: Any, target: str) -> None:
         self.sdk = sdk
         self.client = sdk.CanastaClient(target, timeout=TIMEOUT)
+        # an SDK older than credentials takes no token=: a client per token on the same
+        # channel then sends it as metadata
+        self.per_call = "token" in inspect.signature(self.client.view).parameters
+        self.bound: dict[str, Any] = {}
 
-    def __getattr__(self, name: str) -> Any:
-        method = getattr(self.client, name, None)
-        if method is None and name == "suggest_move":  # an SDK older than SuggestMove
-            method = self._suggest_move
-        if method is None:
-            raise AttributeError(name)
+    def _client(self, token: str | None, kwargs: dict[str, Any]) -> Any:
+        if not token:
+            return self.client
+        if self.per_call:
+            kwargs["token"] = token
+            return self.client
+        if token not in self.bound:
+            self.bound[token] = self.sdk.CanastaClient(
+                channel=self.client.channel, timeout=TIMEOUT, metadata=bearer(token))
+        return self.bound[token]
 
-        def call(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return method(*args, **kwargs)
-            except self.sdk.CanastaError as err:
-                raise TableError(err.reason or err.code.name, err.message) from None
+    def _run(self, name: str, *args: Any, token: str | None = None, **kwargs: Any) -> Any:
+        client = self._client(token, kwargs)
+        if name == "suggest_move" and not hasattr(client, name):  # an SDK older than it
+            return self._suggest_move(*args, token=token)
+        try:
+            return getattr(client, name)(*args, **kwargs)
+        except self.sdk.CanastaError as err:
+            raise TableError(err.reason or err.code.name, err.message) from None
 
-        return call
+    def deal(self, variant: str = "classic", players: int = 4, *, seed: int | None = None,
+             options: Mapping[str, str] | None = None,
+             view_seat: int | None = None) -> api.DealResponse:
+        return cast(api.DealResponse, self._run("deal", variant, players, seed=seed,
+                                                options=options, view_seat=view_seat))
 
-    def _suggest_move(self, snapshot: bytes, level: str = "greedy",
-                      seed: int = 0) -> api.SuggestMoveResponse:
+    def legal_moves(self, snapshot: bytes, *,
+                    token: str | None = None) -> api.LegalMovesResponse:
+        return cast(api.LegalMovesResponse, self._run("legal_moves", snapshot, token=token))
+
+    def apply_move(self, snapshot: bytes, move: game.Move, *, seat: int | None = None,
+                   view_seat: int | None = None,
+                   token: str | None = None) -> api.ApplyMoveResponse:
+        return cast(api.ApplyMoveResponse, self._run("apply_move", snapshot, move, seat=seat,
+                                                     view_seat=view_seat, token=token))
+
+    def suggest_move(self, snapshot: bytes, level: str = "greedy", seed: int = 0, *,
+                     token: str | None = None) -> api.SuggestMoveResponse:
+        return cast(api.SuggestMoveResponse,
+                    self._run("suggest_move", snapshot, level, seed, token=token))
+
+    def score_hand(self, snapshot: bytes, *,
+                   token: str | None = None) -> api.ScoreHandResponse:
+        return cast(api.ScoreHandResponse, self._run("score_hand", snapshot, token=token))
+
+    def next_deal(self, snapshot: bytes, *, view_seat: int | None = None,
+                  token: str | None = None) -> api.NextDealResponse:
+        return cast(api.NextDealResponse,
+                    self._run("next_deal", snapshot, view_seat=view_seat, token=token))
+
+    def view(self, snapshot: bytes, seat: int | None = None, *,
+             token: str | None = None) -> api.GetViewResponse:
+        return cast(api.GetViewResponse, self._run("view", snapshot, seat, token=token))
+
+    def _suggest_move(self, snapshot: bytes, level: str = "greedy", seed: int = 0, *,
+                      token: str | None = None) -> api.SuggestMoveResponse:
         req = api.SuggestMoveRequest(snapshot=snapshot, level=level, seed=seed)
         try:
-            return cast(api.SuggestMoveResponse, self.client.stub.SuggestMove(req, timeout=TIMEOUT))
+            return cast(api.SuggestMoveResponse, self.client.stub.SuggestMove(
+                req, timeout=TIMEOUT, metadata=bearer(token)))
         except grpc.RpcError as err:
-            raise self.sdk.errors.from_rpc_error(err) from None
+            error = self.sdk.errors.from_rpc_error(err)
+            raise TableError(error.reason or error.code.name, error.message) from None
 
     def close(self) -> None:
         self.client.close()
@@ -223,7 +304,7 @@ def connect(server: str | None) -> tuple[Client, str]:
         return EmbeddedClient(), "embedded engine"
     sdk = load_sdk()
     if sdk is not None:
-        return cast(Client, SdkClient(sdk, server)), f"server {server} (Python SDK)"
+        return SdkClient(sdk, server), f"server {server} (Python SDK)"
     return GrpcClient(server), f"server {server} (gRPC)"
 
 
@@ -304,6 +385,8 @@ def render_score(score: api.ScoreHandResponse, you: int, variant: str) -> str:
 
 
 def _event_text(e: game.Event) -> str:
+    """An event's public line. Never the cards of a draw or a take: the bots' answers
+    are the host's, whose events carry the cards every seat drew."""
     if e.type == game.EVENT_TYPE_PILE_TAKEN:
         return f"  seat {e.seat} took the pile ({e.count} cards)"
     if e.type == game.EVENT_TYPE_RED_THREES_LAID:
@@ -315,6 +398,9 @@ def _event_text(e: game.Event) -> str:
 
 
 class Table:
+    """One game at the terminal. It holds the game's credentials like a host: the host
+    token for the bots and the deals, your seat's token for everything shown to you."""
+
     def __init__(self, client: Client, args: argparse.Namespace, inp: TextIO,
                  out: TextIO) -> None:
         self.client = client
@@ -322,6 +408,8 @@ class Table:
         self.inp = inp
         self.out = out
         self.you: int = args.seat
+        self.host: str | None = None  # the host token: the bots' moves and the deals
+        self.mine: str | None = None  # your seat's token: your view, moves, hints, score
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -336,17 +424,27 @@ class Table:
             return None
         return line.strip()
 
+    def credentials(self, answer: api.DealResponse | api.NextDealResponse) -> None:
+        """Keep the game's credentials from a Deal (or the host's NextDeal) answer. A
+        server that issues none leaves both ``None``: its calls then go without one."""
+        if answer.host_token:
+            self.host = answer.host_token
+        if len(answer.seat_tokens) > self.you:
+            self.mine = answer.seat_tokens[self.you]
+
     def play(self) -> int:
         a = self.args
         options = dict(o.split("=", 1) for o in a.option)
-        try:
-            dealt = self.client.deal(a.variant, a.players, seed=a.seed, options=options)
-        except TableError as err:
-            self.say(f"cannot deal: {err.reason}: {err.message}")
-            return 2
         if not 0 <= self.you < a.players:
             self.say(f"there is no seat {self.you} at a {a.players}-player table")
             return 2
+        try:  # the answer carries your view only, as every answer the table asks for
+            dealt = self.client.deal(a.variant, a.players, seed=a.seed, options=options,
+                                     view_seat=self.you)
+        except TableError as err:
+            self.say(f"cannot deal: {err.reason}: {err.message}")
+            return 2
+        self.credentials(dealt)
         self.say(f"{a.variant}, {a.players} players, seed {a.seed}; you are seat {self.you}, "
                  f"the bots play {a.bot}.")
         snapshot = dealt.snapshot
@@ -363,28 +461,40 @@ class Table:
             if answer is None or answer.lower() in ("q", "quit", "exit"):
                 self.say("bye")
                 return 0
-            snapshot = self.client.next_deal(snapshot).snapshot
+            dealt_next = self.client.next_deal(snapshot, view_seat=self.you, token=self.host)
+            self.credentials(dealt_next)
+            snapshot = dealt_next.snapshot
+
+    def bot_move(self, snapshot: bytes) -> bytes:
+        """The awaited bot's move, as the host: the answer carries your view only."""
+        suggestion = self.client.suggest_move(snapshot, self.args.bot, self.args.seed,
+                                              token=self.host)
+        done = self.client.apply_move(snapshot, suggestion.move, seat=suggestion.seat,
+                                      view_seat=self.you, token=self.host)
+        self.say(f"seat {done.seat} ({self.args.bot}): {done.move.text}")
+        self.say_events(done.events)
+        return done.snapshot
+
+    def say_events(self, events: Sequence[game.Event]) -> None:
+        for e in events:
+            if text := _event_text(e):
+                self.say(text)
 
     def play_hand(self, snapshot: bytes) -> tuple[bytes, api.ScoreHandResponse] | None:
         """Play one hand out; ``None`` when you quit."""
         shown = -1  # the ply whose table was last shown
         ply = 0
         while True:
-            legal = self.client.legal_moves(snapshot)
+            # with your token: who is awaited, and your moves when it is you
+            legal = self.client.legal_moves(snapshot, token=self.mine)
             if legal.seat < 0:
                 break
             if legal.seat != self.you:
-                suggestion = self.client.suggest_move(snapshot, self.args.bot, self.args.seed)
-                done = self.client.apply_move(snapshot, suggestion.move)
-                self.say(f"seat {done.seat} ({self.args.bot}): {done.move.text}")
-                for e in done.events:
-                    if text := _event_text(e):
-                        self.say(text)
-                snapshot = done.snapshot
+                snapshot = self.bot_move(snapshot)
                 ply += 1
                 continue
             if shown != ply:
-                view = self.client.view(snapshot, self.you).views[0]
+                view = self.client.view(snapshot, self.you, token=self.mine).views[0]
                 self.say(render(view, self.you))
                 self.say(render_moves(legal.moves))
                 shown = ply
@@ -396,17 +506,15 @@ class Table:
             if move is None:
                 continue
             try:
-                done = self.client.apply_move(snapshot, move)
+                done = self.client.apply_move(snapshot, move, token=self.mine)
             except TableError as err:
                 self.say(f"refused: {err.reason}: {err.message}")
                 continue
             self.say(f"you: {done.move.text}")
-            for e in done.events:
-                if text := _event_text(e):
-                    self.say(text)
+            self.say_events(done.events)
             snapshot = done.snapshot
             ply += 1
-        score = self.client.score_hand(snapshot)
+        score = self.client.score_hand(snapshot, token=self.mine)
         self.say(render_score(score, self.you, self.args.variant))
         return snapshot, score
 
@@ -420,7 +528,8 @@ class Table:
             self.say(HELP.rstrip())
             return None
         if word == "hint":
-            hint = self.client.suggest_move(snapshot, "greedy", self.args.seed)
+            hint = self.client.suggest_move(snapshot, "greedy", self.args.seed,
+                                            token=self.mine)
             self.say(f"hint: {hint.move.text}")
             return None
         if word.isdigit():

@@ -3,10 +3,17 @@
 The table runs as a real process (``python -m service.cli play``); the test reads
 its output up to each prompt, picks a move from the listed ones (by its number or
 by its text, alternately) and writes it to the table's stdin, like a person would.
+
+``test_your_screen_never_shows_another_seats_hand`` runs the table in this process,
+on the embedded engine and against a running server, recording every call it makes:
+each screen is compared with the host's full view of the snapshot it shows, and each
+call's credential with the one it should present (yours, or the host's for the bots).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import queue
 import re
@@ -15,7 +22,9 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -180,3 +189,168 @@ def test_a_bad_variant_is_reported() -> None:
     assert prompt is None
     assert "cannot deal: UNKNOWN_VARIANT" in text
     assert session.close() == 2
+
+
+_CARD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")
+# lines with cards that are yours (your moves, hints, refusals) or public (red threes laid)
+_YOURS_OR_PUBLIC = re.compile(r"^(you: |hint: |refused: |  seat \d laid red threes )")
+
+
+@dataclass
+class _Call:
+    name: str
+    token: str | None
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    answer: Any = None  # None: refused
+
+
+class _Recorder:
+    """A table client that records every call the table makes: the method, the token it
+    presents, its arguments and its answer."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: list[_Call] = []
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.inner, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            record = _Call(name, kwargs.get("token"), args, kwargs)
+            self.calls.append(record)
+            record.answer = method(*args, **kwargs)
+            return record.answer
+
+        return call
+
+
+class _Player:
+    """Stdin of an in-process table: at each prompt, the screen since the last one is
+    kept with the snapshot it shows (the last call's), and a move is chosen from the
+    listed ones. Tries ``hint`` and a refused move once."""
+
+    def __init__(self, client: _Recorder, out: io.StringIO) -> None:
+        self.client = client
+        self.out = out
+        self.seen = 0
+        self.moves: list[str] = []
+        self.tried = False
+        self.screens: list[tuple[str, bytes]] = []
+
+    def readline(self) -> str:
+        text = self.out.getvalue()[self.seen:]
+        self.seen += len(text)
+        self.screens.append((text, self.client.calls[-1].args[0]))
+        if text.endswith(PROMPTS[1]):
+            return "\n"  # deal the next hand
+        assert text.endswith(PROMPTS[0]), text
+        if listed := MOVE_LINE.findall(text):
+            self.moves = [m for _, m in listed]
+        if not self.tried and any(m.startswith("discard") for m in self.moves):
+            self.tried = True
+            return "hint\n"
+        if text.startswith("hint: "):
+            return "meld 2C 2D 2H\n"
+        return self.moves[_choose(self.moves)] + "\n"
+
+
+@contextlib.contextmanager
+def _client(where: str) -> Iterator[Any]:
+    """A table client: the embedded engine, or a running server through the SDK or
+    through the table's own gRPC client."""
+    from service.table import EmbeddedClient, GrpcClient, SdkClient, load_sdk
+    from tests.service.servers import running
+
+    if where == "embedded":
+        yield EmbeddedClient()
+        return
+    sdk = load_sdk()
+    if where == "sdk" and sdk is None:
+        pytest.skip("the Python SDK (clients/python) is not there")
+    with running() as server:
+        target = server.grpc_target
+        client = SdkClient(sdk, target) if where == "sdk" else GrpcClient(target)
+        try:
+            yield client
+        finally:
+            client.close()
+
+
+@pytest.mark.parametrize("where", ["embedded", "sdk", "grpc"])
+def test_your_screen_never_shows_another_seats_hand(where: str) -> None:
+    """Two hands at the table: every screen shows exactly your seat's view of the
+    snapshot it is for (the host's full view of that snapshot, seat 0) and none of the
+    other hands; every call made for you presents your seat's token, the bots' and the
+    next deal the host's, and no answer the table got carries another seat's view."""
+    from service.table import Table, build_parser, render
+
+    with _client(where) as inner:
+        client = _Recorder(inner)
+        out = io.StringIO()
+        player = _Player(client, out)
+        args = build_parser().parse_args(["--players", "4", "--seed", "11", "--hands", "2"])
+        assert Table(client, args, player, out).play() == 0  # type: ignore[arg-type]
+
+        dealt = client.calls[0]
+        assert dealt.name == "deal" and dealt.kwargs["view_seat"] == 0
+        host, seats = dealt.answer.host_token, list(dealt.answer.seat_tokens)
+        assert host and len(seats) == 4 and len(set(seats)) == 4
+        you = seats[0]
+        # the host's full view of each snapshot shown, asked here, not by the table
+        full = {snap: list(inner.view(snap, token=host).views) for _, snap in player.screens}
+
+    # the bots' moves as the table announces them (a move played is public)
+    announced = {f"seat {c.answer.seat} (greedy): {c.answer.move.text}"
+                 for c in client.calls if c.name == "apply_move" and c.kwargs.get("seat")}
+    shown = 0
+    for text, snapshot in player.screens:
+        views = full[snapshot]
+        assert [v.seat for v in views] == [0, 1, 2, 3]
+        legal = set(views[0].legal_moves)
+        if "--- classic · 4 players" in text:  # the table is drawn: exactly seat 0's view
+            table = render(views[0], 0)
+            assert table in text
+            text = text.replace(table, "")
+            hand = next(x for x in table.splitlines() if x.startswith("Your hand ("))
+            cards = hand.split(": ", 1)[1].split()
+            assert cards == list(views[0].hand)
+            assert all(cards != list(v.hand) for v in views[1:])
+            shown += 1
+        # every other line is public or yours: none can hold another seat's cards
+        for line in text.splitlines():
+            if listed := MOVE_LINE.match(line):
+                assert listed.group(2) in legal, line
+            elif line.startswith("seat "):
+                assert line in announced, line
+            else:
+                assert _YOURS_OR_PUBLIC.match(line) or not _CARD.search(line), line
+    assert shown >= 5 and "Next hand?" in out.getvalue()
+    assert "hint: " in out.getvalue() and "refused: " in out.getvalue()
+
+    kinds: set[str] = set()
+    for c in client.calls:
+        for view in getattr(c.answer, "views", ()):
+            assert view.seat == 0, (c.name, view.seat)  # only ever your own view
+        if c.name == "deal":
+            assert c.token is None
+            continue
+        assert c.token in (you, host), (c.name, c.token)  # never another seat's, always one
+        if c.name in ("apply_move", "suggest_move"):
+            bot = c.kwargs.get("seat") is not None if c.name == "apply_move" \
+                else c.answer.seat != 0
+            assert c.token == (host if bot else you), c
+            if bot and c.name == "apply_move":  # for the seat advised, your view only
+                assert c.kwargs["seat"] != 0 and c.kwargs["view_seat"] == 0
+            kinds.add(f"{c.name} {'bot' if bot else 'you'}")
+        elif c.name == "next_deal":
+            assert c.token == host and c.kwargs["view_seat"] == 0
+            assert c.answer.host_token == host
+            kinds.add(c.name)
+        else:
+            assert c.name in ("legal_moves", "view", "score_hand"), c.name
+            assert c.token == you, c.name
+            kinds.add(c.name)
+    assert kinds == {"apply_move you", "apply_move bot", "suggest_move you", "suggest_move bot",
+                     "next_deal", "legal_moves", "view", "score_hand"}
+    assert [c.answer for c in client.calls if c.answer is None] == [None]  # the refused move

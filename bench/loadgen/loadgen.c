@@ -9,9 +9,11 @@
  * /metrics) and raw HTTP/1.1 for REST. Built by bench/workers_bench.py with `cc -O2`.
  *
  * Requests come from a file of length-prefixed records (4-byte big-endian length, then the
- * bytes): serialized protobuf requests for -mode grpc, JSON bodies for -mode http. Each of
- * -conns connections keeps -streams calls in flight (gRPC; HTTP/1.1 has one) and starts a new
- * call whenever one ends. Prints one JSON line: calls, errors, rps, p50/p99, client CPU.
+ * bytes): serialized protobuf requests for -mode grpc, JSON bodies for -mode http. -auth names
+ * a file of as many records, each request's credential ("Bearer <token>"), sent as its
+ * `authorization` header (gRPC metadata or HTTP field). Each of -conns connections keeps
+ * -streams calls in flight (gRPC; HTTP/1.1 has one) and starts a new call whenever one ends.
+ * Prints one JSON line: calls, errors, rps, p50/p99, client CPU.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -32,8 +34,8 @@
 
 typedef struct { uint8_t *data; uint32_t len; } rec_t;
 
-static rec_t *reqs;
-static size_t nreqs;
+static rec_t *reqs, *auths; /* auths: NULL, or one credential per request */
+static size_t nreqs, nauths;
 static const char *mode = "grpc", *target = "127.0.0.1:50051";
 static const char *method = "/canasta.v1.CanastaEngine/LegalMoves";
 static int conns = 16, streams = 4;
@@ -150,6 +152,16 @@ static void *grpc_conn(void *arg) {
     hpack_literal(&hdr, ":authority", target);
     hpack_literal(&hdr, "content-type", "application/grpc");
     hpack_literal(&hdr, "te", "trailers");
+    /* one header block per request when each has its own credential */
+    buf_t *hdrs = calloc(auths ? nreqs : 1, sizeof *hdrs);
+    for (size_t k = 0; k < (auths ? nreqs : 1); k++) {
+        put(&hdrs[k], hdr.p, hdr.n);
+        if (auths) {
+            char value[128];
+            snprintf(value, sizeof value, "%.*s", (int)auths[k].len, (const char *)auths[k].data);
+            hpack_literal(&hdrs[k], "authorization", value);
+        }
+    }
 
     put(&out, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 24);
     uint8_t settings[12] = {0, 2, 0, 0, 0, 0, /* ENABLE_PUSH 0, INITIAL_WINDOW_SIZE 2^24 */
@@ -171,6 +183,7 @@ static void *grpc_conn(void *arg) {
 #define SEND_CALL()                                                                         \
     do {                                                                                    \
         rec_t *r = &reqs[i % nreqs];                                                        \
+        buf_t *hb = &hdrs[auths ? i % nreqs : 0];                                           \
         if ((int64_t)r->len + 5 > send_window) { pending++; break; }                        \
         i++;                                                                                \
         send_window -= r->len + 5;                                                          \
@@ -178,8 +191,8 @@ static void *grpc_conn(void *arg) {
         next_id += 2;                                                                       \
         start[(id >> 1) % MAXSTREAMS] = now_s();                                            \
         got_data[(id >> 1) % MAXSTREAMS] = 0;                                               \
-        frame_head(&out, (uint32_t)hdr.n, 1, 0x4, id);                                      \
-        put(&out, hdr.p, hdr.n);                                                            \
+        frame_head(&out, (uint32_t)hb->n, 1, 0x4, id);                                      \
+        put(&out, hb->p, hb->n);                                                            \
         frame_head(&out, r->len + 5, 0, 0x1, id);                                           \
         uint8_t g[5] = {0, r->len >> 24, r->len >> 16, r->len >> 8, r->len};                \
         put(&out, g, 5);                                                                    \
@@ -278,10 +291,13 @@ static void *http_conn(void *arg) {
     }
     buf_t *raw = calloc(nreqs, sizeof *raw);
     for (size_t k = 0; k < nreqs; k++) {
-        char head[512];
+        char head[768], auth[160] = "";
+        if (auths)
+            snprintf(auth, sizeof auth, "Authorization: %.*s\r\n", (int)auths[k].len,
+                     (const char *)auths[k].data);
         int n = snprintf(head, sizeof head, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: "
-                         "application/json\r\nContent-Length: %u\r\n\r\n", method, target,
-                         reqs[k].len);
+                         "application/json\r\n%sContent-Length: %u\r\n\r\n", method, target,
+                         auth, reqs[k].len);
         put(&raw[k], head, (size_t)n);
         put(&raw[k], reqs[k].data, reqs[k].len);
     }
@@ -341,14 +357,38 @@ static void sleep_s(double s) {
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
 }
 
+/* the length-prefixed records of a file (exits on a malformed one) */
+static rec_t *load_records(const char *file, size_t *n) {
+    FILE *fp = fopen(file, "rb");
+    if (!fp) { perror(file); exit(2); }
+    fseek(fp, 0, SEEK_END);
+    long size = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    uint8_t *all = malloc((size_t)size + 1);
+    if (fread(all, 1, (size_t)size, fp) != (size_t)size) { perror(file); exit(2); }
+    fclose(fp);
+    rec_t *out = NULL;
+    *n = 0;
+    for (long off = 0; off + 4 <= size;) {
+        uint32_t len = (uint32_t)all[off] << 24 | (uint32_t)all[off + 1] << 16 |
+                       (uint32_t)all[off + 2] << 8 | all[off + 3];
+        if (off + 4 + (long)len > size) { fprintf(stderr, "truncated record\n"); exit(2); }
+        out = realloc(out, (*n + 1) * sizeof *out);
+        out[(*n)++] = (rec_t){all + off + 4, len};
+        off += 4 + len;
+    }
+    return out;
+}
+
 int main(int argc, char **argv) {
-    const char *file = NULL;
+    const char *file = NULL, *auth_file = NULL;
     for (int k = 1; k + 1 < argc; k += 2) {
         const char *f = argv[k], *v = argv[k + 1];
         if (!strcmp(f, "-mode")) mode = v;
         else if (!strcmp(f, "-target")) target = v;
         else if (!strcmp(f, "-method")) method = v;
         else if (!strcmp(f, "-requests")) file = v;
+        else if (!strcmp(f, "-auth")) auth_file = v;
         else if (!strcmp(f, "-conns")) conns = atoi(v);
         else if (!strcmp(f, "-streams")) streams = atoi(v);
         else if (!strcmp(f, "-warmup")) warmup = atof(v);   /* "1.0s" parses as 1.0 */
@@ -359,26 +399,20 @@ int main(int argc, char **argv) {
     if (!file || (!http && strcmp(mode, "grpc")) || conns < 1 || streams < 1 ||
         streams > MAXSTREAMS / 2) {
         fprintf(stderr, "usage: canasta-loadgen -mode grpc|http -target H:P -method M "
-                "-requests FILE [-conns N -streams N -warmup S -duration S]\n");
+                "-requests FILE [-auth FILE -conns N -streams N -warmup S -duration S]\n");
         return 2;
     }
-    FILE *fp = fopen(file, "rb");
-    if (!fp) { perror(file); return 2; }
-    fseek(fp, 0, SEEK_END);
-    long size = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *all = malloc((size_t)size);
-    if (fread(all, 1, (size_t)size, fp) != (size_t)size) { perror(file); return 2; }
-    fclose(fp);
-    for (long off = 0; off + 4 <= size;) {
-        uint32_t n = (uint32_t)all[off] << 24 | (uint32_t)all[off + 1] << 16 |
-                     (uint32_t)all[off + 2] << 8 | all[off + 3];
-        if (off + 4 + (long)n > size) { fprintf(stderr, "truncated record\n"); return 2; }
-        reqs = realloc(reqs, (nreqs + 1) * sizeof *reqs);
-        reqs[nreqs++] = (rec_t){all + off + 4, n};
-        off += 4 + n;
-    }
+    reqs = load_records(file, &nreqs);
     if (!nreqs) { fprintf(stderr, "no requests in %s\n", file); return 2; }
+    if (auth_file) {
+        auths = load_records(auth_file, &nauths);
+        if (nauths != nreqs) {
+            fprintf(stderr, "%s: %zu credentials for %zu requests\n", auth_file, nauths, nreqs);
+            return 2;
+        }
+        for (size_t k = 0; k < nauths; k++)
+            if (auths[k].len > 120) { fprintf(stderr, "credential too long\n"); return 2; }
+    }
 
     conn_t *cs = calloc((size_t)conns, sizeof *cs);
     pthread_t *ts = calloc((size_t)conns, sizeof *ts);

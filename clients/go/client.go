@@ -1,8 +1,13 @@
 // Package canasta is the Go client of the canasta.v1 Canasta rules service (gRPC).
 //
 // The generated messages and stubs are in the gen/canasta/v1 package (canastav1);
-// this package adds a Client with default deadlines, typed errors (*Error, carrying
-// the server's reason code) and a helper that plays a move from its text form.
+// this package adds a Client with default deadlines, per-game credentials, typed errors
+// (*Error, carrying the server's reason code) and a helper that plays a move from its
+// text form.
+//
+// A game's credentials come with its deal (HostToken, SeatTokens). A client sends its
+// token (WithToken, or Client.WithToken) as "authorization: Bearer <token>" with every
+// call; a call's own Token option wins over it.
 package canasta
 
 import (
@@ -12,6 +17,7 @@ import (
 	pb "github.com/canasta-rules/canasta/clients/go/gen/canasta/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 )
 
 // DefaultTimeout is the deadline of a call whose context has none.
@@ -22,10 +28,12 @@ type Client struct {
 	rpc     pb.CanastaEngineClient
 	conn    *grpc.ClientConn // nil when the caller owns the connection
 	timeout time.Duration
+	token   string
 }
 
 type options struct {
 	timeout time.Duration
+	token   string
 	dial    []grpc.DialOption
 }
 
@@ -34,6 +42,10 @@ type Option func(*options)
 
 // WithTimeout sets the deadline of calls whose context has none (default DefaultTimeout).
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
+
+// WithToken sets the credential sent with every call: a game's host token or one of its
+// seat tokens. Without one a call is a spectator's.
+func WithToken(token string) Option { return func(o *options) { o.token = token } }
 
 // WithDialOptions adds gRPC dial options (TLS credentials, interceptors, ...); without
 // credentials Dial connects in plaintext.
@@ -57,14 +69,30 @@ func Dial(target string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{rpc: pb.NewCanastaEngineClient(conn), conn: conn, timeout: o.timeout}, nil
+	return &Client{rpc: pb.NewCanastaEngineClient(conn), conn: conn, timeout: o.timeout, token: o.token}, nil
 }
 
 // New makes a client over a connection the caller owns (and closes).
 func New(cc grpc.ClientConnInterface, opts ...Option) *Client {
 	o := collect(opts)
-	return &Client{rpc: pb.NewCanastaEngineClient(cc), timeout: o.timeout}
+	return &Client{rpc: pb.NewCanastaEngineClient(cc), timeout: o.timeout, token: o.token}
 }
+
+// WithToken returns a client sending token with every call, sharing c's connection
+// (close c, not the copy).
+func (c *Client) WithToken(token string) *Client {
+	return &Client{rpc: c.rpc, timeout: c.timeout, token: token}
+}
+
+// CallOption configures one call.
+type CallOption func(*callOptions)
+
+type callOptions struct {
+	token *string
+}
+
+// Token sends token with this call instead of the client's ("" sends none: a spectator's call).
+func Token(token string) CallOption { return func(o *callOptions) { o.token = &token } }
 
 // Close closes the connection Dial made.
 func (c *Client) Close() error {
@@ -74,7 +102,17 @@ func (c *Client) Close() error {
 	return c.conn.Close()
 }
 
-func (c *Client) ctx(ctx context.Context) (context.Context, context.CancelFunc) {
+func (c *Client) ctx(ctx context.Context, opts []CallOption) (context.Context, context.CancelFunc) {
+	o := callOptions{token: &c.token}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if *o.token != "" {
+		md, _ := metadata.FromOutgoingContext(ctx)
+		md = md.Copy()
+		md.Set("authorization", "Bearer "+*o.token)
+		ctx = metadata.NewOutgoingContext(ctx, md)
+	}
 	if _, ok := ctx.Deadline(); ok || c.timeout <= 0 {
 		return ctx, func() {}
 	}
@@ -82,8 +120,8 @@ func (c *Client) ctx(ctx context.Context) (context.Context, context.CancelFunc) 
 }
 
 func call[Req, Resp any](c *Client, ctx context.Context, req Req,
-	fn func(context.Context, Req, ...grpc.CallOption) (Resp, error)) (Resp, error) {
-	ctx, cancel := c.ctx(ctx)
+	fn func(context.Context, Req, ...grpc.CallOption) (Resp, error), opts []CallOption) (Resp, error) {
+	ctx, cancel := c.ctx(ctx, opts)
 	defer cancel()
 	resp, err := fn(ctx, req)
 	return resp, fromError(err)
@@ -91,43 +129,46 @@ func call[Req, Resp any](c *Client, ctx context.Context, req Req,
 
 // ListVariants lists the games this server plays, with their rule options.
 func (c *Client) ListVariants(ctx context.Context) (*pb.ListVariantsResponse, error) {
-	return call(c, ctx, &pb.ListVariantsRequest{}, c.rpc.ListVariants)
+	return call(c, ctx, &pb.ListVariantsRequest{}, c.rpc.ListVariants, nil)
 }
 
-// Deal deals the first hand of a new game.
+// Deal deals the first hand of a new game; the answer carries its HostToken and SeatTokens.
 func (c *Client) Deal(ctx context.Context, req *pb.DealRequest) (*pb.DealResponse, error) {
-	return call(c, ctx, req, c.rpc.Deal)
+	return call(c, ctx, req, c.rpc.Deal, nil)
 }
 
-// LegalMoves lists the legal moves of the seat whose move is due.
-func (c *Client) LegalMoves(ctx context.Context, snapshot []byte) (*pb.LegalMovesResponse, error) {
-	return call(c, ctx, &pb.LegalMovesRequest{Snapshot: snapshot}, c.rpc.LegalMoves)
+// LegalMoves lists the legal moves of the seat whose move is due (host token), or of the
+// token's seat when it may act.
+func (c *Client) LegalMoves(ctx context.Context, snapshot []byte, opts ...CallOption) (*pb.LegalMovesResponse, error) {
+	return call(c, ctx, &pb.LegalMovesRequest{Snapshot: snapshot}, c.rpc.LegalMoves, opts)
 }
 
 // ApplyMove applies one move (req.Move: a listed move echoed back, or one with Text only).
-func (c *Client) ApplyMove(ctx context.Context, req *pb.ApplyMoveRequest) (*pb.ApplyMoveResponse, error) {
-	return call(c, ctx, req, c.rpc.ApplyMove)
+// The host token moves for any seat, a seat token for its seat only.
+func (c *Client) ApplyMove(ctx context.Context, req *pb.ApplyMoveRequest, opts ...CallOption) (*pb.ApplyMoveResponse, error) {
+	return call(c, ctx, req, c.rpc.ApplyMove, opts)
 }
 
 // Play applies the move given in its text form, such as "discard 4D".
-func (c *Client) Play(ctx context.Context, snapshot []byte, text string) (*pb.ApplyMoveResponse, error) {
-	return c.ApplyMove(ctx, &pb.ApplyMoveRequest{Snapshot: snapshot, Move: Move(text)})
+func (c *Client) Play(ctx context.Context, snapshot []byte, text string, opts ...CallOption) (*pb.ApplyMoveResponse, error) {
+	return c.ApplyMove(ctx, &pb.ApplyMoveRequest{Snapshot: snapshot, Move: Move(text)}, opts...)
 }
 
 // ScoreHand scores the hand (provisional while it is played).
-func (c *Client) ScoreHand(ctx context.Context, snapshot []byte) (*pb.ScoreHandResponse, error) {
-	return call(c, ctx, &pb.ScoreHandRequest{Snapshot: snapshot}, c.rpc.ScoreHand)
+func (c *Client) ScoreHand(ctx context.Context, snapshot []byte, opts ...CallOption) (*pb.ScoreHandResponse, error) {
+	return call(c, ctx, &pb.ScoreHandRequest{Snapshot: snapshot}, c.rpc.ScoreHand, opts)
 }
 
-// NextDeal deals the next hand once a hand is over.
-func (c *Client) NextDeal(ctx context.Context, req *pb.NextDealRequest) (*pb.NextDealResponse, error) {
-	return call(c, ctx, req, c.rpc.NextDeal)
+// NextDeal deals the next hand once a hand is over (the host's answer carries the tokens).
+func (c *Client) NextDeal(ctx context.Context, req *pb.NextDealRequest, opts ...CallOption) (*pb.NextDealResponse, error) {
+	return call(c, ctx, req, c.rpc.NextDeal, opts)
 }
 
-// View returns the seat views of a snapshot: every seat's, or with Seat set only that
-// seat's (-1: the spectator's). Use SeatPtr to set it.
-func (c *Client) View(ctx context.Context, req *pb.GetViewRequest) (*pb.GetViewResponse, error) {
-	return call(c, ctx, req, c.rpc.GetView)
+// View returns the seat views of a snapshot: with Seat set only that seat's (-1: the
+// spectator's); unset, every seat's for the host token, the token's seat's own, or the
+// public one without a token. Use SeatPtr to set it.
+func (c *Client) View(ctx context.Context, req *pb.GetViewRequest, opts ...CallOption) (*pb.GetViewResponse, error) {
+	return call(c, ctx, req, c.rpc.GetView, opts)
 }
 
 // Move is a move from its text form.
@@ -149,3 +190,7 @@ func SeatPtr(seat int32) *int32 { return &seat }
 
 // SeqPtr returns a pointer to seq, for the optional expected_seq fields of requests.
 func SeqPtr(seq uint64) *uint64 { return &seq }
+
+// GameIDPtr returns a pointer to id, for the optional expected_game_id fields of requests
+// (a header's GameId).
+func GameIDPtr(id string) *string { return &id }

@@ -3,6 +3,7 @@ package canasta_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -92,16 +93,26 @@ func TestWholeClassicHandFourPlayers(t *testing.T) {
 	if deal.GetHeader().GetSeq() != 0 || deal.GetHeader().GetVariant() != "classic" {
 		t.Fatalf("header %v", deal.GetHeader())
 	}
+	if !strings.HasPrefix(deal.GetHostToken(), "ct1.host.") || len(deal.GetSeatTokens()) != 4 {
+		t.Fatalf("tokens %q %q", deal.GetHostToken(), deal.GetSeatTokens())
+	}
+	for seat, token := range deal.GetSeatTokens() {
+		if !strings.HasPrefix(token, fmt.Sprintf("ct1.s%d.", seat)) {
+			t.Fatalf("seat %d token %q", seat, token)
+		}
+	}
+	host, gameID := c.WithToken(deal.GetHostToken()), deal.GetHeader().GetGameId()
 	snapshot, seq := deal.GetSnapshot(), uint64(0)
 	var played *pb.ApplyMoveResponse
 	for i := 0; i < maxMoves; i++ {
-		legal, err := c.LegalMoves(ctx, snapshot)
+		legal, err := host.LegalMoves(ctx, snapshot)
 		if err != nil {
 			t.Fatal(err)
 		}
 		chosen := canasta.FirstProgressMove(legal.GetMoves())
-		played, err = c.ApplyMove(ctx, &pb.ApplyMoveRequest{
+		played, err = host.ApplyMove(ctx, &pb.ApplyMoveRequest{
 			Snapshot: snapshot, Move: chosen, ExpectedSeq: canasta.SeqPtr(seq), Seat: canasta.SeatPtr(legal.GetSeat()),
+			ExpectedGameId: canasta.GameIDPtr(gameID),
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +129,7 @@ func TestWholeClassicHandFourPlayers(t *testing.T) {
 	if !played.GetHandOver() {
 		t.Fatalf("the hand did not end in %d moves", maxMoves)
 	}
-	score, err := c.ScoreHand(ctx, snapshot)
+	score, err := host.ScoreHand(ctx, snapshot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,12 +143,18 @@ func TestWholeClassicHandFourPlayers(t *testing.T) {
 		}
 	}
 	if !played.GetGameOver() {
-		next, err := c.NextDeal(ctx, &pb.NextDealRequest{Snapshot: snapshot, ExpectedSeq: canasta.SeqPtr(seq)})
+		next, err := host.NextDeal(ctx, &pb.NextDealRequest{
+			Snapshot: snapshot, ExpectedSeq: canasta.SeqPtr(seq), ExpectedGameId: canasta.GameIDPtr(gameID),
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if next.GetHeader().GetSeq() != seq+1 {
 			t.Fatalf("next deal header %v", next.GetHeader())
+		}
+		// the same game, the same credentials (in the host's answer only)
+		if next.GetHostToken() != deal.GetHostToken() || !slices.Equal(next.GetSeatTokens(), deal.GetSeatTokens()) {
+			t.Fatalf("next deal tokens %q %q", next.GetHostToken(), next.GetSeatTokens())
 		}
 	}
 }
@@ -151,14 +168,15 @@ func TestViewAndPlayText(t *testing.T) {
 	if len(deal.GetViews()) != 1 || deal.GetViews()[0].GetSeat() != 0 {
 		t.Fatalf("views %v", deal.GetViews())
 	}
-	view, err := c.View(ctx, &pb.GetViewRequest{Snapshot: deal.GetSnapshot(), Seat: canasta.SeatPtr(0)})
+	host := canasta.Token(deal.GetHostToken())
+	view, err := c.View(ctx, &pb.GetViewRequest{Snapshot: deal.GetSnapshot(), Seat: canasta.SeatPtr(0)}, host)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(view.GetViews()) != 1 || len(view.GetViews()[0].GetHand()) != 11 {
 		t.Fatalf("view %v", view)
 	}
-	played, err := c.Play(ctx, deal.GetSnapshot(), "draw")
+	played, err := c.Play(ctx, deal.GetSnapshot(), "draw", host)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +193,7 @@ func TestTamperedSnapshotIsSnapshotInvalid(t *testing.T) {
 	}
 	bad := slices.Clone(deal.GetSnapshot())
 	bad[len(bad)/2] ^= 1
-	_, err = c.LegalMoves(ctx, bad)
+	_, err = c.LegalMoves(ctx, bad, canasta.Token(deal.GetHostToken()))
 	cerr := asError(t, err)
 	if cerr.Code != codes.InvalidArgument || cerr.Reason != "SNAPSHOT_INVALID" || !canasta.IsReason(err, "SNAPSHOT_INVALID") {
 		t.Fatalf("got %v", cerr)
@@ -191,7 +209,7 @@ func TestIllegalMoveIsARuleViolation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Play(ctx, deal.GetSnapshot(), "discard 4D")
+	_, err = c.Play(ctx, deal.GetSnapshot(), "discard 4D", canasta.Token(deal.GetHostToken()))
 	cerr := asError(t, err)
 	if cerr.Code != codes.FailedPrecondition || !cerr.IsRuleViolation() || !slices.Contains(illegalReasons, cerr.Reason) {
 		t.Fatalf("got %v", cerr)
@@ -204,7 +222,8 @@ func TestStaleSnapshotAndBadRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.ApplyMove(ctx, &pb.ApplyMoveRequest{Snapshot: deal.GetSnapshot(), Move: canasta.Move("draw"), ExpectedSeq: canasta.SeqPtr(7)})
+	_, err = c.ApplyMove(ctx, &pb.ApplyMoveRequest{Snapshot: deal.GetSnapshot(), Move: canasta.Move("draw"), ExpectedSeq: canasta.SeqPtr(7)},
+		canasta.Token(deal.GetHostToken()))
 	if cerr := asError(t, err); cerr.Code != codes.Aborted || cerr.Reason != "SNAPSHOT_STALE" {
 		t.Fatalf("got %v", cerr)
 	}
@@ -256,5 +275,162 @@ func TestVersionIsClientsVersion(t *testing.T) {
 	}
 	if canasta.Version != strings.TrimSpace(string(want)) {
 		t.Fatalf("Version %q, clients/VERSION %q", canasta.Version, want)
+	}
+}
+
+// ---- credentials (the server runs with CANASTA_ACCESS=tokens) ---------------------------
+
+func deal(t *testing.T, c *canasta.Client) *pb.DealResponse {
+	t.Helper()
+	d, err := c.Deal(context.Background(), &pb.DealRequest{Variant: "classic", Players: 4, Seed: 21})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// wantRefusal fails unless err is an *Error with exactly this code and reason.
+func wantRefusal(t *testing.T, err error, code codes.Code, reason string) {
+	t.Helper()
+	if cerr := asError(t, err); cerr.Code != code || cerr.Reason != reason {
+		t.Fatalf("got %v, want %v %s", cerr, code, reason)
+	}
+}
+
+func seats(views []*pb.SeatView) []int32 {
+	var out []int32
+	for _, v := range views {
+		out = append(out, v.GetSeat())
+	}
+	return out
+}
+
+func TestSeatTokenSeesItsOwnHandOnly(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	d := deal(t, c)
+	every, err := c.WithToken(d.GetHostToken()).View(ctx, &pb.GetViewRequest{Snapshot: d.GetSnapshot()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seats(every.GetViews()), []int32{0, 1, 2, 3}) {
+		t.Fatalf("host views %v", seats(every.GetViews()))
+	}
+	for _, v := range every.GetViews() {
+		if len(v.GetHand()) != 11 {
+			t.Fatalf("host view of seat %d: hand %v", v.GetSeat(), v.GetHand())
+		}
+	}
+	seat1 := c.WithToken(d.GetSeatTokens()[1])
+	mine, err := seat1.View(ctx, &pb.GetViewRequest{Snapshot: d.GetSnapshot()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seats(mine.GetViews()), []int32{1}) || !slices.Equal(mine.GetViews()[0].GetHand(), every.GetViews()[1].GetHand()) ||
+		!slices.Equal(mine.GetViews()[0].GetHandSizes(), []int32{11, 11, 11, 11}) {
+		t.Fatalf("seat 1 views %v", mine.GetViews())
+	}
+	public, err := seat1.View(ctx, &pb.GetViewRequest{Snapshot: d.GetSnapshot(), Seat: canasta.SeatPtr(-1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seats(public.GetViews()), []int32{-1}) || len(public.GetViews()[0].GetHand()) != 0 {
+		t.Fatalf("public views %v", public.GetViews())
+	}
+	_, err = seat1.View(ctx, &pb.GetViewRequest{Snapshot: d.GetSnapshot(), Seat: canasta.SeatPtr(0)})
+	wantRefusal(t, err, codes.PermissionDenied, "SEAT_NOT_ALLOWED")
+}
+
+func TestSeatTokenMovesForItsSeatOnly(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	d := deal(t, c)
+	legal, err := c.LegalMoves(ctx, d.GetSnapshot(), canasta.Token(d.GetHostToken()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := legal.GetSeat()
+	other := c.WithToken(d.GetSeatTokens()[(turn+1)%4])
+	_, err = other.ApplyMove(ctx, &pb.ApplyMoveRequest{Snapshot: d.GetSnapshot(), Move: canasta.Move("draw"), Seat: canasta.SeatPtr(turn)})
+	wantRefusal(t, err, codes.PermissionDenied, "SEAT_NOT_ALLOWED")
+	waiting, err := other.LegalMoves(ctx, d.GetSnapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waiting.GetSeat() != turn || len(waiting.GetMoves()) != 0 {
+		t.Fatalf("a waiting seat's legal moves %v", waiting)
+	}
+	played, err := c.WithToken(d.GetSeatTokens()[turn]).Play(ctx, d.GetSnapshot(), "draw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played.GetSeat() != turn || !slices.Equal(seats(played.GetViews()), []int32{turn}) {
+		t.Fatalf("played %v, views %v", played.GetSeat(), seats(played.GetViews()))
+	}
+}
+
+func TestCallWithoutTokenIsRefused(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	d := deal(t, c)
+	_, err := c.LegalMoves(ctx, d.GetSnapshot())
+	wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_REQUIRED")
+	_, err = c.Play(ctx, d.GetSnapshot(), "draw")
+	wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_REQUIRED")
+	// Token("") sends none, whatever the client's
+	_, err = c.WithToken(d.GetHostToken()).LegalMoves(ctx, d.GetSnapshot(), canasta.Token(""))
+	wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_REQUIRED")
+	public, err := c.View(ctx, &pb.GetViewRequest{Snapshot: d.GetSnapshot()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seats(public.GetViews()), []int32{-1}) || len(public.GetViews()[0].GetHand()) != 0 {
+		t.Fatalf("a spectator's views %v", public.GetViews())
+	}
+}
+
+func TestTokenOfAnotherGameIsInvalid(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	mine, theirs := deal(t, c), deal(t, c)
+	for _, token := range []string{theirs.GetHostToken(), theirs.GetSeatTokens()[0]} {
+		_, err := c.LegalMoves(ctx, mine.GetSnapshot(), canasta.Token(token))
+		wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_INVALID")
+		_, err = c.Play(ctx, mine.GetSnapshot(), "draw", canasta.Token(token))
+		wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_INVALID")
+		_, err = c.View(ctx, &pb.GetViewRequest{Snapshot: mine.GetSnapshot()}, canasta.Token(token))
+		wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_INVALID")
+	}
+}
+
+func TestCallTokenWinsOverTheClients(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	d := deal(t, c)
+	seat2, err := canasta.Dial(target(t), canasta.WithToken(d.GetSeatTokens()[2]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seat2.Close()
+	req := &pb.GetViewRequest{Snapshot: d.GetSnapshot()}
+	own, err := seat2.View(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	every, err := seat2.View(ctx, req, canasta.Token(d.GetHostToken()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seats(own.GetViews()), []int32{2}) || !slices.Equal(seats(every.GetViews()), []int32{0, 1, 2, 3}) {
+		t.Fatalf("views %v then %v", seats(own.GetViews()), seats(every.GetViews()))
+	}
+}
+
+func TestExpectedGameID(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	d, other := deal(t, c), deal(t, c)
+	host := c.WithToken(d.GetHostToken())
+	req := &pb.ApplyMoveRequest{Snapshot: d.GetSnapshot(), Move: canasta.Move("draw"),
+		ExpectedGameId: canasta.GameIDPtr(other.GetHeader().GetGameId())}
+	_, err := host.ApplyMove(ctx, req)
+	wantRefusal(t, err, codes.Aborted, "SNAPSHOT_WRONG_GAME")
+	req.ExpectedGameId = canasta.GameIDPtr(d.GetHeader().GetGameId())
+	if _, err := host.ApplyMove(ctx, req); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,6 +1,11 @@
 // The reference web table: one hand after another against bots, over the REST API only.
 // The page keeps the sealed snapshot; it never opens it. Every answer's view of your
 // seat (viewSeat) is what it renders. No build step: a plain ES module.
+//
+// Credentials (docs/security.md): the calls made for you (your moves, the hint, the
+// score) present seat 0's token, so the service answers them as your seat; the bots'
+// moves and the next deal present the host token and ask for your view only. This one
+// page holds the host token only because it is a self-contained demo (clients/web/README.md).
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = new Set(["H", "D"]);
@@ -14,6 +19,8 @@ const game = {
   seed: "0",
   variant: "classic",
   view: null, // your SeatView
+  hostToken: "", // acts for any seat: the bots' moves and the next deal only
+  seatToken: "", // your seat's: every call made for you
   busy: false,
   handOver: false,
   gameOver: false,
@@ -29,12 +36,14 @@ class ApiError extends Error {
   }
 }
 
-async function api(path, body) {
+// One REST call; `token` is the credential it presents (none: a spectator's call).
+async function api(path, body, token = "") {
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
   let resp;
   try {
-    resp = await fetch(path, body === undefined ? {} : {
+    resp = await fetch(path, body === undefined ? { headers } : {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { ...headers, "content-type": "application/json" },
       body: JSON.stringify(body),
     });
   } catch (err) {
@@ -189,6 +198,8 @@ function render() {
     moves.append(b);
   }
   $("play-text").disabled = !yours;
+  $("hint").disabled = !yours;
+  $("hint-text").hidden = true;
 
   if (game.handOver) {
     setStatus(game.gameOver ? "game-over" : "hand-over",
@@ -248,14 +259,27 @@ function sideNameOf(team) {
 
 // --- playing ---------------------------------------------------------------------------
 
+// Keep an answer's snapshot and your view. Every call asks for your view alone
+// (viewSeat); an answer carrying any other seat's view is refused, never rendered.
 function take(answer) {
+  const views = answer.views ?? [];
+  if (views.length !== 1 || (views[0].seat ?? 0) !== game.you) {
+    throw new Error(`an answer with views of seats ${views.map((v) => v.seat ?? 0)}, not yours alone`);
+  }
   game.snapshot = answer.snapshot;
-  game.view = answer.views[0];
+  game.view = views[0];
   game.handOver = game.view.awaited < 0;
 }
 
+// The game's credentials, from the answer of Deal (or the host's NextDeal).
+function keep(answer) {
+  if (answer.hostToken) game.hostToken = answer.hostToken;
+  const mine = (answer.seatTokens ?? [])[game.you];
+  if (mine) game.seatToken = mine;
+}
+
 async function finishHand() {
-  const score = await api("/v1/score-hand", { snapshot: game.snapshot });
+  const score = await api("/v1/score-hand", { snapshot: game.snapshot }, game.seatToken);
   game.gameOver = !!score.gameOver;
   log(score.wentOut >= 0 ? `hand over: seat ${score.wentOut} went out` : "hand over: the stock ran out");
   renderResult(score);
@@ -268,10 +292,13 @@ async function runBots() {
   try {
     while (!game.handOver && game.view.awaited !== game.you) {
       if (DELAY > 0) await sleep(DELAY);
+      // a bot's move is the host's: advised and applied for the awaited seat, with
+      // your view alone in the answer
       const hint = await api("/v1/suggest-move",
-        { snapshot: game.snapshot, level: game.level, seed: game.seed });
+        { snapshot: game.snapshot, level: game.level, seed: game.seed }, game.hostToken);
       const done = await api("/v1/apply-move",
-        { snapshot: game.snapshot, move: hint.move, viewSeat: game.you });
+        { snapshot: game.snapshot, move: hint.move, seat: hint.seat ?? 0, viewSeat: game.you },
+        game.hostToken);
       log(`seat ${done.seat} (${game.level}): ${done.move.text}`);
       take(done);
       render();
@@ -302,7 +329,7 @@ function play(text) {
     let done;
     try {
       done = await api("/v1/apply-move",
-        { snapshot: game.snapshot, move: { text }, viewSeat: game.you });
+        { snapshot: game.snapshot, move: { text }, viewSeat: game.you }, game.seatToken);
     } finally {
       game.busy = false;
     }
@@ -310,6 +337,22 @@ function play(text) {
     take(done);
     $("move-text").value = "";
     await runBots();
+  });
+}
+
+// What the greedy bot would play for you: asked with your seat's token, so it is
+// advised from what your seat may see.
+function hint() {
+  if (game.busy || !game.view || game.view.awaited !== game.you) return;
+  return guarded(async () => {
+    const advice = await api("/v1/suggest-move",
+      { snapshot: game.snapshot, level: "greedy", seed: game.seed }, game.seatToken);
+    const text = advice.move?.text ?? "";
+    $("hint-text").textContent = `Hint (greedy bot): ${text}`;
+    $("hint-text").hidden = false;
+    for (const b of $("moves").querySelectorAll("button.move")) {
+      b.classList.toggle("hinted", b.dataset.move === text);
+    }
   });
 }
 
@@ -323,11 +366,13 @@ function newGame() {
     game.seed = seedText || String(Math.floor(Math.random() * 2 ** 31));
     game.you = 0;
     game.handOver = game.gameOver = false;
+    game.hostToken = game.seatToken = "";
     $("log").replaceChildren();
     $("result-panel").hidden = true;
     const dealt = await api("/v1/deal",
       { variant, players, seed: game.seed, viewSeat: game.you });
     log(`dealt ${variant} for ${players} players, seed ${game.seed}; you are seat 0`);
+    keep(dealt);
     take(dealt);
     await runBots();
   });
@@ -335,10 +380,12 @@ function newGame() {
 
 function nextHand() {
   return guarded(async () => {
-    const dealt = await api("/v1/next-deal", { snapshot: game.snapshot, viewSeat: game.you });
+    const dealt = await api("/v1/next-deal", { snapshot: game.snapshot, viewSeat: game.you },
+      game.hostToken);
     game.handOver = false;
     $("result-panel").hidden = true;
     log("next hand dealt");
+    keep(dealt);
     take(dealt);
     await runBots();
   });
@@ -352,6 +399,7 @@ async function start() {
     if (text) play(text);
   });
   $("next-hand").addEventListener("click", () => nextHand());
+  $("hint").addEventListener("click", () => hint());
   for (const name of ["players", "bot", "seed"]) {
     if (params.has(name)) $(name).value = params.get(name);
   }

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from kubernetes_validate import utils as kv
 
-from service.config import Settings
+from service.config import AccessMode, Settings
 from service.keys import new_key_entry
 from service.pb import SERVICE_NAME
 from tests.deploy.kustomize_lite import Resource, Unsupported, merge, render
@@ -181,6 +181,31 @@ def test_readme_lists_every_setting() -> None:
     table = (ROOT / "README.md").read_text().split("## Configuration", 1)[1]
     listed = set(re.findall(r"^\| `(CANASTA_[A-Z0-9_]+)` \|", table, flags=re.MULTILINE))
     assert _read_names() <= listed, sorted(_read_names() - listed)
+
+
+def test_base_names_the_access_mode() -> None:
+    """The base ConfigMap says CANASTA_ACCESS=tokens outright (not by leaving the default)."""
+    config = _one(render(TARGETS["base"]), "ConfigMap", "canasta-rules-config")
+    assert config["data"]["CANASTA_ACCESS"] == AccessMode.TOKENS.value
+
+
+def test_production_never_trusts_calls_without_a_credential() -> None:
+    """Players reach production: no rendered ConfigMap, container env or envFrom source sets
+    CANASTA_ACCESS=trusted (in any spelling the service would accept), and the pod's settings
+    read as tokens."""
+    resources = render(TARGETS["production"])
+    values = [r["data"]["CANASTA_ACCESS"] for r in resources
+              if r["kind"] == "ConfigMap" and "CANASTA_ACCESS" in r.get("data", {})]
+    for res in (r for r in resources if r["kind"] == "Deployment"):
+        spec = res["spec"]["template"]["spec"]
+        for container in spec.get("initContainers", []) + spec["containers"]:
+            values += [e.get("value", "<from elsewhere>") for e in container.get("env", [])
+                       if e["name"] == "CANASTA_ACCESS"]
+    assert values, "production names its access mode"
+    assert all(str(v).strip().lower() == AccessMode.TOKENS.value for v in values), values
+    env = _pod_env(resources)
+    assert Settings.from_env(env).access is AccessMode.TOKENS
+    assert env["CANASTA_ACCESS"] == AccessMode.TOKENS.value
 
 
 def test_ports_probes_and_settings_agree(rendered: tuple[str, list[Resource]]) -> None:

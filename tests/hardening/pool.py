@@ -1,5 +1,7 @@
 """Real positions for the hardening tests: random play through every variant, sealed by the
-server under test, with the legal moves of each (as the API spells them)."""
+server under test, with the legal moves of each (as the API spells them) and the game's
+credentials (the host and seat tokens the server answers for that game: tokens are
+deterministic per key, game and role, service/tokens.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from engine.game import new_game, next_deal
 from engine.notation import export_position
 from engine.state import State
 from engine.variants import catalogue
-from service import convert
+from service import convert, tokens
 from service.pb import game
 from service.snapshot import Sealer, new_game_id
 
@@ -25,14 +27,29 @@ EXAMPLES = int(os.environ.get("CANASTA_FUZZ_EXAMPLES", "55"))
 
 @dataclass(frozen=True)
 class Position:
-    """A sealed snapshot, its seq, its legal moves as ``game.Move`` messages, whether its hand
-    is over, and its position text."""
+    """A sealed snapshot, its seq, its legal moves (the awaited seat's) as ``game.Move``
+    messages, whether its hand is over, its position text, and its game: the game id (UUID
+    text, as ``expected_game_id`` takes it), the awaited seat, the game's credentials, and
+    whether the snapshot is marked imported (what CANASTA_EXPORT_POLICY=imported exports)."""
 
     snapshot: bytes
     seq: int
     moves: tuple[game.Move, ...]
     over: bool
     text: str
+    game_id: str
+    players: int
+    awaited: int
+    host_token: str
+    seat_tokens: tuple[str, ...]
+    imported: bool = False
+
+    @property
+    def mover_token(self) -> str:
+        """The awaited seat's token: the credential a player's own client sends (a hand
+        that is over awaits no one)."""
+        assert self.awaited >= 0, "no seat is awaited once the hand is over"
+        return self.seat_tokens[self.awaited]
 
 
 def states(seed: int = 7) -> list[State]:
@@ -62,10 +79,16 @@ def _move_pb(move: object) -> game.Move:
 
 
 def sealed(sealer: Sealer, seed: int = 7) -> list[Position]:
-    """:func:`states` sealed with ``sealer`` (seq = the position's index in its game)."""
+    """:func:`states` sealed with ``sealer`` (seq = the position's index in its game), each in
+    a game of its own, with that game's credentials as the server issues them."""
     out = []
     for i, state in enumerate(states(seed)):
-        blob, _ = sealer.seal(state, new_game_id(), i % 5, i % 7 == 0)
+        game_id = new_game_id()
+        imported = i % 7 == 0
+        blob, header = sealer.seal(state, game_id, i % 5, imported)
         moves = () if state.phase in OVER else tuple(_move_pb(m) for m in legal_moves(state))
-        out.append(Position(blob, i % 5, moves, state.phase in OVER, export_position(state)))
+        host, seats = tokens.issue_all(sealer.keys, game_id, state.rules.players)
+        out.append(Position(blob, i % 5, moves, state.phase in OVER, export_position(state),
+                            header.game_uuid, state.rules.players, state.awaited, host,
+                            tuple(seats), imported))
     return out

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -27,10 +28,11 @@ import grpc
 import httpx
 import pytest
 
+from service import tokens
 from service.keys import KeyRing, new_key_entry
 from service.pb import api
 from tests.hardening.pool import Position
-from tests.service.helpers import Failure, call_grpc, call_rest, ok
+from tests.service.helpers import Failure, auth, call_grpc, call_rest, ok
 from tests.service.servers import GRPC_KINDS, Running, delay_grpc_calls, running
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -169,10 +171,11 @@ def test_slow_rest_bodies_do_not_block_others(server: Running, pool: list[Positi
     worst = 0.0
     with channel, httpx.Client(base_url=server.http_base, timeout=10) as http:
         request = api.LegalMovesRequest(snapshot=pool[1].snapshot)
+        token = pool[1].mover_token  # a player's own client asking for its moves
         for _ in range(40):
             t0 = time.perf_counter()
-            ok(call_grpc(stub, "LegalMoves", request))
-            ok(call_rest(http, "LegalMoves", request))
+            assert ok(call_grpc(stub, "LegalMoves", request, token=token)).moves
+            assert ok(call_rest(http, "LegalMoves", request, token=token)).moves
             worst = max(worst, time.perf_counter() - t0)
         assert any(t.is_alive() for t in slow), "the slow callers ended too soon to matter"
     assert worst < 1.0, worst
@@ -243,16 +246,20 @@ def test_expiring_deadlines_do_not_disturb_others(server: Running, pool: list[Po
     passed once failed to send: counted as UNKNOWN, logged by grpc as an error.)"""
     channel, stub = server.stub()
     requests = [api.GetViewRequest(snapshot=p.snapshot) for p in pool[:30]]
+    # the host's (every seat's view), a seat's (its own) and, tokenless, a spectator's
+    tokens = [(p.host_token, p.seat_tokens[0], None) for p in pool[:30]]
 
     def impatient(i: int) -> str:
         try:
-            stub.GetView(requests[i % len(requests)], timeout=0.001)
+            stub.GetView(requests[i % len(requests)], timeout=0.001,
+                         metadata=auth(tokens[i % len(tokens)][i % 3]))
             return "OK"
         except grpc.RpcError as err:
             return err.code().name
 
     def patient(i: int) -> str:
-        got = call_grpc(stub, "GetView", requests[i % len(requests)])
+        got = call_grpc(stub, "GetView", requests[i % len(requests)],
+                        token=tokens[i % len(tokens)][i % 3])
         return got.code if isinstance(got, Failure) else "OK"
 
     with channel, ThreadPoolExecutor(8) as workers:
@@ -289,12 +296,12 @@ def test_configured_limits_hold_on_both_faces(pool: list[Position]) -> None:
             deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2)))
             small = api.LegalMovesRequest(snapshot=deal.snapshot)
             assert len(deal.snapshot) <= 512
-            ok(call_grpc(stub, "LegalMoves", small))
+            ok(call_grpc(stub, "LegalMoves", small, token=deal.host_token))
             six = ok(call_rest(http, "Deal", api.DealRequest(variant="classic", players=6)))
             assert len(six.snapshot) > 512  # sealed fine, but too big to be opened here
             large = api.LegalMovesRequest(snapshot=six.snapshot)
-            for got in (call_grpc(stub, "LegalMoves", large),
-                        call_rest(http, "LegalMoves", large)):
+            for got in (call_grpc(stub, "LegalMoves", large, token=six.host_token),
+                        call_rest(http, "LegalMoves", large, token=six.host_token)):
                 assert isinstance(got, Failure) and got.reason == "SNAPSHOT_INVALID"
 
 
@@ -311,8 +318,9 @@ def test_the_limit_is_on_requests_not_answers(server: Running) -> None:
         imported = ok(call_grpc(stub, "ImportPosition",
                                 api.ImportPositionRequest(position=BIG_HAND)))
         request = api.LegalMovesRequest(snapshot=imported.snapshot)
-        over_grpc = ok(call_grpc(stub, "LegalMoves", request))
-        over_rest = ok(call_rest(http, "LegalMoves", request))
+        token = imported.seat_tokens[0]  # seat 0 is in turn: its own moves, all of them
+        over_grpc = ok(call_grpc(stub, "LegalMoves", request, token=token))
+        over_rest = ok(call_rest(http, "LegalMoves", request, token=token))
     assert over_grpc.ByteSize() > server.app.settings.max_message_bytes
     assert over_grpc == over_rest
 
@@ -324,24 +332,28 @@ OLD, NEW = new_key_entry("rot-old"), new_key_entry("rot-new")
 
 
 def _play(steps: int, servers: list[tuple[Any, httpx.Client]], snapshot: bytes,
-          rng: random.Random) -> tuple[bytes, list[str]]:
-    """``steps`` moves of one game, each call to a random server and face."""
+          deal: Any, rng: random.Random) -> tuple[bytes, list[str]]:
+    """``steps`` moves of one game, each call to a random server and face, as the host or
+    as the seat in turn (with the credentials ``deal`` answered)."""
     key_ids = []
     for _ in range(steps):
         stub, http = rng.choice(servers)
         over_grpc = rng.random() < 0.5
 
-        def call(method: str, request: Any, stub: Any = stub, http: httpx.Client = http,
-                 over_grpc: bool = over_grpc) -> Any:
-            return call_grpc(stub, method, request) if over_grpc else call_rest(http, method,
-                                                                                request)
+        def call(method: str, request: Any, token: str, stub: Any = stub,
+                 http: httpx.Client = http, over_grpc: bool = over_grpc) -> Any:
+            if over_grpc:
+                return call_grpc(stub, method, request, token=token)
+            return call_rest(http, method, request, token=token)
 
-        legal = ok(call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot)))
+        legal = ok(call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot),
+                        deal.host_token))
         if not legal.moves:
             break
         moves = [m for m in legal.moves if m.text != "undo"] or list(legal.moves)
+        token = rng.choice([deal.host_token, deal.seat_tokens[legal.seat]])
         moved = ok(call("ApplyMove", api.ApplyMoveRequest(snapshot=snapshot,
-                                                          move=rng.choice(moves))))
+                                                          move=rng.choice(moves)), token))
         snapshot = moved.snapshot
         key_ids.append(moved.header.key_id)
         if moved.hand_over:
@@ -352,8 +364,11 @@ def _play(steps: int, servers: list[tuple[Any, httpx.Client]], snapshot: bytes,
 def test_key_rotation_under_load() -> None:
     """A rolling rotation while eight games are played at once over both faces: replicas
     go from [old] to [old, new] (new second) to [new, old] (new first). Every call opens
-    the snapshot it is given, whichever replica sealed it, and the snapshots dealt before
-    the rotation still open at its end."""
+    the snapshot it is given, whichever replica sealed it, and verifies the credential the
+    Deal gave (signed with the old key), and the snapshots dealt before the rotation still
+    open at its end. A credential signed with the new key, as a [new, old] replica issues
+    them, verifies where the new key is held and is CREDENTIAL_KEY_RETIRED on an [old]
+    replica: why the new key goes in second everywhere first, for credentials too."""
     with running(KeyRing.parse(OLD)) as a, running(KeyRing.parse(f"{OLD},{NEW}")) as b, \
             running(KeyRing.parse(f"{NEW},{OLD}")) as c:
         clients = []
@@ -363,27 +378,34 @@ def test_key_rotation_under_load() -> None:
         try:
             faces = [(stub, http) for _, stub, http in clients]
             deals = [ok(call_grpc(faces[0][0], "Deal", api.DealRequest(
-                variant="classic", players=4, seed=seed))).snapshot for seed in range(8)]
+                variant="classic", players=4, seed=seed))) for seed in range(8)]
+            assert {d.host_token.split(".")[2] for d in deals} == {"rot-old"}
 
             def game(i: int) -> tuple[bytes, list[str], list[str]]:
                 rng = random.Random(i)
-                snap, first = _play(12, faces[:2], deals[i], rng)  # replicas [old] / [old,new]
-                snap, second = _play(12, faces[1:], snap, rng)  # [old,new] / [new,old]
+                snap, first = _play(12, faces[:2], deals[i].snapshot, deals[i], rng)
+                snap, second = _play(12, faces[1:], snap, deals[i], rng)  # [old,new]/[new,old]
                 return snap, first, second
 
             with ThreadPoolExecutor(8) as workers:
                 results = list(workers.map(game, range(8)))
             assert {k for _, first, _ in results for k in first} == {"rot-old"}
             assert {k for _, _, second in results for k in second} == {"rot-old", "rot-new"}
-            for snapshot in deals:  # outstanding since before the rotation
-                ok(call_rest(faces[2][1], "LegalMoves", api.LegalMovesRequest(snapshot=snapshot)))
+            for deal in deals:  # outstanding since before the rotation
+                ok(call_rest(faces[2][1], "LegalMoves", api.LegalMovesRequest(
+                    snapshot=deal.snapshot), token=deal.host_token))
             newest = next(s for s, _, second in results if second and second[-1] == "rot-new")
             refused = call_grpc(faces[0][0], "LegalMoves", api.LegalMovesRequest(
-                snapshot=newest))  # why the new key goes in second everywhere first
+                snapshot=newest), token=deals[0].host_token)  # why the new key goes in
             assert isinstance(refused, Failure) and refused.reason == "SNAPSHOT_INVALID"
+            game_id = uuid.UUID(deals[0].header.game_id).bytes
+            new_host = tokens.issue(KeyRing.parse(NEW), game_id, tokens.HOST_ROLE)
+            request = api.LegalMovesRequest(snapshot=deals[0].snapshot)
+            for stub, _ in faces[1:]:
+                ok(call_grpc(stub, "LegalMoves", request, token=new_host))
+            retired = call_grpc(faces[0][0], "LegalMoves", request, token=new_host)
+            assert isinstance(retired, Failure) and retired.reason == "CREDENTIAL_KEY_RETIRED"
         finally:
             for channel, _, http in clients:
                 channel.close()
                 http.close()
-
-

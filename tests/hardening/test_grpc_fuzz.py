@@ -3,12 +3,19 @@
 Each method gets random bytes and mutated valid requests (bit flips,
 truncation, insertions, deletions, wire-level fields appended, fields set to
 random values of their type, unknown padding), sent through a generic
-``unary_unary`` with no serializers. Every answer must be OK (and parse as the
-method's response) or one of the expected codes with a ``google.rpc.ErrorInfo``
-whose reason is in the catalogue; never ``INTERNAL`` or ``UNKNOWN``. The server
-must still serve afterwards. The server under test keeps the session server's
-keys (so real snapshots open, through the cold path: its cache is empty) and
-exports imported positions only, so PERMISSION_DENIED is reachable too.
+``unary_unary`` with no serializers. Each call presents a credential of the
+request's game (tests/hardening/credentials.py): mostly its host token, so the
+calls reach the rules, else the awaited seat's or another seat's token, none (a
+spectator's call), another game's, a forged one or two at once. Every answer
+must be OK (and parse as the method's response) or one of the expected codes
+with a ``google.rpc.ErrorInfo`` whose reason is in the catalogue (the
+credential refusals, UNAUTHENTICATED and PERMISSION_DENIED ``SEAT_NOT_ALLOWED``,
+included); never ``INTERNAL`` or ``UNKNOWN``; and the game's host token with
+its own snapshot is never refused for its credential. The server must still
+serve afterwards. The server under test keeps the session server's keys (so
+real snapshots open, through the cold path: its cache is empty, and the pool's
+tokens verify) and exports imported positions only, so PERMISSION_DENIED
+``EXPORT_DISABLED`` is reachable too.
 """
 
 from __future__ import annotations
@@ -31,14 +38,16 @@ from engine.errors import Reason
 from service.config import ExportPolicy
 from service.errors import DOMAIN, ServiceReason
 from service.pb import SERVICE_NAME, api, game
+from tests.hardening.credentials import ACCESS_REASONS, credential_kinds, presented
 from tests.hardening.pool import EXAMPLES, Position
+from tests.service.helpers import auth
 from tests.service.servers import Running, running
 
 CATALOGUE = {r.value for r in Reason} | {r.value for r in ServiceReason}
 METHODS = [m.name for m in api.DESCRIPTOR.services_by_name["CanastaEngine"].methods]
 EXPECTED = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION,
             grpc.StatusCode.ABORTED, grpc.StatusCode.RESOURCE_EXHAUSTED,
-            grpc.StatusCode.PERMISSION_DENIED}
+            grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED}
 LIMIT = 65536  # CANASTA_MAX_MESSAGE_BYTES of the server under test (the default)
 CARDS = ["AS", "KH", "QD", "JC", "TS", "9H", "2C", "3D", "3S", "JK", "ZZ", "10H", ""]
 TEXTS = ["draw", "ask", "yes", "no", "undo", "decline", "end", "out", "discard 4D",
@@ -57,34 +66,40 @@ def channel(target: Running) -> Iterator[grpc.Channel]:
         yield ch
 
 
-def seeds(method: str, pool: list[Position]) -> list[bytes]:
-    """Valid requests of a method (most of them answered OK), serialized."""
-    out: list[Message] = []
+def seeds(method: str, pool: list[Position]) -> list[tuple[bytes, Position]]:
+    """Valid requests of a method (most of them answered OK with the host token), serialized,
+    each with the position whose game it is of (for the RPCs without a game: any)."""
+    out: list[tuple[Message, Position]] = []
     playing = [p for p in pool if p.moves]
     if method == "ListVariants":
-        out.append(api.ListVariantsRequest())
+        out.append((api.ListVariantsRequest(), pool[0]))
     elif method == "Deal":
-        out += [api.DealRequest(variant=v, players=n, seed=s, view_seat=s % n - 1)
+        out += [(api.DealRequest(variant=v, players=n, seed=s, view_seat=s % n - 1), pool[s])
                 for s, (v, n) in enumerate([("classic", 4), ("classic", 2), ("samba", 4),
                                             ("bolivia", 4), ("may_i", 3)])]
     elif method == "ApplyMove":
-        out += [api.ApplyMoveRequest(snapshot=p.snapshot, move=p.moves[i % len(p.moves)],
-                                     expected_seq=p.seq) for i, p in enumerate(playing)]
+        out += [(api.ApplyMoveRequest(snapshot=p.snapshot, move=p.moves[i % len(p.moves)],
+                                      expected_seq=p.seq, expected_game_id=p.game_id), p)
+                for i, p in enumerate(playing)]
     elif method == "NextDeal":
-        out += [api.NextDealRequest(snapshot=p.snapshot, expected_seq=p.seq)
-                for p in pool if p.over]
+        out += [(api.NextDealRequest(snapshot=p.snapshot, expected_seq=p.seq,
+                                     expected_game_id=p.game_id), p) for p in pool if p.over]
     elif method == "ImportPosition":
-        out += [api.ImportPositionRequest(position=p.text) for p in pool[::3]]
+        out += [(api.ImportPositionRequest(position=p.text), p) for p in pool[::3]]
     elif method == "GetView":
-        out += [api.GetViewRequest(snapshot=p.snapshot, seat=i % 3 - 1)
+        out += [(api.GetViewRequest(snapshot=p.snapshot, seat=i % 3 - 1), p)
                 for i, p in enumerate(pool)]
     elif method == "SuggestMove":
-        out += [api.SuggestMoveRequest(snapshot=p.snapshot, level=("greedy", "random")[i % 2],
-                                       seed=i) for i, p in enumerate(playing)]
-    else:  # LegalMoves, ScoreHand, ExportPosition: the snapshot alone
+        out += [(api.SuggestMoveRequest(snapshot=p.snapshot, level=("greedy", "random")[i % 2],
+                                        seed=i), p) for i, p in enumerate(playing)]
+    elif method == "ExportPosition":  # the server under test exports imported ones only
+        imported = [p for p in pool if p.imported]
+        out += [(api.ExportPositionRequest(snapshot=p.snapshot), p)
+                for p in imported + pool[:len(imported)]]
+    else:  # LegalMoves, ScoreHand: the snapshot alone
         cls = getattr(api, f"{method}Request")
-        out += [cls(snapshot=p.snapshot) for p in pool]
-    return [m.SerializeToString() for m in out]
+        out += [(cls(snapshot=p.snapshot), p) for p in pool]
+    return [(m.SerializeToString(), p) for m, p in out]
 
 
 def _varint(n: int) -> bytes:
@@ -121,6 +136,7 @@ class Mutations:
         self.cls: type[Message] = getattr(api, f"{method}Request")
         self.fields = list(self.cls.DESCRIPTOR.fields)
         self.seeds = seeds(method, pool)
+        self.pool = pool
         self.snapshots = [p.snapshot for p in pool]
         self.moves = [m for p in pool for m in p.moves[:3]]
 
@@ -143,6 +159,9 @@ class Mutations:
         if t == FieldDescriptor.TYPE_BOOL:
             return draw(st.booleans())
         if t == FieldDescriptor.TYPE_STRING:
+            if field.name == "expected_game_id":  # another game's id, or this one's
+                return draw(st.sampled_from([p.game_id for p in self.pool[:20]])
+                            | st.text(max_size=40))
             return draw(st.sampled_from(CARDS + TEXTS) | st.text(max_size=40))
         if t == FieldDescriptor.TYPE_BYTES:
             return draw(st.sampled_from(self.snapshots) | st.binary(max_size=80))
@@ -168,9 +187,9 @@ class Mutations:
             setattr(msg, field.name, self.value(draw, field))
         return msg.SerializeToString()
 
-    def mutate(self, draw: st.DrawFn) -> bytes:
-        """A valid request with one to four mutations."""
-        data = draw(st.sampled_from(self.seeds))
+    def mutate(self, draw: st.DrawFn) -> tuple[bytes, Position]:
+        """A valid request with one to four mutations, and the position it was made from."""
+        data, position = draw(st.sampled_from(self.seeds))
         for _ in range(draw(st.integers(1, 4))):
             kind = draw(st.sampled_from(["flip", "truncate", "insert", "delete", "append",
                                          "field", "field", "pad"]))
@@ -197,10 +216,24 @@ class Mutations:
             elif kind == "pad":  # an unknown bytes field (past the size limit: see below)
                 size = draw(st.integers(0, 4096))
                 data += _varint(15 << 3 | 2) + _varint(size) + bytes(size)
-        return data
+        return data, position
 
-    def requests(self) -> st.SearchStrategy[bytes]:
-        return st.binary(max_size=512) | st.composite(lambda draw: self.mutate(draw))()
+    def requests(self) -> st.SearchStrategy[tuple[bytes, Position]]:
+        """A request, and the position whose game's credentials go with it (random bytes:
+        any position's). A third are random bytes, two thirds mutated requests."""
+        mutated = st.composite(lambda draw: self.mutate(draw))()
+        return st.one_of(st.tuples(st.binary(max_size=512), st.sampled_from(self.pool)),
+                         mutated, mutated)
+
+
+def _snapshot_of(cls: type[Message], data: bytes) -> bytes | None:
+    """The snapshot a request carries (None when it does not parse or has no snapshot)."""
+    if "snapshot" not in cls.DESCRIPTOR.fields_by_name:
+        return None
+    try:
+        return bytes(cls.FromString(data).snapshot)
+    except DecodeError:
+        return None
 
 
 def _reason(err: grpc.RpcError) -> str | None:
@@ -223,7 +256,8 @@ def _serves(target: Running, channel: grpc.Channel, pool: list[Position]) -> Non
         service=SERVICE_NAME), timeout=10)
     assert health.status == health_pb2.HealthCheckResponse.SERVING
     legal = channel.unary_unary(f"/{SERVICE_NAME}/LegalMoves")(
-        api.LegalMovesRequest(snapshot=pool[1].snapshot).SerializeToString(), timeout=10)
+        api.LegalMovesRequest(snapshot=pool[1].snapshot).SerializeToString(), timeout=10,
+        metadata=auth(pool[1].mover_token))
     assert api.LegalMovesResponse.FromString(legal).moves
 
 
@@ -234,17 +268,25 @@ def test_raw_bytes(method: str, target: Running, channel: grpc.Channel,
     response_cls = getattr(api, f"{method}Response")
     outcomes: Counter[str] = Counter()
 
+    mutations = Mutations(method, pool)
+
     @settings(max_examples=3 * EXAMPLES, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
-    @given(data=Mutations(method, pool).requests())
-    def fuzz(data: bytes) -> None:
+    @given(request=mutations.requests(), kind=credential_kinds(),
+           other=st.sampled_from(pool), pick=st.integers(0, 7))
+    def fuzz(request: tuple[bytes, Position], kind: str, other: Position, pick: int) -> None:
+        data, position = request
+        values = presented(kind, position, other, pick)
         try:
-            answer = call(data, timeout=30)
+            answer = call(data, timeout=30, metadata=[("authorization", v) for v in values])
         except grpc.RpcError as err:
             code = err.code()
             assert code in EXPECTED, (code, err.details(), data[:80])
             reason = _reason(err)
             assert reason in CATALOGUE, (code, reason, err.details())
+            if kind == "host" and reason in ACCESS_REASONS - {"SNAPSHOT_WRONG_GAME"}:
+                # the host's own token is refused only with another game's snapshot
+                assert _snapshot_of(mutations.cls, data) != position.snapshot, (reason, data[:80])
             outcomes[f"{code.name} {reason}"] += 1
             return
         response_cls.FromString(answer)
@@ -255,17 +297,44 @@ def test_raw_bytes(method: str, target: Running, channel: grpc.Channel,
     _serves(target, channel, pool)
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_seeds_reach_the_rules(method: str, channel: grpc.Channel,
+                               pool: list[Position]) -> None:
+    """The control of the fuzz: its unmutated requests, with their game's host token, get
+    past the access check (OK, or a refusal of the rules or the export policy), and the same
+    with no credential are a spectator's (refused CREDENTIAL_REQUIRED where the table says)."""
+    call = channel.unary_unary(f"/{SERVICE_NAME}/{method}")
+    answers: Counter[str] = Counter()
+    spectator: Counter[str] = Counter()
+    for data, position in seeds(method, pool):
+        for values, counter in ((auth(position.host_token), answers), ((), spectator)):
+            try:
+                call(data, timeout=30, metadata=values)
+                counter["OK"] += 1
+            except grpc.RpcError as err:
+                counter[f"{err.code().name} {_reason(err)}"] += 1
+    assert answers["OK"] >= sum(answers.values()) // 2, answers
+    assert set(answers) <= {"OK", "PERMISSION_DENIED EXPORT_DISABLED",
+                            "FAILED_PRECONDITION GAME_OVER"}, answers
+    if method in ("LegalMoves", "ApplyMove", "NextDeal", "ExportPosition", "SuggestMove"):
+        assert set(spectator) == {"UNAUTHENTICATED CREDENTIAL_REQUIRED"}, spectator
+    else:  # GetView (the public view or asking for a seat's), ScoreHand, the open RPCs
+        assert set(spectator) <= {"OK", "UNAUTHENTICATED CREDENTIAL_REQUIRED"}, spectator
+
+
 def test_undecodable_requests_are_request_invalid(target: Running, channel: grpc.Channel,
                                                   pool: list[Position]) -> None:
     """Bytes that are no protobuf message are INVALID_ARGUMENT REQUEST_INVALID on every
     method (grpcio alone answers UNKNOWN, with no details), and so is a string field that
-    is not UTF-8."""
+    is not UTF-8, whatever credential comes with them (none, a host's, a malformed one)."""
     broken = [b"\xff\xff\xff", b"\x0a\x05ab", b"\x08" + b"\x80" * 10 + b"\x01"]
     calls = [(m, data) for m in METHODS for data in broken]
     calls.append(("Deal", b"\x0a\x02\xc3\x28"))  # variant (field 1): not UTF-8
-    for method, data in calls:
+    credentials = [(), auth(pool[1].host_token), (("authorization", "Basic x"),)]
+    for i, (method, data) in enumerate(calls):
         with pytest.raises(grpc.RpcError) as err:
-            channel.unary_unary(f"/{SERVICE_NAME}/{method}")(data, timeout=10)
+            channel.unary_unary(f"/{SERVICE_NAME}/{method}")(
+                data, timeout=10, metadata=credentials[i % len(credentials)])
         got = (err.value.code(), _reason(err.value))
         assert got == (grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_INVALID"), (method, data)
     _serves(target, channel, pool)
@@ -277,9 +346,10 @@ def test_oversized_requests(target: Running, channel: grpc.Channel,
     before the service (so without details), and the server serves on. (Kept out of the
     fuzz: each such call takes the client ~0.1-0.5 s of flow control.)"""
     for method in METHODS:
-        data = seeds(method, pool)[0]
+        data, position = seeds(method, pool)[0]
         data += _varint(15 << 3 | 2) + _varint(LIMIT) + bytes(LIMIT)
         with pytest.raises(grpc.RpcError) as err:
-            channel.unary_unary(f"/{SERVICE_NAME}/{method}")(data, timeout=10)
+            channel.unary_unary(f"/{SERVICE_NAME}/{method}")(
+                data, timeout=10, metadata=auth(position.host_token))
         assert err.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED, method
     _serves(target, channel, pool)

@@ -1,5 +1,7 @@
 """A short soak (bench/soak.py, the ``make soak`` script) with the same pass criteria:
 no unexpected answer, no error in the server's log, exit 0 on SIGTERM, RSS growth < 10%.
+Its callers present the credentials their games were dealt (host and seat tokens) and
+make some calls without one or with a wrong one, whose refusals are expected answers.
 
 Six seconds after a three-second warm-up, with a small state cache so the warm-up
 fills it (``make soak`` runs 60 s after 90 s, with the default cache). It runs with
@@ -40,3 +42,6 @@ def test_short_soak(tmp_path: Path, grpc_threads: str) -> None:
         ran = {key.split(" ", 1)[1] for key in result["by_kind"] if key.startswith(face)}
         kinds = {k for k, _ in soak.KINDS} - ({"short_deadline"} if face == "rest" else set())
         assert kinds <= ran, kinds - ran  # every kind of call, legal and bad, on both faces
+        roles = {key.split(" ", 1)[1] for key, n in result["by_role"].items()
+                 if key.startswith(face) and n}
+        assert roles == {"host", "seat", "spectator", "wrong"}, roles  # each credential

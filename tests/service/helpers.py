@@ -44,9 +44,14 @@ def response_class(method: str) -> type[Message]:
     return getattr(api, f"{method}Response")
 
 
+def auth(token: str | None) -> tuple[tuple[str, str], ...]:
+    """The metadata that presents a credential (none for a spectator's call)."""
+    return (("authorization", f"Bearer {token}"),) if token else ()
+
+
 def call_grpc(stub: api_grpc.CanastaEngineStub, method: str, request: Message,
-              lang: str | None = None) -> Message | Failure:
-    metadata = (("accept-language", lang),) if lang else ()
+              lang: str | None = None, token: str | None = None) -> Message | Failure:
+    metadata = ((("accept-language", lang),) if lang else ()) + auth(token)
     try:
         return getattr(stub, method)(request, metadata=metadata, timeout=30)
     except grpc.RpcError as err:
@@ -73,9 +78,12 @@ def to_json(request: Message) -> str:
 
 
 def call_rest(http: httpx.Client, method: str, request: Message | None = None,
-              lang: str | None = None, body: str | bytes | None = None) -> Message | Failure:
+              lang: str | None = None, body: str | bytes | None = None,
+              token: str | None = None) -> Message | Failure:
     verb, path = ROUTES[method]
     headers = {"accept-language": lang} if lang else {}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
     if verb == "GET":
         resp = http.get(path, headers=headers)
     else:

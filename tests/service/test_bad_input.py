@@ -3,6 +3,7 @@ and the server keeps serving afterwards."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,26 +18,47 @@ from engine.game import new_game
 from service.keys import KeyRing, new_key_entry
 from service.pb import api, api_grpc, game
 from service.snapshot import Sealer, new_game_id
-from tests.service.helpers import Failure, call_grpc, call_rest, ok
+from tests.service.helpers import (
+    Failure,
+    auth,
+    call_grpc,
+    call_rest,
+    grpc_failure,
+    ok,
+    rest_failure,
+    to_json,
+)
 from tests.service.servers import Running, delay_grpc_calls
 
 
 @dataclass
 class Good:
-    """A dealt game (seat 0 to draw), the same after seat 0 drew, and a card it lacks."""
+    """A dealt game (seat 0 to draw), the same after seat 0 drew, and a card it lacks;
+    the game's credentials, and the host credential of another game."""
 
     snapshot: bytes
     melding: bytes
     missing: str
+    host: str
+    seats: list[str]
+    other_host: str
+    game_id: str
 
 
 @pytest.fixture(scope="module")
 def good(stub: api_grpc.CanastaEngineStub) -> Good:
     deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=4, seed=21)))
     drew = ok(call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(
-        snapshot=deal.snapshot, move=game.Move(text="draw"))))
+        snapshot=deal.snapshot, move=game.Move(text="draw")), token=deal.host_token))
     missing = next(c for c in ("AS", "AH", "KS", "KH", "QS", "QH") if c not in drew.views[0].hand)
-    return Good(deal.snapshot, drew.snapshot, missing)
+    other = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=4, seed=21)))
+    return Good(deal.snapshot, drew.snapshot, missing, deal.host_token, list(deal.seat_tokens),
+                other.host_token, deal.header.game_id)
+
+
+def _forged(token: str) -> str:
+    """The token with one character of its MAC changed."""
+    return token[:-1] + ("A" if token[-1] != "A" else "B")
 
 
 def _flip(blob: bytes, index: int) -> bytes:
@@ -67,6 +89,7 @@ def _deal(**kw: object) -> api.DealRequest:
 
 Build = Callable[[Good], Message]
 IA, FP = "INVALID_ARGUMENT", "FAILED_PRECONDITION"
+UA, PD = "UNAUTHENTICATED", "PERMISSION_DENIED"
 
 # (case id, method, request builder, code, reason, http status, BadRequest field or None)
 CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
@@ -154,13 +177,73 @@ CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
      "position"),
     ("missing-position", "ImportPosition", lambda g: api.ImportPositionRequest(),
      IA, "REQUEST_INVALID", 400, "position"),
+    # credentials (the column CREDENTIAL below says which one each case sends)
+    ("no-credential-legal", "LegalMoves", lambda g: _legal(g.snapshot),
+     UA, "CREDENTIAL_REQUIRED", 401, None),
+    ("no-credential-apply", "ApplyMove", lambda g: _apply(g, "draw"),
+     UA, "CREDENTIAL_REQUIRED", 401, None),
+    ("no-credential-suggest", "SuggestMove", lambda g: api.SuggestMoveRequest(snapshot=g.snapshot),
+     UA, "CREDENTIAL_REQUIRED", 401, None),
+    ("no-credential-export", "ExportPosition",
+     lambda g: api.ExportPositionRequest(snapshot=g.snapshot),
+     UA, "CREDENTIAL_REQUIRED", 401, None),
+    ("no-credential-next-deal", "NextDeal", lambda g: api.NextDealRequest(snapshot=g.snapshot),
+     UA, "CREDENTIAL_REQUIRED", 401, None),
+    ("no-credential-seat-view", "GetView", lambda g: api.GetViewRequest(snapshot=g.snapshot, seat=0),
+     UA, "CREDENTIAL_REQUIRED", 401, None),
+    ("forged-credential", "LegalMoves", lambda g: _legal(g.snapshot),
+     UA, "CREDENTIAL_INVALID", 401, None),
+    ("other-game-credential", "GetView", lambda g: api.GetViewRequest(snapshot=g.snapshot),
+     UA, "CREDENTIAL_INVALID", 401, None),
+    ("garbage-credential", "ScoreHand", lambda g: api.ScoreHandRequest(snapshot=g.snapshot),
+     UA, "CREDENTIAL_INVALID", 401, None),
+    ("future-credential-version", "LegalMoves", lambda g: _legal(g.snapshot),
+     UA, "CREDENTIAL_VERSION_UNSUPPORTED", 401, None),
+    ("seat-moves-for-another", "ApplyMove", lambda g: _apply(g, "draw", seat=1),
+     PD, "SEAT_NOT_ALLOWED", 403, None),
+    ("seat-reads-another-view", "GetView",
+     lambda g: api.GetViewRequest(snapshot=g.snapshot, seat=2), PD, "SEAT_NOT_ALLOWED", 403, None),
+    ("seat-exports", "ExportPosition", lambda g: api.ExportPositionRequest(snapshot=g.snapshot),
+     PD, "SEAT_NOT_ALLOWED", 403, None),
+    ("seat-advised-for-another", "SuggestMove",
+     lambda g: api.SuggestMoveRequest(snapshot=g.snapshot, seat=3),
+     PD, "SEAT_NOT_ALLOWED", 403, None),
+    ("seat-stacks-next-deck", "NextDeal",
+     lambda g: api.NextDealRequest(snapshot=g.snapshot, deck=["AS"]),
+     PD, "SEAT_NOT_ALLOWED", 403, None),
+    ("seat-views-another-after-move", "ApplyMove", lambda g: _apply(g, "draw", view_seat=1),
+     PD, "SEAT_NOT_ALLOWED", 403, None),
+    ("wrong-expected-game", "ApplyMove",
+     lambda g: _apply(g, "draw", expected_game_id="00000000-0000-0000-0000-000000000000"),
+     "ABORTED", "SNAPSHOT_WRONG_GAME", 409, None),
+    ("wrong-expected-game-next-deal", "NextDeal",
+     lambda g: api.NextDealRequest(snapshot=g.snapshot,
+                                   expected_game_id="00000000-0000-0000-0000-000000000000"),
+     "ABORTED", "SNAPSHOT_WRONG_GAME", 409, None),
 ]
+
+# The credential each case sends (the host's unless named here): a function of the game.
+CREDENTIAL: dict[str, Callable[[Good], str | None]] = {
+    "no-credential-legal": lambda g: None, "no-credential-apply": lambda g: None,
+    "no-credential-suggest": lambda g: None, "no-credential-export": lambda g: None,
+    "no-credential-next-deal": lambda g: None, "no-credential-seat-view": lambda g: None,
+    "forged-credential": lambda g: _forged(g.seats[0]),
+    "other-game-credential": lambda g: g.other_host,
+    "garbage-credential": lambda g: "not-a-token",
+    "future-credential-version": lambda g: "ct9" + g.host[3:],
+    "seat-moves-for-another": lambda g: g.seats[0],
+    "seat-reads-another-view": lambda g: g.seats[1],
+    "seat-exports": lambda g: g.seats[0],
+    "seat-advised-for-another": lambda g: g.seats[0],
+    "seat-stacks-next-deck": lambda g: g.seats[2],
+    "seat-views-another-after-move": lambda g: g.seats[0],
+}
 
 
 def _still_serves(stub: api_grpc.CanastaEngineStub, http: httpx.Client, g: Good,
                   server: Running) -> None:
-    ok(call_grpc(stub, "LegalMoves", _legal(g.snapshot)))
-    ok(call_rest(http, "LegalMoves", _legal(g.snapshot)))
+    ok(call_grpc(stub, "LegalMoves", _legal(g.snapshot), token=g.host))
+    ok(call_rest(http, "LegalMoves", _legal(g.snapshot), token=g.seats[0]))
     with grpc.insecure_channel(server.grpc_target) as channel:
         health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
     assert health.status == health_pb2.HealthCheckResponse.SERVING
@@ -173,8 +256,9 @@ def test_bad_input(case: str, method: str, build: Build, code: str, reason: str,
                    field: str | None, good: Good, stub: api_grpc.CanastaEngineStub,
                    http: httpx.Client, server: Running) -> None:
     request = build(good)
-    over_grpc = call_grpc(stub, method, request)
-    over_rest = call_rest(http, method, request)
+    token = CREDENTIAL.get(case, lambda g: g.host)(good)
+    over_grpc = call_grpc(stub, method, request, token=token)
+    over_rest = call_rest(http, method, request, token=token)
     for got in (over_grpc, over_rest):
         assert isinstance(got, Failure), f"{case}: accepted"
         assert (got.code, got.reason) == (code, reason), got
@@ -182,6 +266,36 @@ def test_bad_input(case: str, method: str, build: Build, code: str, reason: str,
         if field is not None:
             assert got.fields == [field], got
     assert isinstance(over_rest, Failure) and over_rest.http_status == status
+    if reason.startswith("CREDENTIAL") or reason == "SEAT_NOT_ALLOWED":
+        for got in (over_grpc, over_rest):  # a refusal of access names no card
+            assert not CARD_CODE.search(got.message), got.message
+    _still_serves(stub, http, good, server)
+
+
+CARD_CODE = re.compile(r"\b([2-9TJQKA][SHDC]|JK)\b")
+
+
+@pytest.mark.parametrize("headers", [
+    [("authorization", "Basic dXNlcjpwYXNz")],
+    [("authorization", "Bearer")],
+    [("authorization", "Bearer a"), ("authorization", "Bearer b")],
+], ids=["basic-scheme", "empty-bearer", "two-credentials"])
+def test_malformed_authorization_is_credential_invalid(
+        headers: list[tuple[str, str]], good: Good, stub: api_grpc.CanastaEngineStub,
+        http: httpx.Client, server: Running) -> None:
+    """One credential per call, as ``Bearer <token>`` (RFC 6750): anything else is refused
+    as CREDENTIAL_INVALID on both faces, with the scheme named in WWW-Authenticate."""
+    if len(headers) > 1:  # two valid credentials are still two
+        headers = [("authorization", f"Bearer {good.host}"),
+                   ("authorization", f"Bearer {good.seats[0]}")]
+    resp = http.post("/v1/legal-moves", content=to_json(_legal(good.snapshot)),
+                     headers=[("content-type", "application/json"), *headers])
+    assert resp.status_code == 401
+    assert resp.headers["www-authenticate"].startswith("Bearer")
+    assert rest_failure(resp).reason == "CREDENTIAL_INVALID"
+    with pytest.raises(grpc.RpcError) as err:
+        stub.LegalMoves(_legal(good.snapshot), metadata=headers)
+    assert grpc_failure(err.value).reason == "CREDENTIAL_INVALID"
     _still_serves(stub, http, good, server)
 
 
@@ -240,10 +354,10 @@ def test_oversized_grpc_message(stub: api_grpc.CanastaEngineStub, good: Good,
                                 http: httpx.Client, server: Running) -> None:
     """Over the limit (64 KiB here): RESOURCE_EXHAUSTED with the typed reason, as on REST;
     only past the hard cap (4x) does gRPC itself refuse it, without details."""
-    got = call_grpc(stub, "LegalMoves", _legal(bytes(70000)))
+    got = call_grpc(stub, "LegalMoves", _legal(bytes(70000)), token=good.host)
     assert isinstance(got, Failure)
     assert (got.code, got.reason) == ("RESOURCE_EXHAUSTED", "REQUEST_TOO_LARGE")
-    got = call_grpc(stub, "LegalMoves", _legal(bytes(4 * 65536 + 10)))
+    got = call_grpc(stub, "LegalMoves", _legal(bytes(4 * 65536 + 10)), token=good.host)
     assert isinstance(got, Failure) and (got.code, got.reason) == ("RESOURCE_EXHAUSTED", "")
     _still_serves(stub, http, good, server)
 
@@ -261,7 +375,7 @@ def test_expired_deadline(stub: api_grpc.CanastaEngineStub, good: Good, http: ht
     before = expired()
     delay_grpc_calls(monkeypatch, lambda context: time.sleep(0.3))  # a long queue, say
     with pytest.raises(grpc.RpcError) as err:
-        stub.LegalMoves(_legal(good.snapshot), timeout=0.1)
+        stub.LegalMoves(_legal(good.snapshot), timeout=0.1, metadata=auth(good.host))
     assert err.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
     for _ in range(50):  # the server side ends a little later
         if expired() > before:
@@ -279,7 +393,7 @@ def test_messages_follow_the_language(stub: api_grpc.CanastaEngineStub, http: ht
                        ("ru-RU,ru;q=0.9,en;q=0.5", "Сейчас ход другого игрока."),
                        ("en", "seat 0 is to move, not seat 2"),
                        (None, "seat 0 is to move, not seat 2")):
-        for got in (call_grpc(stub, "ApplyMove", request, lang),
-                    call_rest(http, "ApplyMove", request, lang)):
+        for got in (call_grpc(stub, "ApplyMove", request, lang, token=good.host),
+                    call_rest(http, "ApplyMove", request, lang, token=good.host)):
             assert isinstance(got, Failure)
             assert (got.reason, got.message) == ("NOT_YOUR_TURN", text)

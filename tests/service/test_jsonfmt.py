@@ -49,6 +49,7 @@ def test_every_answer_of_a_game() -> None:
     deal = core.handle("Deal", api.DealRequest(variant="classic", players=4, seed=3), call)
     _same(deal)
     snapshot = deal.snapshot
+    call = _bearer(deal.host_token)
     for _ in range(120):
         legal = core.handle("LegalMoves", api.LegalMovesRequest(snapshot=snapshot), call)
         _same(legal)
@@ -63,23 +64,33 @@ def test_every_answer_of_a_game() -> None:
     _same(core.handle("ExportPosition", api.ExportPositionRequest(snapshot=snapshot), call))
 
 
+def _bearer(token: str) -> Call:
+    return Call(authorization=(f"Bearer {token}",))
+
+
 def test_rest_answers_are_the_messages_json() -> None:
     """``Core.handle_json`` (what REST sends) is ``to_json(handle(...))`` byte for byte,
-    for LegalMoves' own JSON path (from a message or a bare snapshot) at every step of a
-    hand of each variant, through the hand's end, and for a method without one."""
+    for LegalMoves' own JSON path (from a message or a bare snapshot, for the host and
+    for each seat) at every step of a hand of each variant, through the hand's end, and
+    for a method without one."""
     core = Core(Sealer(KeyRing.parse(new_key_entry("k"))))
-    call = Call()
     for variant, players in (("classic", 4), ("classic", 3), ("classic", 6), ("samba", 4),
                              ("bolivia", 4), ("bolivia_sevens", 4), ("may_i", 5)):
         rng = random.Random(variant + str(players))
-        snapshot = core.handle("Deal", api.DealRequest(variant=variant, players=players,
-                                                       seed=7), call).snapshot
+        deal = core.handle("Deal", api.DealRequest(variant=variant, players=players, seed=7),
+                           Call())
+        snapshot, call = deal.snapshot, _bearer(deal.host_token)
+        seats = [_bearer(t) for t in deal.seat_tokens]
         for _ in range(400):
             request = api.LegalMovesRequest(snapshot=snapshot)
             legal = core.handle("LegalMoves", request, call)
             assert core.handle_json("LegalMoves", request, call) == jsonfmt.to_json(legal)
             assert core.handle_json("LegalMoves", SnapshotRequest(snapshot),
                                     call) == jsonfmt.to_json(legal)
+            for seat in (seats[legal.seat], seats[(legal.seat + 1) % players]):
+                assert core.handle_json("LegalMoves", SnapshotRequest(snapshot),
+                                        seat) == jsonfmt.to_json(
+                    core.handle("LegalMoves", request, seat))
             score = api.ScoreHandRequest(snapshot=snapshot)
             assert core.handle_json("ScoreHand", score, call) == jsonfmt.to_json(
                 core.handle("ScoreHand", score, call))

@@ -111,16 +111,28 @@ def test_the_process_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
                 api.DealRequest(variant="classic", players=4), timeout=10,
                 metadata=(("x-request-id", "proc-test-1"),))
             assert deal.header.key_id == "proc-1"
+            api_grpc.CanastaEngineStub(channel).LegalMoves(
+                api.LegalMovesRequest(snapshot=deal.snapshot), timeout=10,
+                metadata=(("authorization", f"Bearer {deal.seat_tokens[0]}"),))
         base = f"http://127.0.0.1:{ports['http_port']}"
+        bearer = {"authorization": f"Bearer {deal.host_token}"}
+        assert httpx.post(f"{base}/v1/view", json={"snapshot": "AAAA"},
+                          headers=bearer).status_code == 400
         assert httpx.get(f"{base}/readyz").status_code == 200
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
-    lines = [json.loads(line) for line in proc.stderr.read().splitlines() if line.strip()]
+    stderr = proc.stderr.read()
+    lines = [json.loads(line) for line in stderr.splitlines() if line.strip()]
     messages = [line["msg"] for line in lines]
     assert "listening" in messages and "stopped" in messages
+    for token in (deal.host_token, *deal.seat_tokens):  # never logged, not even in part
+        assert token.rsplit(".", 1)[1] not in stderr
+    listening = next(line for line in lines if line["msg"] == "listening")
+    assert listening["access"] == "tokens"
+    assert not any("CANASTA_ACCESS=trusted" in m for m in messages)
     assert next(line for line in lines if line["msg"] == "listening")["grpc_server"] == "aio"
     access = [line for line in lines if line.get("request_id") == "proc-test-1"]
     assert access and access[0]["method"] == "/canasta.v1.CanastaEngine/Deal"
@@ -146,6 +158,7 @@ def test_dev_keys_are_made_when_none_are_configured(tmp_path: Path) -> None:
     ({}, "CANASTA_SEAL_KEYS"),
     ({"CANASTA_SEAL_KEYS": "k1:tooshort"}, "32 bytes"),
     ({"CANASTA_SEAL_KEYS": new_key_entry("k1"), "CANASTA_GRPC_PORT": "x"}, "CANASTA_GRPC_PORT"),
+    ({"CANASTA_SEAL_KEYS": new_key_entry("k1"), "CANASTA_ACCESS": "open"}, "CANASTA_ACCESS"),
 ])
 def test_bad_configuration_exits_2(tmp_path: Path, env: dict[str, str], text: str) -> None:
     proc, _ = _spawn(tmp_path, env)

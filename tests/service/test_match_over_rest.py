@@ -1,13 +1,16 @@
 """A host plays whole matches of every game over REST with five routes only, echoing
 moves back.
 
-The host never opens a snapshot: it deals, asks for the legal moves, sends one
-of them back exactly as listed (JSON object in, JSON object out), scores each
-finished hand and deals the next until the game is over. It also does the
-compare-and-set a host owes (docs/security.md): each answer's seq is the
-successor of the one it holds, and it sends ``expectedSeq``. The scores it reads
-from ``/v1/score-hand`` are the ones the views show (each view's ``result``, then
-the next deal's side scores).
+The host never opens a snapshot: it deals and keeps the host credential; each
+move is made by the awaited seat's player with that seat's credential, who asks
+for its legal moves and its own view and sends one move back exactly as listed
+(JSON object in, JSON object out) and sees its own view alone in the answer. The
+host scores each finished hand and deals the next until the game is over. It also
+does the compare-and-set a host owes (docs/security.md): each answer's seq is the
+successor of the one it holds, and it sends ``expectedSeq`` and ``expectedGameId``.
+The scores it reads from ``/v1/score-hand`` are the ones the views show (each
+view's ``result``, then the next deal's side scores) and, once a hand is over, the
+ones every seat reads.
 
 Moves are picked client-side from the listed ones by a seeded heuristic that makes
 matches end: go out (or go down and lay off in May I?) when listed, else meld most of
@@ -48,8 +51,10 @@ def _pick(moves: list[dict[str, Any]], rng: random.Random,
     return rng.choice(others)
 
 
-def _post(http: httpx.Client, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    resp = http.post(path, json=body)
+def _post(http: httpx.Client, path: str, body: dict[str, Any],
+          token: str | None = None) -> dict[str, Any]:
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    resp = http.post(path, json=body, headers=headers)
     assert resp.status_code == 200, resp.text
     data: dict[str, Any] = resp.json()
     return data
@@ -72,38 +77,50 @@ def play_match(http: httpx.Client, players: int, seed: int, variant: str = "clas
     snapshot, seq = deal["snapshot"], int(deal["header"]["seq"])
     assert seq == 0
     game_id = deal["header"]["gameId"]
-    views = deal["views"]
-    hands, totals = 1, [0] * len(views[0]["sides"])
+    host, seats = deal["hostToken"], deal["seatTokens"]
+    assert len(seats) == players
+    awaited = deal["views"][0]["awaited"]
+    hands, totals = 1, [0] * len(deal["views"][0]["sides"])
     for _ in range(max_moves):
-        legal = _post(http, "/v1/legal-moves", {"snapshot": snapshot})
-        assert legal["moves"], legal
+        # each move is made by the awaited seat's player, with that seat's credential
+        legal = _post(http, "/v1/legal-moves", {"snapshot": snapshot}, seats[awaited])
+        assert legal["moves"] and legal["seat"] == awaited, legal
         texts = [m["text"] for m in legal["moves"]]
-        own = next(v for v in views if v["seat"] == legal["seat"])
-        assert own["awaited"] == legal["seat"] and own["legalMoves"] == texts
+        (own,) = _post(http, "/v1/view", {"snapshot": snapshot}, seats[awaited])["views"]
+        assert own["seat"] == own["awaited"] == awaited and own["legalMoves"] == texts
         move = _pick(legal["moves"], rng, melding)  # one of the listed moves, echoed as is
         applied = _post(http, "/v1/apply-move", {"snapshot": snapshot, "move": move,
-                                                 "expectedSeq": str(seq)})
+                                                 "expectedSeq": str(seq),
+                                                 "expectedGameId": game_id}, seats[awaited])
         assert applied["move"] == move  # an echoed listed move is its own canonical form
-        assert applied["seat"] == legal["seat"]
+        assert applied["seat"] == awaited
+        assert [v["seat"] for v in applied["views"]] == [awaited]  # the mover's view alone
         assert applied["header"]["gameId"] == game_id
         assert int(applied["header"]["seq"]) == seq + 1  # the host's compare-and-set
-        snapshot, seq, views = applied["snapshot"], seq + 1, applied["views"]
+        snapshot, seq, awaited = applied["snapshot"], seq + 1, applied["awaited"]
         if not applied["handOver"]:
             continue
-        score = _post(http, "/v1/score-hand", {"snapshot": snapshot})
+        score = _post(http, "/v1/score-hand", {"snapshot": snapshot}, host)
         assert score["handOver"] is True
         for side in score["sides"]:
             totals[side["team"]] += side["total"]
             assert side["cumulative"] == totals[side["team"]]
+        views = _post(http, "/v1/view", {"snapshot": snapshot}, host)["views"]
+        assert len(views) == players
         for view in views:  # every seat's view shows the score the host reads
             assert view["result"] == score["sides"]
+        # once the hand is over, the score is public: every seat reads the host's
+        for token in seats:
+            assert _post(http, "/v1/score-hand", {"snapshot": snapshot}, token) == score
         if applied["gameOver"]:
             assert score["gameOver"] is True
             assert score["winner"] >= 0 or score["draw"]
             return hands, score
         assert score["gameOver"] is False and score["winner"] == -1
-        nxt = _post(http, "/v1/next-deal", {"snapshot": snapshot, "expectedSeq": str(seq)})
-        snapshot, seq, hands, views = nxt["snapshot"], seq + 1, hands + 1, nxt["views"]
+        nxt = _post(http, "/v1/next-deal", {"snapshot": snapshot, "expectedSeq": str(seq)}, host)
+        snapshot, seq, hands = nxt["snapshot"], seq + 1, hands + 1
+        assert (nxt["hostToken"], nxt["seatTokens"]) == (host, seats)  # the same game
+        awaited = nxt["views"][0]["awaited"]
         assert int(nxt["header"]["seq"]) == seq and nxt["header"]["gameId"] == game_id
         cumulative = _by_team(score["sides"], "cumulative")
         for view in nxt["views"]:  # the next hand starts from the cumulative scores

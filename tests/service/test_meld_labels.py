@@ -31,8 +31,8 @@ MERGE = re.compile(r"^merge (\S+) (\S+)$")
 @pytest.fixture(params=["grpc", "rest"])
 def call(request: pytest.FixtureRequest, stub: api_grpc.CanastaEngineStub, http: httpx.Client):
     if request.param == "grpc":
-        return lambda method, req: ok(call_grpc(stub, method, req))
-    return lambda method, req: ok(call_rest(http, method, req))
+        return lambda method, req, token=None: ok(call_grpc(stub, method, req, token=token))
+    return lambda method, req, token=None: ok(call_rest(http, method, req, token=token))
 
 
 def is_wild(code: str) -> bool:
@@ -101,6 +101,7 @@ def grew(before: game.MeldView, after: list[game.MeldView], cards: list[str]) ->
 def test_listed_moves_name_the_labels_of_the_view(call, variant: str, seed: int) -> None:
     rng = random.Random(seed)
     resp = call("Deal", api.DealRequest(variant=variant, players=4, seed=seed))
+    host = resp.host_token  # the test reads every seat's view, as a host does
     snapshot, views = resp.snapshot, list(resp.views)
     kinds: set[str] = set()
     named: set[str] = set()
@@ -113,9 +114,9 @@ def test_listed_moves_name_the_labels_of_the_view(call, variant: str, seed: int)
                 for m in side.melds:
                     check_shape(m)
                     kinds.add(m.kind)
-        legal = call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot))
+        legal = call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot), host)
         if legal.seat < 0:  # the hand is over
-            resp = call("NextDeal", api.NextDealRequest(snapshot=snapshot))
+            resp = call("NextDeal", api.NextDealRequest(snapshot=snapshot), host)
             snapshot, views = resp.snapshot, list(resp.views)
             continue
         mine = next(v for v in views if v.seat == legal.seat)
@@ -138,7 +139,7 @@ def test_listed_moves_name_the_labels_of_the_view(call, variant: str, seed: int)
             move = rng.choice(melds)
         else:
             move = rng.choice([m for m in legal.moves if m.text != "undo"] or legal.moves)
-        resp = call("ApplyMove", api.ApplyMoveRequest(snapshot=snapshot, move=move))
+        resp = call("ApplyMove", api.ApplyMoveRequest(snapshot=snapshot, move=move), host)
         snapshot, views = resp.snapshot, list(resp.views)
         kind = move.WhichOneof("kind")
         after = next(v for v in views if v.seat == legal.seat)
@@ -160,6 +161,7 @@ def test_may_i_melds_have_no_label_and_their_kind(call) -> None:
     rng = random.Random(5)
     resp = call("Deal", api.DealRequest(variant="may_i", players=3, seed=5,
                                         options={"mayi.schedule": "sr"}))
+    host = resp.host_token
     snapshot, seen = resp.snapshot, set()
     for _ in range(300):
         for view in resp.views:
@@ -168,13 +170,13 @@ def test_may_i_melds_have_no_label_and_their_kind(call) -> None:
                     run = m.rank in "SHDC"
                     assert (m.label, m.kind) == ("", "sequence" if run else "group"), m
                     seen.add("run" if run else "set")
-        legal = call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot))
+        legal = call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot), host)
         if legal.seat < 0:
-            resp = call("NextDeal", api.NextDealRequest(snapshot=snapshot))
+            resp = call("NextDeal", api.NextDealRequest(snapshot=snapshot), host)
         else:
             down = [m for m in legal.moves if m.text.startswith(("down", "layoff"))]
             move = rng.choice(down or legal.moves)
-            resp = call("ApplyMove", api.ApplyMoveRequest(snapshot=snapshot, move=move))
+            resp = call("ApplyMove", api.ApplyMoveRequest(snapshot=snapshot, move=move), host)
         snapshot = resp.snapshot
         if seen == {"run", "set"}:
             return

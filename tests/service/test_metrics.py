@@ -31,10 +31,13 @@ def test_metrics_count_what_happens(stub: api_grpc.CanastaEngineStub, http: http
     deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2, seed=8)))
     ok(call_rest(http, "Deal", api.DealRequest(variant="classic", players=2, seed=8)))
     ok(call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(snapshot=deal.snapshot,
-                                                         move=game.Move(text="draw"))))
+                                                         move=game.Move(text="draw")),
+                 token=deal.seat_tokens[0]))
     call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(snapshot=deal.snapshot,
-                                                      move=game.Move(text="draw"), seat=1))
+                                                      move=game.Move(text="draw"), seat=1),
+              token=deal.host_token)
     call_rest(http, "LegalMoves", api.LegalMovesRequest(snapshot=b"junk"))
+    call_rest(http, "LegalMoves", api.LegalMovesRequest(snapshot=deal.snapshot))  # no credential
     after = _samples(http)
 
     def delta(name: str, **labels: str) -> float:
@@ -54,11 +57,17 @@ def test_metrics_count_what_happens(stub: api_grpc.CanastaEngineStub, http: http
     assert delta("canasta_moves_total", variant="classic", kind="draw") == 1
     assert delta("canasta_rule_violations_total", reason="NOT_YOUR_TURN") == 1
     assert delta("canasta_requests_rejected_total", reason="SNAPSHOT_INVALID") == 1
+    assert delta("canasta_requests_rejected_total", reason="CREDENTIAL_REQUIRED") == 1
     assert delta("canasta_snapshot_size_bytes_count") == 3
-    # both ApplyMoves open the snapshot this server sealed: its state cache holds it
-    assert delta("canasta_state_cache_lookups_total", result="hit") == 2
+    # both ApplyMoves and the refused LegalMoves open the snapshot this server sealed: its
+    # state cache holds it
+    assert delta("canasta_state_cache_lookups_total", result="hit") == 3
     assert delta("canasta_state_cache_lookups_total", result="miss") == 0
-    assert "canasta_hands_finished_total" in http.get("/metrics").text
+    text = http.get("/metrics").text
+    assert "canasta_hands_finished_total" in text
+    # no credential is ever a label (nor any part of one)
+    for token in (deal.host_token, *deal.seat_tokens):
+        assert token.rsplit(".", 1)[1] not in text
 
 
 def test_unknown_paths_do_not_make_new_series(http: httpx.Client) -> None:

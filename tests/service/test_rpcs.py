@@ -16,7 +16,7 @@ from engine.deck import ordered_deck
 from engine.game import rules_for
 from engine.notation import import_position
 from service.pb import api, api_grpc, game
-from tests.service.helpers import call_grpc, call_rest, ok
+from tests.service.helpers import auth, call_grpc, call_rest, ok
 from tests.service.servers import Running
 
 TRANSPORTS = ["grpc", "rest"]
@@ -25,8 +25,10 @@ TRANSPORTS = ["grpc", "rest"]
 @pytest.fixture(params=TRANSPORTS)
 def call(request: pytest.FixtureRequest, stub: api_grpc.CanastaEngineStub, http: httpx.Client):
     if request.param == "grpc":
-        return lambda method, req=None, lang=None: ok(call_grpc(stub, method, req, lang))
-    return lambda method, req=None, lang=None: ok(call_rest(http, method, req, lang))
+        return lambda method, req=None, lang=None, token=None: ok(
+            call_grpc(stub, method, req, lang, token))
+    return lambda method, req=None, lang=None, token=None: ok(
+        call_rest(http, method, req, lang, token=token))
 
 
 def _deal(call, players: int = 4, seed: int = 7, **kw) -> api.DealResponse:
@@ -70,14 +72,15 @@ def test_deal_with_a_stacked_deck_and_one_view(call) -> None:
 
 def test_legal_moves_then_apply_move(call) -> None:
     deal = _deal(call)
-    legal = call("LegalMoves", api.LegalMovesRequest(snapshot=deal.snapshot))
+    host = deal.host_token
+    legal = call("LegalMoves", api.LegalMovesRequest(snapshot=deal.snapshot), token=host)
     assert legal.seat == 0 and legal.phase == "draw"
     texts = [m.text for m in legal.moves]
     assert "draw" in texts
     draw = legal.moves[texts.index("draw")]
     assert draw.WhichOneof("kind") == "draw"
     resp = call("ApplyMove", api.ApplyMoveRequest(snapshot=deal.snapshot, move=draw,
-                                                  expected_seq=0, seat=0))
+                                                  expected_seq=0, seat=0), token=host)
     assert resp.header.seq == 1 and resp.header.game_id == deal.header.game_id
     assert (resp.seat, resp.awaited, resp.hand_over, resp.game_over) == (0, 0, False, False)
     assert resp.move.text == "draw"
@@ -87,14 +90,16 @@ def test_legal_moves_then_apply_move(call) -> None:
     # the move may come as text only, and the answer carries the typed, canonical form
     discard = next(t for t in resp.views[0].legal_moves if t.startswith("discard"))
     after = call("ApplyMove", api.ApplyMoveRequest(snapshot=resp.snapshot,
-                                                   move=game.Move(text=discard.lower())))
+                                                   move=game.Move(text=discard.lower())),
+                 token=host)
     assert after.move.text == discard and after.move.discard.card == discard.split()[1]
     assert after.awaited == 1 and after.header.seq == 2
 
 
 def test_score_hand_get_view_export_import(call) -> None:
     deal = _deal(call, seed=3)
-    score = call("ScoreHand", api.ScoreHandRequest(snapshot=deal.snapshot))
+    host = deal.host_token
+    score = call("ScoreHand", api.ScoreHandRequest(snapshot=deal.snapshot), token=host)
     assert [s.team for s in score.sides] == [0, 1]
     assert list(score.sides[0].seats) == [0, 2]
     assert not score.hand_over and score.went_out == -1 and score.winner == -1
@@ -102,34 +107,38 @@ def test_score_hand_get_view_export_import(call) -> None:
         b = s.breakdown
         assert s.total == (b.base + b.canasta_bonus + b.going_out + b.red_three_points
                            - b.in_hand - b.penalties)
-    views = call("GetView", api.GetViewRequest(snapshot=deal.snapshot, seat=2))
+    views = call("GetView", api.GetViewRequest(snapshot=deal.snapshot, seat=2), token=host)
     assert [v.seat for v in views.views] == [2] and views.views[0].hand == deal.views[2].hand
-    spectator = call("GetView", api.GetViewRequest(snapshot=deal.snapshot, seat=-1))
+    spectator = call("GetView", api.GetViewRequest(snapshot=deal.snapshot, seat=-1), token=host)
     assert spectator.views[0].hand == [] and spectator.views[0].legal_moves == []
-    exported = call("ExportPosition", api.ExportPositionRequest(snapshot=deal.snapshot))
+    exported = call("ExportPosition", api.ExportPositionRequest(snapshot=deal.snapshot),
+                    token=host)
     assert exported.position.startswith("canasta-position 1\n")
     assert exported.header.game_id == deal.header.game_id
     imported = call("ImportPosition", api.ImportPositionRequest(position=exported.position))
     assert imported.header.imported and imported.header.seq == 0
+    assert imported.host_token and imported.host_token != host
+    assert len(imported.seat_tokens) == 4
     assert imported.header.game_id != deal.header.game_id
     assert [v.hand for v in imported.views] == [v.hand for v in deal.views]
-    again = call("ExportPosition", api.ExportPositionRequest(snapshot=imported.snapshot))
+    again = call("ExportPosition", api.ExportPositionRequest(snapshot=imported.snapshot),
+                 token=imported.host_token)
     assert again.position == exported.position
     assert import_position(again.position) == import_position(exported.position)
 
 
-def _play_out_hand(call, snapshot: bytes) -> api.ApplyMoveResponse:
+def _play_out_hand(call, snapshot: bytes, host: str) -> api.ApplyMoveResponse:
     """Draw-and-discard until the hand ends (the stock runs out)."""
     resp = None
     for _ in range(600):
-        legal = call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot))
+        legal = call("LegalMoves", api.LegalMovesRequest(snapshot=snapshot), token=host)
         texts = [m.text for m in legal.moves]
         pick = next((t for t in ("draw", "decline", "end") if t in texts), None)
         if pick is None:
             pick = next((t for t in texts if t.startswith(("discard", "out", "no", "yes"))),
                         texts[0])
         resp = call("ApplyMove", api.ApplyMoveRequest(snapshot=snapshot,
-                                                      move=game.Move(text=pick)))
+                                                      move=game.Move(text=pick)), token=host)
         snapshot = resp.snapshot
         if resp.hand_over:
             return resp
@@ -138,15 +147,20 @@ def _play_out_hand(call, snapshot: bytes) -> api.ApplyMoveResponse:
 
 def test_next_deal_after_a_hand(call) -> None:
     deal = _deal(call, players=2, seed=5)
-    over = _play_out_hand(call, deal.snapshot)
+    host = deal.host_token
+    over = _play_out_hand(call, deal.snapshot, host)
     assert any(e.type == game.EVENT_TYPE_HAND_OVER for e in over.events)
     assert over.awaited == -1 and over.views[0].result
-    score = call("ScoreHand", api.ScoreHandRequest(snapshot=over.snapshot))
+    score = call("ScoreHand", api.ScoreHandRequest(snapshot=over.snapshot), token=host)
     assert score.hand_over and len(score.sides) == 2
     nxt = call("NextDeal", api.NextDealRequest(snapshot=over.snapshot,
-                                               expected_seq=over.header.seq))
+                                               expected_seq=over.header.seq,
+                                               expected_game_id=deal.header.game_id),
+               token=host)
     assert nxt.header.seq == over.header.seq + 1
     assert nxt.header.game_id == deal.header.game_id
+    # the same game keeps its credentials
+    assert (nxt.host_token, nxt.seat_tokens) == (host, deal.seat_tokens)
     assert nxt.views[0].hand_no == 1
     assert [v.sides[0].score for v in nxt.views] == [score.sides[0].cumulative] * 2
 
@@ -156,17 +170,19 @@ def test_rest_json_is_canonical_proto3(server: Running, http: httpx.Client) -> N
     resp = http.post("/v1/deal", json=body)
     assert resp.status_code == 200 and resp.headers["content-type"] == "application/json"
     data = resp.json()
-    assert set(data) == {"snapshot", "header", "views", "events"}
+    assert set(data) == {"snapshot", "header", "views", "events", "hostToken", "seatTokens"}
+    bearer = {"authorization": f"Bearer {data['hostToken']}"}
     assert data["header"]["seq"] == "0"  # uint64 as a string
     snapshot = data["snapshot"]
     assert base64.b64decode(snapshot)[:2] == b"CS"
-    legal = http.post("/v1/legal-moves", json={"snapshot": snapshot}).json()
+    legal = http.post("/v1/legal-moves", json={"snapshot": snapshot}, headers=bearer).json()
     move = legal["moves"][0]
     assert set(move) >= {"text"} and any(k in move for k in ("draw", "ask"))
     applied = http.post("/v1/apply-move", json={"snapshot": snapshot, "move": move,
-                                                "expectedSeq": "0"}).json()
+                                                "expectedSeq": "0"}, headers=bearer).json()
     assert applied["handOver"] is False and applied["header"]["seq"] == "1"
-    snake = http.post("/v1/legal-moves", content=json.dumps({"snapshot": snapshot}))
+    snake = http.post("/v1/legal-moves", content=json.dumps({"snapshot": snapshot}),
+                      headers=bearer)
     assert snake.status_code == 200
     rid = http.get("/v1/variants", headers={"x-request-id": "req-42"})
     assert rid.headers["x-request-id"] == "req-42"
@@ -198,10 +214,13 @@ def test_labelled_moves_apply_by_their_typed_form_alone(
     rng = random.Random(seed)
     deal = stub.Deal(api.DealRequest(variant=variant, players=4, seed=seed), timeout=30)
     snapshot, applied = deal.snapshot, set()
+    host = auth(deal.host_token)
     for _ in range(400):
-        legal = stub.LegalMoves(api.LegalMovesRequest(snapshot=snapshot), timeout=30)
+        legal = stub.LegalMoves(api.LegalMovesRequest(snapshot=snapshot), timeout=30,
+                                metadata=host)
         if legal.seat < 0:  # the hand is over
-            snapshot = stub.NextDeal(api.NextDealRequest(snapshot=snapshot), timeout=30).snapshot
+            snapshot = stub.NextDeal(api.NextDealRequest(snapshot=snapshot), timeout=30,
+                                     metadata=host).snapshot
             continue
         texts = [m.text for m in legal.moves]
         labelled = [t for t in texts if LABELLED.match(t)]
@@ -217,11 +236,13 @@ def test_labelled_moves_apply_by_their_typed_form_alone(
         typed = game.Move()
         typed.CopyFrom(listed)
         typed.ClearField("text")
-        resp = stub.ApplyMove(api.ApplyMoveRequest(snapshot=snapshot, move=typed), timeout=30)
+        resp = stub.ApplyMove(api.ApplyMoveRequest(snapshot=snapshot, move=typed), timeout=30,
+                              metadata=host)
         assert resp.move == listed  # the same move, canonical text and typed form
         if labelled:
             by_text = stub.ApplyMove(api.ApplyMoveRequest(snapshot=snapshot,
-                                                          move=game.Move(text=text)), timeout=30)
+                                                          move=game.Move(text=text)), timeout=30,
+                                    metadata=host)
             assert (by_text.move, list(by_text.views), list(by_text.events)) == (
                 resp.move, list(resp.views), list(resp.events))
             applied.add(text.split()[0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import uuid
 import zlib
 
 import grpc
@@ -14,6 +15,7 @@ from engine.bots import random_move
 from engine.codec import encode_state
 from engine.notation import export_position
 from engine.state import State
+from service import tokens
 from service.errors import ServiceError
 from service.keys import KeyRing, new_key_entry
 from service.metrics import REGISTRY
@@ -171,20 +173,43 @@ def test_key_rotation_in_the_sealer() -> None:
 
 
 def test_key_rotation_over_the_wire() -> None:
+    """A rotation keeps games and their credentials working while the old key stays in the
+    ring; once it is retired, a credential it signed is refused with its own reason."""
     with running(KeyRing.parse(OLD)) as old_server, \
-            running(KeyRing.parse(f"{NEW},{OLD}")) as rotated:
+            running(KeyRing.parse(f"{NEW},{OLD}")) as rotated, \
+            running(KeyRing.parse(NEW)) as retired:
         old_channel, old_stub = old_server.stub()
         new_channel, new_stub = rotated.stub()
-        with old_channel, new_channel:
+        retired_channel, retired_stub = retired.stub()
+        with old_channel, new_channel, retired_channel:
             deal = ok(call_grpc(old_stub, "Deal", api.DealRequest(variant="classic", players=4,
                                                                    seed=5)))
             assert deal.header.key_id == "k-2026-01"
+            seat0 = deal.seat_tokens[0]
+            assert seat0.split(".")[2] == "k-2026-01"
+            # the rotated ring still holds the old key: the old seat token acts
             moved = ok(call_grpc(new_stub, "ApplyMove", api.ApplyMoveRequest(
-                snapshot=deal.snapshot, move=game.Move(text="draw"), expected_seq=0)))
+                snapshot=deal.snapshot, move=game.Move(text="draw"), expected_seq=0),
+                token=seat0))
             assert moved.header.key_id == "k-2026-02" and moved.header.seq == 1
+            assert [v.seat for v in moved.views] == [0]
             refused = call_grpc(old_stub, "LegalMoves",
-                                api.LegalMovesRequest(snapshot=moved.snapshot))
+                                api.LegalMovesRequest(snapshot=moved.snapshot), token=seat0)
             assert isinstance(refused, Failure) and refused.reason == "SNAPSHOT_INVALID"
+            # the old key retired: the snapshot the rotated server sealed still opens, the
+            # credential signed with the retired key does not, and says why
+            retired_call = call_grpc(retired_stub, "LegalMoves",
+                                     api.LegalMovesRequest(snapshot=moved.snapshot), token=seat0)
+            assert isinstance(retired_call, Failure)
+            assert (retired_call.code, retired_call.reason) == (
+                "UNAUTHENTICATED", "CREDENTIAL_KEY_RETIRED")
+            assert "k-2026-01" in retired_call.message
+            # the game's credentials signed with the new key (as the host's next call
+            # answers them) act there
+            new_seat0 = tokens.issue(KeyRing.parse(NEW), uuid.UUID(
+                moved.header.game_id).bytes, tokens.seat_role(0))
+            assert len(ok(call_grpc(retired_stub, "LegalMoves", api.LegalMovesRequest(
+                snapshot=moved.snapshot), token=new_seat0)).moves) > 1
 
 
 def test_cache_serves_only_exact_bytes() -> None:

@@ -1,4 +1,5 @@
-"""SuggestMove: a bot's legal move for the awaited seat, that ApplyMove accepts as it is."""
+"""SuggestMove: a bot's legal move for the awaited seat (or the caller's seat), that
+ApplyMove accepts as it is."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ CORE = Core(Sealer(KeyRing.parse(new_key_entry("suggest")), 1 << 16, 256))
 CALL = Call()
 
 
+def _as(token: str) -> Call:
+    return Call(authorization=(f"Bearer {token}",))
+
+
 def _deal(variant: str, players: int, seed: int) -> api.DealResponse:
     resp = CORE.handle("Deal", api.DealRequest(variant=variant, players=players, seed=seed),
                        CALL)
@@ -37,21 +42,23 @@ def _deal(variant: str, players: int, seed: int) -> api.DealResponse:
        levels=st.lists(st.sampled_from(["random", "greedy", ""]), min_size=1, max_size=4))
 def test_every_suggestion_is_accepted(variant: str, players: int, seed: int, bot_seed: int,
                                       levels: list[str]) -> None:
-    """Along a whole hand, each seat's move is SuggestMove's answer, applied as it came
-    back (typed and text): ApplyMove accepts every one, for the seat it named."""
-    snapshot = _deal(variant, players, seed).snapshot
+    """Along a whole hand, each seat's move is SuggestMove's answer for that seat, asked
+    and applied with the seat's own credential as it came back (typed and text):
+    ApplyMove accepts every one, for the seat it named."""
+    deal = _deal(variant, players, seed)
+    snapshot, seats, awaited = deal.snapshot, deal.seat_tokens, deal.views[0].awaited
     for ply in range(3000):
         level = levels[ply % len(levels)]
         hint = CORE.handle("SuggestMove", api.SuggestMoveRequest(
-            snapshot=snapshot, level=level, seed=bot_seed), CALL)
+            snapshot=snapshot, level=level, seed=bot_seed), _as(seats[awaited]))
         assert isinstance(hint, api.SuggestMoveResponse)
-        assert hint.level == (level or "greedy")
+        assert hint.level == (level or "greedy") and hint.seat == awaited
         assert hint.move.text
         done = CORE.handle("ApplyMove", api.ApplyMoveRequest(
-            snapshot=snapshot, move=hint.move, seat=hint.seat), CALL)
+            snapshot=snapshot, move=hint.move, seat=hint.seat), _as(seats[awaited]))
         assert isinstance(done, api.ApplyMoveResponse)
         assert done.move.text == hint.move.text and done.seat == hint.seat
-        snapshot = done.snapshot
+        snapshot, awaited = done.snapshot, done.awaited
         if done.hand_over:
             return
     raise AssertionError("the hand did not end")
@@ -60,19 +67,22 @@ def test_every_suggestion_is_accepted(variant: str, players: int, seed: int, bot
 def test_over_both_transports(stub: api_grpc.CanastaEngineStub, http: httpx.Client) -> None:
     deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=4, seed=21)))
     request = api.SuggestMoveRequest(snapshot=deal.snapshot, level="greedy", seed=3)
-    by_grpc = ok(call_grpc(stub, "SuggestMove", request))
-    by_rest = ok(call_rest(http, "SuggestMove", request))
+    by_grpc = ok(call_grpc(stub, "SuggestMove", request, token=deal.host_token))
+    by_rest = ok(call_rest(http, "SuggestMove", request, token=deal.host_token))
     assert by_grpc == by_rest  # same answer, and deterministic
+    # the seat to move gets the same advice: it is made from that seat's knowledge alone
+    assert ok(call_rest(http, "SuggestMove", request, token=deal.seat_tokens[0])) == by_grpc
     assert by_grpc.seat == 0 and by_grpc.level == "greedy"
     assert by_grpc.move.text in ("draw", "ask") and by_grpc.move.WhichOneof("kind")
     # the REST body of the docs: {snapshot, level, seed}
+    bearer = {"authorization": f"Bearer {deal.seat_tokens[0]}"}
     raw = http.post("/v1/suggest-move", json={"snapshot": _b64(deal.snapshot),
-                                              "level": "random", "seed": "77"})
+                                              "level": "random", "seed": "77"}, headers=bearer)
     assert raw.status_code == 200, raw.text
     body = raw.json()
     assert set(body) == {"seat", "move", "level"} and body["level"] == "random"
     applied = http.post("/v1/apply-move", json={"snapshot": _b64(deal.snapshot),
-                                                "move": body["move"]})
+                                                "move": body["move"]}, headers=bearer)
     assert applied.status_code == 200 and applied.json()["move"] == body["move"]
 
 
@@ -84,8 +94,9 @@ def _b64(blob: bytes) -> str:
 
 def test_refusals(stub: api_grpc.CanastaEngineStub, http: httpx.Client) -> None:
     deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2, seed=8)))
-    for call in (lambda r: call_grpc(stub, "SuggestMove", r),
-                 lambda r: call_rest(http, "SuggestMove", r)):
+    host = deal.host_token
+    for call in (lambda r: call_grpc(stub, "SuggestMove", r, token=host),
+                 lambda r: call_rest(http, "SuggestMove", r, token=host)):
         bad_level = call(api.SuggestMoveRequest(snapshot=deal.snapshot, level="genius"))
         assert isinstance(bad_level, Failure)
         assert (bad_level.code, bad_level.reason, bad_level.fields) == (
@@ -94,16 +105,26 @@ def test_refusals(stub: api_grpc.CanastaEngineStub, http: httpx.Client) -> None:
         assert isinstance(tampered, Failure) and tampered.reason == "SNAPSHOT_INVALID"
         missing = call(api.SuggestMoveRequest())
         assert isinstance(missing, Failure) and missing.code == "INVALID_ARGUMENT"
+        no_seat = call(api.SuggestMoveRequest(snapshot=deal.snapshot, seat=5))
+        assert isinstance(no_seat, Failure) and (no_seat.code, no_seat.reason) == (
+            "INVALID_ARGUMENT", "BAD_SEAT")
+        # seat 1 is not to move: no advice for it, from the host or from seat 1 itself
+        waiting = call(api.SuggestMoveRequest(snapshot=deal.snapshot, seat=1))
+        assert isinstance(waiting, Failure) and waiting.reason == "NOT_YOUR_TURN"
+    waiting = call_rest(http, "SuggestMove", api.SuggestMoveRequest(snapshot=deal.snapshot),
+                        token=deal.seat_tokens[1])
+    assert isinstance(waiting, Failure) and waiting.reason == "NOT_YOUR_TURN"
     # a finished hand: nobody is to move
     snapshot = deal.snapshot
     while True:
-        hint = ok(call_grpc(stub, "SuggestMove", api.SuggestMoveRequest(snapshot=snapshot)))
+        hint = ok(call_grpc(stub, "SuggestMove", api.SuggestMoveRequest(snapshot=snapshot),
+                            token=host))
         done = ok(call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(snapshot=snapshot,
-                                                                     move=hint.move)))
+                                                                     move=hint.move), token=host))
         snapshot = done.snapshot
         if done.hand_over:
             break
-    over = call_grpc(stub, "SuggestMove", api.SuggestMoveRequest(snapshot=snapshot))
+    over = call_grpc(stub, "SuggestMove", api.SuggestMoveRequest(snapshot=snapshot), token=host)
     assert isinstance(over, Failure)
     assert (over.code, over.reason) in (("FAILED_PRECONDITION", "HAND_OVER"),
                                         ("FAILED_PRECONDITION", "GAME_OVER"))
@@ -112,7 +133,8 @@ def test_refusals(stub: api_grpc.CanastaEngineStub, http: httpx.Client) -> None:
 def test_metrics_count_suggestions(stub: api_grpc.CanastaEngineStub, http: httpx.Client) -> None:
     deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=4, seed=2)))
     ok(call_grpc(stub, "SuggestMove", api.SuggestMoveRequest(snapshot=deal.snapshot,
-                                                             level="random")))
+                                                             level="random"),
+                 token=deal.host_token))
     text = http.get("/metrics").text
     assert re.search(r'canasta_suggestions_total\{level="random",variant="classic"\} [1-9]',
                      text)

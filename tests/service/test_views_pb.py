@@ -27,7 +27,7 @@ def test_all_seat_views_equal_each_seats_own_view(variant: str, players: int,
     checked = 0
     while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER) and checked < 400:
         resp = api.ApplyMoveResponse()
-        Core._views(state, None, resp.views)
+        Core._fill_views(state, None, resp.views)
         teams = state.rules.layout.teams
         expected = [convert.view_pb(seat_view(state, s), teams, api.ApplyMoveResponse().views.add())
                     for s in range(players)]

@@ -4,6 +4,11 @@
 ``chromium`` and ``playwright-core`` from tests/web/package-lock.json). The test
 plays a whole hand by clicking, against greedy bots over the REST API, and saves a
 screenshot to tests/artifacts/ (git-ignored).
+
+The page holds the game's credentials from the Deal answer: play_hand.mjs records
+every request it sends, checks that the calls made for seat 0 present seat 0's
+token and the bots' the host token, and compares the page with the host's full view
+of the same snapshot at each of seat 0's turns (no other seat's hand on the page).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ def test_the_page_and_its_files_are_served(server: Running) -> None:
         js = http.get("/play/table.js")
         assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
         assert "/v1/suggest-move" in js.text
+        assert "authorization: `Bearer ${token}`" in js.text
         assert http.get("/play/table.css").headers["content-type"].startswith("text/css")
         assert http.get("/play/nothing.js").status_code == 404
         assert http.get("/play/../pyproject.toml").status_code == 404
@@ -72,5 +78,22 @@ def test_a_whole_hand_by_clicking(server: Running) -> None:
     assert result["sides"] == 2 and len(result["rows"]) == 3  # header + two teams
     assert result["rows"][0].split("\t")[:2] == ["Side", "Melds"]
     assert result["refusedShown"].startswith(("CARDS_NOT_IN_HAND: ", "MELD_NEEDS_NATURALS: "))
+    assert result["hintShown"].startswith("Hint (greedy bot): ")
     assert result["problems"] == []
+    # credentials: seat 0's calls with seat 0's token, the bots' and the next deal with the
+    # host's, the deal with none; no answer to the page carried another seat's view
+    assert result["credentialProblems"] == []
+    calls = result["calls"]
+    assert calls["apply-move you"] >= result["turns"] + 1  # each turn, and the refused move
+    assert calls["suggest-move you"] == 1 and calls["score-hand"] == 1
+    assert calls["apply-move bot"] >= 3 and calls["suggest-move bot"] == calls["apply-move bot"]
+    assert calls["deal"] == 1 and calls.get("next-deal", 0) == (result["nextDealt"] != "")
+    assert set(calls) <= {"variants", "deal", "apply-move you", "apply-move bot",
+                          "suggest-move you", "suggest-move bot", "score-hand", "next-deal"}
+    # the page, at each of seat 0's turns and after the hand, against the host's full
+    # view of the same snapshot: seat 0's hand and moves, the public table, no other card
+    assert result["leaks"] == []
+    assert result["compared"] >= result["turns"] + 1
+    if result["state"] == "hand-over":
+        assert result["nextDealt"] in ("your-turn", "hand-over", "game-over")
     assert shot.stat().st_size > 20_000

@@ -17,10 +17,13 @@ from canasta_client import (
     CanastaClient,
     CanastaError,
     DeadlineExceededError,
+    DealResponse,
     InvalidRequestError,
     Move,
+    PermissionDeniedError,
     RuleViolationError,
     StaleSnapshotError,
+    UnauthenticatedError,
     UnavailableError,
     __version__,
     move,
@@ -52,11 +55,15 @@ def test_whole_classic_hand_four_players(client: CanastaClient) -> None:
     deal = client.deal("classic", players=4, seed=11)
     assert deal.header.variant == "classic" and deal.header.seq == 0
     assert {0, 1, 2, 3} <= {v.seat for v in deal.views}
+    assert deal.host_token.startswith("ct1.host.") and len(deal.seat_tokens) == 4
+    assert [t.split(".")[1] for t in deal.seat_tokens] == ["s0", "s1", "s2", "s3"]
+    host = client.with_token(deal.host_token)
     snapshot, seq = deal.snapshot, 0
     for _ in range(MAX_MOVES):
-        legal = client.legal_moves(snapshot)
+        legal = host.legal_moves(snapshot)
         chosen = pick(list(legal.moves))
-        played = client.apply_move(snapshot, chosen, expected_seq=seq, seat=legal.seat)
+        played = host.apply_move(snapshot, chosen, expected_seq=seq, seat=legal.seat,
+                                 expected_game_id=deal.header.game_id)
         assert played.move.text == chosen.text and played.seat == legal.seat
         assert played.header.seq == seq + 1 and played.header.game_id == deal.header.game_id
         snapshot, seq = played.snapshot, seq + 1
@@ -64,7 +71,7 @@ def test_whole_classic_hand_four_players(client: CanastaClient) -> None:
             break
     else:
         pytest.fail(f"the hand did not end in {MAX_MOVES} moves")
-    score = client.score_hand(snapshot)
+    score = host.score_hand(snapshot)
     assert score.hand_over
     assert sorted(s.team for s in score.sides) == [0, 1]
     assert sorted(seat for s in score.sides for seat in s.seats) == [0, 1, 2, 3]
@@ -73,27 +80,31 @@ def test_whole_classic_hand_four_players(client: CanastaClient) -> None:
         assert side.total == (b.base + b.canasta_bonus + b.going_out + b.red_three_points
                               - b.in_hand - b.penalties)
     if not played.game_over:
-        nxt = client.next_deal(snapshot, expected_seq=seq)
+        nxt = host.next_deal(snapshot, expected_seq=seq, expected_game_id=deal.header.game_id)
         assert nxt.header.seq == seq + 1
         assert game_pb2.EVENT_TYPE_HAND_DEALT in [e.type for e in nxt.events]
+        # the same game, the same credentials (the host's answer only)
+        assert nxt.host_token == deal.host_token
+        assert list(nxt.seat_tokens) == list(deal.seat_tokens)
 
 
 def test_view_and_text_helper(client: CanastaClient) -> None:
     deal = client.deal("classic", 4, seed=3, view_seat=0)
     assert [v.seat for v in deal.views] == [0]
-    mine = client.view(deal.snapshot, seat=0).views
+    mine = client.view(deal.snapshot, seat=0, token=deal.host_token).views
     assert len(mine) == 1 and len(mine[0].hand) == 11 and mine[0].phase == "draw"
     assert client.view(deal.snapshot, seat=-1).views[0].hand == []
-    played = client.play(deal.snapshot, "draw", view_seat=0)
+    played = client.play(deal.snapshot, "draw", view_seat=0, token=deal.host_token)
     assert played.move.text == "draw" and played.move.HasField("draw")
     assert move("draw") == Move(text="draw")
 
 
 def test_tampered_snapshot_is_snapshot_invalid(client: CanastaClient) -> None:
-    snapshot = bytearray(client.deal("classic", 4, seed=5).snapshot)
+    deal = client.deal("classic", 4, seed=5)
+    snapshot = bytearray(deal.snapshot)
     snapshot[len(snapshot) // 2] ^= 0x01
     with pytest.raises(InvalidRequestError) as caught:
-        client.legal_moves(bytes(snapshot))
+        client.legal_moves(bytes(snapshot), token=deal.host_token)
     err = caught.value
     assert err.code == grpc.StatusCode.INVALID_ARGUMENT
     assert err.reason == "SNAPSHOT_INVALID"
@@ -101,8 +112,8 @@ def test_tampered_snapshot_is_snapshot_invalid(client: CanastaClient) -> None:
 
 def test_illegal_move_is_a_rule_violation(client: CanastaClient) -> None:
     deal = client.deal("classic", 4, seed=5)
-    with pytest.raises(RuleViolationError) as caught:
-        client.play(deal.snapshot, "discard 4D")  # a discard in the draw phase
+    with pytest.raises(RuleViolationError) as caught:  # a discard in the draw phase
+        client.play(deal.snapshot, "discard 4D", token=deal.host_token)
     err = caught.value
     assert err.code == grpc.StatusCode.FAILED_PRECONDITION
     assert err.reason in ILLEGAL_REASONS, err.reason
@@ -112,7 +123,7 @@ def test_illegal_move_is_a_rule_violation(client: CanastaClient) -> None:
 def test_stale_snapshot_and_bad_request(client: CanastaClient) -> None:
     deal = client.deal("classic", 4, seed=5)
     with pytest.raises(StaleSnapshotError) as stale:
-        client.play(deal.snapshot, "draw", expected_seq=7)
+        client.play(deal.snapshot, "draw", expected_seq=7, token=deal.host_token)
     assert stale.value.reason == "SNAPSHOT_STALE"
     with pytest.raises(InvalidRequestError) as bad:
         client.deal("classic", players=9)
@@ -146,7 +157,100 @@ def test_version_is_the_one_in_clients_version() -> None:
 
 
 def test_suggest_move_is_accepted(client: CanastaClient) -> None:
-    snapshot = client.deal("classic", players=4, seed=3).snapshot
-    hint = client.suggest_move(snapshot, "greedy", seed=1)
-    played = client.apply_move(snapshot, hint.move)
+    deal = client.deal("classic", players=4, seed=3)
+    host = client.with_token(deal.host_token)
+    hint = host.suggest_move(deal.snapshot, "greedy", seed=1)
+    played = host.apply_move(deal.snapshot, hint.move)
     assert (played.move.text, played.seat) == (hint.move.text, hint.seat)
+
+
+# ---- credentials (the server runs with CANASTA_ACCESS=tokens) -----------------------------
+
+def awaited_seat(client: CanastaClient, deal: DealResponse) -> int:
+    return client.legal_moves(deal.snapshot, token=deal.host_token).seat
+
+
+def test_a_seat_token_sees_its_own_hand_only(client: CanastaClient) -> None:
+    deal = client.deal("classic", 4, seed=21)
+    every = {v.seat: list(v.hand) for v in client.with_token(deal.host_token)
+             .view(deal.snapshot).views}
+    assert sorted(every) == [0, 1, 2, 3] and all(len(h) == 11 for h in every.values())
+    seat_1 = client.with_token(deal.seat_tokens[1])
+    views = seat_1.view(deal.snapshot).views
+    assert [v.seat for v in views] == [1]
+    assert list(views[0].hand) == every[1] and list(views[0].hand_sizes) == [11] * 4
+    public = seat_1.view(deal.snapshot, seat=-1).views
+    assert [v.seat for v in public] == [-1] and list(public[0].hand) == []
+    with pytest.raises(PermissionDeniedError) as caught:
+        seat_1.view(deal.snapshot, seat=0)
+    assert caught.value.code == grpc.StatusCode.PERMISSION_DENIED
+    assert caught.value.reason == "SEAT_NOT_ALLOWED"
+
+
+def test_a_seat_token_moves_for_its_seat_only(client: CanastaClient) -> None:
+    deal = client.deal("classic", 4, seed=21)
+    turn = awaited_seat(client, deal)
+    other = client.with_token(deal.seat_tokens[(turn + 1) % 4])
+    with pytest.raises(PermissionDeniedError) as caught:
+        other.play(deal.snapshot, "draw", seat=turn)
+    assert caught.value.code == grpc.StatusCode.PERMISSION_DENIED
+    assert caught.value.reason == "SEAT_NOT_ALLOWED"
+    with pytest.raises(PermissionDeniedError) as advice:
+        other.suggest_move(deal.snapshot, seat=turn)
+    assert advice.value.reason == "SEAT_NOT_ALLOWED"
+    waiting = other.legal_moves(deal.snapshot)
+    assert (waiting.seat, list(waiting.moves)) == (turn, [])
+    mover = client.with_token(deal.seat_tokens[turn])
+    assert mover.suggest_move(deal.snapshot).seat == turn
+    played = mover.play(deal.snapshot, "draw")
+    assert played.seat == turn and [v.seat for v in played.views] == [turn]
+
+
+def test_a_call_without_a_token_is_refused(client: CanastaClient) -> None:
+    deal = client.deal("classic", 4, seed=21)
+    with pytest.raises(UnauthenticatedError) as listed:
+        client.legal_moves(deal.snapshot)
+    with pytest.raises(UnauthenticatedError) as moved:
+        client.play(deal.snapshot, "draw")
+    for err in (listed.value, moved.value):
+        assert err.code == grpc.StatusCode.UNAUTHENTICATED
+        assert err.reason == "CREDENTIAL_REQUIRED"
+    public = client.view(deal.snapshot).views  # a spectator sees the public table
+    assert [v.seat for v in public] == [-1] and list(public[0].hand) == []
+    host = client.with_token(deal.host_token)  # token="" sends none, whatever the client's
+    with pytest.raises(UnauthenticatedError) as none:
+        host.legal_moves(deal.snapshot, token="")
+    assert none.value.reason == "CREDENTIAL_REQUIRED"
+
+
+def test_a_token_of_another_game_is_invalid(client: CanastaClient) -> None:
+    mine, theirs = client.deal("classic", 4, seed=21), client.deal("classic", 4, seed=21)
+    for token in (theirs.host_token, theirs.seat_tokens[0]):
+        for call in (lambda t: client.legal_moves(mine.snapshot, token=t),
+                     lambda t: client.play(mine.snapshot, "draw", token=t),
+                     lambda t: client.view(mine.snapshot, token=t)):
+            with pytest.raises(UnauthenticatedError) as caught:
+                call(token)
+            assert caught.value.code == grpc.StatusCode.UNAUTHENTICATED
+            assert caught.value.reason == "CREDENTIAL_INVALID"
+
+
+def test_a_calls_token_wins_over_the_clients(client: CanastaClient) -> None:
+    deal = client.deal("classic", 4, seed=21)
+    seat_2 = client.with_token(deal.seat_tokens[2])
+    assert [v.seat for v in seat_2.view(deal.snapshot).views] == [2]
+    every = seat_2.view(deal.snapshot, token=deal.host_token).views
+    assert [v.seat for v in every] == [0, 1, 2, 3] and all(len(v.hand) == 11 for v in every)
+    with CanastaClient(channel=client.channel, token=deal.host_token) as host:
+        assert len(host.view(deal.snapshot).views) == 4
+
+
+def test_expected_game_id(client: CanastaClient) -> None:
+    deal, other = client.deal("classic", 4, seed=21), client.deal("classic", 4, seed=21)
+    host = client.with_token(deal.host_token)
+    with pytest.raises(StaleSnapshotError) as caught:
+        host.play(deal.snapshot, "draw", expected_game_id=other.header.game_id)
+    assert caught.value.code == grpc.StatusCode.ABORTED
+    assert caught.value.reason == "SNAPSHOT_WRONG_GAME"
+    played = host.play(deal.snapshot, "draw", expected_game_id=deal.header.game_id)
+    assert played.header.game_id == deal.header.game_id

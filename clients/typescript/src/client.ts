@@ -15,6 +15,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Extra headers / metadata, such as `accept-language` or `x-request-id`. */
   headers?: Record<string, string>;
+  /** This call's credential, instead of the client's (`""`: none, a spectator's call). */
+  token?: string;
 }
 
 /** How calls travel: native gRPC (`@canasta-rules/client/node`) or REST JSON (`.../rest`). */
@@ -31,6 +33,11 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Headers sent with every call. */
   headers?: Record<string, string>;
+  /**
+   * The credential sent with every call (`authorization: Bearer <token>`): a game's
+   * `hostToken` or one of its `seatTokens`. Without one a call is a spectator's.
+   */
+  token?: string;
 }
 
 /** A move given as a `Move`, its init shape, or its text form (`"discard 4D"`). */
@@ -43,6 +50,8 @@ export interface ApplyMoveExtras {
   expectedSeq?: bigint;
   seat?: number;
   viewSeat?: number;
+  /** The snapshot's game must be this one (`header.gameId`), else `SNAPSHOT_WRONG_GAME`. */
+  expectedGameId?: string;
 }
 
 /** NextDeal's optional fields. */
@@ -50,6 +59,8 @@ export interface NextDealExtras {
   deck?: string[];
   expectedSeq?: bigint;
   viewSeat?: number;
+  /** The snapshot's game must be this one (`header.gameId`), else `SNAPSHOT_WRONG_GAME`. */
+  expectedGameId?: string;
 }
 
 /** A move from its text form. */
@@ -67,23 +78,37 @@ export function firstProgressMove(moves: readonly Move[]): Move {
 /**
  * The client of one server, over either transport. Every method returns the generated
  * response message and rejects with a {@link CanastaError} carrying the reason code.
+ * It sends its `token` with every call; a call's own `token` option wins over it.
  */
 export class CanastaClient {
   readonly timeoutMs: number;
+  private readonly token: string | undefined;
   private readonly headers: Record<string, string>;
 
   constructor(private readonly transport: CanastaTransport, options: ClientOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.headers = options.headers ?? {};
+    this.token = options.token;
+  }
+
+  /** The same client (and transport) sending `token` with every call: a seat's or the host's. */
+  withToken(token: string | undefined): CanastaClient {
+    return new CanastaClient(this.transport, { timeoutMs: this.timeoutMs, headers: this.headers, token });
   }
 
   private call<I extends DescMessage, O extends DescMessage>(
     method: DescMethodUnary<I, O>, input: MessageInitShape<I>, options: CallOptions = {},
   ): Promise<MessageShape<O>> {
+    const { token = this.token, ...rest } = options;
+    const headers = { ...this.headers, ...options.headers };
+    if (token) {
+      for (const name of Object.keys(headers)) if (name.toLowerCase() === "authorization") delete headers[name];
+      headers["authorization"] = `Bearer ${token}`;
+    }
     return this.transport.call(method, create(method.input, input), {
-      ...options,
+      ...rest,
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
-      headers: { ...this.headers, ...options.headers },
+      headers,
     });
   }
 
@@ -92,17 +117,20 @@ export class CanastaClient {
     return this.call(CanastaEngine.method.listVariants, create(ListVariantsRequestSchema), options);
   }
 
-  /** Deal the first hand of a new game. */
+  /** Deal the first hand of a new game; the answer carries its `hostToken` and `seatTokens`. */
   deal(request: DealInit, options?: CallOptions): Promise<DealResponse> {
     return this.call(CanastaEngine.method.deal, request, options);
   }
 
-  /** The legal moves of the seat whose move is due. */
+  /** The legal moves of the seat whose move is due (host), or of the token's seat when it may act. */
   legalMoves(snapshot: Uint8Array, options?: CallOptions): Promise<LegalMovesResponse> {
     return this.call(CanastaEngine.method.legalMoves, create(LegalMovesRequestSchema, { snapshot }), options);
   }
 
-  /** Apply one move: a listed `Move` echoed back, a typed move, or its text form. */
+  /**
+   * Apply one move: a listed `Move` echoed back, a typed move, or its text form. The host's
+   * token moves for any seat, a seat's token for its seat only.
+   */
   applyMove(snapshot: Uint8Array, move: MoveLike, extras: ApplyMoveExtras = {},
             options?: CallOptions): Promise<ApplyMoveResponse> {
     const m = typeof move === "string" ? { text: move } : move;
@@ -128,7 +156,10 @@ export class CanastaClient {
       create(NextDealRequestSchema, { snapshot, ...extras }), options);
   }
 
-  /** Seat views of a snapshot (`seat`: that seat's only; -1 the spectator's). */
+  /**
+   * Seat views of a snapshot (`seat`: that seat's only; -1 the spectator's). Unset: every
+   * seat's for the host, the token's seat's own, or the public one without a token.
+   */
   view(snapshot: Uint8Array, seat?: number, options?: CallOptions): Promise<GetViewResponse> {
     return this.call(CanastaEngine.method.getView, create(GetViewRequestSchema, { snapshot, seat }), options);
   }

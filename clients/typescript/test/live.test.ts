@@ -64,13 +64,17 @@ for (const [name, make] of clients) {
     it("plays a whole classic four-handed hand, scores it and deals the next", async () => {
       const deal = await client.deal({ variant: "classic", players: 4, seed: 11n });
       assert.equal(deal.header?.seq, 0n);
+      assert.ok(deal.hostToken.startsWith("ct1.host."), deal.hostToken);
+      assert.deepEqual(deal.seatTokens.map((t) => t.split(".")[1]), ["s0", "s1", "s2", "s3"]);
+      const host = client.withToken(deal.hostToken);
+      const gameId = deal.header!.gameId;
       let snapshot = deal.snapshot;
       let seq = 0n;
       let played;
       for (let i = 0; i < MAX_MOVES; i++) {
-        const legal = await client.legalMoves(snapshot);
+        const legal = await host.legalMoves(snapshot);
         const chosen = firstProgressMove(legal.moves);
-        played = await client.applyMove(snapshot, chosen, { expectedSeq: seq, seat: legal.seat });
+        played = await host.applyMove(snapshot, chosen, { expectedSeq: seq, seat: legal.seat, expectedGameId: gameId });
         assert.equal(played.move?.text, chosen.text);
         assert.equal(played.header?.seq, seq + 1n);
         assert.equal(played.header?.gameId, deal.header?.gameId);
@@ -79,7 +83,7 @@ for (const [name, make] of clients) {
         if (played.handOver) break;
       }
       assert.ok(played?.handOver, `the hand did not end in ${MAX_MOVES} moves`);
-      const score = await client.scoreHand(snapshot);
+      const score = await host.scoreHand(snapshot);
       assert.ok(score.handOver);
       assert.deepEqual(score.sides.map((s) => s.team).sort(), [0, 1]);
       for (const side of score.sides) {
@@ -87,19 +91,23 @@ for (const [name, make] of clients) {
         assert.equal(side.total, b.base + b.canastaBonus + b.goingOut + b.redThreePoints - b.inHand - b.penalties);
       }
       if (!played!.gameOver) {
-        const next = await client.nextDeal(snapshot, { expectedSeq: seq });
+        const next = await host.nextDeal(snapshot, { expectedSeq: seq, expectedGameId: gameId });
         assert.equal(next.header?.seq, seq + 1n);
         assert.ok(next.events.some((e) => e.type === EventType.HAND_DEALT));
+        // the same game, the same credentials (in the host's answer only)
+        assert.equal(next.hostToken, deal.hostToken);
+        assert.deepEqual(next.seatTokens, deal.seatTokens);
       }
     });
 
     it("views a seat and plays a move from its text", async () => {
       const deal = await client.deal({ variant: "classic", players: 4, seed: 3n, viewSeat: 0 });
       assert.deepEqual(deal.views.map((v) => v.seat), [0]);
-      const mine = (await client.view(deal.snapshot, 0)).views;
+      const token = deal.hostToken;
+      const mine = (await client.view(deal.snapshot, 0, { token })).views;
       assert.equal(mine.length, 1);
       assert.equal(mine[0]!.hand.length, 11);
-      const played = await client.play(deal.snapshot, "draw", { viewSeat: 0 });
+      const played = await client.play(deal.snapshot, "draw", { viewSeat: 0 }, { token });
       assert.equal(played.move?.text, "draw");
       assert.equal(played.move?.kind.case, "draw");
       assert.equal(move("draw").text, "draw");
@@ -109,14 +117,14 @@ for (const [name, make] of clients) {
       const deal = await client.deal({ variant: "classic", players: 4, seed: 5n });
       const bad = new Uint8Array(deal.snapshot);
       bad[bad.length >> 1]! ^= 1;
-      const err = await rejects(client.legalMoves(bad));
+      const err = await rejects(client.legalMoves(bad, { token: deal.hostToken }));
       assert.equal(err.code, "INVALID_ARGUMENT");
       assert.equal(err.reason, "SNAPSHOT_INVALID");
     });
 
     it("reports an illegal move with the engine's reason", async () => {
       const deal = await client.deal({ variant: "classic", players: 4, seed: 5n });
-      const err = await rejects(client.play(deal.snapshot, "discard 4D"));
+      const err = await rejects(client.play(deal.snapshot, "discard 4D", {}, { token: deal.hostToken }));
       assert.equal(err.code, "FAILED_PRECONDITION");
       assert.ok(ILLEGAL.includes(err.reason), err.reason);
       assert.ok(err.isRuleViolation);
@@ -124,12 +132,94 @@ for (const [name, make] of clients) {
 
     it("reports a stale snapshot and a bad request", async () => {
       const deal = await client.deal({ variant: "classic", players: 4, seed: 5n });
-      const stale = await rejects(client.play(deal.snapshot, "draw", { expectedSeq: 7n }));
+      const stale = await rejects(client.play(deal.snapshot, "draw", { expectedSeq: 7n }, { token: deal.hostToken }));
       assert.equal(stale.code, "ABORTED");
       assert.equal(stale.reason, "SNAPSHOT_STALE");
       const bad = await rejects(client.deal({ variant: "classic", players: 9 }));
       assert.equal(bad.reason, "BAD_PLAYER_COUNT");
       assert.ok(bad.fieldViolations.some((v) => v.field === "players"));
+    });
+
+    it("shows a seat token its own hand only, and the host every hand", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 21n });
+      const every = (await client.withToken(deal.hostToken).view(deal.snapshot)).views;
+      assert.deepEqual(every.map((v) => v.seat), [0, 1, 2, 3]);
+      assert.ok(every.every((v) => v.hand.length === 11));
+      const seat1 = client.withToken(deal.seatTokens[1]);
+      const views = (await seat1.view(deal.snapshot)).views;
+      assert.deepEqual(views.map((v) => v.seat), [1]);
+      assert.deepEqual(views[0]!.hand, every[1]!.hand);
+      assert.deepEqual(views[0]!.handSizes, [11, 11, 11, 11]);
+      const pub = (await seat1.view(deal.snapshot, -1)).views;
+      assert.deepEqual(pub.map((v) => [v.seat, v.hand.length]), [[-1, 0]]);
+      const err = await rejects(seat1.view(deal.snapshot, 0));
+      assert.equal(err.code, "PERMISSION_DENIED");
+      assert.equal(err.reason, "SEAT_NOT_ALLOWED");
+      if (name === "rest") assert.equal(err.httpStatus, 403);
+    });
+
+    it("lets a seat token move for its seat only", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 21n });
+      const turn = (await client.legalMoves(deal.snapshot, { token: deal.hostToken })).seat;
+      const other = client.withToken(deal.seatTokens[(turn + 1) % 4]);
+      const err = await rejects(other.play(deal.snapshot, "draw", { seat: turn }));
+      assert.equal(err.code, "PERMISSION_DENIED");
+      assert.equal(err.reason, "SEAT_NOT_ALLOWED");
+      const waiting = await other.legalMoves(deal.snapshot);
+      assert.equal(waiting.seat, turn);
+      assert.deepEqual(waiting.moves, []);
+      const played = await client.withToken(deal.seatTokens[turn]).play(deal.snapshot, "draw");
+      assert.equal(played.seat, turn);
+      assert.deepEqual(played.views.map((v) => v.seat), [turn]);
+    });
+
+    it("refuses LegalMoves and ApplyMove without a token", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 21n });
+      for (const call of [() => client.legalMoves(deal.snapshot), () => client.play(deal.snapshot, "draw"),
+        () => client.withToken(deal.hostToken).legalMoves(deal.snapshot, { token: "" })]) {
+        const err = await rejects(call());
+        assert.equal(err.code, "UNAUTHENTICATED");
+        assert.equal(err.reason, "CREDENTIAL_REQUIRED");
+        if (name === "rest") assert.equal(err.httpStatus, 401);
+      }
+      const pub = (await client.view(deal.snapshot)).views; // a spectator sees the public table
+      assert.deepEqual(pub.map((v) => [v.seat, v.hand.length]), [[-1, 0]]);
+    });
+
+    it("refuses a token of another game", async () => {
+      const mine = await client.deal({ variant: "classic", players: 4, seed: 21n });
+      const theirs = await client.deal({ variant: "classic", players: 4, seed: 21n });
+      for (const token of [theirs.hostToken, theirs.seatTokens[0]!]) {
+        for (const call of [() => client.legalMoves(mine.snapshot, { token }),
+          () => client.play(mine.snapshot, "draw", {}, { token }), () => client.view(mine.snapshot, undefined, { token })]) {
+          const err = await rejects(call());
+          assert.equal(err.code, "UNAUTHENTICATED");
+          assert.equal(err.reason, "CREDENTIAL_INVALID");
+        }
+      }
+    });
+
+    it("sends a call's token instead of the client's", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 21n });
+      const seat2 = client.withToken(deal.seatTokens[2]);
+      assert.deepEqual((await seat2.view(deal.snapshot)).views.map((v) => v.seat), [2]);
+      const every = (await seat2.view(deal.snapshot, undefined, { token: deal.hostToken })).views;
+      assert.deepEqual(every.map((v) => v.seat), [0, 1, 2, 3]);
+      const other = name === "grpc"
+        ? grpcClient(GRPC_URL, { token: deal.hostToken })
+        : restClient(REST, { token: deal.hostToken, headers: { Authorization: "Bearer ct1.host.x.y" } });
+      assert.equal((await other.view(deal.snapshot)).views.length, 4);
+    });
+
+    it("checks expectedGameId", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 21n });
+      const other = await client.deal({ variant: "classic", players: 4, seed: 21n });
+      const host = client.withToken(deal.hostToken);
+      const err = await rejects(host.play(deal.snapshot, "draw", { expectedGameId: other.header!.gameId }));
+      assert.equal(err.code, "ABORTED");
+      assert.equal(err.reason, "SNAPSHOT_WRONG_GAME");
+      const played = await host.play(deal.snapshot, "draw", { expectedGameId: deal.header!.gameId });
+      assert.equal(played.header?.gameId, deal.header?.gameId);
     });
 
     it("enforces deadlines", async () => {

@@ -24,6 +24,7 @@ from canasta_client.errors import (
     PermissionDeniedError,
     RuleViolationError,
     StaleSnapshotError,
+    UnauthenticatedError,
     UnavailableError,
 )
 
@@ -44,6 +45,7 @@ __all__ = [
     "ScoreHandResponse",
     "SeatView",
     "StaleSnapshotError",
+    "UnauthenticatedError",
     "UnavailableError",
     "__version__",
     "move",

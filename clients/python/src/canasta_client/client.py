@@ -28,16 +28,23 @@ class CanastaClient:
     """A client of one server. Every method takes ``timeout`` (seconds) and raises
     :class:`~canasta_client.CanastaError` (or a subclass) with the server's reason code.
 
+    A game's credentials come with its deal (``host_token``, ``seat_tokens``): the
+    client sends its ``token`` with every call, and a call's own ``token=`` wins over
+    it (``token=""``: none, a spectator's call).
+
     >>> client = CanastaClient("127.0.0.1:50051")  # doctest: +SKIP
+    >>> seat_2 = client.with_token(deal.seat_tokens[2])  # doctest: +SKIP
     """
 
-    def __init__(self, target: str = "127.0.0.1:50051", *, timeout: float = DEFAULT_TIMEOUT,
+    def __init__(self, target: str = "127.0.0.1:50051", *, token: str | None = None,
+                 timeout: float = DEFAULT_TIMEOUT,
                  channel: grpc.Channel | None = None,
                  credentials: grpc.ChannelCredentials | None = None,
                  metadata: Sequence[tuple[str, str]] = (),
                  options: Sequence[tuple[str, Any]] = ()) -> None:
         """Connect to ``target`` (``host:port``), or use ``channel`` as given.
 
+        ``token`` is the credential sent with every call (``authorization: Bearer``);
         ``credentials`` makes a TLS channel; ``metadata`` is sent with every call
         (for example ``("accept-language", "ru")``).
         """
@@ -51,6 +58,13 @@ class CanastaClient:
         self.stub = pb_grpc.CanastaEngineStub(channel)
         self.timeout = timeout
         self.metadata = tuple(metadata)
+        self.token = token
+
+    def with_token(self, token: str | None) -> CanastaClient:
+        """A client sending ``token`` with every call, sharing this one's channel (and
+        its lifetime: closing the copy leaves the channel open)."""
+        return CanastaClient(token=token, timeout=self.timeout, channel=self.channel,
+                             metadata=self.metadata)
 
     def close(self) -> None:
         """Close the channel (if this client made it)."""
@@ -63,10 +77,16 @@ class CanastaClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
+    def _call(self, method: Callable[..., T], request: Any, timeout: float | None,
+              token: str | None = None) -> T:
+        token = self.token if token is None else token
+        metadata = self.metadata
+        if token:
+            metadata = (*(m for m in metadata if m[0].lower() != "authorization"),
+                        ("authorization", f"Bearer {token}"))
         try:
             return method(request, timeout=self.timeout if timeout is None else timeout,
-                          metadata=self.metadata)
+                          metadata=metadata)
         except grpc.RpcError as err:
             raise from_rpc_error(err) from None
 
@@ -89,15 +109,19 @@ class CanastaClient:
             request.view_seat = view_seat
         return self._call(self.stub.Deal, request, timeout)
 
-    def legal_moves(self, snapshot: bytes, *,
+    def legal_moves(self, snapshot: bytes, *, token: str | None = None,
                     timeout: float | None = None) -> pb.LegalMovesResponse:
-        """The legal moves of the seat whose move is due, canonical, in a stable order."""
-        return self._call(self.stub.LegalMoves, pb.LegalMovesRequest(snapshot=snapshot), timeout)
+        """The legal moves of the seat whose move is due (the host's credential), or of the
+        credential's seat when it may act, canonical, in a stable order."""
+        return self._call(self.stub.LegalMoves, pb.LegalMovesRequest(snapshot=snapshot), timeout,
+                          token)
 
     def apply_move(self, snapshot: bytes, move: MoveLike, *, expected_seq: int | None = None,
                    seat: int | None = None, view_seat: int | None = None,
+                   expected_game_id: str | None = None, token: str | None = None,
                    timeout: float | None = None) -> pb.ApplyMoveResponse:
-        """Apply one move (a :class:`Move`, such as one ``legal_moves`` listed, or its text)."""
+        """Apply one move (a :class:`Move`, such as one ``legal_moves`` listed, or its text):
+        the host's credential moves for any seat, a seat's for that seat only."""
         request = pb.ApplyMoveRequest(
             snapshot=snapshot,
             move=game_pb2.Move(text=move) if isinstance(move, str) else move)
@@ -107,53 +131,64 @@ class CanastaClient:
             request.seat = seat
         if view_seat is not None:
             request.view_seat = view_seat
-        return self._call(self.stub.ApplyMove, request, timeout)
+        if expected_game_id is not None:
+            request.expected_game_id = expected_game_id
+        return self._call(self.stub.ApplyMove, request, timeout, token)
 
     def play(self, snapshot: bytes, text: str, **kwargs: Any) -> pb.ApplyMoveResponse:
         """Play a move given in its text form, such as ``"discard 4D"`` (see :meth:`apply_move`)."""
         return self.apply_move(snapshot, move(text), **kwargs)
 
-    def score_hand(self, snapshot: bytes, *,
+    def score_hand(self, snapshot: bytes, *, token: str | None = None,
                    timeout: float | None = None) -> pb.ScoreHandResponse:
         """The hand's score (provisional while the hand is played)."""
-        return self._call(self.stub.ScoreHand, pb.ScoreHandRequest(snapshot=snapshot), timeout)
+        return self._call(self.stub.ScoreHand, pb.ScoreHandRequest(snapshot=snapshot), timeout,
+                          token)
 
     def next_deal(self, snapshot: bytes, *, deck: Iterable[str] = (),
                   expected_seq: int | None = None, view_seat: int | None = None,
+                  expected_game_id: str | None = None, token: str | None = None,
                   timeout: float | None = None) -> pb.NextDealResponse:
-        """Deal the next hand once a hand is over."""
+        """Deal the next hand once a hand is over (the host's answer carries the tokens)."""
         request = pb.NextDealRequest(snapshot=snapshot, deck=list(deck))
         if expected_seq is not None:
             request.expected_seq = expected_seq
         if view_seat is not None:
             request.view_seat = view_seat
-        return self._call(self.stub.NextDeal, request, timeout)
+        if expected_game_id is not None:
+            request.expected_game_id = expected_game_id
+        return self._call(self.stub.NextDeal, request, timeout, token)
 
-    def view(self, snapshot: bytes, seat: int | None = None, *,
+    def view(self, snapshot: bytes, seat: int | None = None, *, token: str | None = None,
              timeout: float | None = None) -> pb.GetViewResponse:
-        """Seat views of a snapshot (``seat`` only: that seat's; ``-1``: the spectator's)."""
+        """Seat views of a snapshot (``seat`` only: that seat's; ``-1``: the spectator's).
+        Unset: every seat's for the host, the credential's own seat's, or the public one."""
         request = pb.GetViewRequest(snapshot=snapshot)
         if seat is not None:
             request.seat = seat
-        return self._call(self.stub.GetView, request, timeout)
+        return self._call(self.stub.GetView, request, timeout, token)
 
     def import_position(self, position: str, *, view_seat: int | None = None,
                         timeout: float | None = None) -> pb.ImportPositionResponse:
-        """Start a game from a position in the text notation."""
+        """Start a game from a position in the text notation (answers its tokens)."""
         request = pb.ImportPositionRequest(position=position)
         if view_seat is not None:
             request.view_seat = view_seat
         return self._call(self.stub.ImportPosition, request, timeout)
 
-    def export_position(self, snapshot: bytes, *,
+    def export_position(self, snapshot: bytes, *, token: str | None = None,
                         timeout: float | None = None) -> pb.ExportPositionResponse:
-        """The whole position of a snapshot as text (reveals every hand)."""
+        """The whole position of a snapshot as text (reveals every hand; the host only)."""
         return self._call(self.stub.ExportPosition, pb.ExportPositionRequest(snapshot=snapshot),
-                          timeout)
+                          timeout, token)
 
     def suggest_move(self, snapshot: bytes, level: str = "greedy", seed: int = 0, *,
+                     seat: int | None = None, token: str | None = None,
                      timeout: float | None = None) -> pb.SuggestMoveResponse:
-        """A bot's legal move for the seat whose move is due (``greedy`` or ``random``);
-        the same snapshot, level and seed give the same move. Apply it with :meth:`apply_move`."""
+        """A bot's legal move (``greedy`` or ``random``) for the seat whose move is due, or
+        ``seat`` (the credential's own seat for a seat token); the same snapshot, level and
+        seed give the same move. Apply it with :meth:`apply_move`."""
         request = pb.SuggestMoveRequest(snapshot=snapshot, level=level, seed=seed)
-        return self._call(self.stub.SuggestMove, request, timeout)
+        if seat is not None:
+            request.seat = seat
+        return self._call(self.stub.SuggestMove, request, timeout, token)

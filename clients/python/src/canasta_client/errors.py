@@ -50,11 +50,19 @@ class RuleViolationError(CanastaError):
 
 
 class StaleSnapshotError(CanastaError):
-    """ABORTED: ``expected_seq`` did not match the snapshot's seq (``SNAPSHOT_STALE``)."""
+    """ABORTED: ``expected_seq`` did not match the snapshot's seq (``SNAPSHOT_STALE``), or
+    ``expected_game_id`` its game (``SNAPSHOT_WRONG_GAME``)."""
+
+
+class UnauthenticatedError(CanastaError):
+    """UNAUTHENTICATED: the call needs a credential (``CREDENTIAL_REQUIRED``) or its token
+    is not one of this game's (``CREDENTIAL_INVALID``, ``CREDENTIAL_KEY_RETIRED``,
+    ``CREDENTIAL_VERSION_UNSUPPORTED``)."""
 
 
 class PermissionDeniedError(CanastaError):
-    """PERMISSION_DENIED: the server's policy refuses the call (``EXPORT_DISABLED``)."""
+    """PERMISSION_DENIED: the credential's seat may not do this (``SEAT_NOT_ALLOWED``), or
+    the server's policy refuses the call (``EXPORT_DISABLED``)."""
 
 
 class DeadlineExceededError(CanastaError):
@@ -69,6 +77,7 @@ _BY_CODE: dict[grpc.StatusCode, type[CanastaError]] = {
     grpc.StatusCode.INVALID_ARGUMENT: InvalidRequestError,
     grpc.StatusCode.FAILED_PRECONDITION: RuleViolationError,
     grpc.StatusCode.ABORTED: StaleSnapshotError,
+    grpc.StatusCode.UNAUTHENTICATED: UnauthenticatedError,
     grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceededError,
     grpc.StatusCode.UNAVAILABLE: UnavailableError,

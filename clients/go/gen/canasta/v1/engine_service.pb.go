@@ -206,7 +206,12 @@ type DealResponse struct {
 	// Seat views.
 	Views []*SeatView `protobuf:"bytes,3,rep,name=views,proto3" json:"views,omitempty"`
 	// What happened (the deal, red threes laid, the first turn).
-	Events        []*Event `protobuf:"bytes,4,rep,name=events,proto3" json:"events,omitempty"`
+	Events []*Event `protobuf:"bytes,4,rep,name=events,proto3" json:"events,omitempty"`
+	// The credential that acts for any seat and sees everything. Keep it on the
+	// host's side; never hand it to a player.
+	HostToken string `protobuf:"bytes,5,opt,name=host_token,json=hostToken,proto3" json:"host_token,omitempty"`
+	// One credential per seat, index = seat number: give each player only theirs.
+	SeatTokens    []string `protobuf:"bytes,6,rep,name=seat_tokens,json=seatTokens,proto3" json:"seat_tokens,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -269,6 +274,20 @@ func (x *DealResponse) GetEvents() []*Event {
 	return nil
 }
 
+func (x *DealResponse) GetHostToken() string {
+	if x != nil {
+		return x.HostToken
+	}
+	return ""
+}
+
+func (x *DealResponse) GetSeatTokens() []string {
+	if x != nil {
+		return x.SeatTokens
+	}
+	return nil
+}
+
 // Request of LegalMoves.
 type LegalMovesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -320,7 +339,8 @@ type LegalMovesResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The seat whose move is due, -1 when the hand is over.
 	Seat int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
-	// Its legal moves, canonical, in a stable order.
+	// Its legal moves, canonical, in a stable order. With a seat token: that
+	// seat's moves when it may act (in a May I? buy window too), else none.
 	Moves []*Move `protobuf:"bytes,2,rep,name=moves,proto3" json:"moves,omitempty"`
 	// Engine phase.
 	Phase         string `protobuf:"bytes,3,opt,name=phase,proto3" json:"phase,omitempty"`
@@ -389,11 +409,16 @@ type ApplyMoveRequest struct {
 	// When set, the snapshot's seq must equal it (else ABORTED, SNAPSHOT_STALE).
 	ExpectedSeq *uint64 `protobuf:"varint,3,opt,name=expected_seq,json=expectedSeq,proto3,oneof" json:"expected_seq,omitempty"`
 	// When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+	// With a seat token it may only be that seat (which moves whether set or not).
 	Seat *int32 `protobuf:"varint,4,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
-	// Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
-	ViewSeat      *int32 `protobuf:"varint,5,opt,name=view_seat,json=viewSeat,proto3,oneof" json:"view_seat,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+	// for the host, the caller's own for a seat token.
+	ViewSeat *int32 `protobuf:"varint,5,opt,name=view_seat,json=viewSeat,proto3,oneof" json:"view_seat,omitempty"`
+	// When set, the snapshot's game id (its header's UUID) must equal it (else
+	// ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+	ExpectedGameId *string `protobuf:"bytes,6,opt,name=expected_game_id,json=expectedGameId,proto3,oneof" json:"expected_game_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ApplyMoveRequest) Reset() {
@@ -461,6 +486,13 @@ func (x *ApplyMoveRequest) GetViewSeat() int32 {
 	return 0
 }
 
+func (x *ApplyMoveRequest) GetExpectedGameId() string {
+	if x != nil && x.ExpectedGameId != nil {
+		return *x.ExpectedGameId
+	}
+	return ""
+}
+
 // Answer of ApplyMove.
 type ApplyMoveResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -478,7 +510,8 @@ type ApplyMoveResponse struct {
 	HandOver bool `protobuf:"varint,6,opt,name=hand_over,json=handOver,proto3" json:"hand_over,omitempty"`
 	// The game is over.
 	GameOver bool `protobuf:"varint,7,opt,name=game_over,json=gameOver,proto3" json:"game_over,omitempty"`
-	// What happened, visible to every seat.
+	// What happened: the public events, and the cards drawn or taken only for the
+	// seat that got them (and the host).
 	Events []*Event `protobuf:"bytes,8,rep,name=events,proto3" json:"events,omitempty"`
 	// Seat views of the new state.
 	Views         []*SeatView `protobuf:"bytes,9,rep,name=views,proto3" json:"views,omitempty"`
@@ -730,7 +763,8 @@ type GetViewRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The sealed game.
 	Snapshot []byte `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
-	// Only this seat's view (-1: the spectator's); unset: every seat's.
+	// Only this seat's view (-1: the spectator's); unset: every seat's for the
+	// host, the caller's own for a seat token, the public one for a spectator.
 	Seat          *int32 `protobuf:"varint,2,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -831,14 +865,17 @@ type NextDealRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The sealed game, its hand over.
 	Snapshot []byte `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
-	// Explicit card order for the new hand, top card first.
+	// Explicit card order for the new hand, top card first (the host only).
 	Deck []string `protobuf:"bytes,2,rep,name=deck,proto3" json:"deck,omitempty"`
 	// When set, the snapshot's seq must equal it (else ABORTED, SNAPSHOT_STALE).
 	ExpectedSeq *uint64 `protobuf:"varint,3,opt,name=expected_seq,json=expectedSeq,proto3,oneof" json:"expected_seq,omitempty"`
-	// Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
-	ViewSeat      *int32 `protobuf:"varint,4,opt,name=view_seat,json=viewSeat,proto3,oneof" json:"view_seat,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+	// for the host, the caller's own for a seat token.
+	ViewSeat *int32 `protobuf:"varint,4,opt,name=view_seat,json=viewSeat,proto3,oneof" json:"view_seat,omitempty"`
+	// When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+	ExpectedGameId *string `protobuf:"bytes,5,opt,name=expected_game_id,json=expectedGameId,proto3,oneof" json:"expected_game_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *NextDealRequest) Reset() {
@@ -899,6 +936,13 @@ func (x *NextDealRequest) GetViewSeat() int32 {
 	return 0
 }
 
+func (x *NextDealRequest) GetExpectedGameId() string {
+	if x != nil && x.ExpectedGameId != nil {
+		return *x.ExpectedGameId
+	}
+	return ""
+}
+
 // Answer of NextDeal.
 type NextDealResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -909,7 +953,12 @@ type NextDealResponse struct {
 	// Seat views.
 	Views []*SeatView `protobuf:"bytes,3,rep,name=views,proto3" json:"views,omitempty"`
 	// What happened.
-	Events        []*Event `protobuf:"bytes,4,rep,name=events,proto3" json:"events,omitempty"`
+	Events []*Event `protobuf:"bytes,4,rep,name=events,proto3" json:"events,omitempty"`
+	// The game's host credential (the same game, so the same as Deal's while its
+	// key seals); empty unless the caller is the host.
+	HostToken string `protobuf:"bytes,5,opt,name=host_token,json=hostToken,proto3" json:"host_token,omitempty"`
+	// The seat credentials, index = seat number; empty unless the caller is the host.
+	SeatTokens    []string `protobuf:"bytes,6,rep,name=seat_tokens,json=seatTokens,proto3" json:"seat_tokens,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -968,6 +1017,20 @@ func (x *NextDealResponse) GetViews() []*SeatView {
 func (x *NextDealResponse) GetEvents() []*Event {
 	if x != nil {
 		return x.Events
+	}
+	return nil
+}
+
+func (x *NextDealResponse) GetHostToken() string {
+	if x != nil {
+		return x.HostToken
+	}
+	return ""
+}
+
+func (x *NextDealResponse) GetSeatTokens() []string {
+	if x != nil {
+		return x.SeatTokens
 	}
 	return nil
 }
@@ -1035,7 +1098,11 @@ type ImportPositionResponse struct {
 	// The snapshot's clear header.
 	Header *SnapshotHeader `protobuf:"bytes,2,opt,name=header,proto3" json:"header,omitempty"`
 	// Seat views.
-	Views         []*SeatView `protobuf:"bytes,3,rep,name=views,proto3" json:"views,omitempty"`
+	Views []*SeatView `protobuf:"bytes,3,rep,name=views,proto3" json:"views,omitempty"`
+	// The new game's host credential.
+	HostToken string `protobuf:"bytes,4,opt,name=host_token,json=hostToken,proto3" json:"host_token,omitempty"`
+	// The new game's seat credentials, index = seat number.
+	SeatTokens    []string `protobuf:"bytes,5,rep,name=seat_tokens,json=seatTokens,proto3" json:"seat_tokens,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1087,6 +1154,20 @@ func (x *ImportPositionResponse) GetHeader() *SnapshotHeader {
 func (x *ImportPositionResponse) GetViews() []*SeatView {
 	if x != nil {
 		return x.Views
+	}
+	return nil
+}
+
+func (x *ImportPositionResponse) GetHostToken() string {
+	if x != nil {
+		return x.HostToken
+	}
+	return ""
+}
+
+func (x *ImportPositionResponse) GetSeatTokens() []string {
+	if x != nil {
+		return x.SeatTokens
 	}
 	return nil
 }
@@ -1200,7 +1281,10 @@ type SuggestMoveRequest struct {
 	// The bot: "greedy" (the default when empty) or "random".
 	Level string `protobuf:"bytes,2,opt,name=level,proto3" json:"level,omitempty"`
 	// Seed of the bot's choices: the same snapshot, level and seed give the same move.
-	Seed          uint64 `protobuf:"varint,3,opt,name=seed,proto3" json:"seed,omitempty"`
+	Seed uint64 `protobuf:"varint,3,opt,name=seed,proto3" json:"seed,omitempty"`
+	// The seat to advise (May I?: a seat in a buy window may answer out of turn);
+	// unset: the caller's seat for a seat token, the awaited seat for the host.
+	Seat          *int32 `protobuf:"varint,4,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1256,10 +1340,17 @@ func (x *SuggestMoveRequest) GetSeed() uint64 {
 	return 0
 }
 
+func (x *SuggestMoveRequest) GetSeat() int32 {
+	if x != nil && x.Seat != nil {
+		return *x.Seat
+	}
+	return 0
+}
+
 // Answer of SuggestMove.
 type SuggestMoveResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The seat whose move is due; the move is for it.
+	// The seat the move is for.
 	Seat int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
 	// The suggested move, canonical (typed and text); ApplyMove accepts it as it is.
 	Move *Move `protobuf:"bytes,2,opt,name=move,proto3" json:"move,omitempty"`
@@ -1340,28 +1431,34 @@ const file_canasta_v1_engine_service_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\f\n" +
 	"\n" +
-	"_view_seat\"\xb5\x01\n" +
+	"_view_seat\"\xf5\x01\n" +
 	"\fDealResponse\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x122\n" +
 	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\x12*\n" +
 	"\x05views\x18\x03 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\x12)\n" +
-	"\x06events\x18\x04 \x03(\v2\x11.canasta.v1.EventR\x06events\"/\n" +
+	"\x06events\x18\x04 \x03(\v2\x11.canasta.v1.EventR\x06events\x12\x1d\n" +
+	"\n" +
+	"host_token\x18\x05 \x01(\tR\thostToken\x12\x1f\n" +
+	"\vseat_tokens\x18\x06 \x03(\tR\n" +
+	"seatTokens\"/\n" +
 	"\x11LegalMovesRequest\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\"f\n" +
 	"\x12LegalMovesResponse\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12&\n" +
 	"\x05moves\x18\x02 \x03(\v2\x10.canasta.v1.MoveR\x05moves\x12\x14\n" +
-	"\x05phase\x18\x03 \x01(\tR\x05phase\"\xdf\x01\n" +
+	"\x05phase\x18\x03 \x01(\tR\x05phase\"\xa3\x02\n" +
 	"\x10ApplyMoveRequest\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x12$\n" +
 	"\x04move\x18\x02 \x01(\v2\x10.canasta.v1.MoveR\x04move\x12&\n" +
 	"\fexpected_seq\x18\x03 \x01(\x04H\x00R\vexpectedSeq\x88\x01\x01\x12\x17\n" +
 	"\x04seat\x18\x04 \x01(\x05H\x01R\x04seat\x88\x01\x01\x12 \n" +
-	"\tview_seat\x18\x05 \x01(\x05H\x02R\bviewSeat\x88\x01\x01B\x0f\n" +
+	"\tview_seat\x18\x05 \x01(\x05H\x02R\bviewSeat\x88\x01\x01\x12-\n" +
+	"\x10expected_game_id\x18\x06 \x01(\tH\x03R\x0eexpectedGameId\x88\x01\x01B\x0f\n" +
 	"\r_expected_seqB\a\n" +
 	"\x05_seatB\f\n" +
 	"\n" +
-	"_view_seat\"\xc8\x02\n" +
+	"_view_seatB\x13\n" +
+	"\x11_expected_game_id\"\xc8\x02\n" +
 	"\x11ApplyMoveResponse\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x122\n" +
 	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\x12$\n" +
@@ -1387,38 +1484,50 @@ const file_canasta_v1_engine_service_proto_rawDesc = "" +
 	"\x04seat\x18\x02 \x01(\x05H\x00R\x04seat\x88\x01\x01B\a\n" +
 	"\x05_seat\"=\n" +
 	"\x0fGetViewResponse\x12*\n" +
-	"\x05views\x18\x01 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\"\xaa\x01\n" +
+	"\x05views\x18\x01 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\"\xee\x01\n" +
 	"\x0fNextDealRequest\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x12\x12\n" +
 	"\x04deck\x18\x02 \x03(\tR\x04deck\x12&\n" +
 	"\fexpected_seq\x18\x03 \x01(\x04H\x00R\vexpectedSeq\x88\x01\x01\x12 \n" +
-	"\tview_seat\x18\x04 \x01(\x05H\x01R\bviewSeat\x88\x01\x01B\x0f\n" +
+	"\tview_seat\x18\x04 \x01(\x05H\x01R\bviewSeat\x88\x01\x01\x12-\n" +
+	"\x10expected_game_id\x18\x05 \x01(\tH\x02R\x0eexpectedGameId\x88\x01\x01B\x0f\n" +
 	"\r_expected_seqB\f\n" +
 	"\n" +
-	"_view_seat\"\xb9\x01\n" +
+	"_view_seatB\x13\n" +
+	"\x11_expected_game_id\"\xf9\x01\n" +
 	"\x10NextDealResponse\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x122\n" +
 	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\x12*\n" +
 	"\x05views\x18\x03 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\x12)\n" +
-	"\x06events\x18\x04 \x03(\v2\x11.canasta.v1.EventR\x06events\"c\n" +
+	"\x06events\x18\x04 \x03(\v2\x11.canasta.v1.EventR\x06events\x12\x1d\n" +
+	"\n" +
+	"host_token\x18\x05 \x01(\tR\thostToken\x12\x1f\n" +
+	"\vseat_tokens\x18\x06 \x03(\tR\n" +
+	"seatTokens\"c\n" +
 	"\x15ImportPositionRequest\x12\x1a\n" +
 	"\bposition\x18\x01 \x01(\tR\bposition\x12 \n" +
 	"\tview_seat\x18\x02 \x01(\x05H\x00R\bviewSeat\x88\x01\x01B\f\n" +
 	"\n" +
-	"_view_seat\"\x94\x01\n" +
+	"_view_seat\"\xd4\x01\n" +
 	"\x16ImportPositionResponse\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x122\n" +
 	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\x12*\n" +
-	"\x05views\x18\x03 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\"3\n" +
+	"\x05views\x18\x03 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\x12\x1d\n" +
+	"\n" +
+	"host_token\x18\x04 \x01(\tR\thostToken\x12\x1f\n" +
+	"\vseat_tokens\x18\x05 \x03(\tR\n" +
+	"seatTokens\"3\n" +
 	"\x15ExportPositionRequest\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\"h\n" +
 	"\x16ExportPositionResponse\x12\x1a\n" +
 	"\bposition\x18\x01 \x01(\tR\bposition\x122\n" +
-	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\"Z\n" +
+	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\"|\n" +
 	"\x12SuggestMoveRequest\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x12\x14\n" +
 	"\x05level\x18\x02 \x01(\tR\x05level\x12\x12\n" +
-	"\x04seed\x18\x03 \x01(\x04R\x04seed\"e\n" +
+	"\x04seed\x18\x03 \x01(\x04R\x04seed\x12\x17\n" +
+	"\x04seat\x18\x04 \x01(\x05H\x00R\x04seat\x88\x01\x01B\a\n" +
+	"\x05_seat\"e\n" +
 	"\x13SuggestMoveResponse\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12$\n" +
 	"\x04move\x18\x02 \x01(\v2\x10.canasta.v1.MoveR\x04move\x12\x14\n" +
@@ -1537,6 +1646,7 @@ func file_canasta_v1_engine_service_proto_init() {
 	file_canasta_v1_engine_service_proto_msgTypes[10].OneofWrappers = []any{}
 	file_canasta_v1_engine_service_proto_msgTypes[12].OneofWrappers = []any{}
 	file_canasta_v1_engine_service_proto_msgTypes[14].OneofWrappers = []any{}
+	file_canasta_v1_engine_service_proto_msgTypes[18].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

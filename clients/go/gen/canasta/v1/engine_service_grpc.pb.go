@@ -37,28 +37,41 @@ const (
 //
 // The stateless Canasta rules engine. Every call carries the game as an
 // opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-// next snapshot plus what each seat may see. Errors are google.rpc.Status with
+// next snapshot plus what the caller may see. Errors are google.rpc.Status with
 // an ErrorInfo whose `reason` is a stable code (docs/api.md).
+//
+// Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+// `host_token` and one `seat_tokens` entry per seat. A call presents one of
+// them as `authorization: Bearer <token>` (gRPC metadata or the HTTP header).
+// The host token acts for any seat and sees everything; a seat token acts and
+// sees as its seat only; a call without one is a spectator's, who sees the
+// public table and may not act (docs/security.md has the table per RPC).
 type CanastaEngineClient interface {
 	// The games this server plays, with their options.
 	ListVariants(ctx context.Context, in *ListVariantsRequest, opts ...grpc.CallOption) (*ListVariantsResponse, error)
 	// Deal the first hand of a new game.
 	Deal(ctx context.Context, in *DealRequest, opts ...grpc.CallOption) (*DealResponse, error)
-	// The legal moves of the seat whose move is due.
+	// The legal moves of the seat whose move is due (host), or of the caller's
+	// seat when it may act (seat token). Spectators are refused.
 	LegalMoves(ctx context.Context, in *LegalMovesRequest, opts ...grpc.CallOption) (*LegalMovesResponse, error)
-	// Apply one move; answers the next snapshot.
+	// Apply one move; answers the next snapshot. The host acts for any seat, a
+	// seat token only for its seat; spectators are refused.
 	ApplyMove(ctx context.Context, in *ApplyMoveRequest, opts ...grpc.CallOption) (*ApplyMoveResponse, error)
-	// The hand's score (provisional while the hand is played).
+	// The hand's score (provisional while the hand is played: then hidden hands
+	// count only for the host, and a seat sees its own hand's points alone).
 	ScoreHand(ctx context.Context, in *ScoreHandRequest, opts ...grpc.CallOption) (*ScoreHandResponse, error)
-	// Seat views of a snapshot.
+	// Seat views of a snapshot: any or all for the host, a seat's own for its
+	// token, the public view for a spectator.
 	GetView(ctx context.Context, in *GetViewRequest, opts ...grpc.CallOption) (*GetViewResponse, error)
 	// Deal the next hand after a hand is over.
 	NextDeal(ctx context.Context, in *NextDealRequest, opts ...grpc.CallOption) (*NextDealResponse, error)
 	// Start a game from a position in the text notation (docs/notation.md).
 	ImportPosition(ctx context.Context, in *ImportPositionRequest, opts ...grpc.CallOption) (*ImportPositionResponse, error)
-	// The whole position of a snapshot in the text notation (reveals every hand).
+	// The whole position of a snapshot in the text notation (reveals every hand):
+	// the host alone, as CANASTA_EXPORT_POLICY allows.
 	ExportPosition(ctx context.Context, in *ExportPositionRequest, opts ...grpc.CallOption) (*ExportPositionResponse, error)
-	// A legal move for the seat whose move is due, chosen by a bot (not applied).
+	// A legal move chosen by a bot (not applied), from what the moving seat
+	// may know only: for the awaited seat (host) or the caller's own seat.
 	SuggestMove(ctx context.Context, in *SuggestMoveRequest, opts ...grpc.CallOption) (*SuggestMoveResponse, error)
 }
 
@@ -176,28 +189,41 @@ func (c *canastaEngineClient) SuggestMove(ctx context.Context, in *SuggestMoveRe
 //
 // The stateless Canasta rules engine. Every call carries the game as an
 // opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-// next snapshot plus what each seat may see. Errors are google.rpc.Status with
+// next snapshot plus what the caller may see. Errors are google.rpc.Status with
 // an ErrorInfo whose `reason` is a stable code (docs/api.md).
+//
+// Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+// `host_token` and one `seat_tokens` entry per seat. A call presents one of
+// them as `authorization: Bearer <token>` (gRPC metadata or the HTTP header).
+// The host token acts for any seat and sees everything; a seat token acts and
+// sees as its seat only; a call without one is a spectator's, who sees the
+// public table and may not act (docs/security.md has the table per RPC).
 type CanastaEngineServer interface {
 	// The games this server plays, with their options.
 	ListVariants(context.Context, *ListVariantsRequest) (*ListVariantsResponse, error)
 	// Deal the first hand of a new game.
 	Deal(context.Context, *DealRequest) (*DealResponse, error)
-	// The legal moves of the seat whose move is due.
+	// The legal moves of the seat whose move is due (host), or of the caller's
+	// seat when it may act (seat token). Spectators are refused.
 	LegalMoves(context.Context, *LegalMovesRequest) (*LegalMovesResponse, error)
-	// Apply one move; answers the next snapshot.
+	// Apply one move; answers the next snapshot. The host acts for any seat, a
+	// seat token only for its seat; spectators are refused.
 	ApplyMove(context.Context, *ApplyMoveRequest) (*ApplyMoveResponse, error)
-	// The hand's score (provisional while the hand is played).
+	// The hand's score (provisional while the hand is played: then hidden hands
+	// count only for the host, and a seat sees its own hand's points alone).
 	ScoreHand(context.Context, *ScoreHandRequest) (*ScoreHandResponse, error)
-	// Seat views of a snapshot.
+	// Seat views of a snapshot: any or all for the host, a seat's own for its
+	// token, the public view for a spectator.
 	GetView(context.Context, *GetViewRequest) (*GetViewResponse, error)
 	// Deal the next hand after a hand is over.
 	NextDeal(context.Context, *NextDealRequest) (*NextDealResponse, error)
 	// Start a game from a position in the text notation (docs/notation.md).
 	ImportPosition(context.Context, *ImportPositionRequest) (*ImportPositionResponse, error)
-	// The whole position of a snapshot in the text notation (reveals every hand).
+	// The whole position of a snapshot in the text notation (reveals every hand):
+	// the host alone, as CANASTA_EXPORT_POLICY allows.
 	ExportPosition(context.Context, *ExportPositionRequest) (*ExportPositionResponse, error)
-	// A legal move for the seat whose move is due, chosen by a bot (not applied).
+	// A legal move chosen by a bot (not applied), from what the moving seat
+	// may know only: for the awaited seat (host) or the caller's own seat.
 	SuggestMove(context.Context, *SuggestMoveRequest) (*SuggestMoveResponse, error)
 	mustEmbedUnimplementedCanastaEngineServer()
 }

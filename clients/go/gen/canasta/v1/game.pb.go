@@ -1486,7 +1486,9 @@ type Event struct {
 	Seat int32 `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
 	// For EVENT_TYPE_MOVE_PLAYED: the move's text form.
 	Move string `protobuf:"bytes,3,opt,name=move,proto3" json:"move,omitempty"`
-	// Cards revealed (red threes laid).
+	// Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+	// pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+	// credential or the host's, empty for everyone else.
 	Cards []string `protobuf:"bytes,4,rep,name=cards,proto3" json:"cards,omitempty"`
 	// Number of cards (drawn, taken).
 	Count int32 `protobuf:"varint,5,opt,name=count,proto3" json:"count,omitempty"`

@@ -26,7 +26,7 @@ from canasta.v1 import game_pb2 as canasta_dot_v1_dot_game__pb2
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x63\x61nasta/v1/engine_service.proto\x12\ncanasta.v1\x1a\x15\x63\x61nasta/v1/game.proto\x1a\x1cgoogle/api/annotations.proto\"\x15\n\x13ListVariantsRequest\"=\n\x14ListVariantsResponse\x12%\n\x08variants\x18\x01 \x03(\x0b\x32\x13.canasta.v1.Variant\"\xd8\x01\n\x0b\x44\x65\x61lRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x35\n\x07options\x18\x04 \x03(\x0b\x32$.canasta.v1.DealRequest.OptionsEntry\x12\x0c\n\x04\x64\x65\x63k\x18\x05 \x03(\t\x12\x16\n\tview_seat\x18\x06 \x01(\x05H\x00\x88\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0c\n\n_view_seat\"\x94\x01\n\x0c\x44\x65\x61lResponse\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\x12#\n\x05views\x18\x03 \x03(\x0b\x32\x14.canasta.v1.SeatView\x12!\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x11.canasta.v1.Event\"%\n\x11LegalMovesRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\"R\n\x12LegalMovesResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.canasta.v1.Move\x12\r\n\x05phase\x18\x03 \x01(\t\"\xb2\x01\n\x10\x41pplyMoveRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.canasta.v1.Move\x12\x19\n\x0c\x65xpected_seq\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12\x16\n\tview_seat\x18\x05 \x01(\x05H\x02\x88\x01\x01\x42\x0f\n\r_expected_seqB\x07\n\x05_seatB\x0c\n\n_view_seat\"\xfe\x01\n\x11\x41pplyMoveResponse\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\x12\x1e\n\x04move\x18\x03 \x01(\x0b\x32\x10.canasta.v1.Move\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0f\n\x07\x61waited\x18\x05 \x01(\x05\x12\x11\n\thand_over\x18\x06 \x01(\x08\x12\x11\n\tgame_over\x18\x07 \x01(\x08\x12!\n\x06\x65vents\x18\x08 \x03(\x0b\x32\x11.canasta.v1.Event\x12#\n\x05views\x18\t \x03(\x0b\x32\x14.canasta.v1.SeatView\"$\n\x10ScoreHandRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\"\xa2\x01\n\x11ScoreHandResponse\x12$\n\x05sides\x18\x01 \x03(\x0b\x32\x15.canasta.v1.SideScore\x12\x11\n\thand_over\x18\x02 \x01(\x08\x12\x11\n\tgame_over\x18\x03 \x01(\x08\x12\x10\n\x08went_out\x18\x04 \x01(\x05\x12\x11\n\tconcealed\x18\x05 \x01(\x08\x12\x0e\n\x06winner\x18\x06 \x01(\x05\x12\x0c\n\x04\x64raw\x18\x07 \x01(\x08\">\n\x0eGetViewRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"6\n\x0fGetViewResponse\x12#\n\x05views\x18\x01 \x03(\x0b\x32\x14.canasta.v1.SeatView\"\x83\x01\n\x0fNextDealRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12\x0c\n\x04\x64\x65\x63k\x18\x02 \x03(\t\x12\x19\n\x0c\x65xpected_seq\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12\x16\n\tview_seat\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\x0f\n\r_expected_seqB\x0c\n\n_view_seat\"\x98\x01\n\x10NextDealResponse\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\x12#\n\x05views\x18\x03 \x03(\x0b\x32\x14.canasta.v1.SeatView\x12!\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x11.canasta.v1.Event\"O\n\x15ImportPositionRequest\x12\x10\n\x08position\x18\x01 \x01(\t\x12\x16\n\tview_seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x0c\n\n_view_seat\"{\n\x16ImportPositionResponse\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\x12#\n\x05views\x18\x03 \x03(\x0b\x32\x14.canasta.v1.SeatView\")\n\x15\x45xportPositionRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\"V\n\x16\x45xportPositionResponse\x12\x10\n\x08position\x18\x01 \x01(\t\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\"C\n\x12SuggestMoveRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12\r\n\x05level\x18\x02 \x01(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\"R\n\x13SuggestMoveResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.canasta.v1.Move\x12\r\n\x05level\x18\x03 \x01(\t2\x94\x08\n\rCanastaEngine\x12g\n\x0cListVariants\x12\x1f.canasta.v1.ListVariantsRequest\x1a .canasta.v1.ListVariantsResponse\"\x14\x82\xd3\xe4\x93\x02\x0e\x12\x0c/v1/variants\x12N\n\x04\x44\x65\x61l\x12\x17.canasta.v1.DealRequest\x1a\x18.canasta.v1.DealResponse\"\x13\x82\xd3\xe4\x93\x02\r\"\x08/v1/deal:\x01*\x12g\n\nLegalMoves\x12\x1d.canasta.v1.LegalMovesRequest\x1a\x1e.canasta.v1.LegalMovesResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\"\x0f/v1/legal-moves:\x01*\x12\x63\n\tApplyMove\x12\x1c.canasta.v1.ApplyMoveRequest\x1a\x1d.canasta.v1.ApplyMoveResponse\"\x19\x82\xd3\xe4\x93\x02\x13\"\x0e/v1/apply-move:\x01*\x12\x63\n\tScoreHand\x12\x1c.canasta.v1.ScoreHandRequest\x1a\x1d.canasta.v1.ScoreHandResponse\"\x19\x82\xd3\xe4\x93\x02\x13\"\x0e/v1/score-hand:\x01*\x12W\n\x07GetView\x12\x1a.canasta.v1.GetViewRequest\x1a\x1b.canasta.v1.GetViewResponse\"\x13\x82\xd3\xe4\x93\x02\r\"\x08/v1/view:\x01*\x12_\n\x08NextDeal\x12\x1b.canasta.v1.NextDealRequest\x1a\x1c.canasta.v1.NextDealResponse\"\x18\x82\xd3\xe4\x93\x02\x12\"\r/v1/next-deal:\x01*\x12w\n\x0eImportPosition\x12!.canasta.v1.ImportPositionRequest\x1a\".canasta.v1.ImportPositionResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\"\x13/v1/position:import:\x01*\x12w\n\x0e\x45xportPosition\x12!.canasta.v1.ExportPositionRequest\x1a\".canasta.v1.ExportPositionResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\"\x13/v1/position:export:\x01*\x12k\n\x0bSuggestMove\x12\x1e.canasta.v1.SuggestMoveRequest\x1a\x1f.canasta.v1.SuggestMoveResponse\"\x1b\x82\xd3\xe4\x93\x02\x15\"\x10/v1/suggest-move:\x01*b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x63\x61nasta/v1/engine_service.proto\x12\ncanasta.v1\x1a\x15\x63\x61nasta/v1/game.proto\x1a\x1cgoogle/api/annotations.proto\"\x15\n\x13ListVariantsRequest\"=\n\x14ListVariantsResponse\x12%\n\x08variants\x18\x01 \x03(\x0b\x32\x13.canasta.v1.Variant\"\xd8\x01\n\x0b\x44\x65\x61lRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x35\n\x07options\x18\x04 \x03(\x0b\x32$.canasta.v1.DealRequest.OptionsEntry\x12\x0c\n\x04\x64\x65\x63k\x18\x05 \x03(\t\x12\x16\n\tview_seat\x18\x06 \x01(\x05H\x00\x88\x01\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0c\n\n_view_seat\"\xbd\x01\n\x0c\x44\x65\x61lResponse\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\x12#\n\x05views\x18\x03 \x03(\x0b\x32\x14.canasta.v1.SeatView\x12!\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x11.canasta.v1.Event\x12\x12\n\nhost_token\x18\x05 \x01(\t\x12\x13\n\x0bseat_tokens\x18\x06 \x03(\t\"%\n\x11LegalMovesRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\"R\n\x12LegalMovesResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.canasta.v1.Move\x12\r\n\x05phase\x18\x03 \x01(\t\"\xe6\x01\n\x10\x41pplyMoveRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.canasta.v1.Move\x12\x19\n\x0c\x65xpected_seq\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12\x16\n\tview_seat\x18\x05 \x01(\x05H\x02\x88\x01\x01\x12\x1d\n\x10\x65xpected_game_id\x18\x06 \x01(\tH\x03\x88\x01\x01\x42\x0f\n\r_expected_seqB\x07\n\x05_seatB\x0c\n\n_view_seatB\x13\n\x11_expected_game_id\"\xfe\x01\n\x11\x41pplyMoveResponse\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\x12\x1e\n\x04move\x18\x03 \x01(\x0b\x32\x10.canasta.v1.Move\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0f\n\x07\x61waited\x18\x05 \x01(\x05\x12\x11\n\thand_over\x18\x06 \x01(\x08\x12\x11\n\tgame_over\x18\x07 \x01(\x08\x12!\n\x06\x65vents\x18\x08 \x03(\x0b\x32\x11.canasta.v1.Event\x12#\n\x05views\x18\t \x03(\x0b\x32\x14.canasta.v1.SeatView\"$\n\x10ScoreHandRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\"\xa2\x01\n\x11ScoreHandResponse\x12$\n\x05sides\x18\x01 \x03(\x0b\x32\x15.canasta.v1.SideScore\x12\x11\n\thand_over\x18\x02 \x01(\x08\x12\x11\n\tgame_over\x18\x03 \x01(\x08\x12\x10\n\x08went_out\x18\x04 \x01(\x05\x12\x11\n\tconcealed\x18\x05 \x01(\x08\x12\x0e\n\x06winner\x18\x06 \x01(\x05\x12\x0c\n\x04\x64raw\x18\x07 \x01(\x08\">\n\x0eGetViewRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"6\n\x0fGetViewResponse\x12#\n\x05views\x18\x01 \x03(\x0b\x32\x14.canasta.v1.SeatView\"\xb7\x01\n\x0fNextDealRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12\x0c\n\x04\x64\x65\x63k\x18\x02 \x03(\t\x12\x19\n\x0c\x65xpected_seq\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12\x16\n\tview_seat\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12\x1d\n\x10\x65xpected_game_id\x18\x05 \x01(\tH\x02\x88\x01\x01\x42\x0f\n\r_expected_seqB\x0c\n\n_view_seatB\x13\n\x11_expected_game_id\"\xc1\x01\n\x10NextDealResponse\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\x12#\n\x05views\x18\x03 \x03(\x0b\x32\x14.canasta.v1.SeatView\x12!\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x11.canasta.v1.Event\x12\x12\n\nhost_token\x18\x05 \x01(\t\x12\x13\n\x0bseat_tokens\x18\x06 \x03(\t\"O\n\x15ImportPositionRequest\x12\x10\n\x08position\x18\x01 \x01(\t\x12\x16\n\tview_seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x0c\n\n_view_seat\"\xa4\x01\n\x16ImportPositionResponse\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\x12#\n\x05views\x18\x03 \x03(\x0b\x32\x14.canasta.v1.SeatView\x12\x12\n\nhost_token\x18\x04 \x01(\t\x12\x13\n\x0bseat_tokens\x18\x05 \x03(\t\")\n\x15\x45xportPositionRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\"V\n\x16\x45xportPositionResponse\x12\x10\n\x08position\x18\x01 \x01(\t\x12*\n\x06header\x18\x02 \x01(\x0b\x32\x1a.canasta.v1.SnapshotHeader\"_\n\x12SuggestMoveRequest\x12\x10\n\x08snapshot\x18\x01 \x01(\x0c\x12\r\n\x05level\x18\x02 \x01(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"R\n\x13SuggestMoveResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.canasta.v1.Move\x12\r\n\x05level\x18\x03 \x01(\t2\x94\x08\n\rCanastaEngine\x12g\n\x0cListVariants\x12\x1f.canasta.v1.ListVariantsRequest\x1a .canasta.v1.ListVariantsResponse\"\x14\x82\xd3\xe4\x93\x02\x0e\x12\x0c/v1/variants\x12N\n\x04\x44\x65\x61l\x12\x17.canasta.v1.DealRequest\x1a\x18.canasta.v1.DealResponse\"\x13\x82\xd3\xe4\x93\x02\r\"\x08/v1/deal:\x01*\x12g\n\nLegalMoves\x12\x1d.canasta.v1.LegalMovesRequest\x1a\x1e.canasta.v1.LegalMovesResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\"\x0f/v1/legal-moves:\x01*\x12\x63\n\tApplyMove\x12\x1c.canasta.v1.ApplyMoveRequest\x1a\x1d.canasta.v1.ApplyMoveResponse\"\x19\x82\xd3\xe4\x93\x02\x13\"\x0e/v1/apply-move:\x01*\x12\x63\n\tScoreHand\x12\x1c.canasta.v1.ScoreHandRequest\x1a\x1d.canasta.v1.ScoreHandResponse\"\x19\x82\xd3\xe4\x93\x02\x13\"\x0e/v1/score-hand:\x01*\x12W\n\x07GetView\x12\x1a.canasta.v1.GetViewRequest\x1a\x1b.canasta.v1.GetViewResponse\"\x13\x82\xd3\xe4\x93\x02\r\"\x08/v1/view:\x01*\x12_\n\x08NextDeal\x12\x1b.canasta.v1.NextDealRequest\x1a\x1c.canasta.v1.NextDealResponse\"\x18\x82\xd3\xe4\x93\x02\x12\"\r/v1/next-deal:\x01*\x12w\n\x0eImportPosition\x12!.canasta.v1.ImportPositionRequest\x1a\".canasta.v1.ImportPositionResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\"\x13/v1/position:import:\x01*\x12w\n\x0e\x45xportPosition\x12!.canasta.v1.ExportPositionRequest\x1a\".canasta.v1.ExportPositionResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\"\x13/v1/position:export:\x01*\x12k\n\x0bSuggestMove\x12\x1e.canasta.v1.SuggestMoveRequest\x1a\x1f.canasta.v1.SuggestMoveResponse\"\x1b\x82\xd3\xe4\x93\x02\x15\"\x10/v1/suggest-move:\x01*b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -64,39 +64,39 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DEALREQUEST_OPTIONSENTRY']._serialized_start=343
   _globals['_DEALREQUEST_OPTIONSENTRY']._serialized_end=389
   _globals['_DEALRESPONSE']._serialized_start=406
-  _globals['_DEALRESPONSE']._serialized_end=554
-  _globals['_LEGALMOVESREQUEST']._serialized_start=556
-  _globals['_LEGALMOVESREQUEST']._serialized_end=593
-  _globals['_LEGALMOVESRESPONSE']._serialized_start=595
-  _globals['_LEGALMOVESRESPONSE']._serialized_end=677
-  _globals['_APPLYMOVEREQUEST']._serialized_start=680
-  _globals['_APPLYMOVEREQUEST']._serialized_end=858
-  _globals['_APPLYMOVERESPONSE']._serialized_start=861
-  _globals['_APPLYMOVERESPONSE']._serialized_end=1115
-  _globals['_SCOREHANDREQUEST']._serialized_start=1117
-  _globals['_SCOREHANDREQUEST']._serialized_end=1153
-  _globals['_SCOREHANDRESPONSE']._serialized_start=1156
-  _globals['_SCOREHANDRESPONSE']._serialized_end=1318
-  _globals['_GETVIEWREQUEST']._serialized_start=1320
-  _globals['_GETVIEWREQUEST']._serialized_end=1382
-  _globals['_GETVIEWRESPONSE']._serialized_start=1384
-  _globals['_GETVIEWRESPONSE']._serialized_end=1438
-  _globals['_NEXTDEALREQUEST']._serialized_start=1441
-  _globals['_NEXTDEALREQUEST']._serialized_end=1572
-  _globals['_NEXTDEALRESPONSE']._serialized_start=1575
-  _globals['_NEXTDEALRESPONSE']._serialized_end=1727
-  _globals['_IMPORTPOSITIONREQUEST']._serialized_start=1729
-  _globals['_IMPORTPOSITIONREQUEST']._serialized_end=1808
-  _globals['_IMPORTPOSITIONRESPONSE']._serialized_start=1810
-  _globals['_IMPORTPOSITIONRESPONSE']._serialized_end=1933
-  _globals['_EXPORTPOSITIONREQUEST']._serialized_start=1935
-  _globals['_EXPORTPOSITIONREQUEST']._serialized_end=1976
-  _globals['_EXPORTPOSITIONRESPONSE']._serialized_start=1978
-  _globals['_EXPORTPOSITIONRESPONSE']._serialized_end=2064
-  _globals['_SUGGESTMOVEREQUEST']._serialized_start=2066
-  _globals['_SUGGESTMOVEREQUEST']._serialized_end=2133
-  _globals['_SUGGESTMOVERESPONSE']._serialized_start=2135
-  _globals['_SUGGESTMOVERESPONSE']._serialized_end=2217
-  _globals['_CANASTAENGINE']._serialized_start=2220
-  _globals['_CANASTAENGINE']._serialized_end=3264
+  _globals['_DEALRESPONSE']._serialized_end=595
+  _globals['_LEGALMOVESREQUEST']._serialized_start=597
+  _globals['_LEGALMOVESREQUEST']._serialized_end=634
+  _globals['_LEGALMOVESRESPONSE']._serialized_start=636
+  _globals['_LEGALMOVESRESPONSE']._serialized_end=718
+  _globals['_APPLYMOVEREQUEST']._serialized_start=721
+  _globals['_APPLYMOVEREQUEST']._serialized_end=951
+  _globals['_APPLYMOVERESPONSE']._serialized_start=954
+  _globals['_APPLYMOVERESPONSE']._serialized_end=1208
+  _globals['_SCOREHANDREQUEST']._serialized_start=1210
+  _globals['_SCOREHANDREQUEST']._serialized_end=1246
+  _globals['_SCOREHANDRESPONSE']._serialized_start=1249
+  _globals['_SCOREHANDRESPONSE']._serialized_end=1411
+  _globals['_GETVIEWREQUEST']._serialized_start=1413
+  _globals['_GETVIEWREQUEST']._serialized_end=1475
+  _globals['_GETVIEWRESPONSE']._serialized_start=1477
+  _globals['_GETVIEWRESPONSE']._serialized_end=1531
+  _globals['_NEXTDEALREQUEST']._serialized_start=1534
+  _globals['_NEXTDEALREQUEST']._serialized_end=1717
+  _globals['_NEXTDEALRESPONSE']._serialized_start=1720
+  _globals['_NEXTDEALRESPONSE']._serialized_end=1913
+  _globals['_IMPORTPOSITIONREQUEST']._serialized_start=1915
+  _globals['_IMPORTPOSITIONREQUEST']._serialized_end=1994
+  _globals['_IMPORTPOSITIONRESPONSE']._serialized_start=1997
+  _globals['_IMPORTPOSITIONRESPONSE']._serialized_end=2161
+  _globals['_EXPORTPOSITIONREQUEST']._serialized_start=2163
+  _globals['_EXPORTPOSITIONREQUEST']._serialized_end=2204
+  _globals['_EXPORTPOSITIONRESPONSE']._serialized_start=2206
+  _globals['_EXPORTPOSITIONRESPONSE']._serialized_end=2292
+  _globals['_SUGGESTMOVEREQUEST']._serialized_start=2294
+  _globals['_SUGGESTMOVEREQUEST']._serialized_end=2389
+  _globals['_SUGGESTMOVERESPONSE']._serialized_start=2391
+  _globals['_SUGGESTMOVERESPONSE']._serialized_end=2473
+  _globals['_CANASTAENGINE']._serialized_start=2476
+  _globals['_CANASTAENGINE']._serialized_end=3520
 # @@protoc_insertion_point(module_scope)

@@ -138,8 +138,14 @@ class DealResponse(_message.Message):
     HEADER_FIELD_NUMBER: _builtins.int
     VIEWS_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    HOST_TOKEN_FIELD_NUMBER: _builtins.int
+    SEAT_TOKENS_FIELD_NUMBER: _builtins.int
     snapshot: _builtins.bytes
     """The sealed game."""
+    host_token: _builtins.str
+    """The credential that acts for any seat and sees everything. Keep it on the
+    host's side; never hand it to a player.
+    """
     @_builtins.property
     def header(self) -> _game_pb2.SnapshotHeader:
         """The snapshot's clear header."""
@@ -152,6 +158,10 @@ class DealResponse(_message.Message):
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]:
         """What happened (the deal, red threes laid, the first turn)."""
 
+    @_builtins.property
+    def seat_tokens(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """One credential per seat, index = seat number: give each player only theirs."""
+
     def __init__(
         self,
         *,
@@ -159,10 +169,12 @@ class DealResponse(_message.Message):
         header: _game_pb2.SnapshotHeader | None = ...,
         views: _abc.Iterable[_game_pb2.SeatView] | None = ...,
         events: _abc.Iterable[_game_pb2.Event] | None = ...,
+        host_token: _builtins.str = ...,
+        seat_tokens: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "header", b"header", "snapshot", b"snapshot", "views", b"views"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "header", b"header", "host_token", b"host_token", "seat_tokens", b"seat_tokens", "snapshot", b"snapshot", "views", b"views"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -205,7 +217,9 @@ class LegalMovesResponse(_message.Message):
     """Engine phase."""
     @_builtins.property
     def moves(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Move]:
-        """Its legal moves, canonical, in a stable order."""
+        """Its legal moves, canonical, in a stable order. With a seat token: that
+        seat's moves when it may act (in a May I? buy window too), else none.
+        """
 
     def __init__(
         self,
@@ -233,14 +247,23 @@ class ApplyMoveRequest(_message.Message):
     EXPECTED_SEQ_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     VIEW_SEAT_FIELD_NUMBER: _builtins.int
+    EXPECTED_GAME_ID_FIELD_NUMBER: _builtins.int
     snapshot: _builtins.bytes
     """The sealed game."""
     expected_seq: _builtins.int
     """When set, the snapshot's seq must equal it (else ABORTED, SNAPSHOT_STALE)."""
     seat: _builtins.int
-    """When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN)."""
+    """When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+    With a seat token it may only be that seat (which moves whether set or not).
+    """
     view_seat: _builtins.int
-    """Only this seat's view in the answer (-1: the spectator's); unset: every seat's."""
+    """Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+    for the host, the caller's own for a seat token.
+    """
+    expected_game_id: _builtins.str
+    """When set, the snapshot's game id (its header's UUID) must equal it (else
+    ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+    """
     @_builtins.property
     def move(self) -> _game_pb2.Move:
         """The move (typed, or text only)."""
@@ -253,17 +276,22 @@ class ApplyMoveRequest(_message.Message):
         expected_seq: _builtins.int | None = ...,
         seat: _builtins.int | None = ...,
         view_seat: _builtins.int | None = ...,
+        expected_game_id: _builtins.str | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_seq", b"_expected_seq", "_seat", b"_seat", "_view_seat", b"_view_seat", "expected_seq", b"expected_seq", "move", b"move", "seat", b"seat", "view_seat", b"view_seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_game_id", b"_expected_game_id", "_expected_seq", b"_expected_seq", "_seat", b"_seat", "_view_seat", b"_view_seat", "expected_game_id", b"expected_game_id", "expected_seq", b"expected_seq", "move", b"move", "seat", b"seat", "view_seat", b"view_seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_seq", b"_expected_seq", "_seat", b"_seat", "_view_seat", b"_view_seat", "expected_seq", b"expected_seq", "move", b"move", "seat", b"seat", "snapshot", b"snapshot", "view_seat", b"view_seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_game_id", b"_expected_game_id", "_expected_seq", b"_expected_seq", "_seat", b"_seat", "_view_seat", b"_view_seat", "expected_game_id", b"expected_game_id", "expected_seq", b"expected_seq", "move", b"move", "seat", b"seat", "snapshot", b"snapshot", "view_seat", b"view_seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__expected_game_id: _TypeAlias = _typing.Literal["expected_game_id"]  # noqa: Y015
+    _WhichOneofArgType__expected_game_id: _TypeAlias = _typing.Literal["_expected_game_id", b"_expected_game_id"]  # noqa: Y015
     _WhichOneofReturnType__expected_seq: _TypeAlias = _typing.Literal["expected_seq"]  # noqa: Y015
     _WhichOneofArgType__expected_seq: _TypeAlias = _typing.Literal["_expected_seq", b"_expected_seq"]  # noqa: Y015
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
     _WhichOneofReturnType__view_seat: _TypeAlias = _typing.Literal["view_seat"]  # noqa: Y015
     _WhichOneofArgType__view_seat: _TypeAlias = _typing.Literal["_view_seat", b"_view_seat"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_game_id) -> _WhichOneofReturnType__expected_game_id | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_seq) -> _WhichOneofReturnType__expected_seq | None: ...
     @_typing.overload
@@ -308,7 +336,9 @@ class ApplyMoveResponse(_message.Message):
 
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]:
-        """What happened, visible to every seat."""
+        """What happened: the public events, and the cards drawn or taken only for the
+        seat that got them (and the host).
+        """
 
     @_builtins.property
     def views(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.SeatView]:
@@ -416,7 +446,9 @@ class GetViewRequest(_message.Message):
     snapshot: _builtins.bytes
     """The sealed game."""
     seat: _builtins.int
-    """Only this seat's view (-1: the spectator's); unset: every seat's."""
+    """Only this seat's view (-1: the spectator's); unset: every seat's for the
+    host, the caller's own for a seat token, the public one for a spectator.
+    """
     def __init__(
         self,
         *,
@@ -467,15 +499,20 @@ class NextDealRequest(_message.Message):
     DECK_FIELD_NUMBER: _builtins.int
     EXPECTED_SEQ_FIELD_NUMBER: _builtins.int
     VIEW_SEAT_FIELD_NUMBER: _builtins.int
+    EXPECTED_GAME_ID_FIELD_NUMBER: _builtins.int
     snapshot: _builtins.bytes
     """The sealed game, its hand over."""
     expected_seq: _builtins.int
     """When set, the snapshot's seq must equal it (else ABORTED, SNAPSHOT_STALE)."""
     view_seat: _builtins.int
-    """Only this seat's view in the answer (-1: the spectator's); unset: every seat's."""
+    """Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+    for the host, the caller's own for a seat token.
+    """
+    expected_game_id: _builtins.str
+    """When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME)."""
     @_builtins.property
     def deck(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Explicit card order for the new hand, top card first."""
+        """Explicit card order for the new hand, top card first (the host only)."""
 
     def __init__(
         self,
@@ -484,15 +521,20 @@ class NextDealRequest(_message.Message):
         deck: _abc.Iterable[_builtins.str] | None = ...,
         expected_seq: _builtins.int | None = ...,
         view_seat: _builtins.int | None = ...,
+        expected_game_id: _builtins.str | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_seq", b"_expected_seq", "_view_seat", b"_view_seat", "expected_seq", b"expected_seq", "view_seat", b"view_seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_game_id", b"_expected_game_id", "_expected_seq", b"_expected_seq", "_view_seat", b"_view_seat", "expected_game_id", b"expected_game_id", "expected_seq", b"expected_seq", "view_seat", b"view_seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_seq", b"_expected_seq", "_view_seat", b"_view_seat", "deck", b"deck", "expected_seq", b"expected_seq", "snapshot", b"snapshot", "view_seat", b"view_seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_game_id", b"_expected_game_id", "_expected_seq", b"_expected_seq", "_view_seat", b"_view_seat", "deck", b"deck", "expected_game_id", b"expected_game_id", "expected_seq", b"expected_seq", "snapshot", b"snapshot", "view_seat", b"view_seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__expected_game_id: _TypeAlias = _typing.Literal["expected_game_id"]  # noqa: Y015
+    _WhichOneofArgType__expected_game_id: _TypeAlias = _typing.Literal["_expected_game_id", b"_expected_game_id"]  # noqa: Y015
     _WhichOneofReturnType__expected_seq: _TypeAlias = _typing.Literal["expected_seq"]  # noqa: Y015
     _WhichOneofArgType__expected_seq: _TypeAlias = _typing.Literal["_expected_seq", b"_expected_seq"]  # noqa: Y015
     _WhichOneofReturnType__view_seat: _TypeAlias = _typing.Literal["view_seat"]  # noqa: Y015
     _WhichOneofArgType__view_seat: _TypeAlias = _typing.Literal["_view_seat", b"_view_seat"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_game_id) -> _WhichOneofReturnType__expected_game_id | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_seq) -> _WhichOneofReturnType__expected_seq | None: ...
     @_typing.overload
@@ -510,8 +552,14 @@ class NextDealResponse(_message.Message):
     HEADER_FIELD_NUMBER: _builtins.int
     VIEWS_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    HOST_TOKEN_FIELD_NUMBER: _builtins.int
+    SEAT_TOKENS_FIELD_NUMBER: _builtins.int
     snapshot: _builtins.bytes
     """The next sealed game (seq + 1)."""
+    host_token: _builtins.str
+    """The game's host credential (the same game, so the same as Deal's while its
+    key seals); empty unless the caller is the host.
+    """
     @_builtins.property
     def header(self) -> _game_pb2.SnapshotHeader:
         """The new snapshot's clear header."""
@@ -524,6 +572,10 @@ class NextDealResponse(_message.Message):
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]:
         """What happened."""
 
+    @_builtins.property
+    def seat_tokens(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The seat credentials, index = seat number; empty unless the caller is the host."""
+
     def __init__(
         self,
         *,
@@ -531,10 +583,12 @@ class NextDealResponse(_message.Message):
         header: _game_pb2.SnapshotHeader | None = ...,
         views: _abc.Iterable[_game_pb2.SeatView] | None = ...,
         events: _abc.Iterable[_game_pb2.Event] | None = ...,
+        host_token: _builtins.str = ...,
+        seat_tokens: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "header", b"header", "snapshot", b"snapshot", "views", b"views"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "header", b"header", "host_token", b"host_token", "seat_tokens", b"seat_tokens", "snapshot", b"snapshot", "views", b"views"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -577,8 +631,12 @@ class ImportPositionResponse(_message.Message):
     SNAPSHOT_FIELD_NUMBER: _builtins.int
     HEADER_FIELD_NUMBER: _builtins.int
     VIEWS_FIELD_NUMBER: _builtins.int
+    HOST_TOKEN_FIELD_NUMBER: _builtins.int
+    SEAT_TOKENS_FIELD_NUMBER: _builtins.int
     snapshot: _builtins.bytes
     """The sealed game (flagged as imported, seq 0)."""
+    host_token: _builtins.str
+    """The new game's host credential."""
     @_builtins.property
     def header(self) -> _game_pb2.SnapshotHeader:
         """The snapshot's clear header."""
@@ -587,16 +645,22 @@ class ImportPositionResponse(_message.Message):
     def views(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.SeatView]:
         """Seat views."""
 
+    @_builtins.property
+    def seat_tokens(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The new game's seat credentials, index = seat number."""
+
     def __init__(
         self,
         *,
         snapshot: _builtins.bytes = ...,
         header: _game_pb2.SnapshotHeader | None = ...,
         views: _abc.Iterable[_game_pb2.SeatView] | None = ...,
+        host_token: _builtins.str = ...,
+        seat_tokens: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "snapshot", b"snapshot", "views", b"views"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "host_token", b"host_token", "seat_tokens", b"seat_tokens", "snapshot", b"snapshot", "views", b"views"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -661,24 +725,32 @@ class SuggestMoveRequest(_message.Message):
     SNAPSHOT_FIELD_NUMBER: _builtins.int
     LEVEL_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
     snapshot: _builtins.bytes
     """The sealed game."""
     level: _builtins.str
     """The bot: "greedy" (the default when empty) or "random"."""
     seed: _builtins.int
     """Seed of the bot's choices: the same snapshot, level and seed give the same move."""
+    seat: _builtins.int
+    """The seat to advise (May I?: a seat in a buy window may answer out of turn);
+    unset: the caller's seat for a seat token, the awaited seat for the host.
+    """
     def __init__(
         self,
         *,
         snapshot: _builtins.bytes = ...,
         level: _builtins.str = ...,
         seed: _builtins.int = ...,
+        seat: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["level", b"level", "seed", b"seed", "snapshot", b"snapshot"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "level", b"level", "seat", b"seat", "seed", b"seed", "snapshot", b"snapshot"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
 
 Global___SuggestMoveRequest: _TypeAlias = SuggestMoveRequest  # noqa: Y015
 
@@ -692,7 +764,7 @@ class SuggestMoveResponse(_message.Message):
     MOVE_FIELD_NUMBER: _builtins.int
     LEVEL_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
-    """The seat whose move is due; the move is for it."""
+    """The seat the move is for."""
     level: _builtins.str
     """The bot that chose it."""
     @_builtins.property

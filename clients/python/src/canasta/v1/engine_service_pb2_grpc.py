@@ -28,8 +28,15 @@ if _version_not_supported:
 class CanastaEngineStub:
     """The stateless Canasta rules engine. Every call carries the game as an
     opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-    next snapshot plus what each seat may see. Errors are google.rpc.Status with
+    next snapshot plus what the caller may see. Errors are google.rpc.Status with
     an ErrorInfo whose `reason` is a stable code (docs/api.md).
+
+    Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+    `host_token` and one `seat_tokens` entry per seat. A call presents one of
+    them as `authorization: Bearer <token>` (gRPC metadata or the HTTP header).
+    The host token acts for any seat and sees everything; a seat token acts and
+    sees as its seat only; a call without one is a spectator's, who sees the
+    public table and may not act (docs/security.md has the table per RPC).
     """
 
     def __init__(self, channel):
@@ -93,8 +100,15 @@ class CanastaEngineStub:
 class CanastaEngineServicer:
     """The stateless Canasta rules engine. Every call carries the game as an
     opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-    next snapshot plus what each seat may see. Errors are google.rpc.Status with
+    next snapshot plus what the caller may see. Errors are google.rpc.Status with
     an ErrorInfo whose `reason` is a stable code (docs/api.md).
+
+    Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+    `host_token` and one `seat_tokens` entry per seat. A call presents one of
+    them as `authorization: Bearer <token>` (gRPC metadata or the HTTP header).
+    The host token acts for any seat and sees everything; a seat token acts and
+    sees as its seat only; a call without one is a spectator's, who sees the
+    public table and may not act (docs/security.md has the table per RPC).
     """
 
     def ListVariants(self, request, context):
@@ -112,28 +126,32 @@ class CanastaEngineServicer:
         raise NotImplementedError('Method not implemented!')
 
     def LegalMoves(self, request, context):
-        """The legal moves of the seat whose move is due.
+        """The legal moves of the seat whose move is due (host), or of the caller's
+        seat when it may act (seat token). Spectators are refused.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ApplyMove(self, request, context):
-        """Apply one move; answers the next snapshot.
+        """Apply one move; answers the next snapshot. The host acts for any seat, a
+        seat token only for its seat; spectators are refused.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ScoreHand(self, request, context):
-        """The hand's score (provisional while the hand is played).
+        """The hand's score (provisional while the hand is played: then hidden hands
+        count only for the host, and a seat sees its own hand's points alone).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetView(self, request, context):
-        """Seat views of a snapshot.
+        """Seat views of a snapshot: any or all for the host, a seat's own for its
+        token, the public view for a spectator.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -154,14 +172,16 @@ class CanastaEngineServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ExportPosition(self, request, context):
-        """The whole position of a snapshot in the text notation (reveals every hand).
+        """The whole position of a snapshot in the text notation (reveals every hand):
+        the host alone, as CANASTA_EXPORT_POLICY allows.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def SuggestMove(self, request, context):
-        """A legal move for the seat whose move is due, chosen by a bot (not applied).
+        """A legal move chosen by a bot (not applied), from what the moving seat
+        may know only: for the awaited seat (host) or the caller's own seat.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -231,8 +251,15 @@ def add_CanastaEngineServicer_to_server(servicer, server):
 class CanastaEngine:
     """The stateless Canasta rules engine. Every call carries the game as an
     opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-    next snapshot plus what each seat may see. Errors are google.rpc.Status with
+    next snapshot plus what the caller may see. Errors are google.rpc.Status with
     an ErrorInfo whose `reason` is a stable code (docs/api.md).
+
+    Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+    `host_token` and one `seat_tokens` entry per seat. A call presents one of
+    them as `authorization: Bearer <token>` (gRPC metadata or the HTTP header).
+    The host token acts for any seat and sees everything; a seat token acts and
+    sees as its seat only; a call without one is a spectator's, who sees the
+    public table and may not act (docs/security.md has the table per RPC).
     """
 
     @staticmethod

@@ -29,8 +29,15 @@ GRPC_VERSION: str
 class CanastaEngineStub:
     """The stateless Canasta rules engine. Every call carries the game as an
     opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-    next snapshot plus what each seat may see. Errors are google.rpc.Status with
+    next snapshot plus what the caller may see. Errors are google.rpc.Status with
     an ErrorInfo whose `reason` is a stable code (docs/api.md).
+
+    Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+    `host_token` and one `seat_tokens` entry per seat. A call presents one of
+    them as `authorization: Bearer <token>` (gRPC metadata or the HTTP header).
+    The host token acts for any seat and sees everything; a seat token acts and
+    sees as its seat only; a call without one is a spectator's, who sees the
+    public table and may not act (docs/security.md has the table per RPC).
     """
 
     @_typing.overload
@@ -42,28 +49,47 @@ class CanastaEngineStub:
     Deal: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.DealRequest, _engine_service_pb2.DealResponse]
     """Deal the first hand of a new game."""
     LegalMoves: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.LegalMovesRequest, _engine_service_pb2.LegalMovesResponse]
-    """The legal moves of the seat whose move is due."""
+    """The legal moves of the seat whose move is due (host), or of the caller's
+    seat when it may act (seat token). Spectators are refused.
+    """
     ApplyMove: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ApplyMoveRequest, _engine_service_pb2.ApplyMoveResponse]
-    """Apply one move; answers the next snapshot."""
+    """Apply one move; answers the next snapshot. The host acts for any seat, a
+    seat token only for its seat; spectators are refused.
+    """
     ScoreHand: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ScoreHandRequest, _engine_service_pb2.ScoreHandResponse]
-    """The hand's score (provisional while the hand is played)."""
+    """The hand's score (provisional while the hand is played: then hidden hands
+    count only for the host, and a seat sees its own hand's points alone).
+    """
     GetView: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.GetViewRequest, _engine_service_pb2.GetViewResponse]
-    """Seat views of a snapshot."""
+    """Seat views of a snapshot: any or all for the host, a seat's own for its
+    token, the public view for a spectator.
+    """
     NextDeal: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.NextDealRequest, _engine_service_pb2.NextDealResponse]
     """Deal the next hand after a hand is over."""
     ImportPosition: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ImportPositionRequest, _engine_service_pb2.ImportPositionResponse]
     """Start a game from a position in the text notation (docs/notation.md)."""
     ExportPosition: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.ExportPositionRequest, _engine_service_pb2.ExportPositionResponse]
-    """The whole position of a snapshot in the text notation (reveals every hand)."""
+    """The whole position of a snapshot in the text notation (reveals every hand):
+    the host alone, as CANASTA_EXPORT_POLICY allows.
+    """
     SuggestMove: _grpc.UnaryUnaryMultiCallable[_engine_service_pb2.SuggestMoveRequest, _engine_service_pb2.SuggestMoveResponse]
-    """A legal move for the seat whose move is due, chosen by a bot (not applied)."""
+    """A legal move chosen by a bot (not applied), from what the moving seat
+    may know only: for the awaited seat (host) or the caller's own seat.
+    """
 
 @_typing.type_check_only
 class CanastaEngineAsyncStub(CanastaEngineStub):
     """The stateless Canasta rules engine. Every call carries the game as an
     opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-    next snapshot plus what each seat may see. Errors are google.rpc.Status with
+    next snapshot plus what the caller may see. Errors are google.rpc.Status with
     an ErrorInfo whose `reason` is a stable code (docs/api.md).
+
+    Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+    `host_token` and one `seat_tokens` entry per seat. A call presents one of
+    them as `authorization: Bearer <token>` (gRPC metadata or the HTTP header).
+    The host token acts for any seat and sees everything; a seat token acts and
+    sees as its seat only; a call without one is a spectator's, who sees the
+    public table and may not act (docs/security.md has the table per RPC).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -72,27 +98,46 @@ class CanastaEngineAsyncStub(CanastaEngineStub):
     Deal: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.DealRequest, _engine_service_pb2.DealResponse]  # type: ignore[assignment]
     """Deal the first hand of a new game."""
     LegalMoves: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.LegalMovesRequest, _engine_service_pb2.LegalMovesResponse]  # type: ignore[assignment]
-    """The legal moves of the seat whose move is due."""
+    """The legal moves of the seat whose move is due (host), or of the caller's
+    seat when it may act (seat token). Spectators are refused.
+    """
     ApplyMove: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ApplyMoveRequest, _engine_service_pb2.ApplyMoveResponse]  # type: ignore[assignment]
-    """Apply one move; answers the next snapshot."""
+    """Apply one move; answers the next snapshot. The host acts for any seat, a
+    seat token only for its seat; spectators are refused.
+    """
     ScoreHand: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ScoreHandRequest, _engine_service_pb2.ScoreHandResponse]  # type: ignore[assignment]
-    """The hand's score (provisional while the hand is played)."""
+    """The hand's score (provisional while the hand is played: then hidden hands
+    count only for the host, and a seat sees its own hand's points alone).
+    """
     GetView: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.GetViewRequest, _engine_service_pb2.GetViewResponse]  # type: ignore[assignment]
-    """Seat views of a snapshot."""
+    """Seat views of a snapshot: any or all for the host, a seat's own for its
+    token, the public view for a spectator.
+    """
     NextDeal: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.NextDealRequest, _engine_service_pb2.NextDealResponse]  # type: ignore[assignment]
     """Deal the next hand after a hand is over."""
     ImportPosition: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ImportPositionRequest, _engine_service_pb2.ImportPositionResponse]  # type: ignore[assignment]
     """Start a game from a position in the text notation (docs/notation.md)."""
     ExportPosition: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.ExportPositionRequest, _engine_service_pb2.ExportPositionResponse]  # type: ignore[assignment]
-    """The whole position of a snapshot in the text notation (reveals every hand)."""
+    """The whole position of a snapshot in the text notation (reveals every hand):
+    the host alone, as CANASTA_EXPORT_POLICY allows.
+    """
     SuggestMove: _aio.UnaryUnaryMultiCallable[_engine_service_pb2.SuggestMoveRequest, _engine_service_pb2.SuggestMoveResponse]  # type: ignore[assignment]
-    """A legal move for the seat whose move is due, chosen by a bot (not applied)."""
+    """A legal move chosen by a bot (not applied), from what the moving seat
+    may know only: for the awaited seat (host) or the caller's own seat.
+    """
 
 class CanastaEngineServicer(metaclass=_abc_1.ABCMeta):
     """The stateless Canasta rules engine. Every call carries the game as an
     opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-    next snapshot plus what each seat may see. Errors are google.rpc.Status with
+    next snapshot plus what the caller may see. Errors are google.rpc.Status with
     an ErrorInfo whose `reason` is a stable code (docs/api.md).
+
+    Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+    `host_token` and one `seat_tokens` entry per seat. A call presents one of
+    them as `authorization: Bearer <token>` (gRPC metadata or the HTTP header).
+    The host token acts for any seat and sees everything; a seat token acts and
+    sees as its seat only; a call without one is a spectator's, who sees the
+    public table and may not act (docs/security.md has the table per RPC).
     """
 
     @_abc_1.abstractmethod
@@ -117,7 +162,9 @@ class CanastaEngineServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.LegalMovesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.LegalMovesResponse, _abc.Awaitable[_engine_service_pb2.LegalMovesResponse]]:
-        """The legal moves of the seat whose move is due."""
+        """The legal moves of the seat whose move is due (host), or of the caller's
+        seat when it may act (seat token). Spectators are refused.
+        """
 
     @_abc_1.abstractmethod
     def ApplyMove(
@@ -125,7 +172,9 @@ class CanastaEngineServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.ApplyMoveRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.ApplyMoveResponse, _abc.Awaitable[_engine_service_pb2.ApplyMoveResponse]]:
-        """Apply one move; answers the next snapshot."""
+        """Apply one move; answers the next snapshot. The host acts for any seat, a
+        seat token only for its seat; spectators are refused.
+        """
 
     @_abc_1.abstractmethod
     def ScoreHand(
@@ -133,7 +182,9 @@ class CanastaEngineServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.ScoreHandRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.ScoreHandResponse, _abc.Awaitable[_engine_service_pb2.ScoreHandResponse]]:
-        """The hand's score (provisional while the hand is played)."""
+        """The hand's score (provisional while the hand is played: then hidden hands
+        count only for the host, and a seat sees its own hand's points alone).
+        """
 
     @_abc_1.abstractmethod
     def GetView(
@@ -141,7 +192,9 @@ class CanastaEngineServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.GetViewRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.GetViewResponse, _abc.Awaitable[_engine_service_pb2.GetViewResponse]]:
-        """Seat views of a snapshot."""
+        """Seat views of a snapshot: any or all for the host, a seat's own for its
+        token, the public view for a spectator.
+        """
 
     @_abc_1.abstractmethod
     def NextDeal(
@@ -165,7 +218,9 @@ class CanastaEngineServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.ExportPositionRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.ExportPositionResponse, _abc.Awaitable[_engine_service_pb2.ExportPositionResponse]]:
-        """The whole position of a snapshot in the text notation (reveals every hand)."""
+        """The whole position of a snapshot in the text notation (reveals every hand):
+        the host alone, as CANASTA_EXPORT_POLICY allows.
+        """
 
     @_abc_1.abstractmethod
     def SuggestMove(
@@ -173,6 +228,8 @@ class CanastaEngineServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_service_pb2.SuggestMoveRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_service_pb2.SuggestMoveResponse, _abc.Awaitable[_engine_service_pb2.SuggestMoveResponse]]:
-        """A legal move for the seat whose move is due, chosen by a bot (not applied)."""
+        """A legal move chosen by a bot (not applied), from what the moving seat
+        may know only: for the awaited seat (host) or the caller's own seat.
+        """
 
 def add_CanastaEngineServicer_to_server(servicer: CanastaEngineServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1088,7 +1088,10 @@ class Event(_message.Message):
     """Team concerned (the winner for EVENT_TYPE_GAME_OVER), -1 none."""
     @_builtins.property
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Cards revealed (red threes laid)."""
+        """Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+        pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+        credential or the host's, empty for everyone else.
+        """
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file canasta/v1/engine_service.proto.
  */
 export const file_canasta_v1_engine_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9jYW5hc3RhL3YxL2VuZ2luZV9zZXJ2aWNlLnByb3RvEgpjYW5hc3RhLnYxIhUKE0xpc3RWYXJpYW50c1JlcXVlc3QiPQoUTGlzdFZhcmlhbnRzUmVzcG9uc2USJQoIdmFyaWFudHMYASADKAsyEy5jYW5hc3RhLnYxLlZhcmlhbnQi2AEKC0RlYWxSZXF1ZXN0Eg8KB3ZhcmlhbnQYASABKAkSDwoHcGxheWVycxgCIAEoBRIMCgRzZWVkGAMgASgEEjUKB29wdGlvbnMYBCADKAsyJC5jYW5hc3RhLnYxLkRlYWxSZXF1ZXN0Lk9wdGlvbnNFbnRyeRIMCgRkZWNrGAUgAygJEhYKCXZpZXdfc2VhdBgGIAEoBUgAiAEBGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgwKCl92aWV3X3NlYXQilAEKDERlYWxSZXNwb25zZRIQCghzbmFwc2hvdBgBIAEoDBIqCgZoZWFkZXIYAiABKAsyGi5jYW5hc3RhLnYxLlNuYXBzaG90SGVhZGVyEiMKBXZpZXdzGAMgAygLMhQuY2FuYXN0YS52MS5TZWF0VmlldxIhCgZldmVudHMYBCADKAsyES5jYW5hc3RhLnYxLkV2ZW50IiUKEUxlZ2FsTW92ZXNSZXF1ZXN0EhAKCHNuYXBzaG90GAEgASgMIlIKEkxlZ2FsTW92ZXNSZXNwb25zZRIMCgRzZWF0GAEgASgFEh8KBW1vdmVzGAIgAygLMhAuY2FuYXN0YS52MS5Nb3ZlEg0KBXBoYXNlGAMgASgJIrIBChBBcHBseU1vdmVSZXF1ZXN0EhAKCHNuYXBzaG90GAEgASgMEh4KBG1vdmUYAiABKAsyEC5jYW5hc3RhLnYxLk1vdmUSGQoMZXhwZWN0ZWRfc2VxGAMgASgESACIAQESEQoEc2VhdBgEIAEoBUgBiAEBEhYKCXZpZXdfc2VhdBgFIAEoBUgCiAEBQg8KDV9leHBlY3RlZF9zZXFCBwoFX3NlYXRCDAoKX3ZpZXdfc2VhdCL+AQoRQXBwbHlNb3ZlUmVzcG9uc2USEAoIc25hcHNob3QYASABKAwSKgoGaGVhZGVyGAIgASgLMhouY2FuYXN0YS52MS5TbmFwc2hvdEhlYWRlchIeCgRtb3ZlGAMgASgLMhAuY2FuYXN0YS52MS5Nb3ZlEgwKBHNlYXQYBCABKAUSDwoHYXdhaXRlZBgFIAEoBRIRCgloYW5kX292ZXIYBiABKAgSEQoJZ2FtZV9vdmVyGAcgASgIEiEKBmV2ZW50cxgIIAMoCzIRLmNhbmFzdGEudjEuRXZlbnQSIwoFdmlld3MYCSADKAsyFC5jYW5hc3RhLnYxLlNlYXRWaWV3IiQKEFNjb3JlSGFuZFJlcXVlc3QSEAoIc25hcHNob3QYASABKAwiogEKEVNjb3JlSGFuZFJlc3BvbnNlEiQKBXNpZGVzGAEgAygLMhUuY2FuYXN0YS52MS5TaWRlU2NvcmUSEQoJaGFuZF9vdmVyGAIgASgIEhEKCWdhbWVfb3ZlchgDIAEoCBIQCgh3ZW50X291dBgEIAEoBRIRCgljb25jZWFsZWQYBSABKAgSDgoGd2lubmVyGAYgASgFEgwKBGRyYXcYByABKAgiPgoOR2V0Vmlld1JlcXVlc3QSEAoIc25hcHNob3QYASABKAwSEQoEc2VhdBgCIAEoBUgAiAEBQgcKBV9zZWF0IjYKD0dldFZpZXdSZXNwb25zZRIjCgV2aWV3cxgBIAMoCzIULmNhbmFzdGEudjEuU2VhdFZpZXcigwEKD05leHREZWFsUmVxdWVzdBIQCghzbmFwc2hvdBgBIAEoDBIMCgRkZWNrGAIgAygJEhkKDGV4cGVjdGVkX3NlcRgDIAEoBEgAiAEBEhYKCXZpZXdfc2VhdBgEIAEoBUgBiAEBQg8KDV9leHBlY3RlZF9zZXFCDAoKX3ZpZXdfc2VhdCKYAQoQTmV4dERlYWxSZXNwb25zZRIQCghzbmFwc2hvdBgBIAEoDBIqCgZoZWFkZXIYAiABKAsyGi5jYW5hc3RhLnYxLlNuYXBzaG90SGVhZGVyEiMKBXZpZXdzGAMgAygLMhQuY2FuYXN0YS52MS5TZWF0VmlldxIhCgZldmVudHMYBCADKAsyES5jYW5hc3RhLnYxLkV2ZW50Ik8KFUltcG9ydFBvc2l0aW9uUmVxdWVzdBIQCghwb3NpdGlvbhgBIAEoCRIWCgl2aWV3X3NlYXQYAiABKAVIAIgBAUIMCgpfdmlld19zZWF0InsKFkltcG9ydFBvc2l0aW9uUmVzcG9uc2USEAoIc25hcHNob3QYASABKAwSKgoGaGVhZGVyGAIgASgLMhouY2FuYXN0YS52MS5TbmFwc2hvdEhlYWRlchIjCgV2aWV3cxgDIAMoCzIULmNhbmFzdGEudjEuU2VhdFZpZXciKQoVRXhwb3J0UG9zaXRpb25SZXF1ZXN0EhAKCHNuYXBzaG90GAEgASgMIlYKFkV4cG9ydFBvc2l0aW9uUmVzcG9uc2USEAoIcG9zaXRpb24YASABKAkSKgoGaGVhZGVyGAIgASgLMhouY2FuYXN0YS52MS5TbmFwc2hvdEhlYWRlciJDChJTdWdnZXN0TW92ZVJlcXVlc3QSEAoIc25hcHNob3QYASABKAwSDQoFbGV2ZWwYAiABKAkSDAoEc2VlZBgDIAEoBCJSChNTdWdnZXN0TW92ZVJlc3BvbnNlEgwKBHNlYXQYASABKAUSHgoEbW92ZRgCIAEoCzIQLmNhbmFzdGEudjEuTW92ZRINCgVsZXZlbBgDIAEoCTKUCAoNQ2FuYXN0YUVuZ2luZRJnCgxMaXN0VmFyaWFudHMSHy5jYW5hc3RhLnYxLkxpc3RWYXJpYW50c1JlcXVlc3QaIC5jYW5hc3RhLnYxLkxpc3RWYXJpYW50c1Jlc3BvbnNlIhSC0+STAg4SDC92MS92YXJpYW50cxJOCgREZWFsEhcuY2FuYXN0YS52MS5EZWFsUmVxdWVzdBoYLmNhbmFzdGEudjEuRGVhbFJlc3BvbnNlIhOC0+STAg06ASoiCC92MS9kZWFsEmcKCkxlZ2FsTW92ZXMSHS5jYW5hc3RhLnYxLkxlZ2FsTW92ZXNSZXF1ZXN0Gh4uY2FuYXN0YS52MS5MZWdhbE1vdmVzUmVzcG9uc2UiGoLT5JMCFDoBKiIPL3YxL2xlZ2FsLW1vdmVzEmMKCUFwcGx5TW92ZRIcLmNhbmFzdGEudjEuQXBwbHlNb3ZlUmVxdWVzdBodLmNhbmFzdGEudjEuQXBwbHlNb3ZlUmVzcG9uc2UiGYLT5JMCEzoBKiIOL3YxL2FwcGx5LW1vdmUSYwoJU2NvcmVIYW5kEhwuY2FuYXN0YS52MS5TY29yZUhhbmRSZXF1ZXN0Gh0uY2FuYXN0YS52MS5TY29yZUhhbmRSZXNwb25zZSIZgtPkkwITOgEqIg4vdjEvc2NvcmUtaGFuZBJXCgdHZXRWaWV3EhouY2FuYXN0YS52MS5HZXRWaWV3UmVxdWVzdBobLmNhbmFzdGEudjEuR2V0Vmlld1Jlc3BvbnNlIhOC0+STAg06ASoiCC92MS92aWV3El8KCE5leHREZWFsEhsuY2FuYXN0YS52MS5OZXh0RGVhbFJlcXVlc3QaHC5jYW5hc3RhLnYxLk5leHREZWFsUmVzcG9uc2UiGILT5JMCEjoBKiINL3YxL25leHQtZGVhbBJ3Cg5JbXBvcnRQb3NpdGlvbhIhLmNhbmFzdGEudjEuSW1wb3J0UG9zaXRpb25SZXF1ZXN0GiIuY2FuYXN0YS52MS5JbXBvcnRQb3NpdGlvblJlc3BvbnNlIh6C0+STAhg6ASoiEy92MS9wb3NpdGlvbjppbXBvcnQSdwoORXhwb3J0UG9zaXRpb24SIS5jYW5hc3RhLnYxLkV4cG9ydFBvc2l0aW9uUmVxdWVzdBoiLmNhbmFzdGEudjEuRXhwb3J0UG9zaXRpb25SZXNwb25zZSIegtPkkwIYOgEqIhMvdjEvcG9zaXRpb246ZXhwb3J0EmsKC1N1Z2dlc3RNb3ZlEh4uY2FuYXN0YS52MS5TdWdnZXN0TW92ZVJlcXVlc3QaHy5jYW5hc3RhLnYxLlN1Z2dlc3RNb3ZlUmVzcG9uc2UiG4LT5JMCFToBKiIQL3YxL3N1Z2dlc3QtbW92ZWIGcHJvdG8z", [file_canasta_v1_game, file_google_api_annotations]);
+  fileDesc("Ch9jYW5hc3RhL3YxL2VuZ2luZV9zZXJ2aWNlLnByb3RvEgpjYW5hc3RhLnYxIhUKE0xpc3RWYXJpYW50c1JlcXVlc3QiPQoUTGlzdFZhcmlhbnRzUmVzcG9uc2USJQoIdmFyaWFudHMYASADKAsyEy5jYW5hc3RhLnYxLlZhcmlhbnQi2AEKC0RlYWxSZXF1ZXN0Eg8KB3ZhcmlhbnQYASABKAkSDwoHcGxheWVycxgCIAEoBRIMCgRzZWVkGAMgASgEEjUKB29wdGlvbnMYBCADKAsyJC5jYW5hc3RhLnYxLkRlYWxSZXF1ZXN0Lk9wdGlvbnNFbnRyeRIMCgRkZWNrGAUgAygJEhYKCXZpZXdfc2VhdBgGIAEoBUgAiAEBGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgwKCl92aWV3X3NlYXQivQEKDERlYWxSZXNwb25zZRIQCghzbmFwc2hvdBgBIAEoDBIqCgZoZWFkZXIYAiABKAsyGi5jYW5hc3RhLnYxLlNuYXBzaG90SGVhZGVyEiMKBXZpZXdzGAMgAygLMhQuY2FuYXN0YS52MS5TZWF0VmlldxIhCgZldmVudHMYBCADKAsyES5jYW5hc3RhLnYxLkV2ZW50EhIKCmhvc3RfdG9rZW4YBSABKAkSEwoLc2VhdF90b2tlbnMYBiADKAkiJQoRTGVnYWxNb3Zlc1JlcXVlc3QSEAoIc25hcHNob3QYASABKAwiUgoSTGVnYWxNb3Zlc1Jlc3BvbnNlEgwKBHNlYXQYASABKAUSHwoFbW92ZXMYAiADKAsyEC5jYW5hc3RhLnYxLk1vdmUSDQoFcGhhc2UYAyABKAki5gEKEEFwcGx5TW92ZVJlcXVlc3QSEAoIc25hcHNob3QYASABKAwSHgoEbW92ZRgCIAEoCzIQLmNhbmFzdGEudjEuTW92ZRIZCgxleHBlY3RlZF9zZXEYAyABKARIAIgBARIRCgRzZWF0GAQgASgFSAGIAQESFgoJdmlld19zZWF0GAUgASgFSAKIAQESHQoQZXhwZWN0ZWRfZ2FtZV9pZBgGIAEoCUgDiAEBQg8KDV9leHBlY3RlZF9zZXFCBwoFX3NlYXRCDAoKX3ZpZXdfc2VhdEITChFfZXhwZWN0ZWRfZ2FtZV9pZCL+AQoRQXBwbHlNb3ZlUmVzcG9uc2USEAoIc25hcHNob3QYASABKAwSKgoGaGVhZGVyGAIgASgLMhouY2FuYXN0YS52MS5TbmFwc2hvdEhlYWRlchIeCgRtb3ZlGAMgASgLMhAuY2FuYXN0YS52MS5Nb3ZlEgwKBHNlYXQYBCABKAUSDwoHYXdhaXRlZBgFIAEoBRIRCgloYW5kX292ZXIYBiABKAgSEQoJZ2FtZV9vdmVyGAcgASgIEiEKBmV2ZW50cxgIIAMoCzIRLmNhbmFzdGEudjEuRXZlbnQSIwoFdmlld3MYCSADKAsyFC5jYW5hc3RhLnYxLlNlYXRWaWV3IiQKEFNjb3JlSGFuZFJlcXVlc3QSEAoIc25hcHNob3QYASABKAwiogEKEVNjb3JlSGFuZFJlc3BvbnNlEiQKBXNpZGVzGAEgAygLMhUuY2FuYXN0YS52MS5TaWRlU2NvcmUSEQoJaGFuZF9vdmVyGAIgASgIEhEKCWdhbWVfb3ZlchgDIAEoCBIQCgh3ZW50X291dBgEIAEoBRIRCgljb25jZWFsZWQYBSABKAgSDgoGd2lubmVyGAYgASgFEgwKBGRyYXcYByABKAgiPgoOR2V0Vmlld1JlcXVlc3QSEAoIc25hcHNob3QYASABKAwSEQoEc2VhdBgCIAEoBUgAiAEBQgcKBV9zZWF0IjYKD0dldFZpZXdSZXNwb25zZRIjCgV2aWV3cxgBIAMoCzIULmNhbmFzdGEudjEuU2VhdFZpZXcitwEKD05leHREZWFsUmVxdWVzdBIQCghzbmFwc2hvdBgBIAEoDBIMCgRkZWNrGAIgAygJEhkKDGV4cGVjdGVkX3NlcRgDIAEoBEgAiAEBEhYKCXZpZXdfc2VhdBgEIAEoBUgBiAEBEh0KEGV4cGVjdGVkX2dhbWVfaWQYBSABKAlIAogBAUIPCg1fZXhwZWN0ZWRfc2VxQgwKCl92aWV3X3NlYXRCEwoRX2V4cGVjdGVkX2dhbWVfaWQiwQEKEE5leHREZWFsUmVzcG9uc2USEAoIc25hcHNob3QYASABKAwSKgoGaGVhZGVyGAIgASgLMhouY2FuYXN0YS52MS5TbmFwc2hvdEhlYWRlchIjCgV2aWV3cxgDIAMoCzIULmNhbmFzdGEudjEuU2VhdFZpZXcSIQoGZXZlbnRzGAQgAygLMhEuY2FuYXN0YS52MS5FdmVudBISCgpob3N0X3Rva2VuGAUgASgJEhMKC3NlYXRfdG9rZW5zGAYgAygJIk8KFUltcG9ydFBvc2l0aW9uUmVxdWVzdBIQCghwb3NpdGlvbhgBIAEoCRIWCgl2aWV3X3NlYXQYAiABKAVIAIgBAUIMCgpfdmlld19zZWF0IqQBChZJbXBvcnRQb3NpdGlvblJlc3BvbnNlEhAKCHNuYXBzaG90GAEgASgMEioKBmhlYWRlchgCIAEoCzIaLmNhbmFzdGEudjEuU25hcHNob3RIZWFkZXISIwoFdmlld3MYAyADKAsyFC5jYW5hc3RhLnYxLlNlYXRWaWV3EhIKCmhvc3RfdG9rZW4YBCABKAkSEwoLc2VhdF90b2tlbnMYBSADKAkiKQoVRXhwb3J0UG9zaXRpb25SZXF1ZXN0EhAKCHNuYXBzaG90GAEgASgMIlYKFkV4cG9ydFBvc2l0aW9uUmVzcG9uc2USEAoIcG9zaXRpb24YASABKAkSKgoGaGVhZGVyGAIgASgLMhouY2FuYXN0YS52MS5TbmFwc2hvdEhlYWRlciJfChJTdWdnZXN0TW92ZVJlcXVlc3QSEAoIc25hcHNob3QYASABKAwSDQoFbGV2ZWwYAiABKAkSDAoEc2VlZBgDIAEoBBIRCgRzZWF0GAQgASgFSACIAQFCBwoFX3NlYXQiUgoTU3VnZ2VzdE1vdmVSZXNwb25zZRIMCgRzZWF0GAEgASgFEh4KBG1vdmUYAiABKAsyEC5jYW5hc3RhLnYxLk1vdmUSDQoFbGV2ZWwYAyABKAkylAgKDUNhbmFzdGFFbmdpbmUSZwoMTGlzdFZhcmlhbnRzEh8uY2FuYXN0YS52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiAuY2FuYXN0YS52MS5MaXN0VmFyaWFudHNSZXNwb25zZSIUgtPkkwIOEgwvdjEvdmFyaWFudHMSTgoERGVhbBIXLmNhbmFzdGEudjEuRGVhbFJlcXVlc3QaGC5jYW5hc3RhLnYxLkRlYWxSZXNwb25zZSITgtPkkwINOgEqIggvdjEvZGVhbBJnCgpMZWdhbE1vdmVzEh0uY2FuYXN0YS52MS5MZWdhbE1vdmVzUmVxdWVzdBoeLmNhbmFzdGEudjEuTGVnYWxNb3Zlc1Jlc3BvbnNlIhqC0+STAhQ6ASoiDy92MS9sZWdhbC1tb3ZlcxJjCglBcHBseU1vdmUSHC5jYW5hc3RhLnYxLkFwcGx5TW92ZVJlcXVlc3QaHS5jYW5hc3RhLnYxLkFwcGx5TW92ZVJlc3BvbnNlIhmC0+STAhM6ASoiDi92MS9hcHBseS1tb3ZlEmMKCVNjb3JlSGFuZBIcLmNhbmFzdGEudjEuU2NvcmVIYW5kUmVxdWVzdBodLmNhbmFzdGEudjEuU2NvcmVIYW5kUmVzcG9uc2UiGYLT5JMCEzoBKiIOL3YxL3Njb3JlLWhhbmQSVwoHR2V0VmlldxIaLmNhbmFzdGEudjEuR2V0Vmlld1JlcXVlc3QaGy5jYW5hc3RhLnYxLkdldFZpZXdSZXNwb25zZSITgtPkkwINOgEqIggvdjEvdmlldxJfCghOZXh0RGVhbBIbLmNhbmFzdGEudjEuTmV4dERlYWxSZXF1ZXN0GhwuY2FuYXN0YS52MS5OZXh0RGVhbFJlc3BvbnNlIhiC0+STAhI6ASoiDS92MS9uZXh0LWRlYWwSdwoOSW1wb3J0UG9zaXRpb24SIS5jYW5hc3RhLnYxLkltcG9ydFBvc2l0aW9uUmVxdWVzdBoiLmNhbmFzdGEudjEuSW1wb3J0UG9zaXRpb25SZXNwb25zZSIegtPkkwIYOgEqIhMvdjEvcG9zaXRpb246aW1wb3J0EncKDkV4cG9ydFBvc2l0aW9uEiEuY2FuYXN0YS52MS5FeHBvcnRQb3NpdGlvblJlcXVlc3QaIi5jYW5hc3RhLnYxLkV4cG9ydFBvc2l0aW9uUmVzcG9uc2UiHoLT5JMCGDoBKiITL3YxL3Bvc2l0aW9uOmV4cG9ydBJrCgtTdWdnZXN0TW92ZRIeLmNhbmFzdGEudjEuU3VnZ2VzdE1vdmVSZXF1ZXN0Gh8uY2FuYXN0YS52MS5TdWdnZXN0TW92ZVJlc3BvbnNlIhuC0+STAhU6ASoiEC92MS9zdWdnZXN0LW1vdmViBnByb3RvMw", [file_canasta_v1_game, file_google_api_annotations]);
 
 /**
  * Request of ListVariants.
@@ -140,6 +140,21 @@ export type DealResponse = Message<"canasta.v1.DealResponse"> & {
    * @generated from field: repeated canasta.v1.Event events = 4;
    */
   events: Event[];
+
+  /**
+   * The credential that acts for any seat and sees everything. Keep it on the
+   * host's side; never hand it to a player.
+   *
+   * @generated from field: string host_token = 5;
+   */
+  hostToken: string;
+
+  /**
+   * One credential per seat, index = seat number: give each player only theirs.
+   *
+   * @generated from field: repeated string seat_tokens = 6;
+   */
+  seatTokens: string[];
 };
 
 /**
@@ -184,7 +199,8 @@ export type LegalMovesResponse = Message<"canasta.v1.LegalMovesResponse"> & {
   seat: number;
 
   /**
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    *
    * @generated from field: repeated canasta.v1.Move moves = 2;
    */
@@ -234,17 +250,27 @@ export type ApplyMoveRequest = Message<"canasta.v1.ApplyMoveRequest"> & {
 
   /**
    * When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+   * With a seat token it may only be that seat (which moves whether set or not).
    *
    * @generated from field: optional int32 seat = 4;
    */
   seat?: number | undefined;
 
   /**
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    *
    * @generated from field: optional int32 view_seat = 5;
    */
   viewSeat?: number | undefined;
+
+  /**
+   * When set, the snapshot's game id (its header's UUID) must equal it (else
+   * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+   *
+   * @generated from field: optional string expected_game_id = 6;
+   */
+  expectedGameId?: string | undefined;
 };
 
 /**
@@ -310,7 +336,8 @@ export type ApplyMoveResponse = Message<"canasta.v1.ApplyMoveResponse"> & {
   gameOver: boolean;
 
   /**
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    *
    * @generated from field: repeated canasta.v1.Event events = 8;
    */
@@ -429,7 +456,8 @@ export type GetViewRequest = Message<"canasta.v1.GetViewRequest"> & {
   snapshot: Uint8Array;
 
   /**
-   * Only this seat's view (-1: the spectator's); unset: every seat's.
+   * Only this seat's view (-1: the spectator's); unset: every seat's for the
+   * host, the caller's own for a seat token, the public one for a spectator.
    *
    * @generated from field: optional int32 seat = 2;
    */
@@ -478,7 +506,7 @@ export type NextDealRequest = Message<"canasta.v1.NextDealRequest"> & {
   snapshot: Uint8Array;
 
   /**
-   * Explicit card order for the new hand, top card first.
+   * Explicit card order for the new hand, top card first (the host only).
    *
    * @generated from field: repeated string deck = 2;
    */
@@ -492,11 +520,19 @@ export type NextDealRequest = Message<"canasta.v1.NextDealRequest"> & {
   expectedSeq?: bigint | undefined;
 
   /**
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    *
    * @generated from field: optional int32 view_seat = 4;
    */
   viewSeat?: number | undefined;
+
+  /**
+   * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+   *
+   * @generated from field: optional string expected_game_id = 5;
+   */
+  expectedGameId?: string | undefined;
 };
 
 /**
@@ -539,6 +575,21 @@ export type NextDealResponse = Message<"canasta.v1.NextDealResponse"> & {
    * @generated from field: repeated canasta.v1.Event events = 4;
    */
   events: Event[];
+
+  /**
+   * The game's host credential (the same game, so the same as Deal's while its
+   * key seals); empty unless the caller is the host.
+   *
+   * @generated from field: string host_token = 5;
+   */
+  hostToken: string;
+
+  /**
+   * The seat credentials, index = seat number; empty unless the caller is the host.
+   *
+   * @generated from field: repeated string seat_tokens = 6;
+   */
+  seatTokens: string[];
 };
 
 /**
@@ -602,6 +653,20 @@ export type ImportPositionResponse = Message<"canasta.v1.ImportPositionResponse"
    * @generated from field: repeated canasta.v1.SeatView views = 3;
    */
   views: SeatView[];
+
+  /**
+   * The new game's host credential.
+   *
+   * @generated from field: string host_token = 4;
+   */
+  hostToken: string;
+
+  /**
+   * The new game's seat credentials, index = seat number.
+   *
+   * @generated from field: repeated string seat_tokens = 5;
+   */
+  seatTokens: string[];
 };
 
 /**
@@ -686,6 +751,14 @@ export type SuggestMoveRequest = Message<"canasta.v1.SuggestMoveRequest"> & {
    * @generated from field: uint64 seed = 3;
    */
   seed: bigint;
+
+  /**
+   * The seat to advise (May I?: a seat in a buy window may answer out of turn);
+   * unset: the caller's seat for a seat token, the awaited seat for the host.
+   *
+   * @generated from field: optional int32 seat = 4;
+   */
+  seat?: number | undefined;
 };
 
 /**
@@ -702,7 +775,7 @@ export const SuggestMoveRequestSchema: GenMessage<SuggestMoveRequest> = /*@__PUR
  */
 export type SuggestMoveResponse = Message<"canasta.v1.SuggestMoveResponse"> & {
   /**
-   * The seat whose move is due; the move is for it.
+   * The seat the move is for.
    *
    * @generated from field: int32 seat = 1;
    */
@@ -733,8 +806,15 @@ export const SuggestMoveResponseSchema: GenMessage<SuggestMoveResponse> = /*@__P
 /**
  * The stateless Canasta rules engine. Every call carries the game as an
  * opaque sealed snapshot (AES-256-GCM) and every state change answers with the
- * next snapshot plus what each seat may see. Errors are google.rpc.Status with
+ * next snapshot plus what the caller may see. Errors are google.rpc.Status with
  * an ErrorInfo whose `reason` is a stable code (docs/api.md).
+ *
+ * Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+ * `host_token` and one `seat_tokens` entry per seat. A call presents one of
+ * them as `authorization: Bearer <token>` (gRPC metadata or the HTTP header).
+ * The host token acts for any seat and sees everything; a seat token acts and
+ * sees as its seat only; a call without one is a spectator's, who sees the
+ * public table and may not act (docs/security.md has the table per RPC).
  *
  * @generated from service canasta.v1.CanastaEngine
  */
@@ -760,7 +840,8 @@ export const CanastaEngine: GenService<{
     output: typeof DealResponseSchema;
   },
   /**
-   * The legal moves of the seat whose move is due.
+   * The legal moves of the seat whose move is due (host), or of the caller's
+   * seat when it may act (seat token). Spectators are refused.
    *
    * @generated from rpc canasta.v1.CanastaEngine.LegalMoves
    */
@@ -770,7 +851,8 @@ export const CanastaEngine: GenService<{
     output: typeof LegalMovesResponseSchema;
   },
   /**
-   * Apply one move; answers the next snapshot.
+   * Apply one move; answers the next snapshot. The host acts for any seat, a
+   * seat token only for its seat; spectators are refused.
    *
    * @generated from rpc canasta.v1.CanastaEngine.ApplyMove
    */
@@ -780,7 +862,8 @@ export const CanastaEngine: GenService<{
     output: typeof ApplyMoveResponseSchema;
   },
   /**
-   * The hand's score (provisional while the hand is played).
+   * The hand's score (provisional while the hand is played: then hidden hands
+   * count only for the host, and a seat sees its own hand's points alone).
    *
    * @generated from rpc canasta.v1.CanastaEngine.ScoreHand
    */
@@ -790,7 +873,8 @@ export const CanastaEngine: GenService<{
     output: typeof ScoreHandResponseSchema;
   },
   /**
-   * Seat views of a snapshot.
+   * Seat views of a snapshot: any or all for the host, a seat's own for its
+   * token, the public view for a spectator.
    *
    * @generated from rpc canasta.v1.CanastaEngine.GetView
    */
@@ -820,7 +904,8 @@ export const CanastaEngine: GenService<{
     output: typeof ImportPositionResponseSchema;
   },
   /**
-   * The whole position of a snapshot in the text notation (reveals every hand).
+   * The whole position of a snapshot in the text notation (reveals every hand):
+   * the host alone, as CANASTA_EXPORT_POLICY allows.
    *
    * @generated from rpc canasta.v1.CanastaEngine.ExportPosition
    */
@@ -830,7 +915,8 @@ export const CanastaEngine: GenService<{
     output: typeof ExportPositionResponseSchema;
   },
   /**
-   * A legal move for the seat whose move is due, chosen by a bot (not applied).
+   * A legal move chosen by a bot (not applied), from what the moving seat
+   * may know only: for the awaited seat (host) or the caller's own seat.
    *
    * @generated from rpc canasta.v1.CanastaEngine.SuggestMove
    */

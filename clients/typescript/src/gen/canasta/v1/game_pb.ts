@@ -1190,7 +1190,9 @@ export type Event = Message<"canasta.v1.Event"> & {
   move: string;
 
   /**
-   * Cards revealed (red threes laid).
+   * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+   * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+   * credential or the host's, empty for everyone else.
    *
    * @generated from field: repeated string cards = 4;
    */

@@ -20,7 +20,9 @@ import io.github.canastarules.canasta.v1.ScoreHandResponse;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,19 +32,29 @@ import java.util.function.Function;
  * The client of one canasta.v1 server over gRPC. Every call has a deadline (the client's
  * timeout, 10 s unless set) and throws {@link CanastaException} carrying the server's reason
  * code. Thread-safe; close it to close the channel it made.
+ *
+ * <p>A game's credentials come with its deal ({@code getHostToken()}, {@code
+ * getSeatTokensList()}). The client sends its token ({@link #withToken}) as {@code
+ * authorization: Bearer <token>} with every call; the overloads taking a {@code token} send
+ * that one instead ({@code ""}: none, a spectator's call; {@code null}: the client's).
  */
 public final class CanastaClient implements AutoCloseable {
   /** The deadline of each call unless set otherwise. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
+  private static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
   private final CanastaEngineGrpc.CanastaEngineBlockingStub stub;
   private final ManagedChannel owned;
   private final Duration timeout;
+  private final String token;
 
-  private CanastaClient(Channel channel, ManagedChannel owned, Duration timeout) {
+  private CanastaClient(Channel channel, ManagedChannel owned, Duration timeout, String token) {
     this.stub = CanastaEngineGrpc.newBlockingStub(channel);
     this.owned = owned;
     this.timeout = timeout;
+    this.token = token;
   }
 
   /** A plaintext client of {@code target} ({@code host:port}). */
@@ -53,17 +65,25 @@ public final class CanastaClient implements AutoCloseable {
   /** A plaintext client of {@code target} with the given per-call timeout. */
   public static CanastaClient connect(String target, Duration timeout) {
     ManagedChannel channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
-    return new CanastaClient(channel, channel, timeout);
+    return new CanastaClient(channel, channel, timeout, null);
   }
 
   /** A client over a channel the caller owns (TLS, interceptors, ...) and closes. */
   public static CanastaClient of(Channel channel, Duration timeout) {
-    return new CanastaClient(channel, null, timeout);
+    return new CanastaClient(channel, null, timeout, null);
   }
 
   /** The same client with another per-call timeout (sharing the channel). */
   public CanastaClient withTimeout(Duration timeout) {
-    return new CanastaClient(stub.getChannel(), null, timeout);
+    return new CanastaClient(stub.getChannel(), null, timeout, token);
+  }
+
+  /**
+   * The same client sending {@code token} with every call (sharing the channel: close the
+   * client that made it): a game's host token, or one seat's token for that player.
+   */
+  public CanastaClient withToken(String token) {
+    return new CanastaClient(stub.getChannel(), null, timeout, token);
   }
 
   /** The per-call timeout. */
@@ -71,9 +91,26 @@ public final class CanastaClient implements AutoCloseable {
     return timeout;
   }
 
+  /** The credential sent with every call, or {@code null}. */
+  public String getToken() {
+    return token;
+  }
+
   private <T> T call(Function<CanastaEngineGrpc.CanastaEngineBlockingStub, T> rpc) {
+    return call(null, rpc);
+  }
+
+  private <T> T call(String callToken, Function<CanastaEngineGrpc.CanastaEngineBlockingStub, T> rpc) {
+    String credential = callToken != null ? callToken : token;
+    CanastaEngineGrpc.CanastaEngineBlockingStub s =
+        stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    if (credential != null && !credential.isEmpty()) {
+      Metadata headers = new Metadata();
+      headers.put(AUTHORIZATION, "Bearer " + credential);
+      s = s.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    }
     try {
-      return rpc.apply(stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS));
+      return rpc.apply(s);
     } catch (StatusRuntimeException e) {
       throw CanastaException.from(e);
     }
@@ -84,7 +121,7 @@ public final class CanastaClient implements AutoCloseable {
     return call(s -> s.listVariants(ListVariantsRequest.getDefaultInstance()));
   }
 
-  /** Deal the first hand of a new game. */
+  /** Deal the first hand of a new game; the answer carries its host and seat tokens. */
   public DealResponse deal(DealRequest request) {
     return call(s -> s.deal(request));
   }
@@ -94,19 +131,37 @@ public final class CanastaClient implements AutoCloseable {
     return deal(DealRequest.newBuilder().setVariant(variant).setPlayers(players).setSeed(seed).build());
   }
 
-  /** The legal moves of the seat whose move is due. */
+  /** The legal moves of the seat whose move is due (host), or of the token's seat when it may act. */
   public LegalMovesResponse legalMoves(ByteString snapshot) {
-    return call(s -> s.legalMoves(LegalMovesRequest.newBuilder().setSnapshot(snapshot).build()));
+    return legalMoves(snapshot, null);
   }
 
-  /** Apply one move (expected seq, seat and view seat set on the request). */
+  /** {@link #legalMoves(ByteString)} with this call's {@code token}. */
+  public LegalMovesResponse legalMoves(ByteString snapshot, String token) {
+    return call(token, s -> s.legalMoves(LegalMovesRequest.newBuilder().setSnapshot(snapshot).build()));
+  }
+
+  /**
+   * Apply one move (expected seq and game id, seat and view seat set on the request): the host
+   * token moves for any seat, a seat token for its seat only.
+   */
   public ApplyMoveResponse applyMove(ApplyMoveRequest request) {
-    return call(s -> s.applyMove(request));
+    return applyMove(request, null);
+  }
+
+  /** {@link #applyMove(ApplyMoveRequest)} with this call's {@code token}. */
+  public ApplyMoveResponse applyMove(ApplyMoveRequest request, String token) {
+    return call(token, s -> s.applyMove(request));
   }
 
   /** Apply one move, such as one {@link #legalMoves} listed. */
   public ApplyMoveResponse applyMove(ByteString snapshot, Move move) {
-    return applyMove(ApplyMoveRequest.newBuilder().setSnapshot(snapshot).setMove(move).build());
+    return applyMove(snapshot, move, null);
+  }
+
+  /** {@link #applyMove(ByteString, Move)} with this call's {@code token}. */
+  public ApplyMoveResponse applyMove(ByteString snapshot, Move move, String token) {
+    return applyMove(ApplyMoveRequest.newBuilder().setSnapshot(snapshot).setMove(move).build(), token);
   }
 
   /** Play a move given in its text form, such as {@code "discard 4D"}. */
@@ -114,29 +169,62 @@ public final class CanastaClient implements AutoCloseable {
     return applyMove(snapshot, move(text));
   }
 
-  /** The hand's score (provisional while the hand is played). */
-  public ScoreHandResponse scoreHand(ByteString snapshot) {
-    return call(s -> s.scoreHand(ScoreHandRequest.newBuilder().setSnapshot(snapshot).build()));
+  /** {@link #play(ByteString, String)} with this call's {@code token}. */
+  public ApplyMoveResponse play(ByteString snapshot, String text, String token) {
+    return applyMove(snapshot, move(text), token);
   }
 
-  /** Deal the next hand once a hand is over. */
+  /** The hand's score (provisional while the hand is played). */
+  public ScoreHandResponse scoreHand(ByteString snapshot) {
+    return scoreHand(snapshot, null);
+  }
+
+  /** {@link #scoreHand(ByteString)} with this call's {@code token}. */
+  public ScoreHandResponse scoreHand(ByteString snapshot, String token) {
+    return call(token, s -> s.scoreHand(ScoreHandRequest.newBuilder().setSnapshot(snapshot).build()));
+  }
+
+  /** Deal the next hand once a hand is over (the host's answer carries the tokens). */
   public NextDealResponse nextDeal(NextDealRequest request) {
-    return call(s -> s.nextDeal(request));
+    return nextDeal(request, null);
+  }
+
+  /** {@link #nextDeal(NextDealRequest)} with this call's {@code token}. */
+  public NextDealResponse nextDeal(NextDealRequest request, String token) {
+    return call(token, s -> s.nextDeal(request));
   }
 
   /** Deal the next hand once a hand is over. */
   public NextDealResponse nextDeal(ByteString snapshot) {
-    return nextDeal(NextDealRequest.newBuilder().setSnapshot(snapshot).build());
+    return nextDeal(snapshot, null);
   }
 
-  /** Every seat's view of a snapshot. */
+  /** {@link #nextDeal(ByteString)} with this call's {@code token}. */
+  public NextDealResponse nextDeal(ByteString snapshot, String token) {
+    return nextDeal(NextDealRequest.newBuilder().setSnapshot(snapshot).build(), token);
+  }
+
+  /**
+   * The views of a snapshot the credential may see: every seat's for the host token, its own
+   * seat's for a seat token, the public one without a token.
+   */
   public GetViewResponse view(ByteString snapshot) {
-    return call(s -> s.getView(GetViewRequest.newBuilder().setSnapshot(snapshot).build()));
+    return view(snapshot, null);
+  }
+
+  /** {@link #view(ByteString)} with this call's {@code token}. */
+  public GetViewResponse view(ByteString snapshot, String token) {
+    return call(token, s -> s.getView(GetViewRequest.newBuilder().setSnapshot(snapshot).build()));
   }
 
   /** One seat's view of a snapshot ({@code -1}: the spectator's). */
   public GetViewResponse view(ByteString snapshot, int seat) {
-    return call(s -> s.getView(GetViewRequest.newBuilder().setSnapshot(snapshot).setSeat(seat).build()));
+    return view(snapshot, seat, null);
+  }
+
+  /** {@link #view(ByteString, int)} with this call's {@code token}. */
+  public GetViewResponse view(ByteString snapshot, int seat, String token) {
+    return call(token, s -> s.getView(GetViewRequest.newBuilder().setSnapshot(snapshot).setSeat(seat).build()));
   }
 
   /** A move from its text form. */

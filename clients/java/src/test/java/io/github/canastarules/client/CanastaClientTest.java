@@ -19,6 +19,7 @@ import io.github.canastarules.canasta.v1.NextDealRequest;
 import io.github.canastarules.canasta.v1.NextDealResponse;
 import io.github.canastarules.canasta.v1.ScoreBreakdown;
 import io.github.canastarules.canasta.v1.ScoreHandResponse;
+import io.github.canastarules.canasta.v1.SeatView;
 import io.github.canastarules.canasta.v1.SideScore;
 import io.grpc.Status;
 import java.io.ByteArrayOutputStream;
@@ -33,6 +34,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -98,14 +100,19 @@ class CanastaClientTest {
   void playsAWholeClassicFourHandedHand() {
     DealResponse deal = client.deal("classic", 4, 11);
     assertEquals(0, deal.getHeader().getSeq());
+    assertTrue(deal.getHostToken().startsWith("ct1.host."), deal.getHostToken());
+    assertEquals(List.of("s0", "s1", "s2", "s3"), deal.getSeatTokensList().stream()
+        .map(t -> t.split("\\.")[1]).collect(Collectors.toList()));
+    CanastaClient host = client.withToken(deal.getHostToken());
+    String gameId = deal.getHeader().getGameId();
     ByteString snapshot = deal.getSnapshot();
     long seq = 0;
     ApplyMoveResponse played = null;
     for (int i = 0; i < MAX_MOVES; i++) {
-      LegalMovesResponse legal = client.legalMoves(snapshot);
+      LegalMovesResponse legal = host.legalMoves(snapshot);
       Move chosen = CanastaClient.firstProgressMove(legal.getMovesList());
-      played = client.applyMove(ApplyMoveRequest.newBuilder().setSnapshot(snapshot).setMove(chosen)
-          .setExpectedSeq(seq).setSeat(legal.getSeat()).build());
+      played = host.applyMove(ApplyMoveRequest.newBuilder().setSnapshot(snapshot).setMove(chosen)
+          .setExpectedSeq(seq).setSeat(legal.getSeat()).setExpectedGameId(gameId).build());
       assertEquals(chosen.getText(), played.getMove().getText());
       assertEquals(seq + 1, played.getHeader().getSeq());
       assertEquals(deal.getHeader().getGameId(), played.getHeader().getGameId());
@@ -117,7 +124,7 @@ class CanastaClientTest {
     }
     assertNotNull(played);
     assertTrue(played.getHandOver(), "the hand ended");
-    ScoreHandResponse score = client.scoreHand(snapshot);
+    ScoreHandResponse score = host.scoreHand(snapshot);
     assertTrue(score.getHandOver());
     assertEquals(2, score.getSidesCount());
     for (SideScore side : score.getSidesList()) {
@@ -126,10 +133,13 @@ class CanastaClientTest {
           + b.getRedThreePoints() - b.getInHand() - b.getPenalties());
     }
     if (!played.getGameOver()) {
-      NextDealResponse next = client.nextDeal(
-          NextDealRequest.newBuilder().setSnapshot(snapshot).setExpectedSeq(seq).build());
+      NextDealResponse next = host.nextDeal(NextDealRequest.newBuilder().setSnapshot(snapshot)
+          .setExpectedSeq(seq).setExpectedGameId(gameId).build());
       assertEquals(seq + 1, next.getHeader().getSeq());
       assertTrue(next.getEventsList().stream().anyMatch(e -> e.getType() == EventType.EVENT_TYPE_HAND_DEALT));
+      // the same game, the same credentials (in the host's answer only)
+      assertEquals(deal.getHostToken(), next.getHostToken());
+      assertEquals(deal.getSeatTokensList(), next.getSeatTokensList());
     }
   }
 
@@ -138,28 +148,30 @@ class CanastaClientTest {
     DealResponse deal = client.deal(DealRequest.newBuilder().setVariant("classic").setPlayers(4)
         .setSeed(3).setViewSeat(0).build());
     assertEquals(1, deal.getViewsCount());
-    GetViewResponse mine = client.view(deal.getSnapshot(), 0);
+    GetViewResponse mine = client.view(deal.getSnapshot(), 0, deal.getHostToken());
     assertEquals(1, mine.getViewsCount());
     assertEquals(11, mine.getViews(0).getHandCount());
-    ApplyMoveResponse played = client.play(deal.getSnapshot(), "draw");
+    ApplyMoveResponse played = client.play(deal.getSnapshot(), "draw", deal.getHostToken());
     assertEquals("draw", played.getMove().getText());
     assertTrue(played.getMove().hasDraw());
   }
 
   @Test
   void tamperedSnapshotIsSnapshotInvalid() {
-    byte[] bytes = client.deal("classic", 4, 5).getSnapshot().toByteArray();
+    DealResponse deal = client.deal("classic", 4, 5);
+    byte[] bytes = deal.getSnapshot().toByteArray();
     bytes[bytes.length / 2] ^= 1;
     CanastaException e = assertThrows(CanastaException.class,
-        () -> client.legalMoves(ByteString.copyFrom(bytes)));
+        () -> client.legalMoves(ByteString.copyFrom(bytes), deal.getHostToken()));
     assertEquals(Status.Code.INVALID_ARGUMENT, e.getCode());
     assertEquals("SNAPSHOT_INVALID", e.getReason());
   }
 
   @Test
   void illegalMoveIsARuleViolation() {
-    ByteString snapshot = client.deal("classic", 4, 5).getSnapshot();
-    CanastaException e = assertThrows(CanastaException.class, () -> client.play(snapshot, "discard 4D"));
+    DealResponse deal = client.deal("classic", 4, 5);
+    CanastaException e = assertThrows(CanastaException.class,
+        () -> client.play(deal.getSnapshot(), "discard 4D", deal.getHostToken()));
     assertEquals(Status.Code.FAILED_PRECONDITION, e.getCode());
     assertTrue(e.isRuleViolation());
     assertTrue(ILLEGAL.contains(e.getReason()), e.getReason());
@@ -168,10 +180,10 @@ class CanastaClientTest {
 
   @Test
   void staleSnapshotAndBadRequest() {
-    ByteString snapshot = client.deal("classic", 4, 5).getSnapshot();
+    DealResponse deal = client.deal("classic", 4, 5);
     CanastaException stale = assertThrows(CanastaException.class, () -> client.applyMove(
-        ApplyMoveRequest.newBuilder().setSnapshot(snapshot).setMove(CanastaClient.move("draw"))
-            .setExpectedSeq(7).build()));
+        ApplyMoveRequest.newBuilder().setSnapshot(deal.getSnapshot()).setMove(CanastaClient.move("draw"))
+            .setExpectedSeq(7).build(), deal.getHostToken()));
     assertEquals(Status.Code.ABORTED, stale.getCode());
     assertEquals("SNAPSHOT_STALE", stale.getReason());
     CanastaException bad = assertThrows(CanastaException.class, () -> client.deal("classic", 9, 1));
@@ -205,5 +217,101 @@ class CanastaClientTest {
   void versionIsClientsVersion() throws Exception {
     String want = Files.readString(sdkDir().resolve("../VERSION")).trim();
     assertEquals(want, Version.VERSION);
+  }
+
+  // ---- credentials (the server runs with CANASTA_ACCESS=tokens) ---------------------------
+
+  private static List<Integer> seats(GetViewResponse views) {
+    return views.getViewsList().stream().map(SeatView::getSeat).collect(Collectors.toList());
+  }
+
+  private static void assertRefused(Status.Code code, String reason, Runnable call) {
+    CanastaException e = assertThrows(CanastaException.class, call::run);
+    assertEquals(code, e.getCode(), e.getMessage());
+    assertEquals(reason, e.getReason(), e.getMessage());
+  }
+
+  @Test
+  void aSeatTokenSeesItsOwnHandOnly() {
+    DealResponse deal = client.deal("classic", 4, 21);
+    GetViewResponse every = client.withToken(deal.getHostToken()).view(deal.getSnapshot());
+    assertEquals(List.of(0, 1, 2, 3), seats(every));
+    assertTrue(every.getViewsList().stream().allMatch(v -> v.getHandCount() == 11));
+    CanastaClient seat1 = client.withToken(deal.getSeatTokens(1));
+    GetViewResponse mine = seat1.view(deal.getSnapshot());
+    assertEquals(List.of(1), seats(mine));
+    assertEquals(every.getViews(1).getHandList(), mine.getViews(0).getHandList());
+    assertEquals(List.of(11, 11, 11, 11), mine.getViews(0).getHandSizesList());
+    GetViewResponse pub = seat1.view(deal.getSnapshot(), -1);
+    assertEquals(List.of(-1), seats(pub));
+    assertEquals(0, pub.getViews(0).getHandCount());
+    assertRefused(Status.Code.PERMISSION_DENIED, "SEAT_NOT_ALLOWED", () -> seat1.view(deal.getSnapshot(), 0));
+  }
+
+  @Test
+  void aSeatTokenMovesForItsSeatOnly() {
+    DealResponse deal = client.deal("classic", 4, 21);
+    int turn = client.legalMoves(deal.getSnapshot(), deal.getHostToken()).getSeat();
+    CanastaClient other = client.withToken(deal.getSeatTokens((turn + 1) % 4));
+    assertRefused(Status.Code.PERMISSION_DENIED, "SEAT_NOT_ALLOWED", () -> other.applyMove(
+        ApplyMoveRequest.newBuilder().setSnapshot(deal.getSnapshot()).setMove(CanastaClient.move("draw"))
+            .setSeat(turn).build()));
+    LegalMovesResponse waiting = other.legalMoves(deal.getSnapshot());
+    assertEquals(turn, waiting.getSeat());
+    assertEquals(0, waiting.getMovesCount());
+    ApplyMoveResponse played = client.withToken(deal.getSeatTokens(turn)).play(deal.getSnapshot(), "draw");
+    assertEquals(turn, played.getSeat());
+    assertEquals(List.of(turn), played.getViewsList().stream().map(SeatView::getSeat).collect(Collectors.toList()));
+  }
+
+  @Test
+  void aCallWithoutATokenIsRefused() {
+    DealResponse deal = client.deal("classic", 4, 21);
+    ByteString snapshot = deal.getSnapshot();
+    assertRefused(Status.Code.UNAUTHENTICATED, "CREDENTIAL_REQUIRED", () -> client.legalMoves(snapshot));
+    assertRefused(Status.Code.UNAUTHENTICATED, "CREDENTIAL_REQUIRED", () -> client.play(snapshot, "draw"));
+    // a call's "" sends no token, whatever the client's
+    CanastaClient host = client.withToken(deal.getHostToken());
+    assertRefused(Status.Code.UNAUTHENTICATED, "CREDENTIAL_REQUIRED", () -> host.legalMoves(snapshot, ""));
+    GetViewResponse pub = client.view(snapshot); // a spectator sees the public table
+    assertEquals(List.of(-1), seats(pub));
+    assertEquals(0, pub.getViews(0).getHandCount());
+  }
+
+  @Test
+  void aTokenOfAnotherGameIsInvalid() {
+    DealResponse mine = client.deal("classic", 4, 21);
+    DealResponse theirs = client.deal("classic", 4, 21);
+    ByteString snapshot = mine.getSnapshot();
+    for (String token : List.of(theirs.getHostToken(), theirs.getSeatTokens(0))) {
+      List<Function<CanastaClient, Object>> calls = List.of(
+          c -> c.legalMoves(snapshot), c -> c.play(snapshot, "draw"), c -> c.view(snapshot));
+      for (Function<CanastaClient, Object> call : calls) {
+        assertRefused(Status.Code.UNAUTHENTICATED, "CREDENTIAL_INVALID", () -> call.apply(client.withToken(token)));
+      }
+      assertRefused(Status.Code.UNAUTHENTICATED, "CREDENTIAL_INVALID", () -> client.legalMoves(snapshot, token));
+    }
+  }
+
+  @Test
+  void aCallsTokenWinsOverTheClients() {
+    DealResponse deal = client.deal("classic", 4, 21);
+    CanastaClient seat2 = client.withToken(deal.getSeatTokens(2));
+    assertEquals(List.of(2), seats(seat2.view(deal.getSnapshot())));
+    assertEquals(List.of(0, 1, 2, 3), seats(seat2.view(deal.getSnapshot(), deal.getHostToken())));
+    assertEquals(deal.getSeatTokens(2), seat2.withTimeout(Duration.ofSeconds(5)).getToken());
+  }
+
+  @Test
+  void expectedGameIdIsChecked() {
+    DealResponse deal = client.deal("classic", 4, 21);
+    DealResponse other = client.deal("classic", 4, 21);
+    CanastaClient host = client.withToken(deal.getHostToken());
+    ApplyMoveRequest.Builder draw = ApplyMoveRequest.newBuilder().setSnapshot(deal.getSnapshot())
+        .setMove(CanastaClient.move("draw"));
+    assertRefused(Status.Code.ABORTED, "SNAPSHOT_WRONG_GAME",
+        () -> host.applyMove(draw.setExpectedGameId(other.getHeader().getGameId()).build()));
+    ApplyMoveResponse played = host.applyMove(draw.setExpectedGameId(deal.getHeader().getGameId()).build());
+    assertEquals(deal.getHeader().getGameId(), played.getHeader().getGameId());
   }
 }

@@ -33,6 +33,7 @@ private static final long serialVersionUID = 0L;
   }
   private ApplyMoveRequest() {
     snapshot_ = com.google.protobuf.ByteString.EMPTY;
+    expectedGameId_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -139,6 +140,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+   * With a seat token it may only be that seat (which moves whether set or not).
    * </pre>
    *
    * <code>optional int32 seat = 4 [json_name = "seat"];</code>
@@ -151,6 +153,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+   * With a seat token it may only be that seat (which moves whether set or not).
    * </pre>
    *
    * <code>optional int32 seat = 4 [json_name = "seat"];</code>
@@ -165,7 +168,8 @@ private static final long serialVersionUID = 0L;
   private int viewSeat_ = 0;
   /**
    * <pre>
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    * </pre>
    *
    * <code>optional int32 view_seat = 5 [json_name = "viewSeat"];</code>
@@ -177,7 +181,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    * </pre>
    *
    * <code>optional int32 view_seat = 5 [json_name = "viewSeat"];</code>
@@ -186,6 +191,68 @@ private static final long serialVersionUID = 0L;
   @java.lang.Override
   public int getViewSeat() {
     return viewSeat_;
+  }
+
+  public static final int EXPECTED_GAME_ID_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object expectedGameId_ = "";
+  /**
+   * <pre>
+   * When set, the snapshot's game id (its header's UUID) must equal it (else
+   * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+   * @return Whether the expectedGameId field is set.
+   */
+  @java.lang.Override
+  public boolean hasExpectedGameId() {
+    return ((bitField0_ & 0x00000010) != 0);
+  }
+  /**
+   * <pre>
+   * When set, the snapshot's game id (its header's UUID) must equal it (else
+   * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+   * @return The expectedGameId.
+   */
+  @java.lang.Override
+  public java.lang.String getExpectedGameId() {
+    java.lang.Object ref = expectedGameId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      expectedGameId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * When set, the snapshot's game id (its header's UUID) must equal it (else
+   * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+   * @return The bytes for expectedGameId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getExpectedGameIdBytes() {
+    java.lang.Object ref = expectedGameId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      expectedGameId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
   }
 
   private byte memoizedIsInitialized = -1;
@@ -217,6 +284,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000008) != 0)) {
       output.writeInt32(5, viewSeat_);
     }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 6, expectedGameId_);
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -240,6 +310,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000008) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(5, viewSeat_);
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(6, expectedGameId_);
     }
     return size;
   }
@@ -287,6 +360,11 @@ private static final long serialVersionUID = 0L;
       if (getViewSeat()
           != other.getViewSeat()) return false;
     }
+    if (hasExpectedGameId() != other.hasExpectedGameId()) return false;
+    if (hasExpectedGameId()) {
+      if (!getExpectedGameId()
+          .equals(other.getExpectedGameId())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -316,6 +394,10 @@ private static final long serialVersionUID = 0L;
     if (hasViewSeat()) {
       hash = (37 * hash) + VIEW_SEAT_FIELD_NUMBER;
       hash = (53 * hash) + getViewSeat();
+    }
+    if (hasExpectedGameId()) {
+      hash = (37 * hash) + EXPECTED_GAME_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getExpectedGameId().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -467,6 +549,7 @@ private static final long serialVersionUID = 0L;
       expectedSeq_ = 0L;
       seat_ = 0;
       viewSeat_ = 0;
+      expectedGameId_ = "";
       return this;
     }
 
@@ -522,6 +605,10 @@ private static final long serialVersionUID = 0L;
         result.viewSeat_ = viewSeat_;
         to_bitField0_ |= 0x00000008;
       }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.expectedGameId_ = expectedGameId_;
+        to_bitField0_ |= 0x00000010;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -551,6 +638,11 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasViewSeat()) {
         setViewSeat(other.getViewSeat());
+      }
+      if (other.hasExpectedGameId()) {
+        expectedGameId_ = other.expectedGameId_;
+        bitField0_ |= 0x00000020;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -603,6 +695,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 40
+            case 50: {
+              expectedGameId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -879,6 +976,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+     * With a seat token it may only be that seat (which moves whether set or not).
      * </pre>
      *
      * <code>optional int32 seat = 4 [json_name = "seat"];</code>
@@ -891,6 +989,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+     * With a seat token it may only be that seat (which moves whether set or not).
      * </pre>
      *
      * <code>optional int32 seat = 4 [json_name = "seat"];</code>
@@ -903,6 +1002,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+     * With a seat token it may only be that seat (which moves whether set or not).
      * </pre>
      *
      * <code>optional int32 seat = 4 [json_name = "seat"];</code>
@@ -919,6 +1019,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+     * With a seat token it may only be that seat (which moves whether set or not).
      * </pre>
      *
      * <code>optional int32 seat = 4 [json_name = "seat"];</code>
@@ -934,7 +1035,8 @@ private static final long serialVersionUID = 0L;
     private int viewSeat_ ;
     /**
      * <pre>
-     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+     * for the host, the caller's own for a seat token.
      * </pre>
      *
      * <code>optional int32 view_seat = 5 [json_name = "viewSeat"];</code>
@@ -946,7 +1048,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+     * for the host, the caller's own for a seat token.
      * </pre>
      *
      * <code>optional int32 view_seat = 5 [json_name = "viewSeat"];</code>
@@ -958,7 +1061,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+     * for the host, the caller's own for a seat token.
      * </pre>
      *
      * <code>optional int32 view_seat = 5 [json_name = "viewSeat"];</code>
@@ -974,7 +1078,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+     * for the host, the caller's own for a seat token.
      * </pre>
      *
      * <code>optional int32 view_seat = 5 [json_name = "viewSeat"];</code>
@@ -983,6 +1088,115 @@ private static final long serialVersionUID = 0L;
     public Builder clearViewSeat() {
       bitField0_ = (bitField0_ & ~0x00000010);
       viewSeat_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object expectedGameId_ = "";
+    /**
+     * <pre>
+     * When set, the snapshot's game id (its header's UUID) must equal it (else
+     * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+     * @return Whether the expectedGameId field is set.
+     */
+    public boolean hasExpectedGameId() {
+      return ((bitField0_ & 0x00000020) != 0);
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id (its header's UUID) must equal it (else
+     * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+     * @return The expectedGameId.
+     */
+    public java.lang.String getExpectedGameId() {
+      java.lang.Object ref = expectedGameId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        expectedGameId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id (its header's UUID) must equal it (else
+     * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+     * @return The bytes for expectedGameId.
+     */
+    public com.google.protobuf.ByteString
+        getExpectedGameIdBytes() {
+      java.lang.Object ref = expectedGameId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        expectedGameId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id (its header's UUID) must equal it (else
+     * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+     * @param value The expectedGameId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExpectedGameId(
+        java.lang.String value) {
+      java.util.Objects.requireNonNull(value);
+      expectedGameId_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id (its header's UUID) must equal it (else
+     * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearExpectedGameId() {
+      expectedGameId_ = getDefaultInstance().getExpectedGameId();
+      bitField0_ = (bitField0_ & ~0x00000020);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id (its header's UUID) must equal it (else
+     * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+     * @param value The bytes for expectedGameId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExpectedGameIdBytes(
+        com.google.protobuf.ByteString value) {
+      java.util.Objects.requireNonNull(value);
+      checkByteStringIsUtf8(value);
+      expectedGameId_ = value;
+      bitField0_ |= 0x00000020;
       onChanged();
       return this;
     }

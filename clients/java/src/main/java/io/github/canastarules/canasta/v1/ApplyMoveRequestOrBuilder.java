@@ -69,6 +69,7 @@ public interface ApplyMoveRequestOrBuilder extends
   /**
    * <pre>
    * When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+   * With a seat token it may only be that seat (which moves whether set or not).
    * </pre>
    *
    * <code>optional int32 seat = 4 [json_name = "seat"];</code>
@@ -78,6 +79,7 @@ public interface ApplyMoveRequestOrBuilder extends
   /**
    * <pre>
    * When set, the seat that claims to move (else FAILED_PRECONDITION, NOT_YOUR_TURN).
+   * With a seat token it may only be that seat (which moves whether set or not).
    * </pre>
    *
    * <code>optional int32 seat = 4 [json_name = "seat"];</code>
@@ -87,7 +89,8 @@ public interface ApplyMoveRequestOrBuilder extends
 
   /**
    * <pre>
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    * </pre>
    *
    * <code>optional int32 view_seat = 5 [json_name = "viewSeat"];</code>
@@ -96,11 +99,44 @@ public interface ApplyMoveRequestOrBuilder extends
   boolean hasViewSeat();
   /**
    * <pre>
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    * </pre>
    *
    * <code>optional int32 view_seat = 5 [json_name = "viewSeat"];</code>
    * @return The viewSeat.
    */
   int getViewSeat();
+
+  /**
+   * <pre>
+   * When set, the snapshot's game id (its header's UUID) must equal it (else
+   * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+   * @return Whether the expectedGameId field is set.
+   */
+  boolean hasExpectedGameId();
+  /**
+   * <pre>
+   * When set, the snapshot's game id (its header's UUID) must equal it (else
+   * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+   * @return The expectedGameId.
+   */
+  java.lang.String getExpectedGameId();
+  /**
+   * <pre>
+   * When set, the snapshot's game id (its header's UUID) must equal it (else
+   * ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 6 [json_name = "expectedGameId"];</code>
+   * @return The bytes for expectedGameId.
+   */
+  com.google.protobuf.ByteString
+      getExpectedGameIdBytes();
 }

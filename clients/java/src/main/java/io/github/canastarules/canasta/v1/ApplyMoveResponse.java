@@ -212,7 +212,8 @@ private static final long serialVersionUID = 0L;
   private java.util.List<io.github.canastarules.canasta.v1.Event> events_;
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -223,7 +224,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -235,7 +237,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -246,7 +249,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -257,7 +261,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1501,7 +1506,8 @@ private static final long serialVersionUID = 0L;
 
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1515,7 +1521,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1529,7 +1536,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1543,7 +1551,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1562,7 +1571,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1580,7 +1590,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1598,7 +1609,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1617,7 +1629,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1635,7 +1648,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1653,7 +1667,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1672,7 +1687,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1689,7 +1705,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1706,7 +1723,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1717,7 +1735,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1731,7 +1750,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1746,7 +1766,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1757,7 +1778,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -1769,7 +1791,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What happened, visible to every seat.
+     * What happened: the public events, and the cards drawn or taken only for the
+     * seat that got them (and the host).
      * </pre>
      *
      * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>

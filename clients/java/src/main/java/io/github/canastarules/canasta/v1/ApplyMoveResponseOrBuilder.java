@@ -116,7 +116,8 @@ public interface ApplyMoveResponseOrBuilder extends
 
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -125,7 +126,8 @@ public interface ApplyMoveResponseOrBuilder extends
       getEventsList();
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -133,7 +135,8 @@ public interface ApplyMoveResponseOrBuilder extends
   io.github.canastarules.canasta.v1.Event getEvents(int index);
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -141,7 +144,8 @@ public interface ApplyMoveResponseOrBuilder extends
   int getEventsCount();
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>
@@ -150,7 +154,8 @@ public interface ApplyMoveResponseOrBuilder extends
       getEventsOrBuilderList();
   /**
    * <pre>
-   * What happened, visible to every seat.
+   * What happened: the public events, and the cards drawn or taken only for the
+   * seat that got them (and the host).
    * </pre>
    *
    * <code>repeated .canasta.v1.Event events = 8 [json_name = "events"];</code>

@@ -6,8 +6,14 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * <pre>
  * The stateless Canasta rules engine. Every call carries the game as an
  * opaque sealed snapshot (AES-256-GCM) and every state change answers with the
- * next snapshot plus what each seat may see. Errors are google.rpc.Status with
+ * next snapshot plus what the caller may see. Errors are google.rpc.Status with
  * an ErrorInfo whose `reason` is a stable code (docs/api.md).
+ * Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+ * `host_token` and one `seat_tokens` entry per seat. A call presents one of
+ * them as `authorization: Bearer &lt;token&gt;` (gRPC metadata or the HTTP header).
+ * The host token acts for any seat and sees everything; a seat token acts and
+ * sees as its seat only; a call without one is a spectator's, who sees the
+ * public table and may not act (docs/security.md has the table per RPC).
  * </pre>
  */
 @io.grpc.stub.annotations.GrpcGenerated
@@ -391,8 +397,14 @@ public final class CanastaEngineGrpc {
    * <pre>
    * The stateless Canasta rules engine. Every call carries the game as an
    * opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-   * next snapshot plus what each seat may see. Errors are google.rpc.Status with
+   * next snapshot plus what the caller may see. Errors are google.rpc.Status with
    * an ErrorInfo whose `reason` is a stable code (docs/api.md).
+   * Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+   * `host_token` and one `seat_tokens` entry per seat. A call presents one of
+   * them as `authorization: Bearer &lt;token&gt;` (gRPC metadata or the HTTP header).
+   * The host token acts for any seat and sees everything; a seat token acts and
+   * sees as its seat only; a call without one is a spectator's, who sees the
+   * public table and may not act (docs/security.md has the table per RPC).
    * </pre>
    */
   public interface AsyncService {
@@ -419,7 +431,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The legal moves of the seat whose move is due.
+     * The legal moves of the seat whose move is due (host), or of the caller's
+     * seat when it may act (seat token). Spectators are refused.
      * </pre>
      */
     default void legalMoves(io.github.canastarules.canasta.v1.LegalMovesRequest request,
@@ -429,7 +442,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Apply one move; answers the next snapshot.
+     * Apply one move; answers the next snapshot. The host acts for any seat, a
+     * seat token only for its seat; spectators are refused.
      * </pre>
      */
     default void applyMove(io.github.canastarules.canasta.v1.ApplyMoveRequest request,
@@ -439,7 +453,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The hand's score (provisional while the hand is played).
+     * The hand's score (provisional while the hand is played: then hidden hands
+     * count only for the host, and a seat sees its own hand's points alone).
      * </pre>
      */
     default void scoreHand(io.github.canastarules.canasta.v1.ScoreHandRequest request,
@@ -449,7 +464,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Seat views of a snapshot.
+     * Seat views of a snapshot: any or all for the host, a seat's own for its
+     * token, the public view for a spectator.
      * </pre>
      */
     default void getView(io.github.canastarules.canasta.v1.GetViewRequest request,
@@ -479,7 +495,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The whole position of a snapshot in the text notation (reveals every hand).
+     * The whole position of a snapshot in the text notation (reveals every hand):
+     * the host alone, as CANASTA_EXPORT_POLICY allows.
      * </pre>
      */
     default void exportPosition(io.github.canastarules.canasta.v1.ExportPositionRequest request,
@@ -489,7 +506,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * A legal move for the seat whose move is due, chosen by a bot (not applied).
+     * A legal move chosen by a bot (not applied), from what the moving seat
+     * may know only: for the awaited seat (host) or the caller's own seat.
      * </pre>
      */
     default void suggestMove(io.github.canastarules.canasta.v1.SuggestMoveRequest request,
@@ -503,8 +521,14 @@ public final class CanastaEngineGrpc {
    * <pre>
    * The stateless Canasta rules engine. Every call carries the game as an
    * opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-   * next snapshot plus what each seat may see. Errors are google.rpc.Status with
+   * next snapshot plus what the caller may see. Errors are google.rpc.Status with
    * an ErrorInfo whose `reason` is a stable code (docs/api.md).
+   * Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+   * `host_token` and one `seat_tokens` entry per seat. A call presents one of
+   * them as `authorization: Bearer &lt;token&gt;` (gRPC metadata or the HTTP header).
+   * The host token acts for any seat and sees everything; a seat token acts and
+   * sees as its seat only; a call without one is a spectator's, who sees the
+   * public table and may not act (docs/security.md has the table per RPC).
    * </pre>
    */
   public static abstract class CanastaEngineImplBase
@@ -520,8 +544,14 @@ public final class CanastaEngineGrpc {
    * <pre>
    * The stateless Canasta rules engine. Every call carries the game as an
    * opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-   * next snapshot plus what each seat may see. Errors are google.rpc.Status with
+   * next snapshot plus what the caller may see. Errors are google.rpc.Status with
    * an ErrorInfo whose `reason` is a stable code (docs/api.md).
+   * Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+   * `host_token` and one `seat_tokens` entry per seat. A call presents one of
+   * them as `authorization: Bearer &lt;token&gt;` (gRPC metadata or the HTTP header).
+   * The host token acts for any seat and sees everything; a seat token acts and
+   * sees as its seat only; a call without one is a spectator's, who sees the
+   * public table and may not act (docs/security.md has the table per RPC).
    * </pre>
    */
   public static final class CanastaEngineStub
@@ -561,7 +591,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The legal moves of the seat whose move is due.
+     * The legal moves of the seat whose move is due (host), or of the caller's
+     * seat when it may act (seat token). Spectators are refused.
      * </pre>
      */
     public void legalMoves(io.github.canastarules.canasta.v1.LegalMovesRequest request,
@@ -572,7 +603,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Apply one move; answers the next snapshot.
+     * Apply one move; answers the next snapshot. The host acts for any seat, a
+     * seat token only for its seat; spectators are refused.
      * </pre>
      */
     public void applyMove(io.github.canastarules.canasta.v1.ApplyMoveRequest request,
@@ -583,7 +615,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The hand's score (provisional while the hand is played).
+     * The hand's score (provisional while the hand is played: then hidden hands
+     * count only for the host, and a seat sees its own hand's points alone).
      * </pre>
      */
     public void scoreHand(io.github.canastarules.canasta.v1.ScoreHandRequest request,
@@ -594,7 +627,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Seat views of a snapshot.
+     * Seat views of a snapshot: any or all for the host, a seat's own for its
+     * token, the public view for a spectator.
      * </pre>
      */
     public void getView(io.github.canastarules.canasta.v1.GetViewRequest request,
@@ -627,7 +661,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The whole position of a snapshot in the text notation (reveals every hand).
+     * The whole position of a snapshot in the text notation (reveals every hand):
+     * the host alone, as CANASTA_EXPORT_POLICY allows.
      * </pre>
      */
     public void exportPosition(io.github.canastarules.canasta.v1.ExportPositionRequest request,
@@ -638,7 +673,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * A legal move for the seat whose move is due, chosen by a bot (not applied).
+     * A legal move chosen by a bot (not applied), from what the moving seat
+     * may know only: for the awaited seat (host) or the caller's own seat.
      * </pre>
      */
     public void suggestMove(io.github.canastarules.canasta.v1.SuggestMoveRequest request,
@@ -653,8 +689,14 @@ public final class CanastaEngineGrpc {
    * <pre>
    * The stateless Canasta rules engine. Every call carries the game as an
    * opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-   * next snapshot plus what each seat may see. Errors are google.rpc.Status with
+   * next snapshot plus what the caller may see. Errors are google.rpc.Status with
    * an ErrorInfo whose `reason` is a stable code (docs/api.md).
+   * Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+   * `host_token` and one `seat_tokens` entry per seat. A call presents one of
+   * them as `authorization: Bearer &lt;token&gt;` (gRPC metadata or the HTTP header).
+   * The host token acts for any seat and sees everything; a seat token acts and
+   * sees as its seat only; a call without one is a spectator's, who sees the
+   * public table and may not act (docs/security.md has the table per RPC).
    * </pre>
    */
   public static final class CanastaEngineBlockingV2Stub
@@ -692,7 +734,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The legal moves of the seat whose move is due.
+     * The legal moves of the seat whose move is due (host), or of the caller's
+     * seat when it may act (seat token). Spectators are refused.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.LegalMovesResponse legalMoves(io.github.canastarules.canasta.v1.LegalMovesRequest request) throws io.grpc.StatusException {
@@ -702,7 +745,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Apply one move; answers the next snapshot.
+     * Apply one move; answers the next snapshot. The host acts for any seat, a
+     * seat token only for its seat; spectators are refused.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.ApplyMoveResponse applyMove(io.github.canastarules.canasta.v1.ApplyMoveRequest request) throws io.grpc.StatusException {
@@ -712,7 +756,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The hand's score (provisional while the hand is played).
+     * The hand's score (provisional while the hand is played: then hidden hands
+     * count only for the host, and a seat sees its own hand's points alone).
      * </pre>
      */
     public io.github.canastarules.canasta.v1.ScoreHandResponse scoreHand(io.github.canastarules.canasta.v1.ScoreHandRequest request) throws io.grpc.StatusException {
@@ -722,7 +767,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Seat views of a snapshot.
+     * Seat views of a snapshot: any or all for the host, a seat's own for its
+     * token, the public view for a spectator.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.GetViewResponse getView(io.github.canastarules.canasta.v1.GetViewRequest request) throws io.grpc.StatusException {
@@ -752,7 +798,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The whole position of a snapshot in the text notation (reveals every hand).
+     * The whole position of a snapshot in the text notation (reveals every hand):
+     * the host alone, as CANASTA_EXPORT_POLICY allows.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.ExportPositionResponse exportPosition(io.github.canastarules.canasta.v1.ExportPositionRequest request) throws io.grpc.StatusException {
@@ -762,7 +809,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * A legal move for the seat whose move is due, chosen by a bot (not applied).
+     * A legal move chosen by a bot (not applied), from what the moving seat
+     * may know only: for the awaited seat (host) or the caller's own seat.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.SuggestMoveResponse suggestMove(io.github.canastarules.canasta.v1.SuggestMoveRequest request) throws io.grpc.StatusException {
@@ -776,8 +824,14 @@ public final class CanastaEngineGrpc {
    * <pre>
    * The stateless Canasta rules engine. Every call carries the game as an
    * opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-   * next snapshot plus what each seat may see. Errors are google.rpc.Status with
+   * next snapshot plus what the caller may see. Errors are google.rpc.Status with
    * an ErrorInfo whose `reason` is a stable code (docs/api.md).
+   * Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+   * `host_token` and one `seat_tokens` entry per seat. A call presents one of
+   * them as `authorization: Bearer &lt;token&gt;` (gRPC metadata or the HTTP header).
+   * The host token acts for any seat and sees everything; a seat token acts and
+   * sees as its seat only; a call without one is a spectator's, who sees the
+   * public table and may not act (docs/security.md has the table per RPC).
    * </pre>
    */
   public static final class CanastaEngineBlockingStub
@@ -815,7 +869,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The legal moves of the seat whose move is due.
+     * The legal moves of the seat whose move is due (host), or of the caller's
+     * seat when it may act (seat token). Spectators are refused.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.LegalMovesResponse legalMoves(io.github.canastarules.canasta.v1.LegalMovesRequest request) {
@@ -825,7 +880,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Apply one move; answers the next snapshot.
+     * Apply one move; answers the next snapshot. The host acts for any seat, a
+     * seat token only for its seat; spectators are refused.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.ApplyMoveResponse applyMove(io.github.canastarules.canasta.v1.ApplyMoveRequest request) {
@@ -835,7 +891,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The hand's score (provisional while the hand is played).
+     * The hand's score (provisional while the hand is played: then hidden hands
+     * count only for the host, and a seat sees its own hand's points alone).
      * </pre>
      */
     public io.github.canastarules.canasta.v1.ScoreHandResponse scoreHand(io.github.canastarules.canasta.v1.ScoreHandRequest request) {
@@ -845,7 +902,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Seat views of a snapshot.
+     * Seat views of a snapshot: any or all for the host, a seat's own for its
+     * token, the public view for a spectator.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.GetViewResponse getView(io.github.canastarules.canasta.v1.GetViewRequest request) {
@@ -875,7 +933,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The whole position of a snapshot in the text notation (reveals every hand).
+     * The whole position of a snapshot in the text notation (reveals every hand):
+     * the host alone, as CANASTA_EXPORT_POLICY allows.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.ExportPositionResponse exportPosition(io.github.canastarules.canasta.v1.ExportPositionRequest request) {
@@ -885,7 +944,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * A legal move for the seat whose move is due, chosen by a bot (not applied).
+     * A legal move chosen by a bot (not applied), from what the moving seat
+     * may know only: for the awaited seat (host) or the caller's own seat.
      * </pre>
      */
     public io.github.canastarules.canasta.v1.SuggestMoveResponse suggestMove(io.github.canastarules.canasta.v1.SuggestMoveRequest request) {
@@ -899,8 +959,14 @@ public final class CanastaEngineGrpc {
    * <pre>
    * The stateless Canasta rules engine. Every call carries the game as an
    * opaque sealed snapshot (AES-256-GCM) and every state change answers with the
-   * next snapshot plus what each seat may see. Errors are google.rpc.Status with
+   * next snapshot plus what the caller may see. Errors are google.rpc.Status with
    * an ErrorInfo whose `reason` is a stable code (docs/api.md).
+   * Credentials: Deal, NextDeal (for the host) and ImportPosition answer a
+   * `host_token` and one `seat_tokens` entry per seat. A call presents one of
+   * them as `authorization: Bearer &lt;token&gt;` (gRPC metadata or the HTTP header).
+   * The host token acts for any seat and sees everything; a seat token acts and
+   * sees as its seat only; a call without one is a spectator's, who sees the
+   * public table and may not act (docs/security.md has the table per RPC).
    * </pre>
    */
   public static final class CanastaEngineFutureStub
@@ -940,7 +1006,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The legal moves of the seat whose move is due.
+     * The legal moves of the seat whose move is due (host), or of the caller's
+     * seat when it may act (seat token). Spectators are refused.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<io.github.canastarules.canasta.v1.LegalMovesResponse> legalMoves(
@@ -951,7 +1018,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Apply one move; answers the next snapshot.
+     * Apply one move; answers the next snapshot. The host acts for any seat, a
+     * seat token only for its seat; spectators are refused.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<io.github.canastarules.canasta.v1.ApplyMoveResponse> applyMove(
@@ -962,7 +1030,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The hand's score (provisional while the hand is played).
+     * The hand's score (provisional while the hand is played: then hidden hands
+     * count only for the host, and a seat sees its own hand's points alone).
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<io.github.canastarules.canasta.v1.ScoreHandResponse> scoreHand(
@@ -973,7 +1042,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * Seat views of a snapshot.
+     * Seat views of a snapshot: any or all for the host, a seat's own for its
+     * token, the public view for a spectator.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<io.github.canastarules.canasta.v1.GetViewResponse> getView(
@@ -1006,7 +1076,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * The whole position of a snapshot in the text notation (reveals every hand).
+     * The whole position of a snapshot in the text notation (reveals every hand):
+     * the host alone, as CANASTA_EXPORT_POLICY allows.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<io.github.canastarules.canasta.v1.ExportPositionResponse> exportPosition(
@@ -1017,7 +1088,8 @@ public final class CanastaEngineGrpc {
 
     /**
      * <pre>
-     * A legal move for the seat whose move is due, chosen by a bot (not applied).
+     * A legal move chosen by a bot (not applied), from what the moving seat
+     * may know only: for the awaited seat (host) or the caller's own seat.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<io.github.canastarules.canasta.v1.SuggestMoveResponse> suggestMove(

@@ -35,6 +35,9 @@ private static final long serialVersionUID = 0L;
     snapshot_ = com.google.protobuf.ByteString.EMPTY;
     views_ = java.util.Collections.emptyList();
     events_ = java.util.Collections.emptyList();
+    hostToken_ = "";
+    seatTokens_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -231,6 +234,108 @@ private static final long serialVersionUID = 0L;
     return events_.get(index);
   }
 
+  public static final int HOST_TOKEN_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object hostToken_ = "";
+  /**
+   * <pre>
+   * The credential that acts for any seat and sees everything. Keep it on the
+   * host's side; never hand it to a player.
+   * </pre>
+   *
+   * <code>string host_token = 5 [json_name = "hostToken"];</code>
+   * @return The hostToken.
+   */
+  @java.lang.Override
+  public java.lang.String getHostToken() {
+    java.lang.Object ref = hostToken_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      hostToken_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The credential that acts for any seat and sees everything. Keep it on the
+   * host's side; never hand it to a player.
+   * </pre>
+   *
+   * <code>string host_token = 5 [json_name = "hostToken"];</code>
+   * @return The bytes for hostToken.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getHostTokenBytes() {
+    java.lang.Object ref = hostToken_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      hostToken_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int SEAT_TOKENS_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList seatTokens_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * One credential per seat, index = seat number: give each player only theirs.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @return A list containing the seatTokens.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getSeatTokensList() {
+    return seatTokens_;
+  }
+  /**
+   * <pre>
+   * One credential per seat, index = seat number: give each player only theirs.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @return The count of seatTokens.
+   */
+  public int getSeatTokensCount() {
+    return seatTokens_.size();
+  }
+  /**
+   * <pre>
+   * One credential per seat, index = seat number: give each player only theirs.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @param index The index of the element to return.
+   * @return The seatTokens at the given index.
+   */
+  public java.lang.String getSeatTokens(int index) {
+    return seatTokens_.get(index);
+  }
+  /**
+   * <pre>
+   * One credential per seat, index = seat number: give each player only theirs.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the seatTokens at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getSeatTokensBytes(int index) {
+    return seatTokens_.getByteString(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -256,6 +361,12 @@ private static final long serialVersionUID = 0L;
     }
     for (int i = 0; i < events_.size(); i++) {
       output.writeMessage(4, events_.get(i));
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(hostToken_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 5, hostToken_);
+    }
+    for (int i = 0; i < seatTokens_.size(); i++) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 6, seatTokens_.getRaw(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -287,6 +398,17 @@ private static final long serialVersionUID = 0L;
           }
           size += 1 * count;
         }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(hostToken_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(5, hostToken_);
+    }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < seatTokens_.size(); i++) {
+        dataSize += computeStringSizeNoTag(seatTokens_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getSeatTokensList().size();
+    }
     return size;
   }
   @java.lang.Override
@@ -322,6 +444,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getViewsList())) return false;
     if (!getEventsList()
         .equals(other.getEventsList())) return false;
+    if (!getHostToken()
+        .equals(other.getHostToken())) return false;
+    if (!getSeatTokensList()
+        .equals(other.getSeatTokensList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -346,6 +472,12 @@ private static final long serialVersionUID = 0L;
     if (getEventsCount() > 0) {
       hash = (37 * hash) + EVENTS_FIELD_NUMBER;
       hash = (53 * hash) + getEventsList().hashCode();
+    }
+    hash = (37 * hash) + HOST_TOKEN_FIELD_NUMBER;
+    hash = (53 * hash) + getHostToken().hashCode();
+    if (getSeatTokensCount() > 0) {
+      hash = (37 * hash) + SEAT_TOKENS_FIELD_NUMBER;
+      hash = (53 * hash) + getSeatTokensList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -510,6 +642,9 @@ private static final long serialVersionUID = 0L;
         eventsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000008);
+      hostToken_ = "";
+      seatTokens_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
       return this;
     }
 
@@ -574,6 +709,13 @@ private static final long serialVersionUID = 0L;
             ? header_
             : headerBuilder_.build();
         to_bitField0_ |= 0x00000001;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.hostToken_ = hostToken_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        seatTokens_.makeImmutable();
+        result.seatTokens_ = seatTokens_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -648,6 +790,21 @@ private static final long serialVersionUID = 0L;
           }
         }
       }
+      if (!other.getHostToken().isEmpty()) {
+        hostToken_ = other.hostToken_;
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      if (!other.seatTokens_.isEmpty()) {
+        if (seatTokens_.isEmpty()) {
+          seatTokens_ = other.seatTokens_;
+          bitField0_ |= 0x00000020;
+        } else {
+          ensureSeatTokensIsMutable();
+          seatTokens_.addAll(other.seatTokens_);
+        }
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -710,6 +867,16 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 34
+            case 42: {
+              hostToken_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
+            case 50: {
+              ensureSeatTokensIsMutable();
+              seatTokens_.add(input.readStringRequireUtf8());
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1536,6 +1703,250 @@ private static final long serialVersionUID = 0L;
         events_ = null;
       }
       return eventsBuilder_;
+    }
+
+    private java.lang.Object hostToken_ = "";
+    /**
+     * <pre>
+     * The credential that acts for any seat and sees everything. Keep it on the
+     * host's side; never hand it to a player.
+     * </pre>
+     *
+     * <code>string host_token = 5 [json_name = "hostToken"];</code>
+     * @return The hostToken.
+     */
+    public java.lang.String getHostToken() {
+      java.lang.Object ref = hostToken_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        hostToken_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The credential that acts for any seat and sees everything. Keep it on the
+     * host's side; never hand it to a player.
+     * </pre>
+     *
+     * <code>string host_token = 5 [json_name = "hostToken"];</code>
+     * @return The bytes for hostToken.
+     */
+    public com.google.protobuf.ByteString
+        getHostTokenBytes() {
+      java.lang.Object ref = hostToken_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        hostToken_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The credential that acts for any seat and sees everything. Keep it on the
+     * host's side; never hand it to a player.
+     * </pre>
+     *
+     * <code>string host_token = 5 [json_name = "hostToken"];</code>
+     * @param value The hostToken to set.
+     * @return This builder for chaining.
+     */
+    public Builder setHostToken(
+        java.lang.String value) {
+      java.util.Objects.requireNonNull(value);
+      hostToken_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The credential that acts for any seat and sees everything. Keep it on the
+     * host's side; never hand it to a player.
+     * </pre>
+     *
+     * <code>string host_token = 5 [json_name = "hostToken"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearHostToken() {
+      hostToken_ = getDefaultInstance().getHostToken();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The credential that acts for any seat and sees everything. Keep it on the
+     * host's side; never hand it to a player.
+     * </pre>
+     *
+     * <code>string host_token = 5 [json_name = "hostToken"];</code>
+     * @param value The bytes for hostToken to set.
+     * @return This builder for chaining.
+     */
+    public Builder setHostTokenBytes(
+        com.google.protobuf.ByteString value) {
+      java.util.Objects.requireNonNull(value);
+      checkByteStringIsUtf8(value);
+      hostToken_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.LazyStringArrayList seatTokens_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureSeatTokensIsMutable() {
+      if (!seatTokens_.isModifiable()) {
+        seatTokens_ = new com.google.protobuf.LazyStringArrayList(seatTokens_);
+      }
+      bitField0_ |= 0x00000020;
+    }
+    /**
+     * <pre>
+     * One credential per seat, index = seat number: give each player only theirs.
+     * </pre>
+     *
+     * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+     * @return A list containing the seatTokens.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getSeatTokensList() {
+      seatTokens_.makeImmutable();
+      return seatTokens_;
+    }
+    /**
+     * <pre>
+     * One credential per seat, index = seat number: give each player only theirs.
+     * </pre>
+     *
+     * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+     * @return The count of seatTokens.
+     */
+    public int getSeatTokensCount() {
+      return seatTokens_.size();
+    }
+    /**
+     * <pre>
+     * One credential per seat, index = seat number: give each player only theirs.
+     * </pre>
+     *
+     * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+     * @param index The index of the element to return.
+     * @return The seatTokens at the given index.
+     */
+    public java.lang.String getSeatTokens(int index) {
+      return seatTokens_.get(index);
+    }
+    /**
+     * <pre>
+     * One credential per seat, index = seat number: give each player only theirs.
+     * </pre>
+     *
+     * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the seatTokens at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getSeatTokensBytes(int index) {
+      return seatTokens_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * One credential per seat, index = seat number: give each player only theirs.
+     * </pre>
+     *
+     * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+     * @param index The index to set the value at.
+     * @param value The seatTokens to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSeatTokens(
+        int index, java.lang.String value) {
+      java.util.Objects.requireNonNull(value);
+      ensureSeatTokensIsMutable();
+      seatTokens_.set(index, value);
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * One credential per seat, index = seat number: give each player only theirs.
+     * </pre>
+     *
+     * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+     * @param value The seatTokens to add.
+     * @return This builder for chaining.
+     */
+    public Builder addSeatTokens(
+        java.lang.String value) {
+      java.util.Objects.requireNonNull(value);
+      ensureSeatTokensIsMutable();
+      seatTokens_.add(value);
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * One credential per seat, index = seat number: give each player only theirs.
+     * </pre>
+     *
+     * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+     * @param values The seatTokens to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllSeatTokens(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureSeatTokensIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, seatTokens_);
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * One credential per seat, index = seat number: give each player only theirs.
+     * </pre>
+     *
+     * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSeatTokens() {
+      seatTokens_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00000020);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * One credential per seat, index = seat number: give each player only theirs.
+     * </pre>
+     *
+     * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+     * @param value The bytes of the seatTokens to add.
+     * @return This builder for chaining.
+     */
+    public Builder addSeatTokensBytes(
+        com.google.protobuf.ByteString value) {
+      java.util.Objects.requireNonNull(value);
+      checkByteStringIsUtf8(value);
+      ensureSeatTokensIsMutable();
+      seatTokens_.add(value);
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:canasta.v1.DealResponse)

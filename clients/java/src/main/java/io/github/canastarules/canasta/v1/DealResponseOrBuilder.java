@@ -134,4 +134,67 @@ public interface DealResponseOrBuilder extends
    */
   io.github.canastarules.canasta.v1.EventOrBuilder getEventsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * The credential that acts for any seat and sees everything. Keep it on the
+   * host's side; never hand it to a player.
+   * </pre>
+   *
+   * <code>string host_token = 5 [json_name = "hostToken"];</code>
+   * @return The hostToken.
+   */
+  java.lang.String getHostToken();
+  /**
+   * <pre>
+   * The credential that acts for any seat and sees everything. Keep it on the
+   * host's side; never hand it to a player.
+   * </pre>
+   *
+   * <code>string host_token = 5 [json_name = "hostToken"];</code>
+   * @return The bytes for hostToken.
+   */
+  com.google.protobuf.ByteString
+      getHostTokenBytes();
+
+  /**
+   * <pre>
+   * One credential per seat, index = seat number: give each player only theirs.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @return A list containing the seatTokens.
+   */
+  java.util.List<java.lang.String>
+      getSeatTokensList();
+  /**
+   * <pre>
+   * One credential per seat, index = seat number: give each player only theirs.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @return The count of seatTokens.
+   */
+  int getSeatTokensCount();
+  /**
+   * <pre>
+   * One credential per seat, index = seat number: give each player only theirs.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @param index The index of the element to return.
+   * @return The seatTokens at the given index.
+   */
+  java.lang.String getSeatTokens(int index);
+  /**
+   * <pre>
+   * One credential per seat, index = seat number: give each player only theirs.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the seatTokens at the given index.
+   */
+  com.google.protobuf.ByteString
+      getSeatTokensBytes(int index);
 }

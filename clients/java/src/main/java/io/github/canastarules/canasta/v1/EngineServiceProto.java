@@ -151,94 +151,103 @@ public final class EngineServiceProto extends com.google.protobuf.GeneratedFile 
       "uest.OptionsEntryR\007options\022\022\n\004deck\030\005 \003(\t" +
       "R\004deck\022 \n\tview_seat\030\006 \001(\005H\000R\010viewSeat\210\001\001" +
       "\032:\n\014OptionsEntry\022\020\n\003key\030\001 \001(\tR\003key\022\024\n\005va" +
-      "lue\030\002 \001(\tR\005value:\0028\001B\014\n\n_view_seat\"\265\001\n\014D" +
+      "lue\030\002 \001(\tR\005value:\0028\001B\014\n\n_view_seat\"\365\001\n\014D" +
       "ealResponse\022\032\n\010snapshot\030\001 \001(\014R\010snapshot\022" +
       "2\n\006header\030\002 \001(\0132\032.canasta.v1.SnapshotHea" +
       "derR\006header\022*\n\005views\030\003 \003(\0132\024.canasta.v1." +
       "SeatViewR\005views\022)\n\006events\030\004 \003(\0132\021.canast" +
-      "a.v1.EventR\006events\"/\n\021LegalMovesRequest\022" +
-      "\032\n\010snapshot\030\001 \001(\014R\010snapshot\"f\n\022LegalMove" +
-      "sResponse\022\022\n\004seat\030\001 \001(\005R\004seat\022&\n\005moves\030\002" +
-      " \003(\0132\020.canasta.v1.MoveR\005moves\022\024\n\005phase\030\003" +
-      " \001(\tR\005phase\"\337\001\n\020ApplyMoveRequest\022\032\n\010snap" +
-      "shot\030\001 \001(\014R\010snapshot\022$\n\004move\030\002 \001(\0132\020.can" +
-      "asta.v1.MoveR\004move\022&\n\014expected_seq\030\003 \001(\004" +
-      "H\000R\013expectedSeq\210\001\001\022\027\n\004seat\030\004 \001(\005H\001R\004seat" +
-      "\210\001\001\022 \n\tview_seat\030\005 \001(\005H\002R\010viewSeat\210\001\001B\017\n" +
-      "\r_expected_seqB\007\n\005_seatB\014\n\n_view_seat\"\310\002" +
-      "\n\021ApplyMoveResponse\022\032\n\010snapshot\030\001 \001(\014R\010s" +
-      "napshot\0222\n\006header\030\002 \001(\0132\032.canasta.v1.Sna" +
-      "pshotHeaderR\006header\022$\n\004move\030\003 \001(\0132\020.cana" +
-      "sta.v1.MoveR\004move\022\022\n\004seat\030\004 \001(\005R\004seat\022\030\n" +
-      "\007awaited\030\005 \001(\005R\007awaited\022\033\n\thand_over\030\006 \001" +
-      "(\010R\010handOver\022\033\n\tgame_over\030\007 \001(\010R\010gameOve" +
-      "r\022)\n\006events\030\010 \003(\0132\021.canasta.v1.EventR\006ev" +
-      "ents\022*\n\005views\030\t \003(\0132\024.canasta.v1.SeatVie" +
-      "wR\005views\".\n\020ScoreHandRequest\022\032\n\010snapshot" +
-      "\030\001 \001(\014R\010snapshot\"\337\001\n\021ScoreHandResponse\022+" +
-      "\n\005sides\030\001 \003(\0132\025.canasta.v1.SideScoreR\005si" +
-      "des\022\033\n\thand_over\030\002 \001(\010R\010handOver\022\033\n\tgame" +
-      "_over\030\003 \001(\010R\010gameOver\022\031\n\010went_out\030\004 \001(\005R" +
-      "\007wentOut\022\034\n\tconcealed\030\005 \001(\010R\tconcealed\022\026" +
-      "\n\006winner\030\006 \001(\005R\006winner\022\022\n\004draw\030\007 \001(\010R\004dr" +
-      "aw\"N\n\016GetViewRequest\022\032\n\010snapshot\030\001 \001(\014R\010" +
-      "snapshot\022\027\n\004seat\030\002 \001(\005H\000R\004seat\210\001\001B\007\n\005_se" +
-      "at\"=\n\017GetViewResponse\022*\n\005views\030\001 \003(\0132\024.c" +
-      "anasta.v1.SeatViewR\005views\"\252\001\n\017NextDealRe" +
-      "quest\022\032\n\010snapshot\030\001 \001(\014R\010snapshot\022\022\n\004dec" +
-      "k\030\002 \003(\tR\004deck\022&\n\014expected_seq\030\003 \001(\004H\000R\013e" +
-      "xpectedSeq\210\001\001\022 \n\tview_seat\030\004 \001(\005H\001R\010view" +
-      "Seat\210\001\001B\017\n\r_expected_seqB\014\n\n_view_seat\"\271" +
+      "a.v1.EventR\006events\022\035\n\nhost_token\030\005 \001(\tR\t" +
+      "hostToken\022\037\n\013seat_tokens\030\006 \003(\tR\nseatToke" +
+      "ns\"/\n\021LegalMovesRequest\022\032\n\010snapshot\030\001 \001(" +
+      "\014R\010snapshot\"f\n\022LegalMovesResponse\022\022\n\004sea" +
+      "t\030\001 \001(\005R\004seat\022&\n\005moves\030\002 \003(\0132\020.canasta.v" +
+      "1.MoveR\005moves\022\024\n\005phase\030\003 \001(\tR\005phase\"\243\002\n\020" +
+      "ApplyMoveRequest\022\032\n\010snapshot\030\001 \001(\014R\010snap" +
+      "shot\022$\n\004move\030\002 \001(\0132\020.canasta.v1.MoveR\004mo" +
+      "ve\022&\n\014expected_seq\030\003 \001(\004H\000R\013expectedSeq\210" +
+      "\001\001\022\027\n\004seat\030\004 \001(\005H\001R\004seat\210\001\001\022 \n\tview_seat" +
+      "\030\005 \001(\005H\002R\010viewSeat\210\001\001\022-\n\020expected_game_i" +
+      "d\030\006 \001(\tH\003R\016expectedGameId\210\001\001B\017\n\r_expecte" +
+      "d_seqB\007\n\005_seatB\014\n\n_view_seatB\023\n\021_expecte" +
+      "d_game_id\"\310\002\n\021ApplyMoveResponse\022\032\n\010snaps" +
+      "hot\030\001 \001(\014R\010snapshot\0222\n\006header\030\002 \001(\0132\032.ca" +
+      "nasta.v1.SnapshotHeaderR\006header\022$\n\004move\030" +
+      "\003 \001(\0132\020.canasta.v1.MoveR\004move\022\022\n\004seat\030\004 " +
+      "\001(\005R\004seat\022\030\n\007awaited\030\005 \001(\005R\007awaited\022\033\n\th" +
+      "and_over\030\006 \001(\010R\010handOver\022\033\n\tgame_over\030\007 " +
+      "\001(\010R\010gameOver\022)\n\006events\030\010 \003(\0132\021.canasta." +
+      "v1.EventR\006events\022*\n\005views\030\t \003(\0132\024.canast" +
+      "a.v1.SeatViewR\005views\".\n\020ScoreHandRequest" +
+      "\022\032\n\010snapshot\030\001 \001(\014R\010snapshot\"\337\001\n\021ScoreHa" +
+      "ndResponse\022+\n\005sides\030\001 \003(\0132\025.canasta.v1.S" +
+      "ideScoreR\005sides\022\033\n\thand_over\030\002 \001(\010R\010hand" +
+      "Over\022\033\n\tgame_over\030\003 \001(\010R\010gameOver\022\031\n\010wen" +
+      "t_out\030\004 \001(\005R\007wentOut\022\034\n\tconcealed\030\005 \001(\010R" +
+      "\tconcealed\022\026\n\006winner\030\006 \001(\005R\006winner\022\022\n\004dr" +
+      "aw\030\007 \001(\010R\004draw\"N\n\016GetViewRequest\022\032\n\010snap" +
+      "shot\030\001 \001(\014R\010snapshot\022\027\n\004seat\030\002 \001(\005H\000R\004se" +
+      "at\210\001\001B\007\n\005_seat\"=\n\017GetViewResponse\022*\n\005vie" +
+      "ws\030\001 \003(\0132\024.canasta.v1.SeatViewR\005views\"\356\001" +
+      "\n\017NextDealRequest\022\032\n\010snapshot\030\001 \001(\014R\010sna" +
+      "pshot\022\022\n\004deck\030\002 \003(\tR\004deck\022&\n\014expected_se" +
+      "q\030\003 \001(\004H\000R\013expectedSeq\210\001\001\022 \n\tview_seat\030\004" +
+      " \001(\005H\001R\010viewSeat\210\001\001\022-\n\020expected_game_id\030" +
+      "\005 \001(\tH\002R\016expectedGameId\210\001\001B\017\n\r_expected_" +
+      "seqB\014\n\n_view_seatB\023\n\021_expected_game_id\"\371" +
       "\001\n\020NextDealResponse\022\032\n\010snapshot\030\001 \001(\014R\010s" +
       "napshot\0222\n\006header\030\002 \001(\0132\032.canasta.v1.Sna" +
       "pshotHeaderR\006header\022*\n\005views\030\003 \003(\0132\024.can" +
       "asta.v1.SeatViewR\005views\022)\n\006events\030\004 \003(\0132" +
-      "\021.canasta.v1.EventR\006events\"c\n\025ImportPosi" +
-      "tionRequest\022\032\n\010position\030\001 \001(\tR\010position\022" +
-      " \n\tview_seat\030\002 \001(\005H\000R\010viewSeat\210\001\001B\014\n\n_vi" +
-      "ew_seat\"\224\001\n\026ImportPositionResponse\022\032\n\010sn" +
-      "apshot\030\001 \001(\014R\010snapshot\0222\n\006header\030\002 \001(\0132\032" +
-      ".canasta.v1.SnapshotHeaderR\006header\022*\n\005vi" +
-      "ews\030\003 \003(\0132\024.canasta.v1.SeatViewR\005views\"3" +
-      "\n\025ExportPositionRequest\022\032\n\010snapshot\030\001 \001(" +
-      "\014R\010snapshot\"h\n\026ExportPositionResponse\022\032\n" +
-      "\010position\030\001 \001(\tR\010position\0222\n\006header\030\002 \001(" +
-      "\0132\032.canasta.v1.SnapshotHeaderR\006header\"Z\n" +
-      "\022SuggestMoveRequest\022\032\n\010snapshot\030\001 \001(\014R\010s" +
-      "napshot\022\024\n\005level\030\002 \001(\tR\005level\022\022\n\004seed\030\003 " +
-      "\001(\004R\004seed\"e\n\023SuggestMoveResponse\022\022\n\004seat" +
-      "\030\001 \001(\005R\004seat\022$\n\004move\030\002 \001(\0132\020.canasta.v1." +
-      "MoveR\004move\022\024\n\005level\030\003 \001(\tR\005level2\224\010\n\rCan" +
-      "astaEngine\022g\n\014ListVariants\022\037.canasta.v1." +
-      "ListVariantsRequest\032 .canasta.v1.ListVar" +
-      "iantsResponse\"\024\202\323\344\223\002\016\022\014/v1/variants\022N\n\004D" +
-      "eal\022\027.canasta.v1.DealRequest\032\030.canasta.v" +
-      "1.DealResponse\"\023\202\323\344\223\002\r\"\010/v1/deal:\001*\022g\n\nL" +
-      "egalMoves\022\035.canasta.v1.LegalMovesRequest" +
-      "\032\036.canasta.v1.LegalMovesResponse\"\032\202\323\344\223\002\024" +
-      "\"\017/v1/legal-moves:\001*\022c\n\tApplyMove\022\034.cana" +
-      "sta.v1.ApplyMoveRequest\032\035.canasta.v1.App" +
-      "lyMoveResponse\"\031\202\323\344\223\002\023\"\016/v1/apply-move:\001" +
-      "*\022c\n\tScoreHand\022\034.canasta.v1.ScoreHandReq" +
-      "uest\032\035.canasta.v1.ScoreHandResponse\"\031\202\323\344" +
-      "\223\002\023\"\016/v1/score-hand:\001*\022W\n\007GetView\022\032.cana" +
-      "sta.v1.GetViewRequest\032\033.canasta.v1.GetVi" +
-      "ewResponse\"\023\202\323\344\223\002\r\"\010/v1/view:\001*\022_\n\010NextD" +
-      "eal\022\033.canasta.v1.NextDealRequest\032\034.canas" +
-      "ta.v1.NextDealResponse\"\030\202\323\344\223\002\022\"\r/v1/next" +
-      "-deal:\001*\022w\n\016ImportPosition\022!.canasta.v1." +
-      "ImportPositionRequest\032\".canasta.v1.Impor" +
-      "tPositionResponse\"\036\202\323\344\223\002\030\"\023/v1/position:" +
-      "import:\001*\022w\n\016ExportPosition\022!.canasta.v1" +
-      ".ExportPositionRequest\032\".canasta.v1.Expo" +
-      "rtPositionResponse\"\036\202\323\344\223\002\030\"\023/v1/position" +
-      ":export:\001*\022k\n\013SuggestMove\022\036.canasta.v1.S" +
-      "uggestMoveRequest\032\037.canasta.v1.SuggestMo" +
-      "veResponse\"\033\202\323\344\223\002\025\"\020/v1/suggest-move:\001*B" +
-      "\200\001\n!io.github.canastarules.canasta.v1B\022E" +
-      "ngineServiceProtoP\001\242\002\003CXX\252\002\nCanasta.V1\312\002" +
-      "\nCanasta\\V1\342\002\026Canasta\\V1\\GPBMetadata\352\002\013C" +
-      "anasta::V1b\006proto3"
+      "\021.canasta.v1.EventR\006events\022\035\n\nhost_token" +
+      "\030\005 \001(\tR\thostToken\022\037\n\013seat_tokens\030\006 \003(\tR\n" +
+      "seatTokens\"c\n\025ImportPositionRequest\022\032\n\010p" +
+      "osition\030\001 \001(\tR\010position\022 \n\tview_seat\030\002 \001" +
+      "(\005H\000R\010viewSeat\210\001\001B\014\n\n_view_seat\"\324\001\n\026Impo" +
+      "rtPositionResponse\022\032\n\010snapshot\030\001 \001(\014R\010sn" +
+      "apshot\0222\n\006header\030\002 \001(\0132\032.canasta.v1.Snap" +
+      "shotHeaderR\006header\022*\n\005views\030\003 \003(\0132\024.cana" +
+      "sta.v1.SeatViewR\005views\022\035\n\nhost_token\030\004 \001" +
+      "(\tR\thostToken\022\037\n\013seat_tokens\030\005 \003(\tR\nseat" +
+      "Tokens\"3\n\025ExportPositionRequest\022\032\n\010snaps" +
+      "hot\030\001 \001(\014R\010snapshot\"h\n\026ExportPositionRes" +
+      "ponse\022\032\n\010position\030\001 \001(\tR\010position\0222\n\006hea" +
+      "der\030\002 \001(\0132\032.canasta.v1.SnapshotHeaderR\006h" +
+      "eader\"|\n\022SuggestMoveRequest\022\032\n\010snapshot\030" +
+      "\001 \001(\014R\010snapshot\022\024\n\005level\030\002 \001(\tR\005level\022\022\n" +
+      "\004seed\030\003 \001(\004R\004seed\022\027\n\004seat\030\004 \001(\005H\000R\004seat\210" +
+      "\001\001B\007\n\005_seat\"e\n\023SuggestMoveResponse\022\022\n\004se" +
+      "at\030\001 \001(\005R\004seat\022$\n\004move\030\002 \001(\0132\020.canasta.v" +
+      "1.MoveR\004move\022\024\n\005level\030\003 \001(\tR\005level2\224\010\n\rC" +
+      "anastaEngine\022g\n\014ListVariants\022\037.canasta.v" +
+      "1.ListVariantsRequest\032 .canasta.v1.ListV" +
+      "ariantsResponse\"\024\202\323\344\223\002\016\022\014/v1/variants\022N\n" +
+      "\004Deal\022\027.canasta.v1.DealRequest\032\030.canasta" +
+      ".v1.DealResponse\"\023\202\323\344\223\002\r\"\010/v1/deal:\001*\022g\n" +
+      "\nLegalMoves\022\035.canasta.v1.LegalMovesReque" +
+      "st\032\036.canasta.v1.LegalMovesResponse\"\032\202\323\344\223" +
+      "\002\024\"\017/v1/legal-moves:\001*\022c\n\tApplyMove\022\034.ca" +
+      "nasta.v1.ApplyMoveRequest\032\035.canasta.v1.A" +
+      "pplyMoveResponse\"\031\202\323\344\223\002\023\"\016/v1/apply-move" +
+      ":\001*\022c\n\tScoreHand\022\034.canasta.v1.ScoreHandR" +
+      "equest\032\035.canasta.v1.ScoreHandResponse\"\031\202" +
+      "\323\344\223\002\023\"\016/v1/score-hand:\001*\022W\n\007GetView\022\032.ca" +
+      "nasta.v1.GetViewRequest\032\033.canasta.v1.Get" +
+      "ViewResponse\"\023\202\323\344\223\002\r\"\010/v1/view:\001*\022_\n\010Nex" +
+      "tDeal\022\033.canasta.v1.NextDealRequest\032\034.can" +
+      "asta.v1.NextDealResponse\"\030\202\323\344\223\002\022\"\r/v1/ne" +
+      "xt-deal:\001*\022w\n\016ImportPosition\022!.canasta.v" +
+      "1.ImportPositionRequest\032\".canasta.v1.Imp" +
+      "ortPositionResponse\"\036\202\323\344\223\002\030\"\023/v1/positio" +
+      "n:import:\001*\022w\n\016ExportPosition\022!.canasta." +
+      "v1.ExportPositionRequest\032\".canasta.v1.Ex" +
+      "portPositionResponse\"\036\202\323\344\223\002\030\"\023/v1/positi" +
+      "on:export:\001*\022k\n\013SuggestMove\022\036.canasta.v1" +
+      ".SuggestMoveRequest\032\037.canasta.v1.Suggest" +
+      "MoveResponse\"\033\202\323\344\223\002\025\"\020/v1/suggest-move:\001" +
+      "*B\200\001\n!io.github.canastarules.canasta.v1B" +
+      "\022EngineServiceProtoP\001\242\002\003CXX\252\002\nCanasta.V1" +
+      "\312\002\nCanasta\\V1\342\002\026Canasta\\V1\\GPBMetadata\352\002" +
+      "\013Canasta::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -275,7 +284,7 @@ public final class EngineServiceProto extends com.google.protobuf.GeneratedFile 
     internal_static_canasta_v1_DealResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_DealResponse_descriptor,
-        new java.lang.String[] { "Snapshot", "Header", "Views", "Events", });
+        new java.lang.String[] { "Snapshot", "Header", "Views", "Events", "HostToken", "SeatTokens", });
     internal_static_canasta_v1_LegalMovesRequest_descriptor =
       getDescriptor().getMessageType(4);
     internal_static_canasta_v1_LegalMovesRequest_fieldAccessorTable = new
@@ -293,7 +302,7 @@ public final class EngineServiceProto extends com.google.protobuf.GeneratedFile 
     internal_static_canasta_v1_ApplyMoveRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_ApplyMoveRequest_descriptor,
-        new java.lang.String[] { "Snapshot", "Move", "ExpectedSeq", "Seat", "ViewSeat", });
+        new java.lang.String[] { "Snapshot", "Move", "ExpectedSeq", "Seat", "ViewSeat", "ExpectedGameId", });
     internal_static_canasta_v1_ApplyMoveResponse_descriptor =
       getDescriptor().getMessageType(7);
     internal_static_canasta_v1_ApplyMoveResponse_fieldAccessorTable = new
@@ -329,13 +338,13 @@ public final class EngineServiceProto extends com.google.protobuf.GeneratedFile 
     internal_static_canasta_v1_NextDealRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_NextDealRequest_descriptor,
-        new java.lang.String[] { "Snapshot", "Deck", "ExpectedSeq", "ViewSeat", });
+        new java.lang.String[] { "Snapshot", "Deck", "ExpectedSeq", "ViewSeat", "ExpectedGameId", });
     internal_static_canasta_v1_NextDealResponse_descriptor =
       getDescriptor().getMessageType(13);
     internal_static_canasta_v1_NextDealResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_NextDealResponse_descriptor,
-        new java.lang.String[] { "Snapshot", "Header", "Views", "Events", });
+        new java.lang.String[] { "Snapshot", "Header", "Views", "Events", "HostToken", "SeatTokens", });
     internal_static_canasta_v1_ImportPositionRequest_descriptor =
       getDescriptor().getMessageType(14);
     internal_static_canasta_v1_ImportPositionRequest_fieldAccessorTable = new
@@ -347,7 +356,7 @@ public final class EngineServiceProto extends com.google.protobuf.GeneratedFile 
     internal_static_canasta_v1_ImportPositionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_ImportPositionResponse_descriptor,
-        new java.lang.String[] { "Snapshot", "Header", "Views", });
+        new java.lang.String[] { "Snapshot", "Header", "Views", "HostToken", "SeatTokens", });
     internal_static_canasta_v1_ExportPositionRequest_descriptor =
       getDescriptor().getMessageType(16);
     internal_static_canasta_v1_ExportPositionRequest_fieldAccessorTable = new
@@ -365,7 +374,7 @@ public final class EngineServiceProto extends com.google.protobuf.GeneratedFile 
     internal_static_canasta_v1_SuggestMoveRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_SuggestMoveRequest_descriptor,
-        new java.lang.String[] { "Snapshot", "Level", "Seed", });
+        new java.lang.String[] { "Snapshot", "Level", "Seed", "Seat", });
     internal_static_canasta_v1_SuggestMoveResponse_descriptor =
       getDescriptor().getMessageType(19);
     internal_static_canasta_v1_SuggestMoveResponse_fieldAccessorTable = new

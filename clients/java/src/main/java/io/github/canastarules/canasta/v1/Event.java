@@ -150,7 +150,9 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * Cards revealed (red threes laid).
+   * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+   * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+   * credential or the host's, empty for everyone else.
    * </pre>
    *
    * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -162,7 +164,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Cards revealed (red threes laid).
+   * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+   * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+   * credential or the host's, empty for everyone else.
    * </pre>
    *
    * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -173,7 +177,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Cards revealed (red threes laid).
+   * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+   * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+   * credential or the host's, empty for everyone else.
    * </pre>
    *
    * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -185,7 +191,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Cards revealed (red threes laid).
+   * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+   * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+   * credential or the host's, empty for everyone else.
    * </pre>
    *
    * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -874,7 +882,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards revealed (red threes laid).
+     * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+     * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+     * credential or the host's, empty for everyone else.
      * </pre>
      *
      * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -887,7 +897,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards revealed (red threes laid).
+     * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+     * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+     * credential or the host's, empty for everyone else.
      * </pre>
      *
      * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -898,7 +910,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards revealed (red threes laid).
+     * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+     * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+     * credential or the host's, empty for everyone else.
      * </pre>
      *
      * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -910,7 +924,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards revealed (red threes laid).
+     * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+     * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+     * credential or the host's, empty for everyone else.
      * </pre>
      *
      * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -923,7 +939,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards revealed (red threes laid).
+     * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+     * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+     * credential or the host's, empty for everyone else.
      * </pre>
      *
      * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -942,7 +960,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards revealed (red threes laid).
+     * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+     * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+     * credential or the host's, empty for everyone else.
      * </pre>
      *
      * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -960,7 +980,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards revealed (red threes laid).
+     * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+     * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+     * credential or the host's, empty for everyone else.
      * </pre>
      *
      * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -978,7 +1000,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards revealed (red threes laid).
+     * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+     * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+     * credential or the host's, empty for everyone else.
      * </pre>
      *
      * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -993,7 +1017,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Cards revealed (red threes laid).
+     * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+     * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+     * credential or the host's, empty for everyone else.
      * </pre>
      *
      * <code>repeated string cards = 4 [json_name = "cards"];</code>

@@ -61,7 +61,9 @@ public interface EventOrBuilder extends
 
   /**
    * <pre>
-   * Cards revealed (red threes laid).
+   * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+   * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+   * credential or the host's, empty for everyone else.
    * </pre>
    *
    * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -71,7 +73,9 @@ public interface EventOrBuilder extends
       getCardsList();
   /**
    * <pre>
-   * Cards revealed (red threes laid).
+   * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+   * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+   * credential or the host's, empty for everyone else.
    * </pre>
    *
    * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -80,7 +84,9 @@ public interface EventOrBuilder extends
   int getCardsCount();
   /**
    * <pre>
-   * Cards revealed (red threes laid).
+   * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+   * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+   * credential or the host's, empty for everyone else.
    * </pre>
    *
    * <code>repeated string cards = 4 [json_name = "cards"];</code>
@@ -90,7 +96,9 @@ public interface EventOrBuilder extends
   java.lang.String getCards(int index);
   /**
    * <pre>
-   * Cards revealed (red threes laid).
+   * Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
+   * pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
+   * credential or the host's, empty for everyone else.
    * </pre>
    *
    * <code>repeated string cards = 4 [json_name = "cards"];</code>

@@ -73,7 +73,8 @@ private static final long serialVersionUID = 0L;
   private int seat_ = 0;
   /**
    * <pre>
-   * Only this seat's view (-1: the spectator's); unset: every seat's.
+   * Only this seat's view (-1: the spectator's); unset: every seat's for the
+   * host, the caller's own for a seat token, the public one for a spectator.
    * </pre>
    *
    * <code>optional int32 seat = 2 [json_name = "seat"];</code>
@@ -85,7 +86,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only this seat's view (-1: the spectator's); unset: every seat's.
+   * Only this seat's view (-1: the spectator's); unset: every seat's for the
+   * host, the caller's own for a seat token, the public one for a spectator.
    * </pre>
    *
    * <code>optional int32 seat = 2 [json_name = "seat"];</code>
@@ -473,7 +475,8 @@ private static final long serialVersionUID = 0L;
     private int seat_ ;
     /**
      * <pre>
-     * Only this seat's view (-1: the spectator's); unset: every seat's.
+     * Only this seat's view (-1: the spectator's); unset: every seat's for the
+     * host, the caller's own for a seat token, the public one for a spectator.
      * </pre>
      *
      * <code>optional int32 seat = 2 [json_name = "seat"];</code>
@@ -485,7 +488,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this seat's view (-1: the spectator's); unset: every seat's.
+     * Only this seat's view (-1: the spectator's); unset: every seat's for the
+     * host, the caller's own for a seat token, the public one for a spectator.
      * </pre>
      *
      * <code>optional int32 seat = 2 [json_name = "seat"];</code>
@@ -497,7 +501,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this seat's view (-1: the spectator's); unset: every seat's.
+     * Only this seat's view (-1: the spectator's); unset: every seat's for the
+     * host, the caller's own for a seat token, the public one for a spectator.
      * </pre>
      *
      * <code>optional int32 seat = 2 [json_name = "seat"];</code>
@@ -513,7 +518,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this seat's view (-1: the spectator's); unset: every seat's.
+     * Only this seat's view (-1: the spectator's); unset: every seat's for the
+     * host, the caller's own for a seat token, the public one for a spectator.
      * </pre>
      *
      * <code>optional int32 seat = 2 [json_name = "seat"];</code>

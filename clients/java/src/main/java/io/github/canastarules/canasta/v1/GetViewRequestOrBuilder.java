@@ -22,7 +22,8 @@ public interface GetViewRequestOrBuilder extends
 
   /**
    * <pre>
-   * Only this seat's view (-1: the spectator's); unset: every seat's.
+   * Only this seat's view (-1: the spectator's); unset: every seat's for the
+   * host, the caller's own for a seat token, the public one for a spectator.
    * </pre>
    *
    * <code>optional int32 seat = 2 [json_name = "seat"];</code>
@@ -31,7 +32,8 @@ public interface GetViewRequestOrBuilder extends
   boolean hasSeat();
   /**
    * <pre>
-   * Only this seat's view (-1: the spectator's); unset: every seat's.
+   * Only this seat's view (-1: the spectator's); unset: every seat's for the
+   * host, the caller's own for a seat token, the public one for a spectator.
    * </pre>
    *
    * <code>optional int32 seat = 2 [json_name = "seat"];</code>

@@ -90,4 +90,65 @@ public interface ImportPositionResponseOrBuilder extends
    */
   io.github.canastarules.canasta.v1.SeatViewOrBuilder getViewsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * The new game's host credential.
+   * </pre>
+   *
+   * <code>string host_token = 4 [json_name = "hostToken"];</code>
+   * @return The hostToken.
+   */
+  java.lang.String getHostToken();
+  /**
+   * <pre>
+   * The new game's host credential.
+   * </pre>
+   *
+   * <code>string host_token = 4 [json_name = "hostToken"];</code>
+   * @return The bytes for hostToken.
+   */
+  com.google.protobuf.ByteString
+      getHostTokenBytes();
+
+  /**
+   * <pre>
+   * The new game's seat credentials, index = seat number.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 5 [json_name = "seatTokens"];</code>
+   * @return A list containing the seatTokens.
+   */
+  java.util.List<java.lang.String>
+      getSeatTokensList();
+  /**
+   * <pre>
+   * The new game's seat credentials, index = seat number.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 5 [json_name = "seatTokens"];</code>
+   * @return The count of seatTokens.
+   */
+  int getSeatTokensCount();
+  /**
+   * <pre>
+   * The new game's seat credentials, index = seat number.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 5 [json_name = "seatTokens"];</code>
+   * @param index The index of the element to return.
+   * @return The seatTokens at the given index.
+   */
+  java.lang.String getSeatTokens(int index);
+  /**
+   * <pre>
+   * The new game's seat credentials, index = seat number.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 5 [json_name = "seatTokens"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the seatTokens at the given index.
+   */
+  com.google.protobuf.ByteString
+      getSeatTokensBytes(int index);
 }

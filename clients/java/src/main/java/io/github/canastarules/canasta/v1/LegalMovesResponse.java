@@ -74,7 +74,8 @@ private static final long serialVersionUID = 0L;
   private java.util.List<io.github.canastarules.canasta.v1.Move> moves_;
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -85,7 +86,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -97,7 +99,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -108,7 +111,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -119,7 +123,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -635,7 +640,8 @@ private static final long serialVersionUID = 0L;
 
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -649,7 +655,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -663,7 +670,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -677,7 +685,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -696,7 +705,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -714,7 +724,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -732,7 +743,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -751,7 +763,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -769,7 +782,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -787,7 +801,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -806,7 +821,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -823,7 +839,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -840,7 +857,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -851,7 +869,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -865,7 +884,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -880,7 +900,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -891,7 +912,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -903,7 +925,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its legal moves, canonical, in a stable order.
+     * Its legal moves, canonical, in a stable order. With a seat token: that
+     * seat's moves when it may act (in a May I? buy window too), else none.
      * </pre>
      *
      * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>

@@ -22,7 +22,8 @@ public interface LegalMovesResponseOrBuilder extends
 
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -31,7 +32,8 @@ public interface LegalMovesResponseOrBuilder extends
       getMovesList();
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -39,7 +41,8 @@ public interface LegalMovesResponseOrBuilder extends
   io.github.canastarules.canasta.v1.Move getMoves(int index);
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -47,7 +50,8 @@ public interface LegalMovesResponseOrBuilder extends
   int getMovesCount();
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>
@@ -56,7 +60,8 @@ public interface LegalMovesResponseOrBuilder extends
       getMovesOrBuilderList();
   /**
    * <pre>
-   * Its legal moves, canonical, in a stable order.
+   * Its legal moves, canonical, in a stable order. With a seat token: that
+   * seat's moves when it may act (in a May I? buy window too), else none.
    * </pre>
    *
    * <code>repeated .canasta.v1.Move moves = 2 [json_name = "moves"];</code>

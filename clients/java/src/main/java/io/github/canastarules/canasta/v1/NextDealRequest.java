@@ -35,6 +35,7 @@ private static final long serialVersionUID = 0L;
     snapshot_ = com.google.protobuf.ByteString.EMPTY;
     deck_ =
         com.google.protobuf.LazyStringArrayList.emptyList();
+    expectedGameId_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -77,7 +78,7 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * Explicit card order for the new hand, top card first.
+   * Explicit card order for the new hand, top card first (the host only).
    * </pre>
    *
    * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -89,7 +90,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Explicit card order for the new hand, top card first.
+   * Explicit card order for the new hand, top card first (the host only).
    * </pre>
    *
    * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -100,7 +101,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Explicit card order for the new hand, top card first.
+   * Explicit card order for the new hand, top card first (the host only).
    * </pre>
    *
    * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -112,7 +113,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Explicit card order for the new hand, top card first.
+   * Explicit card order for the new hand, top card first (the host only).
    * </pre>
    *
    * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -155,7 +156,8 @@ private static final long serialVersionUID = 0L;
   private int viewSeat_ = 0;
   /**
    * <pre>
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    * </pre>
    *
    * <code>optional int32 view_seat = 4 [json_name = "viewSeat"];</code>
@@ -167,7 +169,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    * </pre>
    *
    * <code>optional int32 view_seat = 4 [json_name = "viewSeat"];</code>
@@ -176,6 +179,65 @@ private static final long serialVersionUID = 0L;
   @java.lang.Override
   public int getViewSeat() {
     return viewSeat_;
+  }
+
+  public static final int EXPECTED_GAME_ID_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object expectedGameId_ = "";
+  /**
+   * <pre>
+   * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+   * @return Whether the expectedGameId field is set.
+   */
+  @java.lang.Override
+  public boolean hasExpectedGameId() {
+    return ((bitField0_ & 0x00000004) != 0);
+  }
+  /**
+   * <pre>
+   * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+   * @return The expectedGameId.
+   */
+  @java.lang.Override
+  public java.lang.String getExpectedGameId() {
+    java.lang.Object ref = expectedGameId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      expectedGameId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+   * @return The bytes for expectedGameId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getExpectedGameIdBytes() {
+    java.lang.Object ref = expectedGameId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      expectedGameId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
   }
 
   private byte memoizedIsInitialized = -1;
@@ -204,6 +266,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeInt32(4, viewSeat_);
     }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 5, expectedGameId_);
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -227,6 +292,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(4, viewSeat_);
+    }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(5, expectedGameId_);
     }
     return size;
   }
@@ -266,6 +334,11 @@ private static final long serialVersionUID = 0L;
       if (getViewSeat()
           != other.getViewSeat()) return false;
     }
+    if (hasExpectedGameId() != other.hasExpectedGameId()) return false;
+    if (hasExpectedGameId()) {
+      if (!getExpectedGameId()
+          .equals(other.getExpectedGameId())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -291,6 +364,10 @@ private static final long serialVersionUID = 0L;
     if (hasViewSeat()) {
       hash = (37 * hash) + VIEW_SEAT_FIELD_NUMBER;
       hash = (53 * hash) + getViewSeat();
+    }
+    if (hasExpectedGameId()) {
+      hash = (37 * hash) + EXPECTED_GAME_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getExpectedGameId().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -432,6 +509,7 @@ private static final long serialVersionUID = 0L;
           com.google.protobuf.LazyStringArrayList.emptyList();
       expectedSeq_ = 0L;
       viewSeat_ = 0;
+      expectedGameId_ = "";
       return this;
     }
 
@@ -481,6 +559,10 @@ private static final long serialVersionUID = 0L;
         result.viewSeat_ = viewSeat_;
         to_bitField0_ |= 0x00000002;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.expectedGameId_ = expectedGameId_;
+        to_bitField0_ |= 0x00000004;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -514,6 +596,11 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasViewSeat()) {
         setViewSeat(other.getViewSeat());
+      }
+      if (other.hasExpectedGameId()) {
+        expectedGameId_ = other.expectedGameId_;
+        bitField0_ |= 0x00000010;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -559,6 +646,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 32
+            case 42: {
+              expectedGameId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -630,7 +722,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit card order for the new hand, top card first.
+     * Explicit card order for the new hand, top card first (the host only).
      * </pre>
      *
      * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -643,7 +735,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit card order for the new hand, top card first.
+     * Explicit card order for the new hand, top card first (the host only).
      * </pre>
      *
      * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -654,7 +746,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit card order for the new hand, top card first.
+     * Explicit card order for the new hand, top card first (the host only).
      * </pre>
      *
      * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -666,7 +758,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit card order for the new hand, top card first.
+     * Explicit card order for the new hand, top card first (the host only).
      * </pre>
      *
      * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -679,7 +771,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit card order for the new hand, top card first.
+     * Explicit card order for the new hand, top card first (the host only).
      * </pre>
      *
      * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -698,7 +790,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit card order for the new hand, top card first.
+     * Explicit card order for the new hand, top card first (the host only).
      * </pre>
      *
      * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -716,7 +808,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit card order for the new hand, top card first.
+     * Explicit card order for the new hand, top card first (the host only).
      * </pre>
      *
      * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -734,7 +826,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit card order for the new hand, top card first.
+     * Explicit card order for the new hand, top card first (the host only).
      * </pre>
      *
      * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -749,7 +841,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit card order for the new hand, top card first.
+     * Explicit card order for the new hand, top card first (the host only).
      * </pre>
      *
      * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -826,7 +918,8 @@ private static final long serialVersionUID = 0L;
     private int viewSeat_ ;
     /**
      * <pre>
-     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+     * for the host, the caller's own for a seat token.
      * </pre>
      *
      * <code>optional int32 view_seat = 4 [json_name = "viewSeat"];</code>
@@ -838,7 +931,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+     * for the host, the caller's own for a seat token.
      * </pre>
      *
      * <code>optional int32 view_seat = 4 [json_name = "viewSeat"];</code>
@@ -850,7 +944,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+     * for the host, the caller's own for a seat token.
      * </pre>
      *
      * <code>optional int32 view_seat = 4 [json_name = "viewSeat"];</code>
@@ -866,7 +961,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+     * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+     * for the host, the caller's own for a seat token.
      * </pre>
      *
      * <code>optional int32 view_seat = 4 [json_name = "viewSeat"];</code>
@@ -875,6 +971,109 @@ private static final long serialVersionUID = 0L;
     public Builder clearViewSeat() {
       bitField0_ = (bitField0_ & ~0x00000008);
       viewSeat_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object expectedGameId_ = "";
+    /**
+     * <pre>
+     * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+     * @return Whether the expectedGameId field is set.
+     */
+    public boolean hasExpectedGameId() {
+      return ((bitField0_ & 0x00000010) != 0);
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+     * @return The expectedGameId.
+     */
+    public java.lang.String getExpectedGameId() {
+      java.lang.Object ref = expectedGameId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        expectedGameId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+     * @return The bytes for expectedGameId.
+     */
+    public com.google.protobuf.ByteString
+        getExpectedGameIdBytes() {
+      java.lang.Object ref = expectedGameId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        expectedGameId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+     * @param value The expectedGameId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExpectedGameId(
+        java.lang.String value) {
+      java.util.Objects.requireNonNull(value);
+      expectedGameId_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearExpectedGameId() {
+      expectedGameId_ = getDefaultInstance().getExpectedGameId();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+     * </pre>
+     *
+     * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+     * @param value The bytes for expectedGameId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExpectedGameIdBytes(
+        com.google.protobuf.ByteString value) {
+      java.util.Objects.requireNonNull(value);
+      checkByteStringIsUtf8(value);
+      expectedGameId_ = value;
+      bitField0_ |= 0x00000010;
       onChanged();
       return this;
     }

@@ -22,7 +22,7 @@ public interface NextDealRequestOrBuilder extends
 
   /**
    * <pre>
-   * Explicit card order for the new hand, top card first.
+   * Explicit card order for the new hand, top card first (the host only).
    * </pre>
    *
    * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -32,7 +32,7 @@ public interface NextDealRequestOrBuilder extends
       getDeckList();
   /**
    * <pre>
-   * Explicit card order for the new hand, top card first.
+   * Explicit card order for the new hand, top card first (the host only).
    * </pre>
    *
    * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -41,7 +41,7 @@ public interface NextDealRequestOrBuilder extends
   int getDeckCount();
   /**
    * <pre>
-   * Explicit card order for the new hand, top card first.
+   * Explicit card order for the new hand, top card first (the host only).
    * </pre>
    *
    * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -51,7 +51,7 @@ public interface NextDealRequestOrBuilder extends
   java.lang.String getDeck(int index);
   /**
    * <pre>
-   * Explicit card order for the new hand, top card first.
+   * Explicit card order for the new hand, top card first (the host only).
    * </pre>
    *
    * <code>repeated string deck = 2 [json_name = "deck"];</code>
@@ -82,7 +82,8 @@ public interface NextDealRequestOrBuilder extends
 
   /**
    * <pre>
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    * </pre>
    *
    * <code>optional int32 view_seat = 4 [json_name = "viewSeat"];</code>
@@ -91,11 +92,41 @@ public interface NextDealRequestOrBuilder extends
   boolean hasViewSeat();
   /**
    * <pre>
-   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
+   * Only this seat's view in the answer (-1: the spectator's); unset: every seat's
+   * for the host, the caller's own for a seat token.
    * </pre>
    *
    * <code>optional int32 view_seat = 4 [json_name = "viewSeat"];</code>
    * @return The viewSeat.
    */
   int getViewSeat();
+
+  /**
+   * <pre>
+   * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+   * @return Whether the expectedGameId field is set.
+   */
+  boolean hasExpectedGameId();
+  /**
+   * <pre>
+   * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+   * @return The expectedGameId.
+   */
+  java.lang.String getExpectedGameId();
+  /**
+   * <pre>
+   * When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+   * </pre>
+   *
+   * <code>optional string expected_game_id = 5 [json_name = "expectedGameId"];</code>
+   * @return The bytes for expectedGameId.
+   */
+  com.google.protobuf.ByteString
+      getExpectedGameIdBytes();
 }

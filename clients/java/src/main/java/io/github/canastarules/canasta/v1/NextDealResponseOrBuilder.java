@@ -134,4 +134,67 @@ public interface NextDealResponseOrBuilder extends
    */
   io.github.canastarules.canasta.v1.EventOrBuilder getEventsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * The game's host credential (the same game, so the same as Deal's while its
+   * key seals); empty unless the caller is the host.
+   * </pre>
+   *
+   * <code>string host_token = 5 [json_name = "hostToken"];</code>
+   * @return The hostToken.
+   */
+  java.lang.String getHostToken();
+  /**
+   * <pre>
+   * The game's host credential (the same game, so the same as Deal's while its
+   * key seals); empty unless the caller is the host.
+   * </pre>
+   *
+   * <code>string host_token = 5 [json_name = "hostToken"];</code>
+   * @return The bytes for hostToken.
+   */
+  com.google.protobuf.ByteString
+      getHostTokenBytes();
+
+  /**
+   * <pre>
+   * The seat credentials, index = seat number; empty unless the caller is the host.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @return A list containing the seatTokens.
+   */
+  java.util.List<java.lang.String>
+      getSeatTokensList();
+  /**
+   * <pre>
+   * The seat credentials, index = seat number; empty unless the caller is the host.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @return The count of seatTokens.
+   */
+  int getSeatTokensCount();
+  /**
+   * <pre>
+   * The seat credentials, index = seat number; empty unless the caller is the host.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @param index The index of the element to return.
+   * @return The seatTokens at the given index.
+   */
+  java.lang.String getSeatTokens(int index);
+  /**
+   * <pre>
+   * The seat credentials, index = seat number; empty unless the caller is the host.
+   * </pre>
+   *
+   * <code>repeated string seat_tokens = 6 [json_name = "seatTokens"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the seatTokens at the given index.
+   */
+  com.google.protobuf.ByteString
+      getSeatTokensBytes(int index);
 }

@@ -54,6 +54,7 @@ private static final long serialVersionUID = 0L;
             io.github.canastarules.canasta.v1.SuggestMoveRequest.class, io.github.canastarules.canasta.v1.SuggestMoveRequest.Builder.class);
   }
 
+  private int bitField0_;
   public static final int SNAPSHOT_FIELD_NUMBER = 1;
   private com.google.protobuf.ByteString snapshot_ = com.google.protobuf.ByteString.EMPTY;
   /**
@@ -131,6 +132,35 @@ private static final long serialVersionUID = 0L;
     return seed_;
   }
 
+  public static final int SEAT_FIELD_NUMBER = 4;
+  private int seat_ = 0;
+  /**
+   * <pre>
+   * The seat to advise (May I?: a seat in a buy window may answer out of turn);
+   * unset: the caller's seat for a seat token, the awaited seat for the host.
+   * </pre>
+   *
+   * <code>optional int32 seat = 4 [json_name = "seat"];</code>
+   * @return Whether the seat field is set.
+   */
+  @java.lang.Override
+  public boolean hasSeat() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * The seat to advise (May I?: a seat in a buy window may answer out of turn);
+   * unset: the caller's seat for a seat token, the awaited seat for the host.
+   * </pre>
+   *
+   * <code>optional int32 seat = 4 [json_name = "seat"];</code>
+   * @return The seat.
+   */
+  @java.lang.Override
+  public int getSeat() {
+    return seat_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -154,6 +184,9 @@ private static final long serialVersionUID = 0L;
     if (seed_ != 0L) {
       output.writeUInt64(3, seed_);
     }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeInt32(4, seat_);
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -168,6 +201,10 @@ private static final long serialVersionUID = 0L;
     if (seed_ != 0L) {
       size += com.google.protobuf.CodedOutputStream
         .computeUInt64Size(3, seed_);
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(4, seat_);
     }
     return size;
   }
@@ -199,6 +236,11 @@ private static final long serialVersionUID = 0L;
         .equals(other.getLevel())) return false;
     if (getSeed()
         != other.getSeed()) return false;
+    if (hasSeat() != other.hasSeat()) return false;
+    if (hasSeat()) {
+      if (getSeat()
+          != other.getSeat()) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -217,6 +259,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + SEED_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getSeed());
+    if (hasSeat()) {
+      hash = (37 * hash) + SEAT_FIELD_NUMBER;
+      hash = (53 * hash) + getSeat();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -355,6 +401,7 @@ private static final long serialVersionUID = 0L;
       snapshot_ = com.google.protobuf.ByteString.EMPTY;
       level_ = "";
       seed_ = 0L;
+      seat_ = 0;
       return this;
     }
 
@@ -397,6 +444,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.seed_ = seed_;
       }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.seat_ = seat_;
+        to_bitField0_ |= 0x00000001;
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -421,6 +474,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getSeed() != 0L) {
         setSeed(other.getSeed());
+      }
+      if (other.hasSeat()) {
+        setSeat(other.getSeat());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -461,6 +517,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 24
+            case 32: {
+              seat_ = input.readInt32();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 32
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -654,6 +715,66 @@ private static final long serialVersionUID = 0L;
     public Builder clearSeed() {
       bitField0_ = (bitField0_ & ~0x00000004);
       seed_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private int seat_ ;
+    /**
+     * <pre>
+     * The seat to advise (May I?: a seat in a buy window may answer out of turn);
+     * unset: the caller's seat for a seat token, the awaited seat for the host.
+     * </pre>
+     *
+     * <code>optional int32 seat = 4 [json_name = "seat"];</code>
+     * @return Whether the seat field is set.
+     */
+    @java.lang.Override
+    public boolean hasSeat() {
+      return ((bitField0_ & 0x00000008) != 0);
+    }
+    /**
+     * <pre>
+     * The seat to advise (May I?: a seat in a buy window may answer out of turn);
+     * unset: the caller's seat for a seat token, the awaited seat for the host.
+     * </pre>
+     *
+     * <code>optional int32 seat = 4 [json_name = "seat"];</code>
+     * @return The seat.
+     */
+    @java.lang.Override
+    public int getSeat() {
+      return seat_;
+    }
+    /**
+     * <pre>
+     * The seat to advise (May I?: a seat in a buy window may answer out of turn);
+     * unset: the caller's seat for a seat token, the awaited seat for the host.
+     * </pre>
+     *
+     * <code>optional int32 seat = 4 [json_name = "seat"];</code>
+     * @param value The seat to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSeat(int value) {
+
+      seat_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The seat to advise (May I?: a seat in a buy window may answer out of turn);
+     * unset: the caller's seat for a seat token, the awaited seat for the host.
+     * </pre>
+     *
+     * <code>optional int32 seat = 4 [json_name = "seat"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSeat() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      seat_ = 0;
       onChanged();
       return this;
     }

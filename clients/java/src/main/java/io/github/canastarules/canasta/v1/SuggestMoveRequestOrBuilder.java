@@ -49,4 +49,25 @@ public interface SuggestMoveRequestOrBuilder extends
    * @return The seed.
    */
   long getSeed();
+
+  /**
+   * <pre>
+   * The seat to advise (May I?: a seat in a buy window may answer out of turn);
+   * unset: the caller's seat for a seat token, the awaited seat for the host.
+   * </pre>
+   *
+   * <code>optional int32 seat = 4 [json_name = "seat"];</code>
+   * @return Whether the seat field is set.
+   */
+  boolean hasSeat();
+  /**
+   * <pre>
+   * The seat to advise (May I?: a seat in a buy window may answer out of turn);
+   * unset: the caller's seat for a seat token, the awaited seat for the host.
+   * </pre>
+   *
+   * <code>optional int32 seat = 4 [json_name = "seat"];</code>
+   * @return The seat.
+   */
+  int getSeat();
 }

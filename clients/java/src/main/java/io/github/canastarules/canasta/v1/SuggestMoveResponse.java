@@ -58,7 +58,7 @@ private static final long serialVersionUID = 0L;
   private int seat_ = 0;
   /**
    * <pre>
-   * The seat whose move is due; the move is for it.
+   * The seat the move is for.
    * </pre>
    *
    * <code>int32 seat = 1 [json_name = "seat"];</code>
@@ -525,7 +525,7 @@ private static final long serialVersionUID = 0L;
     private int seat_ ;
     /**
      * <pre>
-     * The seat whose move is due; the move is for it.
+     * The seat the move is for.
      * </pre>
      *
      * <code>int32 seat = 1 [json_name = "seat"];</code>
@@ -537,7 +537,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The seat whose move is due; the move is for it.
+     * The seat the move is for.
      * </pre>
      *
      * <code>int32 seat = 1 [json_name = "seat"];</code>
@@ -553,7 +553,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The seat whose move is due; the move is for it.
+     * The seat the move is for.
      * </pre>
      *
      * <code>int32 seat = 1 [json_name = "seat"];</code>

@@ -12,7 +12,7 @@ public interface SuggestMoveResponseOrBuilder extends
 
   /**
    * <pre>
-   * The seat whose move is due; the move is for it.
+   * The seat the move is for.
    * </pre>
    *
    * <code>int32 seat = 1 [json_name = "seat"];</code>

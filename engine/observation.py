@@ -1,0 +1,91 @@
+"""What one seat may know of a state, as a state: the input of a bot that plays fair.
+
+A seat sees its own hand and the table (CL-INFO-3, CL-INFO-6); the other hands,
+the stock and its order, and the shuffle seed are hidden from it. The discard
+pile is public history: each of its cards was shown when it was discarded
+(CL-INFO-4, CL-INFO-5), so a player with a good memory knows it.
+
+:func:`redact` keeps what the seat may know and lays the hidden cards out again
+in one canonical way: sorted, the stock filled first, then the other hands in
+seat order, each with its own size. Two states that differ only in where the
+hidden cards lie (swapped between other hands and the stock, the stock
+reordered) or in their seed redact to equal states, so whatever a bot computes
+from the redacted state cannot depend on what its seat may not see. The
+layout is not a guess at the real one: a bot that wants to sample deals
+consistent with the seat's knowledge shuffles :func:`hidden_cards` itself.
+
+>>> from engine.game import new_game
+>>> a = new_game("classic", 4, seed=1)
+>>> b = redact(a, 0)
+>>> b.hands[0] == a.hands[0] and b.stock != a.stock and b.seed == 0
+True
+>>> sorted(hidden_cards(a, 0)) == sorted(hidden_cards(b, 0))
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import overload
+
+from engine.cards import IS_RED_THREE, Card
+from engine.mayi.state import AnyState, MayIState
+from engine.state import State, evolve
+
+
+def hidden_cards(state: AnyState, seat: int) -> list[Card]:
+    """The cards ``seat`` cannot see: the other hands and the stock (any order)."""
+    cards = list(state.stock)
+    for s, hand in enumerate(state.hands):
+        if s != seat:
+            cards += hand
+    return cards
+
+
+def _layout(state: AnyState, seat: int) -> tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
+    """The canonical stock and hands: the hidden cards sorted (red threes first, so that
+    in the Canasta games they stay in the stock, where a real one may lie unseen)."""
+    pool = sorted(hidden_cards(state, seat), key=lambda c: (not IS_RED_THREE[c], c))
+    at = len(state.stock)
+    stock = tuple(pool[:at])
+    hands = []
+    for s, hand in enumerate(state.hands):
+        if s == seat:
+            hands.append(hand)
+            continue
+        hands.append(tuple(sorted(pool[at:at + len(hand)])))
+        at += len(hand)
+    return stock, tuple(hands)
+
+
+@overload
+def redact(state: State, seat: int) -> State: ...
+@overload
+def redact(state: MayIState, seat: int) -> MayIState: ...
+
+
+def redact(state: AnyState, seat: int) -> AnyState:
+    """``state`` as ``seat`` may know it (see the module's docstring)."""
+    stock, hands = _layout(state, seat)
+    if isinstance(state, MayIState):
+        from engine.mayi.successor import evolve as mayi_evolve  # May I? builds its own copies
+
+        return mayi_evolve(state, stock=stock, hands=hands, seed=0)
+    turn = state.turn
+    if turn.seat != seat and turn.base_hand:
+        # the hand before this turn's staged melds: the staged cards (public) and the
+        # turn seat's redacted hand
+        staged = Counter(turn.base_hand) - Counter(state.hands[turn.seat])
+        turn = evolve(turn, base_hand=tuple(sorted(hands[turn.seat] + tuple(staged.elements()))))
+    return evolve(state, stock=stock, hands=hands, seed=0, turn=turn)
+
+
+def answering_first(state: MayIState, seat: int) -> MayIState:
+    """A May I? state in which ``seat``, a later seat of an open buy window, answers
+    first: how a bot sees the window when it may answer out of turn
+    (``buy_priority=first_call``)."""
+    from engine.mayi.successor import evolve as mayi_evolve
+
+    window = (seat, *(s for s in state.turn.window if s != seat))
+    return mayi_evolve(state, turn=dataclasses.replace(state.turn, window=window))

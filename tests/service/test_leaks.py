@@ -1,0 +1,175 @@
+"""Leak test: a role learns nothing it may not see, from any RPC (CL-INFO-1..6).
+
+For every variant and player count, positions are taken along a seeded hand.
+For each role (a spectator, and each seat through its own credential) a *twin*
+of the position is made that differs only in what that role may not see: the
+cards of the hidden zones (the other hands and the stock; for a spectator every
+hand) are dealt out again at random, which exchanges cards between them and
+reorders the stock, with every count kept. Red threes stay where they are (in
+the Canasta games one in a hand is a public fact: it must be laid), and so do
+the stock cards that the role's own tested moves draw (it sees those once drawn).
+Both positions are sealed as the same game and every RPC is called on each with
+the role's credential, over gRPC; the two answers must be identical once the
+snapshots are taken out (the game id and credentials are the same by
+construction). A leak anywhere (a view, a legal move, an event, a score, a
+bot's choice, a refusal's reason or message) makes two answers differ.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf.message import Message
+
+from engine import Phase, apply, new_game
+from engine.bots import random_move
+from engine.cards import CODES
+from engine.legal import legal_moves_for
+from engine.mayi.state import AnyState
+from service.pb import api, api_grpc, game
+from service.snapshot import new_game_id
+from tests.service.helpers import Failure, auth, grpc_failure
+from tests.service.servers import Running, running
+from tests.twins import twin
+
+GAMES = [("classic", 2, {}), ("classic", 3, {}), ("classic", 4, {}), ("classic", 5, {}),
+         ("classic", 6, {}), ("samba", 4, {}), ("bolivia", 4, {}), ("bolivia_sevens", 4, {}),
+         ("may_i", 3, {}), ("may_i", 4, {}), ("may_i", 5, {"buy_priority": "first_call"})]
+POSITIONS = 5  # per hand: spread over its plies, a May I? buy window among them
+MOVES_TRIED = 3  # of the acting seat's legal moves, applied
+LEVELS = ("random", "greedy")
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[tuple[Running, api_grpc.CanastaEngineStub]]:
+    with running() as server:
+        channel, stub = server.stub()
+        with channel:
+            yield server, stub
+
+
+def positions(variant: str, players: int, options: dict[str, str], seed: int) -> list[AnyState]:
+    """States along one seeded hand (awaited seat set), and its end if it ends."""
+    rng = random.Random(seed)
+    state = new_game(variant, players, seed=seed, options=options)
+    seen: list[AnyState] = []
+    for _ in range(2000):
+        if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            break
+        seen.append(state)
+        state = apply(state, random_move(state, rng))
+    step = max(1, len(seen) // POSITIONS)
+    picked = seen[::step][:POSITIONS]
+    windows = [s for s in seen if s.phase is Phase.BUY_WINDOW]
+    if windows:
+        picked.append(windows[len(windows) // 2])
+    if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        picked.append(state)
+    return picked
+
+
+def tried_moves(state: AnyState, seat: int) -> list[Any]:
+    """The moves of ``seat`` the test applies: a few of its legal ones."""
+    moves = legal_moves_for(state, seat) if seat >= 0 else []
+    if len(moves) <= MOVES_TRIED:
+        return list(moves)
+    return [moves[0], moves[len(moves) // 2], moves[-1]]
+
+
+def drawn_by(state: AnyState, seat: int) -> int:
+    """How many stock cards, from the top, the seat's tried moves take."""
+    most = 0
+    for move in tried_moves(state, seat):
+        most = max(most, len(state.stock) - len(apply(state, move, seat).stock))
+    return most
+
+
+def answer(stub: api_grpc.CanastaEngineStub, method: str, request: Message,
+           token: str | None) -> Message | tuple[str, str, str]:
+    """The answer without its snapshot, or the refusal as (code, reason, message)."""
+    try:
+        resp = getattr(stub, method)(request, metadata=auth(token), timeout=30)
+    except grpc.RpcError as err:
+        f: Failure = grpc_failure(err)
+        return (f.code, f.reason, f.message)
+    if "snapshot" in resp.DESCRIPTOR.fields_by_name:
+        resp.ClearField("snapshot")
+    return resp
+
+
+def calls(state: AnyState, seat: int, snapshot: bytes) -> Iterator[tuple[str, Message]]:
+    """Every RPC a role might send on this snapshot."""
+    players = state.rules.players
+    yield "GetView", api.GetViewRequest(snapshot=snapshot)
+    for s in (-1, *range(players)):
+        yield "GetView", api.GetViewRequest(snapshot=snapshot, seat=s)
+    yield "LegalMoves", api.LegalMovesRequest(snapshot=snapshot)
+    yield "ScoreHand", api.ScoreHandRequest(snapshot=snapshot)
+    for level in LEVELS:
+        yield "SuggestMove", api.SuggestMoveRequest(snapshot=snapshot, level=level, seed=5)
+    yield "ExportPosition", api.ExportPositionRequest(snapshot=snapshot)
+    yield "NextDeal", api.NextDealRequest(snapshot=snapshot)
+    for move in tried_moves(state, seat):
+        yield "ApplyMove", api.ApplyMoveRequest(snapshot=snapshot, move=game.Move(text=str(move)))
+    # probes: another seat's move, and moves with cards hidden from the role
+    awaited = state.awaited
+    if awaited >= 0 and awaited != seat:
+        for move in tried_moves(state, awaited)[:1]:
+            yield "ApplyMove", api.ApplyMoveRequest(snapshot=snapshot,
+                                                    move=game.Move(text=str(move)))
+    hidden = sorted({CODES[c] for s, h in enumerate(state.hands) if s != seat for c in h})
+    for code in hidden[:3]:
+        for text in (f"discard {code}", f"meld {code} {code} {code}"):
+            yield "ApplyMove", api.ApplyMoveRequest(snapshot=snapshot, move=game.Move(text=text))
+
+
+def check_role(server: Running, stub: api_grpc.CanastaEngineStub, state: AnyState, seat: int,
+               rng: random.Random) -> int:
+    """Both twins answer ``seat`` (-1: a spectator) alike; the number of calls compared."""
+    other = twin(state, seat, drawn_by(state, seat), rng)
+    sealer = server.app.core.sealer
+    game_id = new_game_id()
+    a = sealer.seal(state, game_id, 3, False)[0]
+    b = sealer.seal(other, game_id, 3, False)[0]
+    _, seats = server.app.core.access.credentials(game_id, state.rules.players)
+    token = seats[seat] if seat >= 0 else None
+    compared = 0
+    for (method, req_a), (_, req_b) in zip(calls(state, seat, a), calls(state, seat, b),
+                                           strict=True):
+        got_a, got_b = answer(stub, method, req_a, token), answer(stub, method, req_b, token)
+        assert got_a == got_b, (method, str(req_a)[:120], seat, got_a, got_b)
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), GAMES,
+                         ids=[f"{v}-{p}{'-' + '-'.join(o.values()) if o else ''}"
+                              for v, p, o in GAMES])
+def test_no_answer_depends_on_what_the_role_cannot_see(
+        served: tuple[Running, api_grpc.CanastaEngineStub], variant: str, players: int,
+        options: dict[str, str]) -> None:
+    server, stub = served
+    rng = random.Random(f"{variant}{players}")
+    compared = 0
+    states = positions(variant, players, options, seed=players * 7 + len(variant))
+    assert len(states) >= POSITIONS
+    for state in states:
+        for seat in (-1, *range(players)):
+            compared += check_role(server, stub, state, seat, rng)
+    assert compared > 100 * players
+
+
+def test_the_twins_differ_where_the_role_cannot_see() -> None:
+    """The check has teeth: a twin differs from its position in the hidden hands and the
+    stock (so a leak would show), never in the role's own hand or the table."""
+    state = positions("classic", 4, {}, seed=3)[2]
+    other = twin(state, 1, 0, random.Random(1))
+    assert other.hands[1] == state.hands[1] and other.melds == state.melds
+    assert other.pile == state.pile and other.stock != state.stock
+    assert [len(h) for h in other.hands] == [len(h) for h in state.hands]
+    assert any(other.hands[s] != state.hands[s] for s in (0, 2, 3))
+    assert sorted(other.stock + sum(other.hands, ())) == sorted(state.stock + sum(state.hands, ()))
