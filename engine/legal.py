@@ -95,8 +95,9 @@ def legal_moves(state: AnyState) -> list[Move]:
     """
     if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
         return mayi_legal.legal_moves(state)
-    if state._legal:
-        return list(state._legal)
+    cached = state._legal
+    if cached is not None:
+        return list(cached)
     phase = state.phase
     if phase is Phase.DRAW or phase is Phase.DRAW_EXHAUSTED:
         moves = _draw_moves(state)
@@ -106,7 +107,9 @@ def legal_moves(state: AnyState) -> list[Move]:
         moves = [Answer(True), Answer(False)]
     else:
         moves = []
-    state._legal.extend(moves)
+    # one assignment of a finished tuple: a thread racing on the same state computes an
+    # equal one, and neither can see a half-filled or doubled list
+    object.__setattr__(state, "_legal", tuple(moves))
     return moves
 
 

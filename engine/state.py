@@ -32,7 +32,7 @@ def evolve(obj: T, **changes: object) -> T:
     data.update(changes)
     assert len(data) == len(obj.__dict__), f"unknown fields {set(data) - set(obj.__dict__)}"
     if "_legal" in data:
-        data["_legal"] = []
+        data["_legal"] = None
     new = object.__new__(type(obj))
     object.__setattr__(new, "__dict__", data)
     return new
@@ -175,7 +175,10 @@ class State:
     # meld side of each seat; differs from the scoring teams only in cutthroat play
     side_of: tuple[int, ...] = ()
     lone: int = -1  # cutthroat: the lone hand, once someone has taken the pile
-    _legal: list[Move] = field(default_factory=list, init=False, compare=False, repr=False)
+    # the legal-move cache: set once, in one assignment (engine.legal), so threads that
+    # share a state never see it half filled or doubled
+    _legal: tuple[Move, ...] | None = field(default=None, init=False, compare=False,
+                                            repr=False)
 
     @property
     def awaited(self) -> int:

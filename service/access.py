@@ -51,6 +51,7 @@ from service.keys import KeyRing
 from service.snapshot import Header
 
 SPECTATOR_SEAT = -1
+VERIFIED_CACHE = 4096  # credentials remembered as verified (service/access.py Access.role)
 _BEARER = "bearer "
 
 
@@ -120,6 +121,10 @@ class Access:
         self.keys = keys
         self.mode = mode
         self.export_policy = export_policy
+        # (token, game id) pairs already verified, and the role each grants: a player
+        # sends the same token with every call of its game, and the ring never changes
+        # while the process runs. Only exact pairs hit; refusals are never remembered.
+        self._verified: dict[tuple[str, bytes], Role] = {}
 
     # --- credentials ------------------------------------------------------------
 
@@ -131,11 +136,18 @@ class Access:
         token = bearer(authorization)
         if not token:
             return HOST if self.mode is AccessMode.TRUSTED else SPECTATOR
+        key = (token, header.game_id)
+        known = self._verified.get(key)
+        if known is not None:
+            return known
         role = tokens.verify(self.keys, token, header.game_id)
-        if role == tokens.HOST_ROLE:
-            return HOST
         # the service signs seat tokens only for the game's seats: a valid one names one
-        return Role(int(role[len(tokens.SEAT_ROLE_PREFIX):]))
+        found = HOST if role == tokens.HOST_ROLE else Role(
+            int(role[len(tokens.SEAT_ROLE_PREFIX):]))
+        if len(self._verified) >= VERIFIED_CACHE:
+            self._verified.clear()  # a crude bound: refilled by the next calls
+        self._verified[key] = found
+        return found
 
     def credentials(self, game_id: bytes, players: int) -> tuple[str, list[str]]:
         """The host token and the seat tokens of a game (for its host only)."""

@@ -381,11 +381,31 @@ def _ending(prev_phase: Phase | None, nxt: AnyState) -> list[game.Event]:
     return out
 
 
-def _received(prev: AnyState, nxt: AnyState, seat: int) -> Counter[Card]:
-    """The cards that reached ``seat``'s hand or red threes in one move."""
-    got = Counter(nxt.hands[seat]) + Counter(nxt.red3[seat])
-    got.subtract(Counter(prev.hands[seat]) + Counter(prev.red3[seat]))
-    return +got
+def _held(state: AnyState, seat: int) -> int:
+    return len(state.hands[seat]) + len(state.red3[seat])
+
+
+def _draws(prev: AnyState, nxt: AnyState, seat: int,
+           from_pile: tuple[Card, ...]) -> list[tuple[int, list[Card]]]:
+    """Who drew which stock cards in one move, the mover first (a May I? buy draws for
+    the buyer and for the player in turn): the cards that reached a seat's hand or red
+    threes and not from the pile."""
+    gained = [s for s in range(len(nxt.hands))
+              if _held(nxt, s) > _held(prev, s) or (s == seat and from_pile)]
+    if not gained:
+        return []
+    left = len(nxt.stock)
+    if len(gained) == 1 and not from_pile and prev.stock[:left] == nxt.stock:
+        return [(gained[0], sorted(prev.stock[left:]))]  # the common case: one plain draw
+    out = []
+    for s in sorted(gained, key=lambda s: (s != seat, s)):
+        got = Counter(nxt.hands[s]) + Counter(nxt.red3[s])
+        got.subtract(Counter(prev.hands[s]) + Counter(prev.red3[s]))
+        if s == seat:
+            got.subtract(Counter(from_pile))
+        if +got:
+            out.append((s, sorted((+got).elements())))
+    return out
 
 
 def move_events(prev: AnyState, move: Move, seat: int, nxt: AnyState,
@@ -404,16 +424,9 @@ def move_events(prev: AnyState, move: Move, seat: int, nxt: AnyState,
                              cards=_cards(from_pile) if viewer in (None, seat) else ()))
     elif isinstance(move, Buy):
         from_pile = prev.pile[-1:]
-    # stock draws, per seat (a May I? buy draws for the buyer and for the player in turn)
-    for s in sorted(range(len(nxt.hands)), key=lambda s: (s != seat, s)):
-        drawn = _received(prev, nxt, s)
-        if s == seat:
-            drawn.subtract(Counter(from_pile))
-            drawn = +drawn
-        if drawn:
-            cards = sorted(drawn.elements())
-            events.append(_event(game.EVENT_TYPE_CARDS_DRAWN, s, count=len(cards),
-                                 cards=_cards(cards) if viewer in (None, s) else ()))
+    for s, cards in _draws(prev, nxt, seat, from_pile):
+        events.append(_event(game.EVENT_TYPE_CARDS_DRAWN, s, count=len(cards),
+                             cards=_cards(cards) if viewer in (None, s) else ()))
     events += _red_threes(prev, nxt)
     if nxt.turn.seat != prev.turn.seat and nxt.awaited >= 0:
         events.append(_event(game.EVENT_TYPE_TURN_STARTED, nxt.turn.seat))

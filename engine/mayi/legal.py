@@ -50,8 +50,9 @@ def legal_moves(state: MayIState) -> list[Move]:
     >>> [str(m) for m in legal_moves(new_game("may_i", 4, seed=1))]
     ['draw']
     """
-    if state._legal:
-        return state._legal.copy()
+    cached = state._legal
+    if cached is not None:
+        return list(cached)
     phase = state.phase
     moves: list[Move]
     if phase is DRAW:
@@ -63,7 +64,7 @@ def legal_moves(state: MayIState) -> list[Move]:
         moves += layoff_moves(state) if state.down[state.turn.seat] else down_moves(state)
     else:
         moves = []
-    state._legal.extend(moves)
+    object.__setattr__(state, "_legal", tuple(moves))  # once, whole (engine.legal)
     return moves
 
 

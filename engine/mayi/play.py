@@ -62,7 +62,8 @@ def apply(state: MayIState, move: Move, seat: int | None = None) -> MayIState:
     if type(move) is GoDown:
         move = canonicalize(state, move)
     if mover == awaited:
-        listed = state._legal or legal_moves(state)  # the cache itself: no copy needed here
+        cached = state._legal
+        listed = cached if cached is not None else legal_moves(state)  # no copy needed here
     else:
         listed = legal_moves_for(state, mover)
     for m in listed:  # a bot sends a listed object back: find it by identity first

@@ -87,7 +87,10 @@ class MayIState:
     reshuffles: int = 0  # pile reshuffles this deal (MI-STOCK-1), seeds the next one
     ply: int = 0
     result: MayIResult | None = None
-    _legal: list[Move] = field(default_factory=list, init=False, compare=False, repr=False)
+    # the legal-move cache: set once, in one assignment (engine.legal), so threads that
+    # share a state never see it half filled or doubled
+    _legal: tuple[Move, ...] | None = field(default=None, init=False, compare=False,
+                                            repr=False)
     # the lay-offs the table takes (see engine.mayi.legal.table_fits): kept by the copies
     # of ``evolve`` and valid while ``melds`` and the rules are the very same objects
     _fits: tuple[tuple[tuple[TableMeld, ...], ...], MayIRules, TableFits] | None = field(

@@ -34,7 +34,7 @@ def successor(state: MayIState, changes: dict[str, object]) -> MayIState:
     a dict display is cheaper than keyword arguments."""
     data = state.__dict__.copy()
     data.update(changes)
-    data["_legal"] = []
+    data["_legal"] = None
     new = _NEW(MayIState)
     _SET(new, "__dict__", data)  # past the frozen class's __setattr__
     return new

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from google.protobuf import json_format
 
 from engine import Phase, apply, legal_moves, new_game, next_deal, parse_card, parse_move
 from engine.bots import greedy_move
+from engine.cards import CODES
 from engine.errors import BadMove
 from engine.moves import MOVE_KINDS, AddToMeld, GoOut, Move, TakePile
 from service import convert
@@ -258,3 +260,46 @@ def test_events_tell_what_changed(seed: int) -> None:
         assert (game.EVENT_TYPE_HAND_OVER in kinds) == (nxt.phase in (Phase.HAND_OVER,
                                                                       Phase.GAME_OVER))
         state = nxt
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), [
+    ("classic", 4, {}), ("samba", 4, {}), ("may_i", 4, {}),
+    ("may_i", 5, {"buy_priority": "first_call"})])
+def test_drawn_cards_are_told_to_the_drawer_alone(variant: str, players: int,
+                                                  options: dict[str, str]) -> None:
+    """Each seat that got stock cards in a move has a CARDS_DRAWN event naming them (a May
+    I? buy: the buyer's penalty card and the turn player's draw); the host reads every
+    one's cards, a seat only its own, a spectator none; the events are otherwise equal."""
+    rng = random.Random(variant + str(players))
+    state = new_game(variant, players, seed=5, options=options)
+    drew_twice = 0
+    for _ in range(600):
+        if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            break
+        move = rng.choice([m for m in legal_moves(state) if str(m) != "undo"])
+        seat = state.awaited
+        nxt = apply(state, move)
+        host = convert.move_events(state, move, seat, nxt)
+        drawn = {e.seat: sorted(e.cards) for e in host if e.type == game.EVENT_TYPE_CARDS_DRAWN}
+        taken = Counter(state.pile) - Counter(nxt.pile) if str(move).startswith(
+            ("take", "buy")) else Counter()
+        for s in range(players):
+            got = (Counter(nxt.hands[s]) + Counter(nxt.red3[s])
+                   - Counter(state.hands[s]) - Counter(state.red3[s]))
+            if s == seat:
+                got -= taken
+            assert drawn.get(s, []) == sorted(CODES[c] for c in got.elements()), (move, s)
+        drew_twice += len(drawn) > 1
+        assert sum(len(c) for c in drawn.values()) == len(state.stock) - len(nxt.stock) or \
+            len(nxt.stock) > len(state.stock)  # a May I? reshuffle refills the stock
+        for viewer in (-1, *range(players)):
+            seen = convert.move_events(state, move, seat, nxt, viewer)
+            assert [(e.type, e.seat, e.count) for e in seen] == [
+                (e.type, e.seat, e.count) for e in host]
+            for e, h in zip(seen, host, strict=True):
+                private = e.type in (game.EVENT_TYPE_CARDS_DRAWN, game.EVENT_TYPE_PILE_TAKEN)
+                assert list(e.cards) == (list(h.cards) if not private or e.seat == viewer
+                                         else [])
+        state = nxt
+    if variant == "may_i":
+        assert drew_twice, "no May I? buy in this hand (pick another seed)"
