@@ -3,7 +3,11 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+# Every Python dependency is pinned with hashes in requirements/ (make lock): dev.txt for this
+# venv, runtime.txt and build.txt for the image (deploy/Dockerfile). The stamp follows both
+# pyproject.toml and the lock, so a changed lock reinstalls.
+LOCK_DEV := requirements/dev.txt
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK_DEV) | sha1sum | cut -c1-12)
 # Generated from proto/ (git-ignored): Python messages, stubs and typed .pyi in gen/python.
 GEN := gen/python/canasta/v1/engine_service_pb2.py
 PROTOS := $(wildcard proto/canasta/v1/*.proto)
@@ -14,7 +18,7 @@ DEV_KEY_FILE ?= .dev-keys/seal.keys
 CHROMIUM ?= /usr/bin/chromium
 WEB_DEPS := tests/web/node_modules/.package-lock.json
 
-.PHONY: setup native run demo test lint bench fuzz soak clean sdks sdk-test proto-baseline web-setup
+.PHONY: setup native run demo test lint bench fuzz soak clean sdks sdk-test proto-baseline web-setup lock
 
 setup: $(STAMP) $(GEN) native
 
@@ -28,11 +32,37 @@ ifneq ($(NATIVE),0)
 	  "NATIVE=0 runs the engine as plain Python"; exit 1; }
 endif
 
-$(STAMP): pyproject.toml
+# The locked dependencies, each file's hash checked, then the project itself alone (editable,
+# built with the locked setuptools: nothing unpinned is downloaded).
+$(STAMP): pyproject.toml $(LOCK_DEV)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q --require-hashes -r $(LOCK_DEV)
+	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
+
+# Regenerate the lock files from pyproject.toml with uv (pinned with hashes in
+# requirements/lock-tool.txt, installed into .cache/lock). Pins already in a lock are kept
+# where they still fit; LOCK_ARGS=--upgrade (or --upgrade-package NAME) moves them on.
+# runtime.txt and build.txt are constrained by dev.txt: the image gets the versions tested.
+LOCK_VENV := .cache/lock
+UV := $(LOCK_VENV)/bin/uv
+LOCK_ARGS ?=
+LOCK_FLAGS := --generate-hashes --universal --python-version 3.11 --quiet \
+  --custom-compile-command "make lock" $(LOCK_ARGS)
+lock: $(UV)
+	UV_CACHE_DIR=$(LOCK_VENV)/cache $(UV) pip compile $(LOCK_FLAGS) requirements/lock-tool.in \
+	  -o requirements/lock-tool.txt
+	UV_CACHE_DIR=$(LOCK_VENV)/cache $(UV) pip compile $(LOCK_FLAGS) pyproject.toml --extra dev \
+	  -o requirements/dev.txt
+	UV_CACHE_DIR=$(LOCK_VENV)/cache $(UV) pip compile $(LOCK_FLAGS) pyproject.toml \
+	  -c requirements/dev.txt -o requirements/runtime.txt
+	UV_CACHE_DIR=$(LOCK_VENV)/cache $(UV) pip compile $(LOCK_FLAGS) pyproject.toml \
+	  --extra codegen --extra native -c requirements/dev.txt -o requirements/build.txt
+
+$(UV): requirements/lock-tool.txt
+	test -x $(LOCK_VENV)/bin/python || $(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install -q --require-hashes -r requirements/lock-tool.txt
+	touch $(UV)
 
 $(GEN): $(STAMP) $(PROTOS) service/codegen.py
 	$(PY) -m service.codegen
@@ -78,6 +108,7 @@ bench: setup
 	$(PY) bench/service_bench.py
 	$(PY) bench/workers_bench.py
 	$(PY) bench/bots_bench.py
+	$(PY) bench/limits_bench.py
 
 # The fuzzers of tests/hardening (REST from /openapi.json with schemathesis, raw gRPC bytes,
 # the snapshot opener, credentials) with FUZZ_EXAMPLES cases per operation and mode (make test: 55).

@@ -413,9 +413,12 @@ class Caller:
         if kind in ("tampered", "version"):
             bad = bytearray(snap)
             if kind == "tampered":
-                bad[self.rng.randrange(len(bad))] ^= 1 << self.rng.randrange(8)
-                if bad[2] != snap[2]:  # the version byte: that one is the other kind
-                    bad[2] = snap[2]
+                at = self.rng.randrange(len(bad))
+                bad[at] ^= 1 << self.rng.randrange(8)
+                # the version byte is the other kind; a changed key id (or its length) can
+                # name a key the server does not hold (SNAPSHOT_KEY_RETIRED): damage the tag
+                if at == 2 or 4 <= at < 5 + snap[4]:
+                    bad[at] = snap[at]
                     bad[-1] ^= 1
             else:
                 bad[2] = 200

@@ -96,7 +96,12 @@ def _why_new(state: State, g: tuple[Card, ...]) -> RuleViolation | None:
 
 def _why_black(state: State, g: tuple[Card, ...], naturals: list[Card]) -> RuleViolation | None:
     rules = state.rules
-    if len(naturals) < len(g) or any(RANK[c] != THREE for c in naturals):
+    if any(RANK[c] != THREE for c in naturals):
+        if rules.sequences:  # a run through a three: sequences start at the four (SA-SEQ-2)
+            return _no(Reason.NOT_A_SEQUENCE, "a sequence runs from 4 to A: no threes",
+                       "SA-SEQ-2")
+        return _no(Reason.MIXED_RANKS, "black threes meld alone", "SA-B3-1")
+    if len(naturals) < len(g):
         return _no(Reason.TOO_MANY_WILDS, "black threes meld alone, without wild cards",
                    "BO-B3-1" if rules.black_threes_any_time else "SA-B3-1")
     if len(g) < 3:
@@ -138,11 +143,11 @@ def _why_add(state: State, meld: MeldPile, cards: tuple[Card, ...]) -> RuleViola
         return None
     if any(not wild[c] and RANK[c] != meld.rank for c in cards):
         return _no(Reason.MIXED_RANKS, "a group holds one rank only", "SA-MELD-1")
+    if len(cards) > group_room(rules, meld):  # the seven-card limit closes any meld first
+        return _no(Reason.MELD_CLOSED, "no meld may have more than seven cards", "SV-CAN-1")
     if wilds and closed_to_wilds(rules, meld):
         return _no(Reason.NATURAL_CANASTA_CLOSED, "no wild card joins a completed canasta",
                    "SA-CAN-3")
-    if len(cards) > group_room(rules, meld):
-        return _no(Reason.MELD_CLOSED, "no meld may have more than seven cards", "SV-CAN-1")
     if meld.wilds + wilds > wild_cap(rules, meld.naturals + len(cards) - wilds):
         return _no(Reason.TOO_MANY_WILDS,
                    f"a group holds at most {rules.wild_limit} wild cards", "SA-MELD-2")

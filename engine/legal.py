@@ -792,13 +792,18 @@ def _minimum_reachable(state: State, move: Move, facts: _TurnFacts) -> bool:
                               state.melds[team], move)
     if facts.bonus and any(m.is_canasta for m in melds):
         return False  # SV-BONUS-2: the bonus draw makes the melds final: minimum first
+    keep = 1 if state.turn.no_discard else 2
     if not rules.simple_melds:
-        keep = 1 if state.turn.no_discard else 2
         bonus = min(rules.first_canasta_bonus, len(state.stock)) if facts.bonus else -1
         return reach_minimum(rules, left, melds, need - have, keep, bonus)
-    if _concealed_possible(state, left, melds):
+    # the classic meld model: the optimistic bounds first (most staged melds fail or pass
+    # there), then the exact searches, so that no listed move leads to a turn that only
+    # `undo` can leave (CL-MIN-8, CL-MIN-9)
+    concealed = _concealed_possible(state, left, melds)
+    if have + _best_more(rules, HandView(rules, left), melds) >= need and reach_minimum(
+            rules, left, melds, need - have, keep, -1):
         return True
-    return have + _best_more(rules, HandView(rules, left), melds) >= need
+    return concealed and _reach_out_from(rules, state.turn.seat, left, melds, 0)
 
 
 def _untouched_groups(state: State, move: Move, facts: _TurnFacts, deficit: int) -> bool:
@@ -863,6 +868,9 @@ def _best_more(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> int
 
 REACH_BUDGET = 400  # positions searched before the answer is taken as "yes"
 OUT_BUDGET = 60  # positions searched for a going out before the answer is taken as "no"
+# How often a search's budget ran out and the verdict was the budget's, not the rules':
+# tests of the legal lists check it stays 0 (tests/test_dead_ends.py).
+BUDGET_RAN_OUT: dict[str, int] = {"reach": 0, "out": 0}
 
 
 def reach_minimum(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile, ...],
@@ -910,6 +918,7 @@ def _reach_search(rules: RuleSet, hand: tuple[Card, ...], melds: tuple[MeldPile,
         seen.add((hand, melds))
         budget[0] -= 1
         if budget[0] < 0:
+            BUDGET_RAN_OUT["reach"] += 1
             return True
         scored = []
         for i, m in enumerate(meld_candidates(rules, HandView(rules, hand), melds)):
@@ -1035,10 +1044,16 @@ def _reach_out(state: State) -> bool:
     """CL-OUT-5 for the family: can meld actions from here lay all but at most one card,
     with the canastas going out needs? A bounded search; "no" when the budget runs out
     (the player may then discard)."""
-    rules = state.rules
     seat = state.turn.seat
     team = state.team_of(seat)
     need = 0 if state.opened[team] else minimum_of(state, seat) - staged_points(state)
+    return _reach_out_from(state.rules, seat, state.hands[seat], state.melds[team], need)
+
+
+def _reach_out_from(rules: RuleSet, seat: int, hand: tuple[Card, ...],
+                    melds: tuple[MeldPile, ...], need: int) -> bool:
+    """Can meld actions lay all of ``hand`` but at most one card, worth ``need`` points
+    or more, with the canastas going out needs (see :func:`_reach_out`)?"""
     seen: set[tuple[tuple[Card, ...], tuple[MeldPile, ...]]] = set()
     budget = [OUT_BUDGET]
     values = rules.values
@@ -1049,7 +1064,10 @@ def _reach_out(state: State) -> bool:
     def rec(hand: tuple[Card, ...], melds: tuple[MeldPile, ...], pts: int) -> bool:
         if done(hand, melds, pts):
             return True
-        if (hand, melds) in seen or budget[0] <= 0:
+        if (hand, melds) in seen:
+            return False
+        if budget[0] <= 0:
+            BUDGET_RAN_OUT["out"] += 1
             return False
         black = len(HandView(rules, hand).black_threes)
         if len(hand) - len(_usable(rules, hand, melds)) - (black if black >= 3 else 0) > 1:
@@ -1065,5 +1083,5 @@ def _reach_out(state: State) -> bool:
                 return True
         return False
 
-    return rec(state.hands[seat], state.melds[team], 0)
+    return rec(hand, melds, 0)
 

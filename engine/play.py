@@ -45,7 +45,7 @@ from engine.moves import (
     Undo,
     canonical_group,
 )
-from engine.state import Phase, State, evolve, minimum_of
+from engine.state import Phase, State, evolve, minimum_of, partner_of
 
 
 @overload
@@ -216,6 +216,10 @@ def _diagnose_kind(state: State, move: Move) -> RuleViolation | None:
     if isinstance(move, (Discard, GoOut, EndHand)):
         return _why_end(state, move)
     if isinstance(move, Ask):
+        if partner_of(state, state.turn.seat) < 0:
+            return RuleViolation(Reason.ASK_NOT_ALLOWED,
+                                 "there is no partner to ask: play without permission",
+                                 "CL-P2-5")
         return RuleViolation(Reason.ASK_NOT_ALLOWED,
                              "you may ask only once, before melding or taking the pile",
                              "CL-OUT-4")

@@ -8,6 +8,7 @@ being replaced silently. The README's "Configuration" section lists them all.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -56,6 +57,12 @@ class Settings:
     workers: int = 1
     worker_affinity: bool = False
     grpc_threads: int | None = None  # None: "auto", see grpc_threads_for
+    # REST (service/http_limits.py): what one client may make the server hold, and for how long
+    http_max_header_bytes: int = 32768
+    http_header_timeout_s: float = 10.0
+    http_body_timeout_s: float = 30.0
+    http_max_connections: int = 1000
+    cors_origins: tuple[str, ...] = ()  # () : no CORS headers; ("*",): any origin
 
     def grpc_threads_for(self, in_group: bool) -> int:
         """Threads of the gRPC thread-pool server, 0 for grpc.aio on the event loop.
@@ -104,6 +111,15 @@ class Settings:
             worker_affinity=_bool(e, "CANASTA_WORKER_AFFINITY", d.worker_affinity),
             grpc_threads=(None if e.get("CANASTA_GRPC_THREADS", "").strip().lower()
                           in ("", "auto") else _int(e, "CANASTA_GRPC_THREADS", 0, 0, 256)),
+            http_max_header_bytes=_int(e, "CANASTA_HTTP_MAX_HEADER_BYTES",
+                                       d.http_max_header_bytes, 1024, 1 << 20),
+            http_header_timeout_s=float(_int(e, "CANASTA_HTTP_HEADER_TIMEOUT_S",
+                                             int(d.http_header_timeout_s), 1, 3600)),
+            http_body_timeout_s=float(_int(e, "CANASTA_HTTP_BODY_TIMEOUT_S",
+                                           int(d.http_body_timeout_s), 1, 3600)),
+            http_max_connections=_int(e, "CANASTA_HTTP_MAX_CONNECTIONS", d.http_max_connections,
+                                      1, 1 << 20),
+            cors_origins=_origins(e, "CANASTA_CORS_ORIGINS"),
         )
 
 
@@ -118,6 +134,26 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     if not low <= value <= high:
         raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
     return value
+
+
+_ORIGIN = re.compile(r"https?://([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?")
+
+
+def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Comma-separated web origins (``scheme://host[:port]``, as browsers send them in
+    ``Origin``), or ``*`` alone for any origin."""
+    raw = env.get(name, "").strip()
+    if not raw or raw == "*":
+        return (raw,) if raw else ()
+    out: list[str] = []
+    for item in raw.split(","):
+        origin = item.strip().rstrip("/").lower()
+        if not _ORIGIN.fullmatch(origin):
+            raise ConfigError(f"{name} must list origins such as https://game.example.com "
+                              f"(scheme://host[:port], comma-separated) or be *, not {item!r}")
+        if origin not in out:
+            out.append(origin)
+    return tuple(out)
 
 
 def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:

@@ -321,6 +321,7 @@ def header_pb(h: Header, out: game.SnapshotHeader) -> game.SnapshotHeader:
     out.game_id = h.game_uuid
     out.seq = h.seq
     out.imported = h.imported
+    out.stacked = h.stacked
     return out
 
 

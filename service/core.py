@@ -24,6 +24,7 @@ import grpc
 from google.protobuf.message import Message
 
 from engine.bots import LEVELS, suggest_move
+from engine.bounds import check_reachable
 from engine.errors import BadInput, EngineError, Reason, RuleViolation
 from engine.game import new_game, next_deal
 from engine.legal import legal_moves, legal_moves_for
@@ -52,6 +53,7 @@ _FIELDS: dict[str, str] = {
     Reason.UNKNOWN_OPTION: "options", Reason.BAD_OPTION_VALUE: "options",
     Reason.BAD_DECK: "deck", Reason.BAD_CARD: "move", Reason.BAD_MOVE_SYNTAX: "move",
     Reason.BAD_NOTATION: "position", Reason.BAD_SEAT: "seat",
+    Reason.POSITION_OUT_OF_BOUNDS: "position",
 }
 _DECK_FIELDS = {**_FIELDS, Reason.BAD_CARD: "deck"}
 
@@ -186,8 +188,8 @@ class Core:
             out.seat_tokens.extend(seats)
 
     def _seal(self, state: AnyState, game_id: bytes, seq: int, imported: bool,
-              out_header: game.SnapshotHeader) -> bytes:
-        blob, header = self.sealer.seal(state, game_id, seq, imported)
+              out_header: game.SnapshotHeader, stacked: bool = False) -> bytes:
+        blob, header = self.sealer.seal(state, game_id, seq, imported, stacked)
         metrics.SNAPSHOT_BYTES.observe(len(blob))
         metrics.SEALS.labels(header.key_id).inc()
         convert.header_pb(header, out_header)
@@ -238,7 +240,8 @@ class Core:
         resp = api.DealResponse()
         self._views(state, HOST, self._opt(req, "view_seat"), resp.views)
         game_id = new_game_id()
-        resp.snapshot = self._seal(state, game_id, 0, False, resp.header)
+        # a caller's deck marks the game as stacked, in every later snapshot too
+        resp.snapshot = self._seal(state, game_id, 0, False, resp.header, bool(req.deck))
         resp.events.extend(convert.deal_events(state))
         self._credentials(HOST, game_id, state.rules.players, resp)
         metrics.DEALS.labels(state.rules.variant).inc()
@@ -279,7 +282,7 @@ class Core:
                                      game_over=nxt.phase is Phase.GAME_OVER)
         self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
-                                   resp.header)
+                                   resp.header, header.stacked)
         resp.move.CopyFrom(convert.move_message(done))
         resp.events.extend(convert.move_events(state, done, mover, nxt,
                                                self.access.events_viewer(role)))
@@ -317,7 +320,7 @@ class Core:
         resp = api.NextDealResponse()
         self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
-                                   resp.header)
+                                   resp.header, header.stacked or bool(req.deck))
         resp.events.extend(convert.deal_events(nxt))
         self._credentials(role, header.game_id, nxt.rules.players, resp)
         metrics.DEALS.labels(nxt.rules.variant).inc()
@@ -328,6 +331,7 @@ class Core:
         if not req.position.strip():
             raise invalid_request("position", "position is required")
         state = import_position(req.position)
+        check_reachable(state)  # what play cannot produce is refused (engine/bounds.py)
         resp = api.ImportPositionResponse()
         self._views(state, HOST, self._opt(req, "view_seat"), resp.views)
         game_id = new_game_id()

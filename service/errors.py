@@ -29,6 +29,7 @@ class ServiceReason(StrEnum):
     SNAPSHOT_VERSION_UNSUPPORTED = "SNAPSHOT_VERSION_UNSUPPORTED"
     SNAPSHOT_STALE = "SNAPSHOT_STALE"
     SNAPSHOT_WRONG_GAME = "SNAPSHOT_WRONG_GAME"
+    SNAPSHOT_KEY_RETIRED = "SNAPSHOT_KEY_RETIRED"
     CREDENTIAL_REQUIRED = "CREDENTIAL_REQUIRED"
     CREDENTIAL_INVALID = "CREDENTIAL_INVALID"
     CREDENTIAL_KEY_RETIRED = "CREDENTIAL_KEY_RETIRED"
@@ -36,6 +37,9 @@ class ServiceReason(StrEnum):
     SEAT_NOT_ALLOWED = "SEAT_NOT_ALLOWED"
     REQUEST_INVALID = "REQUEST_INVALID"
     REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
+    TOO_MANY_CALLS = "TOO_MANY_CALLS"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
     EXPORT_DISABLED = "EXPORT_DISABLED"
     NOT_FOUND = "NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
@@ -112,6 +116,25 @@ def snapshot_invalid() -> ServiceError:
     """Any snapshot that does not open: no detail, so there is no decryption oracle."""
     return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.SNAPSHOT_INVALID,
                         field="snapshot")
+
+
+def snapshot_key_retired(key_id: str) -> ServiceError:
+    """A snapshot whose clear header names a key the ring does not hold (retired, or never
+    known: the two look the same). Decided before any decryption, so it is no oracle."""
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.SNAPSHOT_KEY_RETIRED,
+                        field="snapshot", metadata={"key_id": key_id}, params={"key_id": key_id})
+
+
+def too_many_calls(limit: int) -> ServiceError:
+    """A CanastaEngine call over ``CANASTA_MAX_CONCURRENT_RPCS`` (health is never counted)."""
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, ServiceReason.TOO_MANY_CALLS,
+                        params={"limit": limit}, metadata={"limit": str(limit)})
+
+
+def unavailable() -> ServiceError:
+    """A call that arrived while the server is stopping: it never ran, so retrying it (on
+    another replica) is safe."""
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, ServiceReason.UNAVAILABLE)
 
 
 def from_engine(err: EngineError, field: str = "") -> ServiceError:

@@ -5,11 +5,21 @@ core's answer or :class:`~service.errors.ServiceError` → a rich
 ``google.rpc.Status`` (``grpc-status-details-bin``). An interceptor counts,
 times and logs every unary call, and turns request bytes that do not parse into
 ``INVALID_ARGUMENT`` ``REQUEST_INVALID`` (grpcio would answer ``UNKNOWN``).
+
+A :class:`Gate`, shared with the thread-pool kind (service/grpc_threads.py), holds
+``CanastaEngine`` calls to ``CANASTA_MAX_CONCURRENT_RPCS`` (``RESOURCE_EXHAUSTED``
+``TOO_MANY_CALLS`` beyond it) and never counts ``grpc.health.v1.Health``, so a probe
+is answered however busy the engine is; grpcio's own ``maximum_concurrent_rpcs``
+is not used, since it counts every service. On a stop, :func:`stop` first closes
+the gate (a call that has not started gets ``UNAVAILABLE``, retryable) and waits for
+the calls in flight, and only then stops the server: grpcio would end the calls
+it had received but not yet handed to us as ``CANCELLED`` (grpc/grpc#41785).
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -25,7 +35,15 @@ from grpc_status import rpc_status
 from service import logs, metrics
 from service.config import Settings
 from service.core import Call, Core
-from service.errors import ServiceError, ServiceReason, invalid_request, to_status, too_large
+from service.errors import (
+    ServiceError,
+    ServiceReason,
+    invalid_request,
+    to_status,
+    too_large,
+    too_many_calls,
+    unavailable,
+)
 from service.messages import negotiate
 from service.pb import SERVICE_NAME, api, api_grpc
 
@@ -51,6 +69,77 @@ class Undecodable:
 @dataclass(frozen=True, slots=True)
 class TooLarge:
     """What it hands on for a request over the size limit (not parsed at all)."""
+
+
+# The calls the gate counts: the engine's, never health's or reflection's.
+COUNTED_PREFIX = f"/{SERVICE_NAME}/"
+# How long a stopping server must have seen no new call (and have none in flight) before
+# grpcio stops it: a caller answered in the last instant may already have sent its next call.
+DRAIN_QUIET_S = 0.1
+
+
+class Gate:
+    """``CanastaEngine`` calls in flight, held to ``CANASTA_MAX_CONCURRENT_RPCS``, and the
+    stop. Health and reflection never pass through it.
+
+    grpc.aio counts a call from its handler's start to its end; the thread-pool kind from
+    its arrival (still queued for a thread) to its end. Thread-safe: the thread-pool kind
+    enters in grpcio's serving thread and leaves in the pool's threads.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.in_flight = 0
+        self.stopping = False
+        self.last_arrival = 0.0  # time.monotonic() of the latest call, refused or not
+        self._lock = threading.Lock()
+
+    def enter(self) -> ServiceError | None:
+        """Count a call in; or why it is refused (the server is stopping, or full)."""
+        with self._lock:
+            self.last_arrival = time.monotonic()
+            if self.stopping:
+                return unavailable()
+            if self.in_flight >= self.limit:
+                return too_many_calls(self.limit)
+            self.in_flight += 1
+            return None
+
+    def leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
+    def close(self) -> None:
+        """From now on every call is refused with ``UNAVAILABLE``."""
+        with self._lock:
+            self.stopping = True
+
+    def quiet(self, seconds: float) -> bool:
+        """No call in flight, and none arrived in the last ``seconds``."""
+        with self._lock:
+            return self.in_flight == 0 and time.monotonic() - self.last_arrival >= seconds
+
+
+async def drain(gate: Gate, grace: float) -> float:
+    """The first step of a stop, while the server still takes calls: close the gate, so
+    each new call is refused at once with ``UNAVAILABLE``, and wait until the calls in
+    flight have ended and callers have gone quiet (:data:`DRAIN_QUIET_S`), at most
+    ``grace`` seconds. The grace left for the server's own stop."""
+    deadline = time.monotonic() + grace
+    gate.close()
+    while time.monotonic() < deadline and not gate.quiet(DRAIN_QUIET_S):
+        await asyncio.sleep(0.01)
+    return max(0.0, deadline - time.monotonic())
+
+
+async def stop(server: grpc.aio.Server | grpc.Server, gate: Gate, grace: float) -> None:
+    """Stop a server of either kind: :func:`drain`, then its own stop with the grace left
+    (after which grpcio cancels what still runs)."""
+    left = await drain(gate, grace)
+    if isinstance(server, grpc.aio.Server):
+        await server.stop(left)
+    else:  # the thread-pool server: stop() returns an Event
+        await asyncio.to_thread(server.stop(left).wait)
 
 
 # C-core refuses messages over this many times the limit itself (RESOURCE_EXHAUSTED with
@@ -156,11 +245,14 @@ class Servicer(api_grpc.CanastaEngineServicer):
 
 
 class Observe(grpc.aio.ServerInterceptor):
-    """Request id, go-grpc-prometheus metrics and an access-log line for unary calls."""
+    """Request id, go-grpc-prometheus metrics and an access-log line for unary calls; the
+    gate for ``CanastaEngine`` calls."""
 
-    def __init__(self, access_log: bool = True, max_message_bytes: int = 65536) -> None:
+    def __init__(self, access_log: bool = True, max_message_bytes: int = 65536,
+                 gate: Gate | None = None) -> None:
         self.access_log = access_log
         self.max_message_bytes = max_message_bytes
+        self.gate = gate
         self._wrapped: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
 
     async def intercept_service(
@@ -184,6 +276,7 @@ class Observe(grpc.aio.ServerInterceptor):
     def _wrap(self, full: str, inner: Behavior) -> Behavior:
         started = metrics.GRPC_STARTED.labels("unary", *method_labels(full))
         access_log = self.access_log
+        gate = self.gate if full.startswith(COUNTED_PREFIX) else None
 
         async def behavior(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
             rid = logs.request_id(call_metadata(context).get("x-request-id"))
@@ -191,7 +284,13 @@ class Observe(grpc.aio.ServerInterceptor):
             started.inc()
             t0 = time.perf_counter()
             code = grpc.StatusCode.OK
+            entered = False
             try:
+                if gate is not None:
+                    refusal = gate.enter()
+                    if refusal is not None:  # stopping, or the limit is reached
+                        await _refuse(context, rid, refusal)
+                    entered = True
                 if isinstance(request, Undecodable):
                     await _refuse(context, rid, invalid_request(
                         "body", "the request is not a valid protobuf message of this method"))
@@ -210,6 +309,8 @@ class Observe(grpc.aio.ServerInterceptor):
                 code = _ended(context, grpc.StatusCode.UNKNOWN)
                 raise
             finally:
+                if entered and gate is not None:
+                    gate.leave()
                 finish(full, code, t0, context.peer(), access_log)
                 logs.REQUEST_ID.reset(token)
 
@@ -308,17 +409,20 @@ def add_common_services(server: grpc.Server | grpc.aio.Server, health: Any,
 
 
 async def start(core: Core, settings: Settings, health: health_aio.HealthServicer,
-                reuse_port: bool = False) -> tuple[grpc.aio.Server, int]:
+                reuse_port: bool = False, gate: Gate | None = None) -> tuple[grpc.aio.Server, int]:
     """Build, bind and start the server; returns it and the bound port (port 0 = any).
 
     C-core turns SO_REUSEPORT on by default, which lets a second server share a busy
     port without an error; it stays off unless this process is one of the workers of a
     ``CANASTA_WORKERS`` supervisor (service/workers.py), which checked the port first.
+    ``gate`` (default: a new one) holds the engine's calls to the concurrency limit;
+    pass it to :func:`stop`.
     """
     server = grpc.aio.server(
-        interceptors=[Observe(settings.access_log, settings.max_message_bytes)],
+        interceptors=[Observe(settings.access_log, settings.max_message_bytes,
+                              gate or Gate(settings.max_concurrent_rpcs))],
         options=server_options(settings, reuse_port),
-        maximum_concurrent_rpcs=settings.max_concurrent_rpcs)
+        maximum_concurrent_rpcs=None)  # the gate limits the engine's calls, not health
     api_grpc.add_CanastaEngineServicer_to_server(Servicer(core), server)
     port = add_common_services(server, health, settings)
     await server.start()
@@ -327,4 +431,4 @@ async def start(core: Core, settings: Settings, health: health_aio.HealthService
     return server, port
 
 
-__all__ = ["Observe", "Servicer", "api", "start"]
+__all__ = ["Gate", "Observe", "Servicer", "api", "drain", "start", "stop"]

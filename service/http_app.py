@@ -9,6 +9,8 @@ same reasons as gRPC; bad input is always a 4xx.
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
 import os
 import re
 import time
@@ -29,6 +31,7 @@ from starlette.types import Message as AsgiMessage
 from service import jsonparse, logs, metrics, openapi
 from service.core import Call, Core, SnapshotRequest
 from service.errors import ServiceError, ServiceReason, invalid_request, to_json, too_large
+from service.http_limits import TIMED_OUT
 from service.messages import negotiate
 from service.pb import api
 
@@ -42,6 +45,45 @@ _WEB_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; char
 _WEB_HEADERS = {"content-security-policy": "default-src 'self'; img-src 'self' data:",
                 "x-content-type-options": "nosniff", "cache-control": "no-cache"}
 _FIELD_RE = (re.compile(r'no field named "([^"]+)"'), re.compile(r'field "?([A-Za-z0-9_.]+)"?'))
+# CORS (CANASTA_CORS_ORIGINS): what a page of a listed origin may send and read
+CORS_METHODS = b"GET, POST"
+CORS_HEADERS = b"content-type, authorization, accept-language, x-request-id"
+CORS_MAX_AGE = b"600"
+# Swagger UI at /docs, its files from a pinned package (pyproject.toml), so no CDN is needed
+SWAGGER_PACKAGE = "fastapi_offline"
+_SWAGGER_FILES = {"swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+                  "swagger-ui.css": "text/css; charset=utf-8", "favicon.png": "image/png"}
+_DOCS_HEADERS = {"content-security-policy": "default-src 'self'; img-src 'self' data:; "
+                                            "style-src 'self' 'unsafe-inline'",
+                 "x-content-type-options": "nosniff"}
+_DOCS_HTML = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} - Swagger UI</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="icon" type="image/png" href="/docs/favicon.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+"""
+# validatorUrl null: Swagger UI would otherwise ask an online validator about the document
+_DOCS_INIT = b"""window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  layout: "BaseLayout",
+  deepLinking: true,
+  showExtensions: true,
+  showCommonExtensions: true,
+  validatorUrl: null,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
+});
+"""
 
 
 @dataclass
@@ -87,6 +129,20 @@ async def _body(scope: Scope, receive: Receive, limit: int) -> bytes | None:
             return b"".join(chunks)
 
 
+def _is_json(kind: bytes | None) -> bool:
+    """``application/json``, parameters (``; charset=utf-8``) and case aside."""
+    return kind is not None and kind.split(b";", 1)[0].strip().lower() == JSON_BYTES
+
+
+def unsupported_media_type(kind: bytes | None) -> ServiceError:
+    """A POST whose body is not declared JSON (a form or ``text/plain``, which browsers
+    send cross-site without a CORS preflight): refused before the body is read."""
+    given = "none" if kind is None else kind.decode("latin-1")[:100]
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.UNSUPPORTED_MEDIA_TYPE,
+                        field="content-type", params={"type": given},
+                        metadata={"content_type": given}, http_status=415)
+
+
 def _parse(body: bytes, cls: type[Message]) -> Message:
     msg = cls()
     if not body.strip():
@@ -127,15 +183,20 @@ class _Rpc:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         given = None
         auth: list[str] = []
+        kind: bytes | None = None
         for key, value in scope["headers"]:
             if key == b"accept-language":
                 given = value.decode("latin-1")
             elif key == b"authorization":
                 auth.append(value.decode("latin-1"))
+            elif key == b"content-type":
+                kind = value
         lang = negotiate(given)
         try:
             msg: Message | SnapshotRequest
             if self.has_body:
+                if kind != JSON_BYTES and not _is_json(kind):
+                    raise unsupported_media_type(kind)
                 body = await _body(scope, receive, self.limit)
                 if body is None:
                     return  # the client went away: nobody to answer
@@ -161,7 +222,12 @@ class _Rpc:
 
 
 class Observe:
-    """ASGI middleware: request id, metrics by route template, one access-log line."""
+    """ASGI middleware: request id, metrics by route template, one access-log line.
+
+    A call that ends without an answer is counted as 499 (client closed request) when the
+    client went away, 408 when its body did not arrive in time (http_limits.py), and 500
+    otherwise (uvicorn then answers 500 itself).
+    """
 
     def __init__(self, app: ASGIApp, routes: frozenset[str] = frozenset(),
                  access_log: bool = True) -> None:
@@ -179,8 +245,16 @@ class Observe:
                 given = value.decode("latin-1")
         rid = logs.request_id(given)
         token = logs.REQUEST_ID.set(rid)
-        status = 500
+        status = 0
+        gone = False
         t0 = time.perf_counter()
+
+        async def receive_watched() -> AsgiMessage:
+            nonlocal gone
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                gone = True
+            return message
 
         async def send_with_id(message: AsgiMessage) -> None:
             nonlocal status
@@ -193,12 +267,12 @@ class Observe:
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            await self.app(scope, receive_watched, send_with_id)
         finally:
             seconds = time.perf_counter() - t0
             path = scope["path"]
             template = path if path in self.routes else "unmatched"  # all routes are static
-            code = str(status)
+            code = str(status or (408 if scope.get(TIMED_OUT) else 499 if gone else 500))
             metrics.HTTP_REQUESTS.labels(scope["method"], template, code).inc()
             metrics.HTTP_SECONDS.labels(scope["method"], template, code).observe(seconds)
             if self.access_log:
@@ -206,6 +280,90 @@ class Observe:
                 logs.access("http", f"{scope['method']} {scope['path']}", code, seconds,
                             f"{client[0]}:{client[1]}" if client else "")
             logs.REQUEST_ID.reset(token)
+
+
+class Cors:
+    """ASGI middleware: CORS for the origins listed in ``CANASTA_CORS_ORIGINS``.
+
+    A request from a listed origin gets ``Access-Control-Allow-Origin`` (and may read
+    ``x-request-id``); its preflight (``OPTIONS`` with ``Access-Control-Request-Method``)
+    is answered 204 with the methods and headers the API takes. A request from any other
+    origin gets no CORS header at all, so the browser keeps the answer from its page.
+    Without origins this middleware is not installed.
+    """
+
+    def __init__(self, app: ASGIApp, origins: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.any = origins == ("*",)
+        self.origins = frozenset(o.encode("latin-1") for o in origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        origin: bytes | None = None
+        preflight = False
+        for key, value in scope["headers"]:
+            if key == b"origin":
+                origin = value
+            elif key == b"access-control-request-method":
+                preflight = True
+        if origin is None or not (self.any or origin.lower() in self.origins):
+            await self.app(scope, receive, send if self.any else _vary(send, []))
+            return
+        allow = b"*" if self.any else origin  # as the browser sent it
+        if preflight and scope["method"] == "OPTIONS":
+            await send({"type": "http.response.start", "status": 204, "headers": [
+                (b"access-control-allow-origin", allow),
+                (b"access-control-allow-methods", CORS_METHODS),
+                (b"access-control-allow-headers", CORS_HEADERS),
+                (b"access-control-max-age", CORS_MAX_AGE), (b"vary", b"origin")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await self.app(scope, receive, _vary(send, [
+            (b"access-control-allow-origin", allow),
+            (b"access-control-expose-headers", b"x-request-id")]))
+
+
+def _vary(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
+    """``send`` adding ``extra`` and ``Vary: Origin`` (the answer depends on the origin) to
+    the response's headers."""
+    added = [*extra, (b"vary", b"origin")]
+
+    async def send_with(message: AsgiMessage) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), *added]
+        await send(message)
+
+    return send_with
+
+
+@functools.cache
+def swagger_file(name: str) -> bytes:
+    """One of Swagger UI's files from the pinned package (read once, on first use)."""
+    return (importlib.resources.files(SWAGGER_PACKAGE) / "static" / name).read_bytes()
+
+
+def docs_routes(title: str) -> list[Route]:
+    """``/docs``: Swagger UI over ``/openapi.json``, every file served from here."""
+    page = _DOCS_HTML.format(title=title).encode()
+
+    async def docs(request: Request) -> Response:
+        return Response(page, media_type="text/html; charset=utf-8", headers=_DOCS_HEADERS)
+
+    async def init(request: Request) -> Response:
+        return Response(_DOCS_INIT, media_type="text/javascript; charset=utf-8",
+                        headers=_DOCS_HEADERS)
+
+    routes = [Route("/docs", docs, methods=["GET"]), Route("/docs/init.js", init, methods=["GET"])]
+    for name, kind in _SWAGGER_FILES.items():
+
+        async def asset(request: Request, name: str = name, kind: str = kind) -> Response:
+            return Response(swagger_file(name), media_type=kind,
+                            headers={**_DOCS_HEADERS, "cache-control": "public, max-age=3600"})
+
+        routes.append(Route(f"/docs/{name}", asset, methods=["GET"]))
+    return routes
 
 
 def web_routes(root: Path | None) -> list[Route]:
@@ -228,13 +386,15 @@ def web_routes(root: Path | None) -> list[Route]:
 
 
 def create_app(core: Core, readiness: Readiness | None = None, max_body: int = 65536,
-               access_log: bool = True, web_root: Path | None = WEB_ROOT) -> FastAPI:
+               access_log: bool = True, web_root: Path | None = WEB_ROOT,
+               cors_origins: tuple[str, ...] = ()) -> FastAPI:
     """The FastAPI application: the RPC routes, probes, metrics, the OpenAPI document and
-    the reference web table at ``/play`` (``web_root``; ``None``: none)."""
+    Swagger UI (``/docs``), the reference web table at ``/play`` (``web_root``; ``None``:
+    none), and CORS for ``cors_origins`` (none: no CORS headers)."""
     ready = readiness or Readiness()
     service = api.DESCRIPTOR.services_by_name["CanastaEngine"]
     app = FastAPI(title="Canasta rules service", version="v1", openapi_url="/openapi.json",
-                  docs_url="/docs", redoc_url=None)
+                  docs_url=None, redoc_url=None)
     doc = openapi.document(service, app.title, app.version)
     app.openapi = lambda: doc  # type: ignore[method-assign]
 
@@ -257,6 +417,7 @@ def create_app(core: Core, readiness: Readiness | None = None, max_body: int = 6
     app.router.routes += [Route("/healthz", healthz, methods=["GET"]),
                           Route("/readyz", readyz, methods=["GET"]),
                           Route("/metrics", metrics_route, methods=["GET"])]
+    app.router.routes += docs_routes(app.title)
     app.router.routes += web_routes(web_root)
 
     async def http_error(request: Request, exc: Exception) -> Response:
@@ -279,6 +440,8 @@ def create_app(core: Core, readiness: Readiness | None = None, max_body: int = 6
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(Exception, http_error)
     paths = frozenset(r.path for r in app.router.routes if isinstance(r, Route))
+    if cors_origins:
+        app.add_middleware(Cors, origins=cors_origins)  # inside Observe: preflights counted
     app.add_middleware(Observe, routes=paths, access_log=access_log)
     return app
 

@@ -29,6 +29,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "BAD_DECK": ("the deck must hold exactly the game's cards",
                  "Колода должна содержать ровно карты этой игры."),
     "BAD_SEAT": ("no such seat", "Такого места за столом нет."),
+    "POSITION_OUT_OF_BOUNDS": ("play cannot produce this position",
+                               "Такая позиция не может возникнуть в игре."),
     # engine: turn and phase
     "NOT_YOUR_TURN": ("it is another seat's turn", "Сейчас ход другого игрока."),
     "WRONG_PHASE": ("this move is not allowed at this point of the turn",
@@ -116,6 +118,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "Номер снимка {seq}, а ожидался {expected}."),
     "SNAPSHOT_WRONG_GAME": ("the snapshot is of game {game_id}, expected {expected}",
                             "Снимок относится к игре {game_id}, а ожидалась {expected}."),
+    "SNAPSHOT_KEY_RETIRED": ("the snapshot was sealed with key {key_id}, which this server "
+                             "does not hold (retired, or never known here)",
+                             "Снимок запечатан ключом {key_id}, которого на этом сервере нет "
+                             "(ключ выведен из оборота или никогда здесь не был известен)."),
     "CREDENTIAL_REQUIRED": ("this call needs a credential of the game (a seat's or the host's)",
                             "Для этого вызова нужен ключ доступа к игре (игрока или хозяина)."),
     "CREDENTIAL_INVALID": ("the credential is not valid for this game",
@@ -132,6 +138,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "REQUEST_INVALID": ("invalid request: {detail}", "Некорректный запрос (поле «{field}»)."),
     "REQUEST_TOO_LARGE": ("the request is larger than {limit} bytes",
                           "Запрос больше {limit} байт."),
+    "TOO_MANY_CALLS": ("the server is running {limit} calls already: retry later",
+                       "Сервер уже выполняет {limit} вызовов: повторите позже."),
+    "UNSUPPORTED_MEDIA_TYPE": ("the request body must be application/json, not {type}",
+                               "Тело запроса должно быть в формате application/json, "
+                               "а не {type}."),
+    "REQUEST_TIMEOUT": ("the request did not arrive within {seconds} s",
+                        "Запрос не пришёл целиком за {seconds} с."),
     "EXPORT_DISABLED": ("exporting this position is disabled on this server",
                         "Экспорт этой позиции на этом сервере запрещён."),
     "NOT_FOUND": ("no such route", "Такого адреса нет."),

@@ -124,8 +124,13 @@ def _errors(method: MethodDescriptor, has_body: bool) -> dict[str, Any]:
         out["409"] = _error("ABORTED SNAPSHOT_STALE or SNAPSHOT_WRONG_GAME: expected_seq or "
                             "expected_game_id is not the snapshot's")
     if has_body:
+        out["408"] = _error("DEADLINE_EXCEEDED REQUEST_TIMEOUT: the body did not arrive within "
+                            "CANASTA_HTTP_BODY_TIMEOUT_S")
         out["413"] = _error("RESOURCE_EXHAUSTED REQUEST_TOO_LARGE: the body is over the limit")
+        out["415"] = _error("INVALID_ARGUMENT UNSUPPORTED_MEDIA_TYPE: the body is not declared "
+                            "application/json")
     out["500"] = _error("INTERNAL: a bug")
+    out["503"] = _error("UNAVAILABLE: the server is shutting down or at its connection limit")
     return out
 
 

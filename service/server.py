@@ -3,8 +3,8 @@ and REST (uvicorn, in the loop).
 
 ``python -m service`` (what ``make run`` starts). On SIGTERM or SIGINT both
 stop gracefully: health turns NOT_SERVING and /readyz 503, no new calls are
-accepted, in-flight calls get ``CANASTA_GRACE_SECONDS`` to finish, then the
-process exits 0. With ``CANASTA_WORKERS`` > 1 this process becomes the
+accepted (a gRPC call that has not started gets ``UNAVAILABLE``, retryable),
+in-flight calls get ``CANASTA_GRACE_SECONDS`` to finish, then the process exits 0. With ``CANASTA_WORKERS`` > 1 this process becomes the
 supervisor of that many such processes on the same ports (service/workers.py).
 """
 
@@ -33,6 +33,7 @@ from service import grpc_server, grpc_threads, logs
 from service.config import AccessMode, ConfigError, Settings
 from service.core import Core
 from service.http_app import Readiness, create_app
+from service.http_limits import HttpLimits, protocol_class
 from service.keys import BadKeyConfig, KeyRing, dev_key_ring
 from service.snapshot import Sealer
 
@@ -92,6 +93,8 @@ class App:
         self.grpc_threads = settings.grpc_threads_for(worker is not None)
         self.health: Any = (health_sync.HealthServicer() if self.grpc_threads
                             else health_aio.HealthServicer())
+        # the engine's gRPC calls in flight (CANASTA_MAX_CONCURRENT_RPCS) and the stop
+        self.gate = grpc_server.Gate(settings.max_concurrent_rpcs)
         self.grpc: grpc.aio.Server | grpc.Server | None = None
         self.grpc_port = 0
         self.http_port = 0
@@ -104,14 +107,21 @@ class App:
         shared = self.worker is not None
         if self.grpc_threads:
             self.grpc, self.grpc_port = grpc_threads.start(
-                self.core, s, self.grpc_threads, self.health, shared)
+                self.core, s, self.grpc_threads, self.health, shared, self.gate)
         else:
             self.grpc, self.grpc_port = await grpc_server.start(
-                self.core, s, self.health, shared)
+                self.core, s, self.health, shared, self.gate)
         sock = http_socket(s.bind, s.http_port, shared)
         self.http_port = sock.getsockname()[1]
-        app = create_app(self.core, self.readiness, s.max_message_bytes, s.access_log)
-        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off",
+        app = create_app(self.core, self.readiness, s.max_message_bytes, s.access_log,
+                         cors_origins=s.cors_origins)
+        limits = HttpLimits(max_header_bytes=s.http_max_header_bytes,
+                            header_timeout_s=s.http_header_timeout_s,
+                            body_timeout_s=s.http_body_timeout_s,
+                            max_connections=s.http_max_connections, access_log=s.access_log)
+        # httptools with a header cap, receive timeouts and a connection cap (http_limits.py)
+        config = uvicorn.Config(app, http=protocol_class(limits), log_config=None,
+                                access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=max(1, int(s.grace_seconds)),
                                 server_header=False)
         self._http = _Uvicorn(config)
@@ -141,10 +151,8 @@ class App:
             self.health.enter_graceful_shutdown()
         else:
             await self.health.enter_graceful_shutdown()
-        if isinstance(self.grpc, grpc.aio.Server):
-            waits.append(self.grpc.stop(self.settings.grace_seconds))
-        elif self.grpc is not None:  # the thread-pool server: stop() returns an Event
-            waits.append(asyncio.to_thread(self.grpc.stop(self.settings.grace_seconds).wait))
+        if self.grpc is not None:  # new calls get UNAVAILABLE while those in flight end
+            waits.append(grpc_server.stop(self.grpc, self.gate, self.settings.grace_seconds))
         if self._http is not None and self._http_task is not None:
             self._http.should_exit = True
             waits.append(self._http_task)

@@ -2,19 +2,27 @@
 
 Format version 2 (all integers big-endian)::
 
-    magic "CS" | version u8 = 2 | flags u8 (bit 0: made by ImportPosition)
-    | key_id_len u8 | key_id | variant_len u8 | variant | game_id 16 bytes | seq u64
+    magic "CS" | version u8 = 2 | flags u8 | key_id_len u8 | key_id
+    | variant_len u8 | variant | game_id 16 bytes | seq u64
     | nonce 12 bytes | AES-256-GCM(plaintext) with its 16-byte tag
 
+Flags: bit 0 (:data:`FLAG_IMPORTED`) the game started from ImportPosition; bit 1
+(:data:`FLAG_STACKED`) a deal of the game came from a caller's ``deck`` (Deal or
+NextDeal). Both pass from each snapshot of a game to the next, so neither can be
+cleared; any other bit set is ``SNAPSHOT_INVALID``.
+
 The clear header (everything before the nonce) is the GCM associated data, so
-it cannot be changed without the tag failing; a host can read ``game_id`` and
-``seq`` without any key. The plaintext is ``encode_state(state)`` (see
+it cannot be changed without the tag failing; a host can read ``game_id``,
+``seq`` and the flags without any key. The plaintext is ``encode_state(state)`` (see
 engine/codec.py: one character per card) padded with zero bytes to a multiple
 of 32. It is not compressed: compression would make the length depend on which
 cards lie where, and sealing is on every state-changing call. Format 1, the
 same with ``zlib`` applied before padding, still opens (N-1, docs/api.md).
 Checks run cheapest first: size, magic, version, key id, tag, (format 1:
-decompression bound), the encoding.
+decompression bound), the encoding. A well-formed key id that the ring does not
+hold is ``SNAPSHOT_KEY_RETIRED``: decided from the clear header alone, before
+anything is decrypted, so it tells nothing a reader of the header did not know
+(and an id the ring never held looks the same as a retired one).
 """
 
 from __future__ import annotations
@@ -34,14 +42,16 @@ from engine.codec import decode_state, encode_state
 from engine.errors import EngineError
 from engine.mayi.state import AnyState
 from service import metrics
-from service.errors import ServiceError, ServiceReason, snapshot_invalid
-from service.keys import KeyRing
+from service.errors import ServiceError, ServiceReason, snapshot_invalid, snapshot_key_retired
+from service.keys import KEY_ID, KeyRing
 
 MAGIC = b"CS"
 FORMAT_VERSION = 2
 ZLIB_VERSION = 1  # the previous format: zlib inside the seal
 SUPPORTED_VERSIONS = (ZLIB_VERSION, FORMAT_VERSION)
 FLAG_IMPORTED = 0x01
+FLAG_STACKED = 0x02
+FLAGS = FLAG_IMPORTED | FLAG_STACKED
 NONCE_BYTES = 12
 TAG_BYTES = 16
 PAD = 32
@@ -60,6 +70,7 @@ class Header:
     game_id: bytes
     seq: int
     imported: bool
+    stacked: bool = False  # a deal of the game came from a caller's deck
 
     @property
     def game_uuid(self) -> str:
@@ -68,8 +79,9 @@ class Header:
     def encode(self) -> bytes:
         kid = self.key_id.encode("ascii")
         var = self.variant.encode("ascii")
+        flags = (FLAG_IMPORTED if self.imported else 0) | (FLAG_STACKED if self.stacked else 0)
         return b"".join((
-            MAGIC, bytes((self.format_version, FLAG_IMPORTED if self.imported else 0, len(kid))),
+            MAGIC, bytes((self.format_version, flags, len(kid))),
             kid, bytes((len(var),)), var, self.game_id, _SEQ.pack(self.seq)))
 
 
@@ -107,9 +119,10 @@ def read_header(blob: bytes) -> tuple[Header, int]:
     except (IndexError, UnicodeDecodeError, struct.error):
         raise snapshot_invalid() from None
     if (len(key_id) != kid_len or len(variant) != var_len or len(game_id) != 16
-            or flags & ~FLAG_IMPORTED or len(blob) < i + NONCE_BYTES + TAG_BYTES):
+            or flags & ~FLAGS or len(blob) < i + NONCE_BYTES + TAG_BYTES):
         raise snapshot_invalid()
-    return Header(version, key_id, variant, game_id, seq, bool(flags & FLAG_IMPORTED)), i
+    return Header(version, key_id, variant, game_id, seq, bool(flags & FLAG_IMPORTED),
+                  bool(flags & FLAG_STACKED)), i
 
 
 def _inflate(packed: bytes) -> bytes:
@@ -144,10 +157,11 @@ class Sealer:
         self._cache: OrderedDict[bytes, tuple[Header, AnyState]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def seal(self, state: AnyState, game_id: bytes, seq: int,
-             imported: bool) -> tuple[bytes, Header]:
+    def seal(self, state: AnyState, game_id: bytes, seq: int, imported: bool,
+             stacked: bool = False) -> tuple[bytes, Header]:
         key = self.keys.sealing
-        header = Header(FORMAT_VERSION, key.key_id, state.rules.variant, game_id, seq, imported)
+        header = Header(FORMAT_VERSION, key.key_id, state.rules.variant, game_id, seq, imported,
+                        stacked)
         clear = header.encode()
         packed = encode_state(state)
         packed += bytes(-len(packed) % PAD)
@@ -160,7 +174,9 @@ class Sealer:
         """The header and state of a snapshot.
 
         :raises ServiceError: ``SNAPSHOT_INVALID`` for anything foreign, tampered,
-            truncated or empty; ``SNAPSHOT_VERSION_UNSUPPORTED`` for an unknown format.
+            truncated or empty; ``SNAPSHOT_VERSION_UNSUPPORTED`` for an unknown format;
+            ``SNAPSHOT_KEY_RETIRED`` for a well-formed header naming a key id the ring
+            does not hold (read from the clear header, before any decryption).
         """
         if not blob or len(blob) > self.max_bytes:
             raise snapshot_invalid()
@@ -174,8 +190,9 @@ class Sealer:
                 return hit
         header, at = read_header(blob)
         key = self.keys.get(header.key_id)
-        if key is None:
-            raise snapshot_invalid()
+        if key is None:  # no key to try: nothing is decrypted, so this is no oracle
+            raise (snapshot_key_retired(header.key_id) if KEY_ID.fullmatch(header.key_id)
+                   else snapshot_invalid())
         nonce = blob[at:at + NONCE_BYTES]
         try:
             packed = key.aead.decrypt(nonce, blob[at + NONCE_BYTES:], AAD_PREFIX + blob[:at])

@@ -210,3 +210,13 @@ def test_SV_alias_and_deal() -> None:
     b = new_game(SV, 4, seed=9)
     assert a == b and a.rules.variant == SV
     assert discards(play(b, "draw"))
+
+
+@pytest.mark.parametrize("card", ["9C", "2C", "JK"])
+def test_SV_CAN_1_nothing_joins_a_seven_card_canasta(card: str) -> None:
+    """SV-CAN-1: no card of any kind joins a meld of seven, a wild card included; the
+    refusal names the seven-card limit, not the natural canasta's closure (SA-CAN-3)."""
+    state = position("bolivia_sevens", hands={0: "9C 2C 5D 6D JK"}, drew="stock",
+                     opened=(1, 0), melds={0: "9@0: 9S 9H 9D 9C 9S 9H 9D"})
+    err = refuse(state, f"add 9 {card}", Reason.MELD_CLOSED)
+    assert err.rule == "SV-CAN-1"

@@ -1129,3 +1129,15 @@ def test_extra_CL_PILE_4_black_three_freezes_option() -> None:
                  melds={0: "K@2: KS KH KD"}, options={"black_three_freezes": True})
     assert seat_view(s, 0).pile_frozen
     refuse(s, "take 6C JK", Reason.PILE_FROZEN)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_extra_CL_P2_5_no_partner_to_ask(players: int) -> None:
+    """CL-P2-5: without partners there is no permission question; ``ask`` is refused for
+    that reason, not as a second question (CL-OUT-4)."""
+    state = new_game("classic", players, seed=1)
+    assert "ask" not in {str(m) for m in legal_moves(state)}
+    with pytest.raises(RuleViolation) as err:
+        apply(state, parse_move("ask"))
+    assert (err.value.reason, err.value.rule) == (Reason.ASK_NOT_ALLOWED, "CL-P2-5")
+    assert "no partner" in err.value.message

@@ -223,3 +223,12 @@ def test_SA_options_are_validated() -> None:
         rules_for(SA, 3)
     assert err.value.reason is Reason.BAD_PLAYER_COUNT
     assert rules_for(SA, 4, {"samba.ask_partner": "true"}).permission
+
+
+def test_SA_SEQ_2_a_run_through_a_three_is_not_a_sequence() -> None:
+    """SA-SEQ-2: sequences run from the four to the ace, so ``meld 3S 4S 5S`` is refused
+    as a sequence that cannot hold a three (not as black threes with wild cards)."""
+    state = position("samba", hands={0: "3S 4S 5S 6S KH KD"}, drew="stock", opened=(1, 0))
+    err = refuse(state, "meld 3S 4S 5S", Reason.NOT_A_SEQUENCE)
+    assert err.rule == "SA-SEQ-2"
+    assert listed(state, "meld 4S 5S 6S")

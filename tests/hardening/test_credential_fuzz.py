@@ -281,7 +281,8 @@ def test_refusals_carry_no_detail_of_the_game(pool: list[Position], http: httpx.
     position = pool[1]
     game_id = bytes.fromhex(position.game_id.replace("-", ""))
     for token in (position.host_token[:-1] + "B", "ct1.host.x." + "A" * 22):
-        resp = http.post("/v1/legal-moves", headers={"authorization": bearer(token)},
+        resp = http.post("/v1/legal-moves", headers={"authorization": bearer(token),
+                                                     "content-type": "application/json"},
                          content=json.dumps({"snapshot": base64.b64encode(
                              position.snapshot).decode()}))
         assert resp.status_code == 401

@@ -121,7 +121,8 @@ def test_sigterm_under_load_loses_no_call(tmp_path: Path) -> None:
         entry = json.loads(line)
         if entry.get("logger") == "canasta.access":
             logged[entry["request_id"]] = entry["code"]
-    assert set(logged.values()) <= {"OK", "200"}, sorted(set(logged.values()))
+    # UNAVAILABLE: a gRPC call that came while the server was stopping, refused unrun
+    assert set(logged.values()) <= {"OK", "200", "UNAVAILABLE"}, sorted(set(logged.values()))
     before = [c for c in calls if c[3] < signalled]
     after = [c for c in calls if c[3] >= signalled]
     assert len(before) > 100 and all(c[2] in ("OK", "200") for c in before)
@@ -154,8 +155,8 @@ def test_slow_rest_bodies_do_not_block_others(server: Running, pool: list[Positi
     """Ten callers dribbling their bodies (one byte per 60 ms, about 3 s each) and five
     connections stuck in or before their headers hold a connection each, but other calls
     on both faces keep their usual latency; each slow call is answered once its body is
-    complete. (No time limit holds for a body: see
-    docs/security.md, *Threat model*.)"""
+    complete. (Their bodies' time limit, ``CANASTA_HTTP_BODY_TIMEOUT_S``, is far longer:
+    tests/hardening/test_http_limits.py cuts off slower ones.)"""
     snapshot = base64.b64encode(pool[1].snapshot).decode()
     body = json.dumps({"snapshot": snapshot[:40]}).encode()  # a short, invalid snapshot
     boxes: list[dict[str, Any]] = [{} for _ in range(10)]
@@ -191,7 +192,8 @@ def test_a_slow_chunked_body_is_cut_at_the_limit(server: Running) -> None:
     soon as the body passes it, not when the sender would have finished."""
     limit = server.app.settings.max_message_bytes
     with socket.create_connection(("127.0.0.1", server.app.http_port), timeout=10) as sock:
-        sock.sendall(b"POST /v1/deal HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        sock.sendall(b"POST /v1/deal HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n")
         chunk = b" " * 4096
         sent = 0
         while sent <= limit:  # just past the limit, then silence
@@ -397,7 +399,7 @@ def test_key_rotation_under_load() -> None:
             newest = next(s for s, _, second in results if second and second[-1] == "rot-new")
             refused = call_grpc(faces[0][0], "LegalMoves", api.LegalMovesRequest(
                 snapshot=newest), token=deals[0].host_token)  # why the new key goes in
-            assert isinstance(refused, Failure) and refused.reason == "SNAPSHOT_INVALID"
+            assert isinstance(refused, Failure) and refused.reason == "SNAPSHOT_KEY_RETIRED"
             game_id = uuid.UUID(deals[0].header.game_id).bytes
             new_host = tokens.issue(KeyRing.parse(NEW), game_id, tokens.HOST_ROLE)
             request = api.LegalMovesRequest(snapshot=deals[0].snapshot)

@@ -2,7 +2,9 @@
 
 Whatever the bytes, opening raises :class:`ServiceError` ``SNAPSHOT_INVALID``,
 or ``SNAPSHOT_VERSION_UNSUPPORTED`` exactly when the version byte names a
-format this server does not know; never another exception, and never a state
+format this server does not know, or ``SNAPSHOT_KEY_RETIRED`` exactly when an
+otherwise well-formed clear header names a valid key id the ring does not hold
+(decided before any decryption); never another exception, and never a state
 from bytes that are not a snapshot the key sealed. The opener under test has no
 cache, so every call goes through the whole check.
 """
@@ -17,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.errors import ServiceError
-from service.keys import KeyRing, new_key_entry
-from service.snapshot import MAGIC, SUPPORTED_VERSIONS, Sealer, new_game_id
+from service.keys import KEY_ID, KeyRing, new_key_entry
+from service.snapshot import MAGIC, SUPPORTED_VERSIONS, Sealer, new_game_id, read_header
 from tests.hardening.pool import EXAMPLES, states
 
 KEYS = KeyRing.parse(f"{new_key_entry('fuzz-2')},{new_key_entry('fuzz-1')}")
@@ -32,6 +34,12 @@ def expected_reason(blob: bytes) -> str:
     if 4 <= len(blob) <= SEALER.max_bytes and blob[:2] == MAGIC \
             and blob[2] not in SUPPORTED_VERSIONS:
         return "SNAPSHOT_VERSION_UNSUPPORTED"
+    try:
+        key_id = read_header(blob)[0].key_id if 0 < len(blob) <= SEALER.max_bytes else ""
+    except ServiceError:
+        key_id = ""
+    if KEY_ID.fullmatch(key_id) and KEYS.get(key_id) is None:
+        return "SNAPSHOT_KEY_RETIRED"
     return "SNAPSHOT_INVALID"
 
 

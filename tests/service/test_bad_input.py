@@ -112,7 +112,7 @@ CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
     ("empty-snapshot", "LegalMoves", lambda g: _legal(b""), IA, "SNAPSHOT_INVALID", 400,
      "snapshot"),
     ("foreign-key-id", "LegalMoves", lambda g: _legal(_foreign("someone-else")),
-     IA, "SNAPSHOT_INVALID", 400, "snapshot"),
+     IA, "SNAPSHOT_KEY_RETIRED", 400, "snapshot"),
     ("foreign-key-same-id", "LegalMoves", lambda g: _legal(_foreign("test-1")),
      IA, "SNAPSHOT_INVALID", 400, "snapshot"),
     ("oversized-snapshot", "LegalMoves", lambda g: _legal(g.snapshot + bytes(20000)),
@@ -339,7 +339,7 @@ def test_chunked_oversized_body_is_refused(http: httpx.Client) -> None:
         for _ in range(40):
             yield b" " * 4096
 
-    resp = http.post("/v1/deal", content=chunks())
+    resp = http.post("/v1/deal", content=chunks(), headers={"content-type": "application/json"})
     assert resp.status_code == 413
     assert resp.json()["error"]["details"][0]["reason"] == "REQUEST_TOO_LARGE"
 

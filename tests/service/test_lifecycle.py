@@ -22,6 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from service import http_app
 from service.keys import new_key_entry
 from service.pb import api, api_grpc
+from tests.service.helpers import grpc_failure
 from tests.service.servers import GRPC_KINDS, Running, delay_grpc_calls, running
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +70,106 @@ def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch, kin
             stub.Deal(request, timeout=2)
         assert err.value.code() is grpc.StatusCode.UNAVAILABLE
         channel.close()
+
+
+def _refusal(call: Any) -> tuple[str, str]:
+    """(code, ErrorInfo reason) of a gRPC call that failed."""
+    with pytest.raises(grpc.RpcError) as err:
+        call.result(timeout=30)
+    failure = grpc_failure(err.value)
+    return failure.code, failure.reason
+
+
+@pytest.mark.parametrize("kind", sorted(GRPC_KINDS))
+def test_calls_that_have_not_started_get_unavailable(monkeypatch: pytest.MonkeyPatch,
+                                                     kind: str) -> None:
+    """While the server stops, a gRPC call that has not started is refused with UNAVAILABLE
+    and the typed reason (retryable: it never ran), never CANCELLED, and the call in flight
+    still finishes. On the thread-pool kind that includes a call that came before the stop
+    but still waited for a thread; with grpcio's own stop it ran in the grace period."""
+    inside, release = threading.Event(), threading.Event()
+
+    def hold(context: Any) -> None:
+        if ("x-hold", "1") in (context.invocation_metadata() or ()):
+            inside.set()
+            assert release.wait(30)
+
+    delay_grpc_calls(monkeypatch, hold)
+    threads = GRPC_KINDS[kind] and 1  # one engine thread: a second call must wait for it
+    with running(grace_seconds=20.0, grpc_threads=threads) as server:
+        channel, stub = server.stub()
+        health = health_pb2_grpc.HealthStub(channel)
+        request = api.DealRequest(variant="classic", players=4, seed=1)
+        in_flight = stub.Deal.future(request, timeout=60, metadata=(("x-hold", "1"),))
+        assert inside.wait(10)
+        queued = stub.Deal.future(request, timeout=60) if threads else None
+        stopper = threading.Thread(target=server.stop)
+        stopper.start()
+        deadline = time.monotonic() + 10
+        while health.Check(health_pb2.HealthCheckRequest(), timeout=5).status \
+                == health_pb2.HealthCheckResponse.SERVING:  # the stop has begun
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        late = [stub.Deal.future(request, timeout=30) for _ in range(5)]
+        assert [_refusal(c) for c in late] == [("UNAVAILABLE", "UNAVAILABLE")] * 5
+        release.set()  # the call in flight ends; only then does the server stop
+        assert in_flight.result(timeout=30).header.seq == 0
+        if queued is not None:
+            assert _refusal(queued) == ("UNAVAILABLE", "UNAVAILABLE")
+        stopper.join(30)
+        assert not stopper.is_alive()
+        channel.close()
+
+
+@pytest.mark.parametrize("threads", ["0", "4"], ids=["aio", "threads"])
+def test_sigterm_under_load_refuses_unstarted_calls_as_unavailable(
+        tmp_path: Path, threads: str) -> None:
+    """16 gRPC callers keep the real process busy, each until its first failure; SIGTERM.
+    Every failure is UNAVAILABLE, retryable, and never CANCELLED: grpcio ends the calls it
+    had received but not handed to the service yet as CANCELLED (grpc/grpc#41785), so the
+    server refuses new calls itself (ErrorInfo reason UNAVAILABLE) until it is quiet, and
+    only then lets grpcio stop. Calls answered OK were run to the end."""
+    proc, ready = _spawn(tmp_path, {"CANASTA_SEAL_KEYS": new_key_entry("drain-1"),
+                                    "CANASTA_GRACE_SECONDS": "10", "CANASTA_ACCESS_LOG": "false",
+                                    "CANASTA_GRPC_THREADS": threads})
+    outcomes: list[tuple[str, str]] = []
+    lock = threading.Lock()
+    try:
+        ports = _wait_ready(proc, ready)
+        target = f"127.0.0.1:{ports['grpc_port']}"
+        request = api.DealRequest(variant="classic", players=4)
+        started = threading.Barrier(17)
+
+        def caller() -> None:
+            with grpc.insecure_channel(target) as channel:
+                stub = api_grpc.CanastaEngineStub(channel)
+                ok_calls = 0
+                while True:
+                    try:
+                        stub.Deal(request, timeout=20)
+                        ok_calls += 1
+                        if ok_calls == 3:
+                            started.wait(20)
+                    except grpc.RpcError as err:
+                        failure = grpc_failure(err)
+                        with lock:
+                            outcomes.append((failure.code, failure.reason))
+                        return
+
+        callers = [threading.Thread(target=caller) for _ in range(16)]
+        for t in callers:
+            t.start()
+        started.wait(30)  # every caller has been answered; all keep calling
+        proc.send_signal(signal.SIGTERM)
+        for t in callers:
+            t.join(30)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert len(outcomes) == 16
+    assert {code for code, _ in outcomes} == {"UNAVAILABLE"}, outcomes
+    assert ("UNAVAILABLE", "UNAVAILABLE") in outcomes  # refused by the service itself
 
 
 def test_a_taken_port_fails_loudly(server: Running) -> None:

@@ -182,7 +182,7 @@ def test_rest_json_is_canonical_proto3(server: Running, http: httpx.Client) -> N
                                                 "expectedSeq": "0"}, headers=bearer).json()
     assert applied["handOver"] is False and applied["header"]["seq"] == "1"
     snake = http.post("/v1/legal-moves", content=json.dumps({"snapshot": snapshot}),
-                      headers=bearer)
+                      headers={**bearer, "content-type": "application/json"})
     assert snake.status_code == 200
     rid = http.get("/v1/variants", headers={"x-request-id": "req-42"})
     assert rid.headers["x-request-id"] == "req-42"

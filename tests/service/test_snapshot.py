@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import uuid
@@ -66,6 +67,28 @@ def test_round_trip_and_clear_header() -> None:
     assert opened == state and opened_header == header
     assert read_header(blob)[0] == header  # readable with no key at all
     assert export_position(state).encode() not in blob
+
+
+def test_the_header_flags_are_sealed() -> None:
+    """Both flags (imported, stacked) round-trip through the clear header, and setting or
+    clearing either one in a sealed snapshot fails the tag; an unknown flag bit is refused
+    before any key is tried."""
+    state, sealer = mid_hand(), _sealer(NEW)
+    for imported in (False, True):
+        for stacked in (False, True):
+            blob, header = sealer.seal(state, new_game_id(), 5, imported, stacked)
+            assert (header.imported, header.stacked) == (imported, stacked)
+            assert blob[3] == imported | stacked << 1
+            assert read_header(blob)[0] == header == sealer.open(blob)[0]
+            for bit in (0x01, 0x02):
+                flipped = blob[:3] + bytes((blob[3] ^ bit,)) + blob[4:]
+                assert read_header(flipped)[0] != header  # it parses: only the tag fails
+                with pytest.raises(ServiceError) as err:
+                    sealer.open(flipped)
+                assert _reason(err) == (grpc.StatusCode.INVALID_ARGUMENT, "SNAPSHOT_INVALID")
+            with pytest.raises(ServiceError) as err:
+                read_header(blob[:3] + bytes((blob[3] | 0x04,)) + blob[4:])
+            assert err.value.reason == "SNAPSHOT_INVALID"
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
@@ -163,13 +186,45 @@ def test_key_rotation_in_the_sealer() -> None:
     assert during.open(old_blob)[1] == state
     new_blob, header = during.seal(state, new_game_id(), 4, False)
     assert header.key_id == "k-2026-02"
-    with pytest.raises(ServiceError):
-        before.open(new_blob)  # a server not yet rotated cannot open it
+    with pytest.raises(ServiceError) as err:
+        before.open(new_blob)  # a server not yet rotated cannot open it: a key it never held
+    assert _reason(err) == (grpc.StatusCode.INVALID_ARGUMENT, "SNAPSHOT_KEY_RETIRED")
+    assert err.value.metadata["key_id"] == "k-2026-02"
     after = _sealer(NEW)  # old key dropped
     assert after.open(new_blob)[1] == state
     with pytest.raises(ServiceError) as err:
         after.open(old_blob)
+    assert _reason(err) == (grpc.StatusCode.INVALID_ARGUMENT, "SNAPSHOT_KEY_RETIRED")
+    assert err.value.metadata["key_id"] == "k-2026-01"
+
+
+def test_a_retired_key_is_told_from_the_clear_header_alone() -> None:
+    """SNAPSHOT_KEY_RETIRED comes from the clear header's key id before anything is
+    decrypted: the same answer whatever follows the header (so it is no oracle). A key id
+    the ring holds under another key, or one no key could have, stays SNAPSHOT_INVALID."""
+    old_blob, _ = _sealer(OLD).seal(mid_hand(), new_game_id(), 3, False)
+    after = _sealer(NEW)
+    at = read_header(old_blob)[1]
+    for body in (old_blob[at:], os.urandom(len(old_blob) - at), bytes(NONCE_BYTES + 16)):
+        with pytest.raises(ServiceError) as err:
+            after.open(old_blob[:at] + body)
+        assert err.value.reason == "SNAPSHOT_KEY_RETIRED"
+        assert err.value.message("ru").startswith("Снимок запечатан ключом k-2026-01")
+    same_id = _sealer(new_key_entry("k-2026-02")).seal(mid_hand(), new_game_id(), 3, False)[0]
+    with pytest.raises(ServiceError) as err:
+        after.open(same_id)  # the id is held, the key is not the one that sealed it
     assert err.value.reason == "SNAPSHOT_INVALID"
+    header = read_header(old_blob)[0]
+    for bad_id in ("k 2026", "k\n", "ключ".encode().decode("latin-1")[:4]):
+        clear = dataclasses.replace(header, key_id=bad_id)
+        try:
+            forged = clear.encode() + old_blob[at:]
+        except UnicodeEncodeError:  # not ASCII: written by hand below
+            kid = bad_id.encode("latin-1")
+            forged = old_blob[:4] + bytes((len(kid),)) + kid + old_blob[5 + old_blob[4]:]
+        with pytest.raises(ServiceError) as err:
+            after.open(forged)
+        assert err.value.reason == "SNAPSHOT_INVALID", bad_id
 
 
 def test_key_rotation_over_the_wire() -> None:
@@ -195,7 +250,7 @@ def test_key_rotation_over_the_wire() -> None:
             assert [v.seat for v in moved.views] == [0]
             refused = call_grpc(old_stub, "LegalMoves",
                                 api.LegalMovesRequest(snapshot=moved.snapshot), token=seat0)
-            assert isinstance(refused, Failure) and refused.reason == "SNAPSHOT_INVALID"
+            assert isinstance(refused, Failure) and refused.reason == "SNAPSHOT_KEY_RETIRED"
             # the old key retired: the snapshot the rotated server sealed still opens, the
             # credential signed with the retired key does not, and says why
             retired_call = call_grpc(retired_stub, "LegalMoves",

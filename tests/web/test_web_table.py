@@ -9,12 +9,16 @@ The page holds the game's credentials from the Deal answer: play_hand.mjs record
 every request it sends, checks that the calls made for seat 0 present seat 0's
 token and the bots' the host token, and compares the page with the host's full view
 of the same snapshot at each of seat 0's turns (no other seat's hand on the page).
+
+Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
+every request to anywhere else blocked and checks that it shows the API's operations.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -23,6 +27,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.service.helpers import ROUTES
 from tests.service.servers import Running, running
 
 HERE = Path(__file__).resolve().parent
@@ -55,7 +60,9 @@ def test_the_page_and_its_files_are_served(server: Running) -> None:
         assert 'route="/play/table.js"' in metrics
 
 
-def test_a_whole_hand_by_clicking(server: Running) -> None:
+def _browser() -> str:
+    """node, once the browser test's tools are known to be there (else a skip or a failure
+    that says what to install)."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: `make web-setup` installs Debian's chromium "
                     "(apt-get, as root); the browser test needs it")
@@ -64,6 +71,53 @@ def test_a_whole_hand_by_clicking(server: Running) -> None:
     assert (HERE / "node_modules" / "playwright-core").is_dir(), \
         "playwright-core is missing: run `make web-setup` (npm ci in tests/web)"
     ARTIFACTS.mkdir(exist_ok=True)
+    return node
+
+
+def test_the_docs_page_and_its_files_are_served_here(server: Running) -> None:
+    """/docs refers to no other host: Swagger UI's files (a 5.x release, which reads
+    OpenAPI 3.1) come from the service, from the pinned package."""
+    with httpx.Client(base_url=server.http_base) as http:
+        page = http.get("/docs")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert page.headers["content-security-policy"].startswith("default-src 'self'")
+        urls = re.findall(r'(?:src|href)="([^"]*)"', page.text)
+        assert urls and all(u.startswith("/") and not u.startswith("//") for u in urls), urls
+        assert "//" not in page.text.replace("<!DOCTYPE html>", "")
+        kinds = {".js": "text/javascript", ".css": "text/css", ".png": "image/png"}
+        for url in urls:
+            got = http.get(url)
+            assert got.status_code == 200, url
+            assert got.headers["content-type"].startswith(kinds[Path(url).suffix]), url
+        init = http.get("/docs/init.js").text
+        assert '"/openapi.json"' in init and "validatorUrl: null" in init
+        bundle = http.get("/docs/swagger-ui-bundle.js").text
+        assert re.search(r'PACKAGE_VERSION:"5\.\d+\.\d+"', bundle)
+
+
+def test_the_docs_render_offline(server: Running) -> None:
+    """Swagger UI renders the API (title, every operation, one opened) with every request
+    that does not go to the service blocked, and none was attempted."""
+    node = _browser()
+    shot = ARTIFACTS / "docs.png"
+    shot.unlink(missing_ok=True)
+    done = subprocess.run([node, str(HERE / "docs_offline.mjs"), server.http_base, str(shot)],
+                          cwd=HERE, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "CHROMIUM": CHROMIUM})
+    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), "")
+    assert line, done.stdout[-3000:] + done.stderr[-3000:]
+    result = json.loads(line.removeprefix("RESULT "))
+    assert result["blocked"] == [] and result["problems"] == [], result
+    assert result["title"].startswith("Canasta rules service")
+    shown = set(result["operations"])
+    assert {f"{verb} {path}" for verb, path in ROUTES.values()} <= shown, shown
+    assert {"/docs", "/docs/swagger-ui-bundle.js", "/openapi.json"} <= set(result["requested"])
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert shot.stat().st_size > 10_000
+
+
+def test_a_whole_hand_by_clicking(server: Running) -> None:
+    node = _browser()
     shot = ARTIFACTS / "web-table.png"
     shot.unlink(missing_ok=True)
     done = subprocess.run(

@@ -559,7 +559,12 @@ type SnapshotHeader struct {
 	// Sequence number: 0 after Deal or ImportPosition, +1 on each ApplyMove and NextDeal.
 	Seq uint64 `protobuf:"varint,5,opt,name=seq,proto3" json:"seq,omitempty"`
 	// True when the game started from ImportPosition.
-	Imported      bool `protobuf:"varint,6,opt,name=imported,proto3" json:"imported,omitempty"`
+	Imported bool `protobuf:"varint,6,opt,name=imported,proto3" json:"imported,omitempty"`
+	// True when a deal of the game came from a caller's `deck` (Deal or NextDeal)
+	// rather than from the seed's shuffle: the cards were stacked, not dealt at
+	// random. Like `imported`, it is in the authenticated header and every later
+	// snapshot of the game keeps it; it cannot be cleared.
+	Stacked       bool `protobuf:"varint,7,opt,name=stacked,proto3" json:"stacked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -632,6 +637,13 @@ func (x *SnapshotHeader) GetSeq() uint64 {
 func (x *SnapshotHeader) GetImported() bool {
 	if x != nil {
 		return x.Imported
+	}
+	return false
+}
+
+func (x *SnapshotHeader) GetStacked() bool {
+	if x != nil {
+		return x.Stacked
 	}
 	return false
 }
@@ -2378,14 +2390,15 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\aEndHandB\x06\n" +
 	"\x04kind\"!\n" +
 	"\tCardGroup\x12\x14\n" +
-	"\x05cards\x18\x01 \x03(\tR\x05cards\"\xaf\x01\n" +
+	"\x05cards\x18\x01 \x03(\tR\x05cards\"\xc9\x01\n" +
 	"\x0eSnapshotHeader\x12%\n" +
 	"\x0eformat_version\x18\x01 \x01(\rR\rformatVersion\x12\x15\n" +
 	"\x06key_id\x18\x02 \x01(\tR\x05keyId\x12\x18\n" +
 	"\avariant\x18\x03 \x01(\tR\avariant\x12\x17\n" +
 	"\agame_id\x18\x04 \x01(\tR\x06gameId\x12\x10\n" +
 	"\x03seq\x18\x05 \x01(\x04R\x03seq\x12\x1a\n" +
-	"\bimported\x18\x06 \x01(\bR\bimported\"\x84\x05\n" +
+	"\bimported\x18\x06 \x01(\bR\bimported\x12\x18\n" +
+	"\astacked\x18\a \x01(\bR\astacked\"\x84\x05\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12\x18\n" +

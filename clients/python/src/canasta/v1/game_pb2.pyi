@@ -611,6 +611,7 @@ class SnapshotHeader(_message.Message):
     GAME_ID_FIELD_NUMBER: _builtins.int
     SEQ_FIELD_NUMBER: _builtins.int
     IMPORTED_FIELD_NUMBER: _builtins.int
+    STACKED_FIELD_NUMBER: _builtins.int
     format_version: _builtins.int
     """Snapshot format version (not the API version)."""
     key_id: _builtins.str
@@ -623,6 +624,12 @@ class SnapshotHeader(_message.Message):
     """Sequence number: 0 after Deal or ImportPosition, +1 on each ApplyMove and NextDeal."""
     imported: _builtins.bool
     """True when the game started from ImportPosition."""
+    stacked: _builtins.bool
+    """True when a deal of the game came from a caller's `deck` (Deal or NextDeal)
+    rather than from the seed's shuffle: the cards were stacked, not dealt at
+    random. Like `imported`, it is in the authenticated header and every later
+    snapshot of the game keeps it; it cannot be cleared.
+    """
     def __init__(
         self,
         *,
@@ -632,10 +639,11 @@ class SnapshotHeader(_message.Message):
         game_id: _builtins.str = ...,
         seq: _builtins.int = ...,
         imported: _builtins.bool = ...,
+        stacked: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["format_version", b"format_version", "game_id", b"game_id", "imported", b"imported", "key_id", b"key_id", "seq", b"seq", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["format_version", b"format_version", "game_id", b"game_id", "imported", b"imported", "key_id", b"key_id", "seq", b"seq", "stacked", b"stacked", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -207,77 +207,78 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
       ")\n\005GoOut\022\027\n\004card\030\001 \001(\tH\000R\004card\210\001\001B\007\n\005_ca" +
       "rd\032\005\n\003Ask\032\032\n\006Answer\022\020\n\003yes\030\001 \001(\010R\003yes\032\006\n" +
       "\004Undo\032\t\n\007Decline\032\t\n\007EndHandB\006\n\004kind\"!\n\tC" +
-      "ardGroup\022\024\n\005cards\030\001 \003(\tR\005cards\"\257\001\n\016Snaps" +
+      "ardGroup\022\024\n\005cards\030\001 \003(\tR\005cards\"\311\001\n\016Snaps" +
       "hotHeader\022%\n\016format_version\030\001 \001(\rR\rforma" +
       "tVersion\022\025\n\006key_id\030\002 \001(\tR\005keyId\022\030\n\007varia" +
       "nt\030\003 \001(\tR\007variant\022\027\n\007game_id\030\004 \001(\tR\006game" +
       "Id\022\020\n\003seq\030\005 \001(\004R\003seq\022\032\n\010imported\030\006 \001(\010R\010" +
-      "imported\"\204\005\n\010SeatView\022\022\n\004seat\030\001 \001(\005R\004sea" +
-      "t\022\030\n\007variant\030\002 \001(\tR\007variant\022\030\n\007players\030\003" +
-      " \001(\005R\007players\022\027\n\007hand_no\030\004 \001(\005R\006handNo\022\026" +
-      "\n\006dealer\030\005 \001(\005R\006dealer\022\024\n\005phase\030\006 \001(\tR\005p" +
-      "hase\022\033\n\tturn_seat\030\007 \001(\005R\010turnSeat\022\030\n\007awa" +
-      "ited\030\010 \001(\005R\007awaited\022\022\n\004hand\030\t \003(\tR\004hand\022" +
-      "\035\n\nhand_sizes\030\n \003(\005R\thandSizes\022\035\n\nstock_" +
-      "size\030\013 \001(\005R\tstockSize\022\033\n\tpile_size\030\014 \001(\005" +
-      "R\010pileSize\022\031\n\010pile_top\030\r \001(\tR\007pileTop\022\022\n" +
-      "\004pile\030\016 \003(\tR\004pile\022\037\n\013pile_frozen\030\017 \001(\010R\n" +
-      "pileFrozen\022*\n\005sides\030\020 \003(\0132\024.canasta.v1.S" +
-      "ideViewR\005sides\022\024\n\005asked\030\021 \001(\010R\005asked\022\026\n\006" +
-      "answer\030\022 \001(\tR\006answer\022\026\n\006staged\030\023 \003(\tR\006st" +
-      "aged\022\037\n\013legal_moves\030\024 \003(\tR\nlegalMoves\022-\n" +
-      "\006result\030\025 \003(\0132\025.canasta.v1.SideScoreR\006re" +
-      "sult\022\031\n\010went_out\030\026 \001(\005R\007wentOut\022\026\n\006winne" +
-      "r\030\027 \001(\005R\006winner\"\350\001\n\010SideView\022\022\n\004team\030\001 \001" +
-      "(\005R\004team\022\024\n\005seats\030\002 \003(\005R\005seats\022\024\n\005score\030" +
-      "\003 \001(\005R\005score\022\030\n\007minimum\030\004 \001(\005R\007minimum\022\026" +
-      "\n\006opened\030\005 \001(\010R\006opened\022\037\n\013pile_frozen\030\006 " +
-      "\001(\010R\npileFrozen\022*\n\005melds\030\007 \003(\0132\024.canasta" +
-      ".v1.MeldViewR\005melds\022\035\n\nred_threes\030\010 \003(\tR" +
-      "\tredThrees\"\244\001\n\010MeldView\022\022\n\004rank\030\001 \001(\tR\004r" +
-      "ank\022\024\n\005cards\030\002 \003(\tR\005cards\022\024\n\005owner\030\003 \001(\005" +
-      "R\005owner\022\024\n\005wilds\030\004 \001(\005R\005wilds\022\030\n\007canasta" +
-      "\030\005 \001(\tR\007canasta\022\024\n\005label\030\006 \001(\tR\005label\022\022\n" +
-      "\004kind\030\007 \001(\tR\004kind\"\245\001\n\tSideScore\022\022\n\004team\030" +
-      "\001 \001(\005R\004team\022\024\n\005seats\030\002 \003(\005R\005seats\022\024\n\005tot" +
-      "al\030\003 \001(\005R\005total\022\036\n\ncumulative\030\004 \001(\005R\ncum" +
-      "ulative\0228\n\tbreakdown\030\005 \001(\0132\032.canasta.v1." +
-      "ScoreBreakdownR\tbreakdown\"\270\002\n\016ScoreBreak" +
-      "down\022\022\n\004base\030\001 \001(\005R\004base\022)\n\020natural_cana" +
-      "stas\030\002 \001(\005R\017naturalCanastas\022%\n\016mixed_can" +
-      "astas\030\003 \001(\005R\rmixedCanastas\022#\n\rcanasta_bo" +
-      "nus\030\004 \001(\005R\014canastaBonus\022\033\n\tgoing_out\030\005 \001" +
-      "(\005R\010goingOut\022\035\n\nred_threes\030\006 \001(\005R\tredThr" +
-      "ees\022(\n\020red_three_points\030\007 \001(\005R\016redThreeP" +
-      "oints\022\027\n\007in_hand\030\010 \001(\005R\006inHand\022\034\n\tpenalt" +
-      "ies\030\t \001(\005R\tpenalties\"\244\001\n\007Variant\022\016\n\002id\030\001" +
-      " \001(\tR\002id\022\022\n\004name\030\002 \001(\tR\004name\022\037\n\013min_play" +
-      "ers\030\003 \001(\005R\nminPlayers\022\037\n\013max_players\030\004 \001" +
-      "(\005R\nmaxPlayers\0223\n\007options\030\005 \003(\0132\031.canast" +
-      "a.v1.VariantOptionR\007options\"\365\001\n\rVariantO" +
-      "ption\022\022\n\004name\030\001 \001(\tR\004name\022*\n\004type\030\002 \001(\0162" +
-      "\026.canasta.v1.OptionTypeR\004type\022(\n\rdefault" +
-      "_value\030\003 \001(\tH\000R\014defaultValue\210\001\001\022\030\n\007choic" +
-      "es\030\004 \003(\tR\007choices\022\030\n\007minimum\030\005 \001(\005R\007mini" +
-      "mum\022\022\n\004rule\030\006 \001(\tR\004rule\022 \n\013description\030\007" +
-      " \001(\tR\013descriptionB\020\n\016_default_value\"\232\001\n\005" +
-      "Event\022)\n\004type\030\001 \001(\0162\025.canasta.v1.EventTy" +
-      "peR\004type\022\022\n\004seat\030\002 \001(\005R\004seat\022\022\n\004move\030\003 \001" +
-      "(\tR\004move\022\024\n\005cards\030\004 \003(\tR\005cards\022\024\n\005count\030" +
-      "\005 \001(\005R\005count\022\022\n\004team\030\006 \001(\005R\004team*l\n\nOpti" +
-      "onType\022\033\n\027OPTION_TYPE_UNSPECIFIED\020\000\022\024\n\020O" +
-      "PTION_TYPE_BOOL\020\001\022\023\n\017OPTION_TYPE_INT\020\002\022\026" +
-      "\n\022OPTION_TYPE_CHOICE\020\003*\206\002\n\tEventType\022\032\n\026" +
-      "EVENT_TYPE_UNSPECIFIED\020\000\022\032\n\026EVENT_TYPE_M" +
-      "OVE_PLAYED\020\001\022\032\n\026EVENT_TYPE_CARDS_DRAWN\020\002" +
-      "\022\031\n\025EVENT_TYPE_PILE_TAKEN\020\003\022\036\n\032EVENT_TYP" +
-      "E_RED_THREES_LAID\020\004\022\033\n\027EVENT_TYPE_TURN_S" +
-      "TARTED\020\005\022\030\n\024EVENT_TYPE_HAND_OVER\020\006\022\030\n\024EV" +
-      "ENT_TYPE_GAME_OVER\020\007\022\031\n\025EVENT_TYPE_HAND_" +
-      "DEALT\020\010Bw\n!io.github.canastarules.canast" +
-      "a.v1B\tGameProtoP\001\242\002\003CXX\252\002\nCanasta.V1\312\002\nC" +
-      "anasta\\V1\342\002\026Canasta\\V1\\GPBMetadata\352\002\013Can" +
-      "asta::V1b\006proto3"
+      "imported\022\030\n\007stacked\030\007 \001(\010R\007stacked\"\204\005\n\010S" +
+      "eatView\022\022\n\004seat\030\001 \001(\005R\004seat\022\030\n\007variant\030\002" +
+      " \001(\tR\007variant\022\030\n\007players\030\003 \001(\005R\007players\022" +
+      "\027\n\007hand_no\030\004 \001(\005R\006handNo\022\026\n\006dealer\030\005 \001(\005" +
+      "R\006dealer\022\024\n\005phase\030\006 \001(\tR\005phase\022\033\n\tturn_s" +
+      "eat\030\007 \001(\005R\010turnSeat\022\030\n\007awaited\030\010 \001(\005R\007aw" +
+      "aited\022\022\n\004hand\030\t \003(\tR\004hand\022\035\n\nhand_sizes\030" +
+      "\n \003(\005R\thandSizes\022\035\n\nstock_size\030\013 \001(\005R\tst" +
+      "ockSize\022\033\n\tpile_size\030\014 \001(\005R\010pileSize\022\031\n\010" +
+      "pile_top\030\r \001(\tR\007pileTop\022\022\n\004pile\030\016 \003(\tR\004p" +
+      "ile\022\037\n\013pile_frozen\030\017 \001(\010R\npileFrozen\022*\n\005" +
+      "sides\030\020 \003(\0132\024.canasta.v1.SideViewR\005sides" +
+      "\022\024\n\005asked\030\021 \001(\010R\005asked\022\026\n\006answer\030\022 \001(\tR\006" +
+      "answer\022\026\n\006staged\030\023 \003(\tR\006staged\022\037\n\013legal_" +
+      "moves\030\024 \003(\tR\nlegalMoves\022-\n\006result\030\025 \003(\0132" +
+      "\025.canasta.v1.SideScoreR\006result\022\031\n\010went_o" +
+      "ut\030\026 \001(\005R\007wentOut\022\026\n\006winner\030\027 \001(\005R\006winne" +
+      "r\"\350\001\n\010SideView\022\022\n\004team\030\001 \001(\005R\004team\022\024\n\005se" +
+      "ats\030\002 \003(\005R\005seats\022\024\n\005score\030\003 \001(\005R\005score\022\030" +
+      "\n\007minimum\030\004 \001(\005R\007minimum\022\026\n\006opened\030\005 \001(\010" +
+      "R\006opened\022\037\n\013pile_frozen\030\006 \001(\010R\npileFroze" +
+      "n\022*\n\005melds\030\007 \003(\0132\024.canasta.v1.MeldViewR\005" +
+      "melds\022\035\n\nred_threes\030\010 \003(\tR\tredThrees\"\244\001\n" +
+      "\010MeldView\022\022\n\004rank\030\001 \001(\tR\004rank\022\024\n\005cards\030\002" +
+      " \003(\tR\005cards\022\024\n\005owner\030\003 \001(\005R\005owner\022\024\n\005wil" +
+      "ds\030\004 \001(\005R\005wilds\022\030\n\007canasta\030\005 \001(\tR\007canast" +
+      "a\022\024\n\005label\030\006 \001(\tR\005label\022\022\n\004kind\030\007 \001(\tR\004k" +
+      "ind\"\245\001\n\tSideScore\022\022\n\004team\030\001 \001(\005R\004team\022\024\n" +
+      "\005seats\030\002 \003(\005R\005seats\022\024\n\005total\030\003 \001(\005R\005tota" +
+      "l\022\036\n\ncumulative\030\004 \001(\005R\ncumulative\0228\n\tbre" +
+      "akdown\030\005 \001(\0132\032.canasta.v1.ScoreBreakdown" +
+      "R\tbreakdown\"\270\002\n\016ScoreBreakdown\022\022\n\004base\030\001" +
+      " \001(\005R\004base\022)\n\020natural_canastas\030\002 \001(\005R\017na" +
+      "turalCanastas\022%\n\016mixed_canastas\030\003 \001(\005R\rm" +
+      "ixedCanastas\022#\n\rcanasta_bonus\030\004 \001(\005R\014can" +
+      "astaBonus\022\033\n\tgoing_out\030\005 \001(\005R\010goingOut\022\035" +
+      "\n\nred_threes\030\006 \001(\005R\tredThrees\022(\n\020red_thr" +
+      "ee_points\030\007 \001(\005R\016redThreePoints\022\027\n\007in_ha" +
+      "nd\030\010 \001(\005R\006inHand\022\034\n\tpenalties\030\t \001(\005R\tpen" +
+      "alties\"\244\001\n\007Variant\022\016\n\002id\030\001 \001(\tR\002id\022\022\n\004na" +
+      "me\030\002 \001(\tR\004name\022\037\n\013min_players\030\003 \001(\005R\nmin" +
+      "Players\022\037\n\013max_players\030\004 \001(\005R\nmaxPlayers" +
+      "\0223\n\007options\030\005 \003(\0132\031.canasta.v1.VariantOp" +
+      "tionR\007options\"\365\001\n\rVariantOption\022\022\n\004name\030" +
+      "\001 \001(\tR\004name\022*\n\004type\030\002 \001(\0162\026.canasta.v1.O" +
+      "ptionTypeR\004type\022(\n\rdefault_value\030\003 \001(\tH\000" +
+      "R\014defaultValue\210\001\001\022\030\n\007choices\030\004 \003(\tR\007choi" +
+      "ces\022\030\n\007minimum\030\005 \001(\005R\007minimum\022\022\n\004rule\030\006 " +
+      "\001(\tR\004rule\022 \n\013description\030\007 \001(\tR\013descript" +
+      "ionB\020\n\016_default_value\"\232\001\n\005Event\022)\n\004type\030" +
+      "\001 \001(\0162\025.canasta.v1.EventTypeR\004type\022\022\n\004se" +
+      "at\030\002 \001(\005R\004seat\022\022\n\004move\030\003 \001(\tR\004move\022\024\n\005ca" +
+      "rds\030\004 \003(\tR\005cards\022\024\n\005count\030\005 \001(\005R\005count\022\022" +
+      "\n\004team\030\006 \001(\005R\004team*l\n\nOptionType\022\033\n\027OPTI" +
+      "ON_TYPE_UNSPECIFIED\020\000\022\024\n\020OPTION_TYPE_BOO" +
+      "L\020\001\022\023\n\017OPTION_TYPE_INT\020\002\022\026\n\022OPTION_TYPE_" +
+      "CHOICE\020\003*\206\002\n\tEventType\022\032\n\026EVENT_TYPE_UNS" +
+      "PECIFIED\020\000\022\032\n\026EVENT_TYPE_MOVE_PLAYED\020\001\022\032" +
+      "\n\026EVENT_TYPE_CARDS_DRAWN\020\002\022\031\n\025EVENT_TYPE" +
+      "_PILE_TAKEN\020\003\022\036\n\032EVENT_TYPE_RED_THREES_L" +
+      "AID\020\004\022\033\n\027EVENT_TYPE_TURN_STARTED\020\005\022\030\n\024EV" +
+      "ENT_TYPE_HAND_OVER\020\006\022\030\n\024EVENT_TYPE_GAME_" +
+      "OVER\020\007\022\031\n\025EVENT_TYPE_HAND_DEALT\020\010Bw\n!io." +
+      "github.canastarules.canasta.v1B\tGameProt" +
+      "oP\001\242\002\003CXX\252\002\nCanasta.V1\312\002\nCanasta\\V1\342\002\026Ca" +
+      "nasta\\V1\\GPBMetadata\352\002\013Canasta::V1b\006prot" +
+      "o3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -396,7 +397,7 @@ public final class GameProto extends com.google.protobuf.GeneratedFile {
     internal_static_canasta_v1_SnapshotHeader_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_canasta_v1_SnapshotHeader_descriptor,
-        new java.lang.String[] { "FormatVersion", "KeyId", "Variant", "GameId", "Seq", "Imported", });
+        new java.lang.String[] { "FormatVersion", "KeyId", "Variant", "GameId", "Seq", "Imported", "Stacked", });
     internal_static_canasta_v1_SeatView_descriptor =
       getDescriptor().getMessageType(3);
     internal_static_canasta_v1_SeatView_fieldAccessorTable = new

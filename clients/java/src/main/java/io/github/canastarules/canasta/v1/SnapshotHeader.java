@@ -242,6 +242,24 @@ private static final long serialVersionUID = 0L;
     return imported_;
   }
 
+  public static final int STACKED_FIELD_NUMBER = 7;
+  private boolean stacked_ = false;
+  /**
+   * <pre>
+   * True when a deal of the game came from a caller's `deck` (Deal or NextDeal)
+   * rather than from the seed's shuffle: the cards were stacked, not dealt at
+   * random. Like `imported`, it is in the authenticated header and every later
+   * snapshot of the game keeps it; it cannot be cleared.
+   * </pre>
+   *
+   * <code>bool stacked = 7 [json_name = "stacked"];</code>
+   * @return The stacked.
+   */
+  @java.lang.Override
+  public boolean getStacked() {
+    return stacked_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -274,6 +292,9 @@ private static final long serialVersionUID = 0L;
     if (imported_ != false) {
       output.writeBool(6, imported_);
     }
+    if (stacked_ != false) {
+      output.writeBool(7, stacked_);
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -298,6 +319,10 @@ private static final long serialVersionUID = 0L;
     if (imported_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(6, imported_);
+    }
+    if (stacked_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(7, stacked_);
     }
     return size;
   }
@@ -335,6 +360,8 @@ private static final long serialVersionUID = 0L;
         != other.getSeq()) return false;
     if (getImported()
         != other.getImported()) return false;
+    if (getStacked()
+        != other.getStacked()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -360,6 +387,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + IMPORTED_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getImported());
+    hash = (37 * hash) + STACKED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getStacked());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -502,6 +532,7 @@ private static final long serialVersionUID = 0L;
       gameId_ = "";
       seq_ = 0L;
       imported_ = false;
+      stacked_ = false;
       return this;
     }
 
@@ -553,6 +584,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.imported_ = imported_;
       }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.stacked_ = stacked_;
+      }
     }
 
     @java.lang.Override
@@ -590,6 +624,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getImported() != false) {
         setImported(other.getImported());
+      }
+      if (other.getStacked() != false) {
+        setStacked(other.getStacked());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -645,6 +682,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 48
+            case 56: {
+              stacked_ = input.readBool();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 56
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1066,6 +1108,59 @@ private static final long serialVersionUID = 0L;
     public Builder clearImported() {
       bitField0_ = (bitField0_ & ~0x00000020);
       imported_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean stacked_ ;
+    /**
+     * <pre>
+     * True when a deal of the game came from a caller's `deck` (Deal or NextDeal)
+     * rather than from the seed's shuffle: the cards were stacked, not dealt at
+     * random. Like `imported`, it is in the authenticated header and every later
+     * snapshot of the game keeps it; it cannot be cleared.
+     * </pre>
+     *
+     * <code>bool stacked = 7 [json_name = "stacked"];</code>
+     * @return The stacked.
+     */
+    @java.lang.Override
+    public boolean getStacked() {
+      return stacked_;
+    }
+    /**
+     * <pre>
+     * True when a deal of the game came from a caller's `deck` (Deal or NextDeal)
+     * rather than from the seed's shuffle: the cards were stacked, not dealt at
+     * random. Like `imported`, it is in the authenticated header and every later
+     * snapshot of the game keeps it; it cannot be cleared.
+     * </pre>
+     *
+     * <code>bool stacked = 7 [json_name = "stacked"];</code>
+     * @param value The stacked to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStacked(boolean value) {
+
+      stacked_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when a deal of the game came from a caller's `deck` (Deal or NextDeal)
+     * rather than from the seed's shuffle: the cards were stacked, not dealt at
+     * random. Like `imported`, it is in the authenticated header and every later
+     * snapshot of the game keeps it; it cannot be cleared.
+     * </pre>
+     *
+     * <code>bool stacked = 7 [json_name = "stacked"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearStacked() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      stacked_ = false;
       onChanged();
       return this;
     }

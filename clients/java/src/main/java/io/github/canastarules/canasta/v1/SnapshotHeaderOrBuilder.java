@@ -99,4 +99,17 @@ public interface SnapshotHeaderOrBuilder extends
    * @return The imported.
    */
   boolean getImported();
+
+  /**
+   * <pre>
+   * True when a deal of the game came from a caller's `deck` (Deal or NextDeal)
+   * rather than from the seed's shuffle: the cards were stacked, not dealt at
+   * random. Like `imported`, it is in the authenticated header and every later
+   * snapshot of the game keeps it; it cannot be cleared.
+   * </pre>
+   *
+   * <code>bool stacked = 7 [json_name = "stacked"];</code>
+   * @return The stacked.
+   */
+  boolean getStacked();
 }

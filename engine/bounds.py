@@ -1,0 +1,56 @@
+"""What play can produce: the bounds the service's ImportPosition keeps.
+
+A position text can describe states no game reaches, and some of them make every
+answer huge: a May I? hand of 83 cards lists 9,335 ways to go down (1 MB of JSON).
+``engine.notation.import_position`` reads any consistent text (hand-written test
+positions need that); the ImportPosition RPC also calls :func:`check_reachable`,
+which refuses what play cannot produce, with ``POSITION_OUT_OF_BOUNDS``:
+
+* May I? (MI-BUY-2, MI-BUY-5, MI-DEAL-2): a hand holds at most the cards dealt in
+  this deal, the one card of the turn's draw, and ``1 + buy_penalty_cards`` for each
+  buy its seat made in this deal; a seat's buys are at most ``max_buys_per_deal``.
+  With no buy limit (``max_buys_per_deal=none``) play can grow a hand to most of the
+  deck; ImportPosition then accepts at most :data:`UNLIMITED_BUYS_ACCEPTED` buys per
+  seat (the default limit): a service limit, not a rule, and longer hands arise only in
+  play (docs/operations.md, *Worst cases*).
+* The Canasta games: every zone is already bounded by the deck (the notation checks
+  every card once). Even a hand of nearly the whole deck lists about 1,300 moves
+  (130 KB of JSON), under the documented worst case, so no tighter bound is needed.
+"""
+
+from __future__ import annotations
+
+from engine.errors import BadInput, Reason
+from engine.mayi.state import AnyState, MayIState
+
+UNLIMITED_BUYS_ACCEPTED = 3  # buys per seat an imported May I? position may claim, no limit
+NO_BUY_LIMIT = 1 << 30  # MayIRules.buy_cap of max_buys_per_deal=none
+
+
+def check_reachable(state: AnyState) -> None:
+    """Refuse a state play cannot produce (see the module's docstring).
+
+    :raises BadInput: ``POSITION_OUT_OF_BOUNDS``, naming the seat and the bound.
+    """
+    if isinstance(state, MayIState):
+        _check_mayi(state)
+
+
+def mayi_hand_bound(state: MayIState, seat: int) -> int:
+    """The most cards ``seat`` can hold in this deal of ``state`` (MI-BUY-2, MI-DEAL-2)."""
+    rules = state.rules
+    return rules.hand_sizes[state.hand_no] + 1 + state.buys[seat] * (1 + rules.penalty)
+
+
+def _check_mayi(state: MayIState) -> None:
+    limit = state.rules.buy_cap
+    cap = UNLIMITED_BUYS_ACCEPTED if limit >= NO_BUY_LIMIT else limit
+    for seat, buys in enumerate(state.buys):
+        if buys > cap:
+            raise BadInput(Reason.POSITION_OUT_OF_BOUNDS,
+                           f"seat {seat} claims {buys} buys in this deal; at most {cap}")
+        most = mayi_hand_bound(state, seat)
+        if len(state.hands[seat]) > most:
+            raise BadInput(Reason.POSITION_OUT_OF_BOUNDS,
+                           f"seat {seat} holds {len(state.hands[seat])} cards; with {buys} "
+                           f"buys this deal it can hold at most {most}")

@@ -1,0 +1,541 @@
+"""REST limits, over real sockets (service/http_limits.py, service/http_app.py).
+
+What a client may make the server hold, and for how long: a header block over
+``CANASTA_HTTP_MAX_HEADER_BYTES`` gets 431 and the server's memory stays flat; headers or
+a body that do not arrive within ``CANASTA_HTTP_HEADER_TIMEOUT_S`` /
+``CANASTA_HTTP_BODY_TIMEOUT_S`` are cut off with 408 (an idle new connection is closed);
+hundreds of slow connections leave other calls fast and are all closed; connections past
+``CANASTA_HTTP_MAX_CONNECTIONS`` get 503. A client that aborts its upload is counted as
+499, not as a server error. A POST whose body is not declared ``application/json`` gets
+415 before its body is read, and ``CANASTA_CORS_ORIGINS`` answers the preflights of the
+origins it lists, and no other's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import select
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from service import logs, server
+from service.config import ConfigError, Settings
+from service.keys import new_key_entry
+from service.pb import api
+from tests.service.helpers import call_grpc, call_rest, ok
+from tests.service.servers import Running, running
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADER_TIMEOUT = 2.0
+BODY_TIMEOUT = 2.0
+MARGIN = 3.0  # how late a cut-off may come on a busy machine
+DEAL = b'{"variant": "classic", "players": 4, "seed": 3}'
+
+
+@pytest.fixture(scope="module")
+def limited() -> Iterator[Running]:
+    """A server with short receive time limits (and its access log on)."""
+    with running(http_header_timeout_s=HEADER_TIMEOUT, http_body_timeout_s=BODY_TIMEOUT,
+                 access_log=True) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def http(limited: Running) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=limited.http_base, timeout=10) as client:
+        yield client
+
+
+def _metric(http: httpx.Client, name: str, **labels: str) -> float:
+    text = http.get("/metrics").text
+    return sum(s.value for family in text_string_to_metric_families(text)
+               for s in family.samples
+               if s.name == name and labels.items() <= s.labels.items())
+
+
+def _connect(port: int) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
+def _until_closed(sock: socket.socket, deadline: float) -> tuple[bytes, float]:
+    """What the server sent until it closed the connection, and when it closed it (the
+    monotonic time; ``inf`` if it was still open at ``deadline``)."""
+    got = b""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return got, float("inf")
+        sock.settimeout(left)
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except OSError:  # reset: closed
+            return got, time.monotonic()
+        if not chunk:
+            return got, time.monotonic()
+        got += chunk
+
+
+def _status(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1 ") else 0
+
+
+def _error_of(answer: bytes) -> dict[str, Any]:
+    error: dict[str, Any] = json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]
+    return error
+
+
+def _connections(server: Running) -> int:
+    """Connections the HTTP server holds now."""
+    http = server.app._http
+    assert http is not None
+    return len(http.server_state.connections)
+
+
+def _wait(condition: Any, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+# --- header size -------------------------------------------------------------------------
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def _giant_headers(port: int, size: int) -> socket.socket:
+    """A connection that sends ``size`` bytes of one header field and never ends it."""
+    sock = _connect(port)
+    try:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Fill: ")
+        piece = b"a" * 65536
+        for _ in range(size // len(piece)):
+            sock.sendall(piece)
+    except OSError:  # the server closed it: what it should do
+        pass
+    return sock
+
+
+def test_giant_header_blocks_are_refused_and_memory_stays_flat(tmp_path: Path) -> None:
+    """25 connections each send 1 MB of one unfinished header field to a real server
+    process (default settings: a 32 KiB cap): each gets 431 or is closed, and the process's
+    RSS, with all 25 still open on the client's side, is within 10 % of what it was before.
+    (Before the cap, each such connection made the server hold its megabyte and more.)"""
+    ready, log = tmp_path / "ready.json", tmp_path / "server.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CANASTA_")}
+    env.update({"CANASTA_GRPC_PORT": "0", "CANASTA_HTTP_PORT": "0", "CANASTA_ACCESS_LOG": "false",
+                "CANASTA_SEAL_KEYS": new_key_entry("headers")})
+    with log.open("w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "service", "--ready-file", str(ready)],
+                                cwd=ROOT, env=env, stderr=err, text=True)
+    socks: list[socket.socket] = []
+    try:
+        _wait(lambda: ready.exists() or proc.poll() is not None, 30, "the server did not start")
+        assert proc.poll() is None, log.read_text()
+        port = json.loads(ready.read_text())["http_port"]
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+            for _ in range(20):  # warm up: calls, and the refusal's own code path
+                assert http.post("/v1/deal", content=DEAL,
+                                 headers={"content-type": "application/json"}).status_code == 200
+            for _ in range(3):
+                _giant_headers(port, 1 << 20).close()
+            time.sleep(0.5)
+            before = _rss_kib(proc.pid)
+            socks = [_giant_headers(port, 1 << 20) for _ in range(25)]
+            time.sleep(0.5)
+            after = _rss_kib(proc.pid)
+            print(f"RSS before {before} KiB, with 25 x 1 MB header blocks {after} KiB")
+            assert after <= before * 1.10, (before, after)
+            deadline = time.monotonic() + 10
+            answers = [_until_closed(s, deadline) for s in socks]
+            assert http.get("/healthz").status_code == 200
+        for answer, closed in answers:
+            assert closed < float("inf"), "a giant header block left its connection open"
+            assert answer == b"" or _status(answer) == 431, answer[:200]
+        assert any(_status(a) == 431 for a, _ in answers)
+    finally:
+        for s in socks:
+            s.close()
+        proc.terminate()
+        proc.wait(20)
+
+
+def test_header_blocks_up_to_the_cap_are_served(limited: Running, http: httpx.Client) -> None:
+    """Just under the 32 KiB default a request is served; just over it gets a typed 431
+    (counted in the metrics, route ``unmatched``) and the connection is closed."""
+    cap = limited.app.settings.http_max_header_bytes
+    assert cap == 32768
+    before = _metric(http, "http_requests_total", route="unmatched", status="431")
+    for size, status in ((cap - 1024, 200), (cap + 1024, 431)):
+        sock = _connect(limited.app.http_port)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Fill: " + b"a" * size
+                     + b"\r\nConnection: close\r\n\r\n")
+        answer, closed = _until_closed(sock, time.monotonic() + 10)
+        sock.close()
+        assert _status(answer) == status, answer[:200]
+        assert closed < float("inf")
+    error = _error_of(answer)
+    assert error["code"] == 431 and error["status"] == "RESOURCE_EXHAUSTED"
+    info = error["details"][0]
+    assert info["reason"] == "REQUEST_TOO_LARGE"
+    assert info["metadata"]["limit"] == str(cap) and info["metadata"]["part"] == "headers"
+    assert _metric(http, "http_requests_total", route="unmatched", status="431") == before + 1
+
+
+def test_pipelined_requests_are_not_refused_for_their_sum(limited: Running) -> None:
+    """1,000 small requests written at once (37 KB, over the cap together) are each
+    answered: the cap is on one request's header block. (A guard for the cap's counting;
+    it passes without the cap too.)"""
+    sock = _connect(limited.app.http_port)
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" * 999
+                 + b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    answer, closed = _until_closed(sock, time.monotonic() + 30)
+    sock.close()
+    assert closed < float("inf")
+    assert answer.count(b"HTTP/1.1 200 ") == 1000 and b"HTTP/1.1 431" not in answer
+
+
+# --- time limits -------------------------------------------------------------------------
+
+
+def test_a_header_byte_a_second_is_cut_off(limited: Running) -> None:
+    """A client that keeps sending its headers, one byte a second, is answered 408 and
+    closed once the header time limit has passed (the limit is for the whole block: bytes
+    that keep coming do not extend it)."""
+    sock = _connect(limited.app.http_port)
+    t0 = time.monotonic()
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    deadline = t0 + HEADER_TIMEOUT + MARGIN + 2
+    while time.monotonic() < deadline:
+        readable, _, _ = select.select([sock], [], [], 1.0)
+        if readable:
+            break
+        try:
+            sock.sendall(b"a")
+        except OSError:
+            break
+    answer, closed = _until_closed(sock, deadline)
+    sock.close()
+    assert closed < float("inf"), "the slow client was never cut off"
+    assert HEADER_TIMEOUT - 0.5 <= closed - t0 <= HEADER_TIMEOUT + MARGIN, closed - t0
+    assert _status(answer) == 408, answer[:200]
+    assert _error_of(answer)["details"][0]["reason"] == "REQUEST_TIMEOUT"
+
+
+def test_an_idle_new_connection_is_closed(limited: Running) -> None:
+    """A connection that sends nothing is closed, unanswered, after the header limit."""
+    sock = _connect(limited.app.http_port)
+    t0 = time.monotonic()
+    answer, closed = _until_closed(sock, t0 + HEADER_TIMEOUT + MARGIN + 2)
+    sock.close()
+    assert answer == b"" and closed - t0 <= HEADER_TIMEOUT + MARGIN, (answer, closed - t0)
+
+
+def test_a_slow_body_is_cut_off_and_counted_as_408(limited: Running, http: httpx.Client) -> None:
+    """A body sent one byte a second is answered 408 once the body time limit has passed;
+    the call is counted as 408 on its route, neither as 499 nor as 500."""
+    labels = {"route": "/v1/deal", "method": "POST"}
+    before = {s: _metric(http, "http_requests_total", status=s, **labels)
+              for s in ("408", "499", "500")}
+    sock = _connect(limited.app.http_port)
+    sock.sendall(b"POST /v1/deal HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 + f"Content-Length: {len(DEAL)}\r\n\r\n".encode())
+    t0 = time.monotonic()
+    deadline = t0 + BODY_TIMEOUT + MARGIN + 2
+    for i in range(len(DEAL)):
+        readable, _, _ = select.select([sock], [], [], 1.0)
+        if readable or time.monotonic() > deadline:
+            break
+        try:
+            sock.sendall(DEAL[i:i + 1])
+        except OSError:
+            break
+    answer, closed = _until_closed(sock, deadline)
+    sock.close()
+    assert closed < float("inf") and closed - t0 <= BODY_TIMEOUT + MARGIN, closed - t0
+    assert _status(answer) == 408, answer[:200]
+    _wait(lambda: _metric(http, "http_requests_total", status="408", **labels)
+          == before["408"] + 1, 10, "the cut-off call was not counted as 408")
+    assert _metric(http, "http_requests_total", status="499", **labels) == before["499"]
+    assert _metric(http, "http_requests_total", status="500", **labels) == before["500"]
+
+
+def test_slow_connections_leave_calls_fast_and_are_all_closed() -> None:
+    """300 connections trickle their headers (a byte every half second each): meanwhile the
+    service answers REST and gRPC calls in well under 100 ms, with all 300 open; then the
+    header time limit closes every one of them, and the server holds none."""
+    timeout = 8.0  # long enough to measure while all 300 are open
+    with running(http_header_timeout_s=timeout) as srv, \
+            httpx.Client(base_url=srv.http_base, timeout=10) as http:
+        deal = ok(call_rest(http, "Deal", api.DealRequest(variant="classic", players=4, seed=5)))
+        request = api.LegalMovesRequest(snapshot=deal.snapshot)
+        ok(call_rest(http, "LegalMoves", request, token=deal.host_token))
+        slow = []
+        for _ in range(300):
+            sock = _connect(srv.app.http_port)
+            sock.sendall(b"POST /v1/deal HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            sock.setblocking(False)
+            slow.append(sock)
+        t0 = time.monotonic()
+        stop = threading.Event()
+
+        def trickle() -> None:
+            while not stop.wait(0.5):
+                for sock in slow:
+                    with contextlib.suppress(OSError):  # closed by the server: done
+                        sock.send(b"a")
+
+        dripper = threading.Thread(target=trickle, daemon=True)
+        dripper.start()
+        try:
+            _wait(lambda: _connections(srv) >= 300, 5, "the server did not take 300 connections")
+            channel, stub = srv.stub()
+            rest: list[float] = []
+            rpc: list[float] = []
+            with channel:
+                for _ in range(40):
+                    t = time.perf_counter()
+                    ok(call_rest(http, "LegalMoves", request, token=deal.host_token))
+                    rest.append(time.perf_counter() - t)
+                    t = time.perf_counter()
+                    ok(call_grpc(stub, "LegalMoves", request, token=deal.host_token))
+                    rpc.append(time.perf_counter() - t)
+            held = _connections(srv)
+            measured = time.monotonic() - t0
+        finally:
+            stop.set()
+            dripper.join(5)
+        assert held >= 300 and measured < timeout, (held, measured)  # all open throughout
+        for name, times in (("REST", rest), ("gRPC", rpc)):
+            times.sort()
+            print(f"{name} LegalMoves beside 300 slow connections: median "
+                  f"{statistics.median(times) * 1000:.1f} ms, worst {times[-1] * 1000:.1f} ms")
+            assert statistics.median(times) < 0.1 and times[int(len(times) * 0.9)] < 0.1, times
+            assert times[-1] < 1.0, times
+        deadline = t0 + timeout + 5
+        open_ = set(slow)
+        while open_ and time.monotonic() < deadline:
+            readable, _, _ = select.select(list(open_), [], [], 0.5)
+            for sock in readable:
+                try:
+                    if sock.recv(65536) == b"":
+                        open_.discard(sock)
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    open_.discard(sock)
+        for sock in slow:
+            sock.close()
+        assert not open_, f"{len(open_)} of 300 slow connections still open"
+        _wait(lambda: _connections(srv) <= 1, 5, "the server still holds slow connections")
+
+
+def test_connections_past_the_cap_get_503() -> None:
+    """With ``CANASTA_HTTP_MAX_CONNECTIONS=8`` and eight idle connections open, a ninth gets
+    a typed 503 at once; once they close, calls are served again."""
+    with running(http_max_connections=8) as srv:
+        idle = [_connect(srv.app.http_port) for _ in range(8)]
+        _wait(lambda: _connections(srv) == 8, 5, "the server did not take 8 connections")
+        sock = _connect(srv.app.http_port)
+        answer, closed = _until_closed(sock, time.monotonic() + 5)
+        sock.close()
+        assert closed < float("inf")
+        assert _status(answer) == 503, answer[:200]
+        info = _error_of(answer)["details"][0]
+        assert info["reason"] == "UNAVAILABLE" and info["metadata"]["max_connections"] == "8"
+        for s in idle:
+            s.close()
+        _wait(lambda: _connections(srv) == 0, 5, "the idle connections were not let go")
+        assert httpx.get(f"{srv.http_base}/healthz", timeout=10).status_code == 200
+
+
+# --- aborted uploads ---------------------------------------------------------------------
+
+
+def test_an_aborted_upload_is_499_not_500(limited: Running, http: httpx.Client,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    """A client that closes its connection in the middle of its body is counted as 499
+    (client closed request) in the metrics and the access log, never as 500 (which would
+    fire the CanastaServerErrors alert)."""
+    labels = {"route": "/v1/apply-move", "method": "POST"}
+
+    def counts() -> tuple[float, float]:
+        return (_metric(http, "http_requests_total", status="499", **labels),
+                _metric(http, "http_requests_total", status="500", **labels))
+
+    before = counts()
+    with caplog.at_level(logging.INFO, logger=logs.ACCESS.name):
+        for _ in range(3):
+            sock = _connect(limited.app.http_port)
+            sock.sendall(b"POST /v1/apply-move HTTP/1.1\r\nHost: x\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 4000\r\n\r\n"
+                         b'{"snapshot": "')
+            sock.close()
+        _wait(lambda: counts() != before and sum(counts()) >= sum(before) + 3, 10,
+              "the aborted calls were not counted")
+    assert counts() == (before[0] + 3, before[1])
+    lines = [r for r in caplog.records if r.name == logs.ACCESS.name
+             and getattr(r, "fields", {}).get("method") == "POST /v1/apply-move"]
+    assert [r.fields["code"] for r in lines] == ["499"] * 3  # type: ignore[attr-defined]
+
+
+# --- content type ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", [None, "text/plain", "text/plain;charset=UTF-8",
+                                  "application/x-www-form-urlencoded",
+                                  "multipart/form-data; boundary=x", "application/jsonp",
+                                  "text/json"])
+def test_a_post_not_declared_json_gets_415(kind: str | None, http: httpx.Client) -> None:
+    """What a cross-site form or ``fetch`` may send without a CORS preflight (a form, plain
+    text) and anything else not ``application/json`` is refused, typed, before the body is
+    read; so is a POST without Content-Type."""
+    headers = {"content-type": kind} if kind else {}
+    resp = http.post("/v1/deal", content=DEAL, headers=headers)
+    assert resp.status_code == 415, resp.text
+    error = resp.json()["error"]
+    assert error["status"] == "INVALID_ARGUMENT"
+    info = error["details"][0]
+    assert info["reason"] == "UNSUPPORTED_MEDIA_TYPE"
+    assert info["metadata"]["content_type"] == (kind or "none")
+    assert "application/json" in error["message"]
+    russian = http.post("/v1/deal", content=DEAL, headers={**headers, "accept-language": "ru"})
+    assert russian.json()["error"]["message"].startswith("Тело запроса")
+
+
+@pytest.mark.parametrize("kind", ["application/json", "application/json; charset=utf-8",
+                                  "Application/JSON;charset=UTF-8"])
+def test_json_with_parameters_is_served(kind: str, http: httpx.Client) -> None:
+    assert http.post("/v1/deal", content=DEAL, headers={"content-type": kind}).status_code == 200
+
+
+def test_415_comes_before_reading_the_body(limited: Running) -> None:
+    """A text/plain POST declaring a body far over the size limit is answered 415 at once,
+    without the server waiting for (or reading) the body."""
+    sock = _connect(limited.app.http_port)
+    sock.sendall(b"POST /v1/deal HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                 b"Content-Length: 10000000\r\n\r\n")
+    sock.settimeout(5)
+    answer = sock.recv(65536)
+    sock.close()
+    assert _status(answer) == 415, answer[:200]
+
+
+# --- CORS ---------------------------------------------------------------------------------
+
+GAME = "https://game.example"
+PREFLIGHT = {"access-control-request-method": "POST",
+             "access-control-request-headers": "content-type,authorization"}
+
+
+@pytest.fixture(scope="module")
+def cors() -> Iterator[httpx.Client]:
+    with running(cors_origins=(GAME, "http://localhost:5173")) as srv, \
+            httpx.Client(base_url=srv.http_base, timeout=10) as client:
+        yield client
+
+
+def _cors_headers(resp: httpx.Response) -> dict[str, str]:
+    return {k: v for k, v in resp.headers.items() if k.startswith("access-control-")}
+
+
+def test_cors_answers_the_preflight_of_a_listed_origin(cors: httpx.Client) -> None:
+    """A web game on a listed origin may call REST: its preflight gets 204 naming the
+    origin, the methods (GET, POST) and the request headers the API reads; its calls get
+    the origin and may read ``x-request-id``."""
+    pre = cors.options("/v1/deal", headers={"origin": GAME, **PREFLIGHT})
+    assert pre.status_code == 204
+    assert pre.headers["access-control-allow-origin"] == GAME
+    assert {m.strip() for m in pre.headers["access-control-allow-methods"].split(",")} \
+        == {"GET", "POST"}
+    allowed = {h.strip() for h in pre.headers["access-control-allow-headers"].split(",")}
+    assert allowed == {"content-type", "authorization", "accept-language", "x-request-id"}
+    assert "access-control-allow-credentials" not in pre.headers  # bearer tokens, no cookies
+    assert "origin" in pre.headers["vary"].lower()
+    call = cors.post("/v1/deal", content=DEAL,
+                     headers={"origin": GAME, "content-type": "application/json"})
+    assert call.status_code == 200
+    assert call.headers["access-control-allow-origin"] == GAME
+    assert call.headers["access-control-expose-headers"] == "x-request-id"
+    refused = cors.post("/v1/deal", content=DEAL, headers={"origin": "http://localhost:5173"})
+    assert refused.status_code == 415  # the page can read why
+    assert refused.headers["access-control-allow-origin"] == "http://localhost:5173"
+
+
+def test_cors_gives_other_origins_nothing(cors: httpx.Client, http: httpx.Client) -> None:
+    """An origin not listed gets no CORS header (its preflight is the usual 405), and
+    without CANASTA_CORS_ORIGINS no origin gets one."""
+    for client, origin in ((cors, "https://evil.example"), (cors, "https://game.example:8443"),
+                           (cors, "http://game.example"), (http, GAME)):
+        pre = client.options("/v1/deal", headers={"origin": origin, **PREFLIGHT})
+        assert pre.status_code == 405 and _cors_headers(pre) == {}, (origin, pre.headers)
+        call = client.post("/v1/deal", content=DEAL,
+                           headers={"origin": origin, "content-type": "application/json"})
+        assert call.status_code == 200 and _cors_headers(call) == {}, (origin, call.headers)
+
+
+def test_cors_any_origin() -> None:
+    with running(cors_origins=("*",)) as srv, httpx.Client(base_url=srv.http_base) as client:
+        pre = client.options("/v1/legal-moves",
+                             headers={"origin": "https://any.example", **PREFLIGHT})
+        assert pre.status_code == 204 and pre.headers["access-control-allow-origin"] == "*"
+        call = client.get("/v1/variants", headers={"origin": "https://any.example"})
+        assert call.headers["access-control-allow-origin"] == "*"
+
+
+# --- settings ----------------------------------------------------------------------------
+
+
+def test_settings_defaults_and_parsing() -> None:
+    d = Settings.from_env({})
+    assert (d.http_max_header_bytes, d.http_header_timeout_s, d.http_body_timeout_s,
+            d.http_max_connections, d.cors_origins) == (32768, 10.0, 30.0, 1000, ())
+    s = Settings.from_env({"CANASTA_HTTP_MAX_HEADER_BYTES": "16384",
+                           "CANASTA_HTTP_HEADER_TIMEOUT_S": "5",
+                           "CANASTA_HTTP_BODY_TIMEOUT_S": "60",
+                           "CANASTA_HTTP_MAX_CONNECTIONS": "200",
+                           "CANASTA_CORS_ORIGINS": " https://Game.Example/ , http://[::1]:8080,"
+                                                   "http://localhost:5173"})
+    assert (s.http_max_header_bytes, s.http_header_timeout_s, s.http_body_timeout_s,
+            s.http_max_connections) == (16384, 5.0, 60.0, 200)
+    assert s.cors_origins == ("https://game.example", "http://[::1]:8080",
+                              "http://localhost:5173")
+    assert Settings.from_env({"CANASTA_CORS_ORIGINS": "*"}).cors_origins == ("*",)
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("CANASTA_HTTP_MAX_HEADER_BYTES", "12"), ("CANASTA_HTTP_MAX_HEADER_BYTES", "big"),
+    ("CANASTA_HTTP_HEADER_TIMEOUT_S", "0"), ("CANASTA_HTTP_BODY_TIMEOUT_S", "1.5"),
+    ("CANASTA_HTTP_MAX_CONNECTIONS", "0"), ("CANASTA_CORS_ORIGINS", "game.example"),
+    ("CANASTA_CORS_ORIGINS", "https://game.example/path"), ("CANASTA_CORS_ORIGINS", "*,https://a.b"),
+])
+def test_a_bad_setting_exits_2(name: str, value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ConfigError, match=name):
+        Settings.from_env({name: value})
+    for key in list(os.environ):
+        if key.startswith("CANASTA_"):
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("CANASTA_SEAL_KEYS", new_key_entry("bad"))
+    monkeypatch.setenv(name, value)
+    assert server.main([]) == 2
