@@ -4,13 +4,18 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # Every Python dependency is pinned with hashes in requirements/ (make lock): dev.txt for this
-# venv, runtime.txt and build.txt for the image (deploy/Dockerfile). The stamp follows both
-# pyproject.toml and the lock, so a changed lock reinstalls.
+# venv, runtime.txt and build.txt for the image (deploy/Dockerfile). The stamp follows the
+# pyproject.toml files and the lock, so a changed lock reinstalls.
 LOCK_DEV := requirements/dev.txt
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK_DEV) | sha1sum | cut -c1-12)
+PROTOS := $(wildcard proto/canasta/v1/*.proto)
+# Local packages installed beside the service: the Python SDK (its build generates its
+# canasta.v1 from proto/, so the stamp follows proto/ too) and the terminal table on it
+# (canasta play). Their dependencies are the service's, already in the lock.
+LOCAL_PKGS := clients/python clients/terminal
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK_DEV) \
+  $(LOCAL_PKGS:%=%/pyproject.toml) $(PROTOS) | sha1sum | cut -c1-12)
 # Generated from proto/ (git-ignored): Python messages, stubs and typed .pyi in gen/python.
 GEN := gen/python/canasta/v1/engine_service_pb2.py
-PROTOS := $(wildcard proto/canasta/v1/*.proto)
 BUF := npx -y @bufbuild/buf@1.75.0
 # make run: with no CANASTA_SEAL_KEYS, seal with a local development key file (made on first run).
 DEV_KEY_FILE ?= .dev-keys/seal.keys
@@ -32,12 +37,12 @@ ifneq ($(NATIVE),0)
 	  "NATIVE=0 runs the engine as plain Python"; exit 1; }
 endif
 
-# The locked dependencies, each file's hash checked, then the project itself alone (editable,
-# built with the locked setuptools: nothing unpinned is downloaded).
+# The locked dependencies, each file's hash checked, then the project and the local packages
+# alone (editable, built with the locked setuptools: nothing unpinned is downloaded).
 $(STAMP): pyproject.toml $(LOCK_DEV)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --require-hashes -r $(LOCK_DEV)
-	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
+	$(PY) -m pip install -q --no-deps --no-build-isolation -e . $(LOCAL_PKGS:%=-e %)
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 # Regenerate the lock files from pyproject.toml with uv (pinned with hashes in
@@ -89,9 +94,10 @@ demo: $(STAMP) $(GEN)
 	$(PY) -m service.demo
 
 lint: setup
-	$(VENV)/bin/ruff check engine service tests bench deploy clients/sdkgen.py clients/sdktest.py clients/python/src/canasta_client clients/python/tests
+	$(VENV)/bin/ruff check engine service tests bench deploy clients/sdkgen.py clients/sdktest.py clients/python/src/canasta_client clients/python/tests clients/terminal
 	$(VENV)/bin/mypy --strict engine
 	$(VENV)/bin/mypy --strict service
+	$(VENV)/bin/mypy --strict clients/terminal/src
 	$(BUF) lint
 	$(BUF) breaking --against proto/buf-image.binpb --exclude-imports
 	$(VENV)/bin/hadolint deploy/Dockerfile
@@ -106,7 +112,6 @@ test: setup lint web-setup promtool-setup
 bench: setup
 	$(PY) bench/engine_bench.py
 	$(PY) bench/service_bench.py
-	$(PY) bench/workers_bench.py
 	$(PY) bench/bots_bench.py
 	$(PY) bench/limits_bench.py
 
@@ -123,19 +128,21 @@ fuzz: setup
 soak: setup
 	$(PY) bench/soak.py $(SOAK_ARGS)
 
-# SDKs in clients/ (step 5): code generated from proto/ with pinned tools by clients/sdkgen.py
-# (committed); tools, venvs and module caches go to .cache/sdk (git-ignored).
+# SDKs in clients/: `buf generate` (buf.gen.yaml) writes the Go SDK's code, the one generated
+# code in git (go get serves git); the others generate theirs when they build. clients/sdkgen.py
+# also stamps clients/VERSION into every manifest. Caches go to .cache/sdk (git-ignored).
 sdks: setup
-	$(PY) clients/sdkgen.py
+	BUF="$(BUF)" $(PY) clients/sdkgen.py
 
-# Checks the generated code is in sync, starts the service on free ports and runs each SDK's tests.
+# The sync check (committed code, versions, contract), RPC parity from the descriptors, then per
+# SDK its README's install and examples in a scratch project and its own tests, on a live server.
 sdk-test: setup
-	$(PY) clients/sdktest.py
+	BUF="$(BUF)" $(PY) clients/sdktest.py
 
 # The contract that `buf breaking` (make lint) compares against: refresh it, and commit it,
 # with every compatible change of proto/ (the SDK sync check fails until then).
 proto-baseline: setup
-	$(BUF) build --path proto/canasta -o proto/buf-image.binpb
+	$(BUF) build --path proto/canasta --exclude-source-info -o proto/buf-image.binpb
 
 clean:
 	rm -rf $(VENV) gen .pytest_cache .mypy_cache .ruff_cache engine/_native

@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from service.core import Call, Core, SnapshotRequest  # noqa: E402
-from service.keys import KeyRing, new_key_entry  # noqa: E402
-from service.pb import api  # noqa: E402
-from service.snapshot import Sealer  # noqa: E402
+from service.api.core import Call, Core, SnapshotRequest  # noqa: E402
+from service.api.pb import api  # noqa: E402
+from service.sealing.keys import KeyRing, new_key_entry  # noqa: E402
+from service.sealing.snapshot import Sealer  # noqa: E402
 from tests.worst_positions import WORST  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "limits.json"

@@ -17,12 +17,11 @@ def start_service(tmp: Path, name: str, settings: dict[str, str], log: Path | No
                   timeout: float = 60) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
     """The server process and its ports (``grpc_port``, ``http_port``), once both listen.
 
-    ``settings`` are ``CANASTA_*`` variables; the caller's own are not passed on (nor
-    ``PROMETHEUS_MULTIPROC_DIR``). Its stderr goes to ``log`` (else nowhere).
+    ``settings`` are ``CANASTA_*`` variables; the caller's own are not passed on. Its
+    stderr goes to ``log`` (else nowhere).
     """
     ready = tmp / f"ready-{name}.json"
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("CANASTA_") and k != "PROMETHEUS_MULTIPROC_DIR"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CANASTA_")}
     env.update({"CANASTA_GRPC_PORT": "0", "CANASTA_HTTP_PORT": "0", **settings})
     with log.open("wb") if log else open(os.devnull, "wb") as err:
         proc = subprocess.Popen([sys.executable, "-m", "service", "--ready-file", str(ready)],

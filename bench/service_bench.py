@@ -61,8 +61,8 @@ sys.path.insert(0, str(ROOT))
 
 from serve import start_service  # noqa: E402
 
-from service.keys import new_key_entry  # noqa: E402
-from service.pb import api, api_grpc, game  # noqa: E402
+from service.api.pb import api, api_grpc, game  # noqa: E402
+from service.sealing.keys import new_key_entry  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "service.json"
 IN_FLIGHT = 16
@@ -88,15 +88,15 @@ def _own_cpu() -> float:
 
 
 def _start_server(cold: bool, tmp: Path, key: str,
-                  grpc_threads: str) -> tuple[subprocess.Popen[bytes], dict[str, int]]:
-    settings = {"CANASTA_SEAL_KEYS": key, "CANASTA_GRPC_THREADS": grpc_threads,
-                **({"CANASTA_STATE_CACHE": "0"} if cold else {})}
+                  grpc_threads: int | None) -> tuple[subprocess.Popen[bytes], dict[str, int]]:
+    settings = {"CANASTA_SEAL_KEYS": key, **({"CANASTA_STATE_CACHE": "0"} if cold else {}),
+                **({"CANASTA_GRPC_THREADS": str(grpc_threads)} if grpc_threads else {})}
     name = "cold" if cold else "warm"
     return start_service(tmp, name, settings, log=tmp / f"{name}.log")
 
 
 def _listening(log: Path) -> dict[str, Any]:
-    """The server's "listening" log line: its engine build, gRPC server kind, access mode."""
+    """The server's "listening" log line: its engine build, gRPC threads, access mode."""
     for line in log.read_text().splitlines():
         if '"msg": "listening"' in line:
             entry: dict[str, Any] = json.loads(line)
@@ -373,7 +373,7 @@ def report(result: dict[str, Any]) -> None:
     setup = result.get("setup", {})
     if setup:
         out.write(f"server: engine {setup['engine']}, CANASTA_ACCESS={setup['access']}, "
-                  f"gRPC server {setup['grpc_server']}; load average before/after: "
+                  f"gRPC engine threads {setup['grpc_threads']}; load average before/after: "
                   f"{setup['loadavg_1m_before']} / {setup['loadavg_1m_after']} on "
                   f"{setup['cpus']} CPUs\n")
     s = result["snapshot_bytes_classic4_mid_hand"]
@@ -388,8 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--games", type=int, default=8, help="games played for the pool")
     parser.add_argument("--pool", type=int, default=300, help="positions in the pool")
-    parser.add_argument("--grpc-threads", default="auto",
-                        help="CANASTA_GRPC_THREADS of the servers (auto: grpc.aio in one process)")
+    parser.add_argument("--grpc-threads", type=int, default=None,
+                        help="CANASTA_GRPC_THREADS of the servers (default: theirs, 4)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -424,9 +424,8 @@ def main(argv: list[str] | None = None) -> int:
                   "CANASTA_STATE_CACHE=0)",
         "credentials": "(seat) rows: the seat token of the seat in turn, no view_seat; "
                        "(host) rows: the game's host token, no view_seat (every view)",
-        "grpc_threads": args.grpc_threads,
         "engine": listening.get("engine", "?"), "access": listening.get("access", "?"),
-        "grpc_server": listening.get("grpc_server", "?"),
+        "grpc_threads": listening.get("grpc_threads", "?"),
         "client": "one Python process: grpc.aio channel / raw HTTP/1.1 keep-alive",
         "cpus": os.cpu_count(), "python": platform.python_version(),
         "loadavg_1m_before": round(load_before[0], 2),

@@ -60,8 +60,8 @@ sys.path.insert(0, str(ROOT))
 
 from serve import start_service  # noqa: E402
 
-from service.keys import new_key_entry  # noqa: E402
-from service.pb import SERVICE_NAME, api, game  # noqa: E402
+from service.api.pb import SERVICE_NAME, api, game  # noqa: E402
+from service.sealing.keys import new_key_entry  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "soak.json"
 ROUTES = {
@@ -517,13 +517,14 @@ class Caller:
 # --- the run -----------------------------------------------------------------------
 
 
-def start_server(tmp: Path, state_cache: int | None = None, grpc_threads: str = "auto",
+def start_server(tmp: Path, state_cache: int | None = None, grpc_threads: int | None = None,
                  ) -> tuple[subprocess.Popen[bytes], dict[str, int], Path]:
     log = tmp / "server.log"
-    settings = {"CANASTA_SEAL_KEYS": new_key_entry("soak"), "CANASTA_ACCESS_LOG": "false",
-                "CANASTA_GRPC_THREADS": grpc_threads}
+    settings = {"CANASTA_SEAL_KEYS": new_key_entry("soak"), "CANASTA_ACCESS_LOG": "false"}
     if state_cache is not None:
         settings["CANASTA_STATE_CACHE"] = str(state_cache)
+    if grpc_threads is not None:
+        settings["CANASTA_GRPC_THREADS"] = str(grpc_threads)
     proc, ports = start_service(tmp, "soak", settings, log=log)
     return proc, ports, log
 
@@ -621,7 +622,7 @@ def summarize(run: dict[str, Any], exit_code: int | None, log_errors: list[str],
     return {
         "passed": unexpected == 0 and growth < args.max_rss_growth,
         "seconds": round(run["seconds"], 1), "warmup_seconds": args.warmup,
-        "in_flight": args.in_flight, "grpc_threads": args.grpc_threads, "calls": calls,
+        "in_flight": args.in_flight, "calls": calls,
         "calls_per_s": round(calls / run["seconds"]),
         "by_transport": {t: {"calls": n, "calls_per_s": round(n / run["seconds"]),
                              **lat(stats.latencies[t])} for t, n in sorted(by_transport.items())},
@@ -643,7 +644,7 @@ def report(result: dict[str, Any]) -> None:
     out = sys.stdout
     out.write(f"soak: {result['seconds']} s after {result['warmup_seconds']} s warm-up, "
               f"{result['in_flight']} calls in flight: {result['calls']} calls, "
-              f"{result['calls_per_s']}/s (CANASTA_GRPC_THREADS={result['grpc_threads']})\n")
+              f"{result['calls_per_s']}/s (gRPC engine threads: {result['grpc_threads']})\n")
     out.write(f"{'transport':10} {'calls':>9} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8}\n")
     for name, t in result["by_transport"].items():
         out.write(f"{name:10} {t['calls']:9d} {t['calls_per_s']:8d} {t['p50_ms']:8.2f} "
@@ -658,8 +659,7 @@ def report(result: dict[str, Any]) -> None:
     out.write(f"server RSS: {r['start'] / 1024:.1f} MiB at start, {r['end'] / 1024:.1f} MiB at "
               f"end (max {r['max'] / 1024:.1f}): {r['growth']:+.1%} (limit +{r['limit']:.0%})\n")
     out.write(f"server exit code after SIGTERM: {result['server_exit_code']}; "
-              f"error lines in its log: {result['server_log_errors']}; "
-              f"gRPC server: {result['grpc_server']}\n")
+              f"error lines in its log: {result['server_log_errors']}\n")
     for sample in result["unexpected_samples"]:
         out.write(f"  unexpected: {sample}\n")
     out.write(f"unexpected answers: {result['unexpected']} -> "
@@ -679,8 +679,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--state-cache", type=int, default=None,
                         help="CANASTA_STATE_CACHE of the server (default: its default, 1024); "
                              "a short run uses a small one so the warm-up fills it")
-    parser.add_argument("--grpc-threads", default="auto",
-                        help="CANASTA_GRPC_THREADS of the server (auto: grpc.aio in one process)")
+    parser.add_argument("--grpc-threads", type=int, default=None,
+                        help="CANASTA_GRPC_THREADS of the server (default: its default, 4)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -700,8 +700,8 @@ def main(argv: list[str] | None = None) -> int:
     log_errors = [line for line in lines
                   if '"level": "error"' in line or '"level": "critical"' in line]
     result = summarize(run, exit_code, log_errors, args)
-    result["grpc_server"] = next((json.loads(line).get("grpc_server") for line in lines
-                                  if '"msg": "listening"' in line), None)
+    result["grpc_threads"] = next((json.loads(line).get("grpc_threads") for line in lines
+                                   if '"msg": "listening"' in line), None)
     result["setup"] = {
         "server": "python -m service (default settings, access log off"
                   + (f", CANASTA_STATE_CACHE={args.state_cache})" if args.state_cache is not None

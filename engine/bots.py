@@ -30,7 +30,9 @@ from collections.abc import Callable
 
 from engine.cards import IS_BLACK_THREE, RANK, SUIT
 from engine.errors import BadInput, Reason, RuleViolation
-from engine.legal import legal_moves, legal_moves_for
+from engine.games import game_of
+from engine.legal import canasta_legal_moves, legal_moves_for
+from engine.mayi.legal import legal_moves as mayi_legal_moves
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
 from engine.mayi.state import AnyState, MayIState
 from engine.melds import find_label
@@ -49,8 +51,8 @@ from engine.moves import (
     TakePile,
     Undo,
 )
-from engine.observation import answering_first, redact
-from engine.play import apply
+from engine.observation import redact
+from engine.play import canasta_apply
 from engine.state import Phase, State
 
 Bot = Callable[[AnyState, random.Random], Move]
@@ -66,12 +68,32 @@ def random_move(state: AnyState, rng: random.Random) -> Move:
     when staged melds leave no way to end the turn, ``undo`` is one of the
     choices, so random play always backs out of a dead end.
     """
-    moves = legal_moves(state)
-    # undo is listed only while melds are staged (so never in May I?); the moves that end
-    # the turn are listed last
-    if not isinstance(state, MayIState) and state.turn.staged and isinstance(moves[-1], _COMMITS):
+    move: Move = game_of(state).bots["random"](state, rng)
+    return move
+
+
+def greedy_move(state: AnyState, rng: random.Random) -> Move:
+    """The best legal move by a one-ply heuristic; ties broken by ``rng``."""
+    move: Move = game_of(state).bots["greedy"](state, rng)
+    return move
+
+
+def canasta_random_move(state: State, rng: random.Random) -> Move:
+    """:func:`random_move` in the Canasta games."""
+    moves = canasta_legal_moves(state)
+    # undo is listed only while melds are staged; the moves that end the turn come last
+    if state.turn.staged and isinstance(moves[-1], _COMMITS):
         moves = [m for m in moves if type(m) is not Undo]
-    # rng.choice(moves), inlined (the same draws): random playouts call this every move
+    return _pick(moves, rng)
+
+
+def mayi_random_move(state: MayIState, rng: random.Random) -> Move:
+    """:func:`random_move` in May I? (it has no undo)."""
+    return _pick(mayi_legal_moves(state), rng)
+
+
+def _pick(moves: list[Move], rng: random.Random) -> Move:
+    """``rng.choice(moves)``, inlined (the same draws): random playouts call it every move."""
     n = len(moves)
     if not n:
         raise IndexError("no legal move: the hand is over")
@@ -82,12 +104,14 @@ def random_move(state: AnyState, rng: random.Random) -> Move:
     return moves[r]
 
 
-def greedy_move(state: AnyState, rng: random.Random) -> Move:
-    """The best legal move by a one-ply heuristic; ties broken by ``rng``."""
-    moves = legal_moves(state)
-    if isinstance(state, MayIState):
-        mayi = state
-        return _best(moves, lambda m: _mayi_score(mayi, m), rng)
+def mayi_greedy_move(state: MayIState, rng: random.Random) -> Move:
+    """:func:`greedy_move` in May I?."""
+    return _best(mayi_legal_moves(state), lambda m: _mayi_score(state, m), rng)
+
+
+def canasta_greedy_move(state: State, rng: random.Random) -> Move:
+    """:func:`greedy_move` in the Canasta games."""
+    moves = canasta_legal_moves(state)
     dead: set[tuple[object, ...]] = set()
 
     def ok(move: Move) -> bool:  # a meld action must leave a way to end the turn
@@ -157,8 +181,7 @@ def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0,
         raise RuleViolation(Reason.NOT_YOUR_TURN, f"seat {awaited} is to move, not seat {seat}",
                             "CL-TURN-2")
     view = redact(state, seat)
-    if seat != awaited and isinstance(view, MayIState):
-        view = answering_first(view, seat)
+    view = game_of(view).to_move(view, seat)  # May I?: a later seat answering a buy window
     return bot(view, bot_rng(state, seed))
 
 
@@ -179,14 +202,14 @@ def _finishable(state: State, move: Move, budget: list[int],
     into because a way out was found is found finishable again on the next move:
     the bot never needs ``undo``.
     """
-    after = apply(state, move)
+    after = canasta_apply(state, move)
     if after.awaited != state.awaited or after.phase is not Phase.MELD:
         return True
     seat = after.turn.seat
     key = (after.hands[seat], after.melds[after.team_of(seat)])
     if key in dead:
         return False
-    nxt = legal_moves(after)
+    nxt = canasta_legal_moves(after)
     if any(isinstance(m, _COMMITS) for m in nxt):
         return True
     children = sorted(((_score(after, m), -i, m) for i, m in enumerate(nxt)

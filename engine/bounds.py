@@ -21,7 +21,9 @@ which refuses what play cannot produce, with ``POSITION_OUT_OF_BOUNDS``:
 from __future__ import annotations
 
 from engine.errors import BadInput, Reason
+from engine.games import game_of
 from engine.mayi.state import AnyState, MayIState
+from engine.state import State
 
 UNLIMITED_BUYS_ACCEPTED = 3  # buys per seat an imported May I? position may claim, no limit
 NO_BUY_LIMIT = 1 << 30  # MayIRules.buy_cap of max_buys_per_deal=none
@@ -32,8 +34,12 @@ def check_reachable(state: AnyState) -> None:
 
     :raises BadInput: ``POSITION_OUT_OF_BOUNDS``, naming the seat and the bound.
     """
-    if isinstance(state, MayIState):
-        _check_mayi(state)
+    game_of(state).check_reachable(state)
+
+
+def canasta_check_reachable(state: State) -> None:
+    """The Canasta games: the deck bounds every zone already (the notation checks it)."""
+    del state
 
 
 def mayi_hand_bound(state: MayIState, seat: int) -> int:
@@ -42,7 +48,8 @@ def mayi_hand_bound(state: MayIState, seat: int) -> int:
     return rules.hand_sizes[state.hand_no] + 1 + state.buys[seat] * (1 + rules.penalty)
 
 
-def _check_mayi(state: MayIState) -> None:
+def mayi_check_reachable(state: MayIState) -> None:
+    """May I?: the hands and buys of the module's docstring."""
     limit = state.rules.buy_cap
     cap = UNLIMITED_BUYS_ACCEPTED if limit >= NO_BUY_LIMIT else limit
     for seat, buys in enumerate(state.buys):

@@ -10,7 +10,6 @@ from __future__ import annotations
 from engine import transitions as tr
 from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, SUIT, THREE, Card
 from engine.errors import Reason, RuleViolation
-from engine.legal import closed_to_wilds, group_room, merge_moves, wild_cap
 from engine.melds import (
     SEQ_MAX,
     SEQ_RANK,
@@ -22,6 +21,7 @@ from engine.melds import (
     seq_range,
 )
 from engine.moves import AddToMeld, Meld, Merge, TakePile
+from engine.shapes import closed_to_wilds, group_room, merge_moves, wild_cap
 from engine.state import MeldPile, State, minimum_of
 
 

@@ -9,6 +9,7 @@ from engine import transitions
 from engine.cards import Card, parse_card
 from engine.deck import check_deck
 from engine.errors import BadInput, Reason, RuleViolation
+from engine.games import game_of
 from engine.mayi import game as mayi_game
 from engine.mayi.rules import MayIRules
 from engine.mayi.state import AnyState, MayIState
@@ -77,8 +78,12 @@ def next_deal(state: AnyState, deck: Sequence[Card | str] | None = None) -> AnyS
 
     :raises RuleViolation: ``HAND_NOT_OVER`` while the hand is played, ``GAME_OVER`` at the end.
     """
-    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
-        return mayi_game.next_deal(state, deck)
+    dealt: AnyState = game_of(state).next_deal(state, deck)
+    return dealt
+
+
+def canasta_next_deal(state: State, deck: Sequence[Card | str] | None = None) -> State:
+    """:func:`next_deal` of a Canasta-family state."""
     if state.phase is Phase.GAME_OVER:
         raise RuleViolation(Reason.GAME_OVER, "the game is over", "CL-GAME-3")
     if state.phase is not Phase.HAND_OVER:

@@ -19,8 +19,9 @@ from engine.cards import CODES, RANK_CHARS, SUIT_CHARS, Card, parse_cards, rank_
 from engine.deck import composition
 from engine.errors import BadInput, EngineError, Reason
 from engine.game import rules_for
+from engine.games import game_of
 from engine.mayi import notation as mayi_notation
-from engine.mayi.state import AnyState, MayIState
+from engine.mayi.state import AnyState
 from engine.melds import SEQ_RANK, WILD_RANK, base_label, parse_label
 from engine.moves import AddToMeld, Meld, Merge, Move, parse_move
 from engine.options import OptionSpec
@@ -64,8 +65,12 @@ def _ints(values: tuple[int, ...]) -> str:
 
 def export_position(state: AnyState) -> str:
     """The position as text (see the module docstring)."""
-    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
-        return mayi_notation.export_position(state)
+    text: str = game_of(state).export_position(state)
+    return text
+
+
+def canasta_export_position(state: State) -> str:
+    """:func:`export_position` of a Canasta-family state."""
     rules = state.rules
     defaults = {s.name: s.default for s in _specs(rules)}
     given = {k: v for k, v in rules.options

@@ -30,7 +30,9 @@ from collections import Counter
 from typing import overload
 
 from engine.cards import IS_RED_THREE, Card
+from engine.games import game_of
 from engine.mayi.state import AnyState, MayIState
+from engine.mayi.successor import evolve as mayi_evolve
 from engine.state import State, evolve
 
 
@@ -67,11 +69,13 @@ def redact(state: MayIState, seat: int) -> MayIState: ...
 
 def redact(state: AnyState, seat: int) -> AnyState:
     """``state`` as ``seat`` may know it (see the module's docstring)."""
-    stock, hands = _layout(state, seat)
-    if isinstance(state, MayIState):
-        from engine.mayi.successor import evolve as mayi_evolve  # May I? builds its own copies
+    known: AnyState = game_of(state).redact(state, seat)
+    return known
 
-        return mayi_evolve(state, stock=stock, hands=hands, seed=0)
+
+def canasta_redact(state: State, seat: int) -> State:
+    """:func:`redact` of a Canasta-family state."""
+    stock, hands = _layout(state, seat)
     turn = state.turn
     if turn.seat != seat and turn.base_hand:
         # the hand before this turn's staged melds: the staged cards (public) and the
@@ -81,11 +85,15 @@ def redact(state: AnyState, seat: int) -> AnyState:
     return evolve(state, stock=stock, hands=hands, seed=0, turn=turn)
 
 
+def mayi_redact(state: MayIState, seat: int) -> MayIState:
+    """:func:`redact` of a May I? state."""
+    stock, hands = _layout(state, seat)
+    return mayi_evolve(state, stock=stock, hands=hands, seed=0)
+
+
 def answering_first(state: MayIState, seat: int) -> MayIState:
     """A May I? state in which ``seat``, a later seat of an open buy window, answers
     first: how a bot sees the window when it may answer out of turn
     (``buy_priority=first_call``)."""
-    from engine.mayi.successor import evolve as mayi_evolve
-
     window = (seat, *(s for s in state.turn.window if s != seat))
     return mayi_evolve(state, turn=dataclasses.replace(state.turn, window=window))

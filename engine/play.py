@@ -14,18 +14,9 @@ from engine import family
 from engine import transitions as tr
 from engine.cards import IS_BLACK_THREE, JOKER, RANK, THREE, Card
 from engine.errors import BadInput, Reason, RuleViolation
+from engine.games import game_of
 from engine.hands import remove_cards
-from engine.legal import (
-    canastas,
-    legal_moves,
-    minimum_met,
-    out_allowed,
-    pile_blocked,
-    pile_frozen_for_both,
-    take_companions,
-    wild_cap,
-)
-from engine.mayi import play as mayi_play
+from engine.legal import canasta_legal_moves
 from engine.mayi.state import AnyState, MayIState
 from engine.melds import SEQ_RANK, WILD_RANK, first_of_rank, labels, meld_rank
 from engine.moves import (
@@ -45,7 +36,10 @@ from engine.moves import (
     Undo,
     canonical_group,
 )
+from engine.shapes import wild_cap
 from engine.state import Phase, State, evolve, minimum_of, partner_of
+from engine.takes import pile_blocked, pile_frozen_for_both, take_companions
+from engine.turn import canastas, minimum_met, out_allowed
 
 
 @overload
@@ -62,8 +56,12 @@ def apply(state: AnyState, move: Move, seat: int | None = None) -> AnyState:
     :raises RuleViolation: the move is not legal here (the reason says why).
     :raises BadInput: the seat number does not exist.
     """
-    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
-        return mayi_play.apply(state, move, seat)
+    after: AnyState = game_of(state).apply(state, move, seat)
+    return after
+
+
+def canasta_apply(state: State, move: Move, seat: int | None = None) -> State:
+    """:func:`apply` of a Canasta-family state."""
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         reason = Reason.GAME_OVER if state.phase is Phase.GAME_OVER else Reason.HAND_OVER
         raise RuleViolation(reason, "the hand is over: deal the next one", "CL-TURN-4")
@@ -74,8 +72,8 @@ def apply(state: AnyState, move: Move, seat: int | None = None) -> AnyState:
             raise RuleViolation(Reason.NOT_YOUR_TURN,
                                 f"seat {state.awaited} is to move, not seat {seat}", "CL-TURN-2")
     chosen = move
-    move = canonicalize(state, move)
-    legal = legal_moves(state)
+    move = canasta_canonicalize(state, move)
+    legal = canasta_legal_moves(state)
     # a move canonicalize keeps as it is may be the listed object itself (a bot's pick):
     # found by identity, without comparing it with every move listed before it
     if not ((move is chosen and any(m is move for m in legal)) or move in legal):
@@ -132,8 +130,12 @@ def canonicalize(state: AnyState, move: Move) -> Move:
 
     :raises RuleViolation: ``CARDS_NOT_IN_HAND`` if the hand lacks some card.
     """
-    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
-        return mayi_play.canonicalize(state, move)
+    canonical: Move = game_of(state).canonicalize(state, move)
+    return canonical
+
+
+def canasta_canonicalize(state: State, move: Move) -> Move:
+    """:func:`canonicalize` of a Canasta-family state."""
     if not isinstance(move, (Meld, AddToMeld, TakePile)) or state.awaited < 0:
         return move
     hand = state.hands[state.awaited]

@@ -115,6 +115,11 @@ class RuleSet:
     _opts: dict[str, OptionValue] = field(default_factory=dict, compare=False, repr=False)
     _hash: int = field(default=0, init=False, compare=False, repr=False)
 
+    @property
+    def game(self) -> str:
+        """The game that plays these rules (engine/games.py)."""
+        return "canasta"
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "_opts", dict(self.options))
         # a rule set keys the engine's memoized searches: hash its fields once, not per lookup

@@ -249,7 +249,7 @@ def first_canasta_bonus(before: State, after: State) -> State:
 
     The draw cannot be taken back, so the turn's melds so far become final: the
     side counts as opened (an unopened side may complete the canasta only once its
-    minimum is met, see :func:`engine.legal.meld_actions`).
+    minimum is met, see :func:`engine.turn.meld_actions`).
     """
     seat = after.turn.seat
     team = after.team_of(seat)

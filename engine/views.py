@@ -14,12 +14,13 @@ from functools import lru_cache
 from mypy_extensions import mypyc_attr
 
 from engine.cards import CODES, Card
-from engine.legal import legal_moves, pile_frozen_for_both
-from engine.mayi.legal import legal_moves_for
-from engine.mayi.state import AnyState, MayIState
+from engine.games import game_of
+from engine.legal import canasta_legal_moves, legal_moves, legal_moves_for
+from engine.mayi.state import AnyState
 from engine.melds import base_label, labels
 from engine.scoring import hand_sides
-from engine.state import MeldPile, Phase, SideResult, evolve
+from engine.state import MeldPile, Phase, SideResult, State
+from engine.takes import pile_frozen_for_both
 
 
 @mypyc_attr(native_class=False)
@@ -93,10 +94,12 @@ def meld_views(melds: tuple[MeldPile, ...]) -> tuple[MeldView, ...]:
 
 def seat_view(state: AnyState, seat: int) -> SeatView:
     """The view of ``seat`` (``-1`` for a spectator who holds no cards)."""
-    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
-        from engine.mayi import views as mayi_views  # it builds on this module
+    view: SeatView = game_of(state).seat_view(state, seat)
+    return view
 
-        return mayi_views.seat_view(state, seat)
+
+def canasta_seat_view(state: State, seat: int) -> SeatView:
+    """:func:`seat_view` of a Canasta-family state."""
     rules = state.rules
     both = pile_frozen_for_both(state)
     sides = []
@@ -120,7 +123,7 @@ def seat_view(state: AnyState, seat: int) -> SeatView:
         pile=codes(state.pile) if reveal else (),
         pile_frozen=both, sides=tuple(sides), asked=state.turn.asked, answer=state.turn.answer,
         staged=tuple(str(m) for m in state.turn.staged),
-        legal_moves=tuple(str(m) for m in legal_moves(state))
+        legal_moves=tuple(str(m) for m in canasta_legal_moves(state))
         if seat == state.awaited and seat >= 0 else (),
         result=result.sides if result and over else (),
         went_out=result.went_out if result else -1,
@@ -150,13 +153,9 @@ def private_parts(state: AnyState) -> tuple[tuple[int, tuple[str, ...], tuple[st
     legal = tuple(str(m) for m in legal_moves(state)) if awaited >= 0 else ()
     parts = []
     for s in range(state.rules.players):
-        if s == awaited:
-            mine = legal
-        elif isinstance(state, MayIState):
-            # with buy_priority=first_call every seat in a buy window may answer
-            mine = tuple(str(m) for m in legal_moves_for(state, s))
-        else:
-            mine = ()
+        # the awaited seat's moves; in a May I? buy window with buy_priority=first_call
+        # the other seats of the window may answer too
+        mine = legal if s == awaited else tuple(str(m) for m in legal_moves_for(state, s))
         parts.append((s, codes(state.hands[s]), mine))
     return tuple(parts)
 
@@ -185,18 +184,16 @@ def provisional_score(state: AnyState, seat: int | None = None) -> tuple[SideRes
     left in the other hands count for nothing (``-1``: a spectator's, no hand counts).
     ``None`` counts every hand.
     """
+    game = game_of(state)
     if seat is not None and state.result is None:
         hands = tuple(h if s == seat else () for s, h in enumerate(state.hands))
-        if isinstance(state, MayIState):
-            from engine.mayi.successor import evolve as mayi_evolve
+        state = game.evolve(state, hands=hands)
+    score: tuple[SideResult, ...] = game.provisional_score(state)
+    return score
 
-            state = mayi_evolve(state, hands=hands)
-        else:
-            state = evolve(state, hands=hands)
-    if isinstance(state, MayIState):  # May I? is its own game: engine/mayi
-        from engine.mayi import views as mayi_views  # it builds on this module
 
-        return mayi_views.provisional_score(state)
+def canasta_provisional_score(state: State) -> tuple[SideResult, ...]:
+    """:func:`provisional_score` of a Canasta-family state."""
     if state.result is not None:
         return state.result.sides
     return hand_sides(state, -1, False)

@@ -1,5 +1,6 @@
-"""The ``canasta`` command: ``canasta play`` (a terminal table against bots),
-``canasta serve`` (the gRPC and REST servers) and ``canasta demo`` (a bot hand)."""
+"""The ``canasta`` command: ``canasta serve`` (the gRPC and REST servers), ``canasta demo``
+(a bot hand) and ``canasta play``, the terminal table of ``clients/terminal`` (a client of
+the API, installed beside the service by ``make setup``)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if args else 2
     command, rest = args[0], args[1:]
     if command == "play":
-        from service import table
-
+        try:
+            from canasta_terminal import table
+        except ModuleNotFoundError as err:
+            if err.name not in ("canasta_terminal", "canasta_client"):
+                raise
+            sys.stderr.write("canasta play: the terminal table is not installed "
+                             "(make setup, or pip install clients/python clients/terminal)\n")
+            return 2
         return table.main(rest)
     if command == "serve":
         from service import server

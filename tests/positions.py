@@ -145,13 +145,14 @@ def play(state: State, *texts: str) -> State:
     return state
 
 
-def refuse(state: State, text: str, reason: Reason) -> RuleViolation:
-    """The move is not listed, is refused with ``reason``, and leaves the state unchanged."""
+def refuse(state: State, text: str, reason: Reason, rule: str) -> RuleViolation:
+    """The move is not listed, is refused with ``reason`` citing ``rule`` (the rule ID the
+    test names), and leaves the state unchanged."""
     before = export_position(state)
     assert not listed(state, text), text
     with pytest.raises(RuleViolation) as err:
         apply(state, parse_move(text))
-    assert err.value.reason is reason, str(err.value)
+    assert (err.value.reason, err.value.rule) == (reason, rule), str(err.value)
     assert export_position(state) == before
     return err.value
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine import BadInput, Phase, apply, new_game, next_deal
+from engine import BadInput, Phase, Reason, apply, new_game, next_deal
 from engine.bots import random_move
 from engine.codec import decode_state, encode_state
 from engine.notation import export_position
@@ -35,5 +35,6 @@ def test_codec_round_trips_every_state(players: int, options: dict[str, object])
                                   b"[9, \"State\", []]", b"[1, \"Nope\", []]"])
 def test_codec_refuses_garbage(blob: bytes) -> None:
     """Bytes that are not an encoded state give a typed BAD_NOTATION error, never a crash."""
-    with pytest.raises(BadInput):
+    with pytest.raises(BadInput) as err:
         decode_state(blob)
+    assert err.value.reason is Reason.BAD_NOTATION

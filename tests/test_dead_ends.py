@@ -14,9 +14,9 @@ import pytest
 
 from engine import Phase, apply, legal_moves, new_game
 from engine.bots import greedy_move, random_move
-from engine.legal import BUDGET_RAN_OUT
 from engine.moves import Undo
 from engine.notation import import_position
+from engine.reach import BUDGET_RAN_OUT
 from engine.state import State, evolve
 from tests.positions import listed
 

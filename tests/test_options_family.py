@@ -44,7 +44,7 @@ def test_samba_pile_extend_group_off() -> None:
     assert listed(on, "take on 9")
     off = position("samba", phase="draw", hands={0: "4H 6D JS QH 8D"}, melds=melds,
                    pile="5D 9H", options={"samba.pile_extend_group": False})
-    refuse(off, "take on 9", Reason.PILE_NEEDS_PAIR)
+    refuse(off, "take on 9", Reason.PILE_NEEDS_PAIR, "SA-PILE-3")
     seq = position("samba", phase="draw", hands={0: "4H 6D JS QH 8D"}, melds=melds,
                    pile="5D 9C", options={"samba.pile_extend_group": False})
     assert listed(seq, "take on C:5-8")
@@ -56,14 +56,14 @@ def test_samba_canasta_closed_at_7() -> None:
     assert listed(position("samba", hands=hand, melds={0: f"K@0: {K_CANASTA}"}), "add K KC")
     closed = position("samba", hands=hand, melds={0: f"K@0: {K_CANASTA}"},
                       options={"samba.canasta_closed_at_7": True})
-    refuse(closed, "add K KC", Reason.MELD_CLOSED)
+    refuse(closed, "add K KC", Reason.MELD_CLOSED, "SV-CAN-1")
 
 
 def test_samba_allow_join_sequences() -> None:
     """SA-SEQ-6: two sequences of a suit that meet join only with the option."""
     melds = {0: "S:4-6@0: 4S 5S 6S | S:7-9@2: 7S 8S 9S"}
     refuse(position("samba", hands={0: "4H 6D JC"}, melds=melds), "merge S:4-6 S:7-9",
-           Reason.MERGE_NOT_ALLOWED)
+           Reason.MERGE_NOT_ALLOWED, "SA-SEQ-6")
     joined = play(position("samba", hands={0: "4H 6D JC"}, melds=melds,
                            options={"samba.allow_join_sequences": True}), "merge S:4-6 S:7-9")
     assert meld_cards(joined, 0) == [cards("4S 5S 6S 7S 8S 9S")]
@@ -116,7 +116,7 @@ def test_bolivia_forced_take_after_stock() -> None:
     assert Decline() in legal_moves(exhausted())
     forced = exhausted(**{"bolivia.forced_take_after_stock": True})
     assert Decline() not in legal_moves(forced)
-    refuse(forced, "decline", Reason.MUST_TAKE_PILE)
+    refuse(forced, "decline", Reason.MUST_TAKE_PILE, "CL-EXH-4")
 
 
 def test_bolivia_black3_hoyle_and_penalty() -> None:
@@ -128,7 +128,7 @@ def test_bolivia_black3_hoyle_and_penalty() -> None:
     assert provisional_score(seed)[0].in_hand - _partner(seed) == 3 * 200 + 25
     hoyle = position("bolivia", hands=hand, melds={0: "K@0: KS KH KD"},
                      options={"bolivia.black3": "hoyle"})
-    refuse(hoyle, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT)
+    refuse(hoyle, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT, "SA-B3-1")
     assert provisional_score(hoyle)[0].in_hand - _partner(hoyle) == 3 * 100 + 25
     add = position("bolivia", hands=hand, melds={0: "K@0: KS KH KD"},
                    options={"bolivia.black3_penalty_additive": True})

@@ -1,25 +1,25 @@
-"""Property tests of the classic engine over seeded random playouts (hypothesis).
+"""Property tests of the classic engine over random playouts (hypothesis).
 
-Each test draws seeds with hypothesis and plays hands with ``random.Random(seed)``
-choosing among ``legal_moves(state)`` (``undo`` and ``ask`` included now and then),
-for 2 to 6 players and a few non-default options, and checks an invariant in every
-state reached. Everything is deterministic for a seed, so a failure report
-(``seed=...``) replays exactly.
+Each test has hypothesis draw the deal's seed and then every move of the hand from
+``legal_moves(state)`` (``undo`` and ``ask`` included), for 2 to 6 players and a few
+non-default options, and checks an invariant in every state reached. A failure shrinks
+to a short sequence of moves, printed one draw per ply.
 
-Set ``CANASTA_SLOW=1`` to run the longer ``slow`` variants (more examples, more options).
+``make fuzz`` (``HYPOTHESIS_PROFILE=fuzz``, tests/conftest.py) runs many more examples
+and the ``slow`` variants (more options).
 """
 
 from __future__ import annotations
 
-import os
 import random
+import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
-from dataclasses import fields, is_dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -55,11 +55,10 @@ from engine.moves import (
 )
 from engine.notation import export_position, import_position
 from engine.views import SeatView, seat_view, seat_views
-from tests.conftest import all_cards
+from tests.conftest import FUZZ, all_cards, examples
 
-SLOW = bool(os.environ.get("CANASTA_SLOW"))
 KING_S, FIVE_S = parse_card("KS"), parse_card("5S")
-slow = pytest.mark.skipif(not SLOW, reason="slow property run: set CANASTA_SLOW=1")
+slow = pytest.mark.skipif(not FUZZ, reason="slow property run: make fuzz")
 
 Options = Mapping[str, object]
 
@@ -105,11 +104,6 @@ def _params(configs: list[tuple[int, Options]]) -> list[Any]:
 
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
-PROFILE = settings(
-    max_examples=3, deadline=None, database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
-SLOW_PROFILE = settings(PROFILE, max_examples=25)
 
 OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
 CODE_SET = frozenset(CODES)
@@ -118,34 +112,35 @@ CODE_SET = frozenset(CODES)
 # --- playouts -----------------------------------------------------------------------
 
 
-def choose(state: State, rng: random.Random, undo_rate: float = 0.1) -> Move:
-    """A random listed move: ``undo`` now and then, otherwise uniform over the rest."""
-    moves = legal_moves(state)
-    rest = [m for m in moves if not isinstance(m, Undo)]
-    if not rest or (len(rest) < len(moves) and rng.random() < undo_rate):
-        return Undo()
-    return rng.choice(rest)
+def draw_move(data: st.DataObject, moves: Sequence[Move], ply: int) -> Move:
+    """One of ``moves``, drawn by hypothesis (so a failure shrinks to simpler choices).
+
+    ``undo`` goes last: hypothesis tries the first choice at every draw first (its
+    simplest example) and shrinks towards it, and a first choice that always moves the
+    hand on ends every hand, where meld-then-undo would loop for ever."""
+    ordered = sorted(moves, key=lambda move: isinstance(move, Undo))
+    return data.draw(st.sampled_from(ordered), label=f"ply {ply}")
 
 
 def playout(
-    players: int, options: Options, seed: int, max_plies: int = 1500, undo_rate: float = 0.1,
+    data: st.DataObject, players: int, options: Options, max_plies: int = 1500,
     variant: str = "classic",
 ) -> Iterator[tuple[State, Move | None]]:
-    """The states of one seeded hand, each with the move that will be applied to it."""
-    state = new_game(variant, players, seed=seed, options=options)
-    rng = random.Random(seed)
+    """The states of one hand, its seed and every move drawn by hypothesis, each state
+    with the move that will be applied to it."""
+    state = new_game(variant, players, seed=data.draw(SEEDS, label="seed"), options=options)
     for _ in range(max_plies):
         if state.phase in OVER:
             break
-        move = choose(state, rng, undo_rate)
+        move = draw_move(data, legal_moves(state), state.ply)
         yield state, move
         state = apply(state, move)
     yield state, None
 
 
-def states(players: int, options: Options, seed: int, max_plies: int = 1500,
+def states(data: st.DataObject, players: int, options: Options, max_plies: int = 1500,
            variant: str = "classic") -> Iterator[State]:
-    for state, _ in playout(players, options, seed, max_plies, variant=variant):
+    for state, _ in playout(data, players, options, max_plies, variant=variant):
         yield state
 
 
@@ -153,16 +148,15 @@ def states(players: int, options: Options, seed: int, max_plies: int = 1500,
 
 
 @pytest.mark.parametrize(("players", "options"), _params(CONFIGS))
-@PROFILE
-@given(seed=SEEDS)
-def test_cards_conserved(players: int, options: Options, seed: int) -> None:
+@given(data=st.data())
+def test_cards_conserved(players: int, options: Options, data: st.DataObject) -> None:
     """CL-DECK-1, CL-P6-1: in every state the zones hold exactly the game's cards
     (108 cards with two packs, 162 with three), whatever was drawn, taken, melded,
     staged, undone or discarded."""
     deck = composition(new_game("classic", players, seed=0, options=options).rules)
     assert sum(deck.values()) == (162 if players == 6 and options.get("p6_mode") != "rotation"
                                   else 108)
-    for state in states(players, options, seed):
+    for state in states(data, players, options):
         assert all_cards(state) == deck, state.ply
 
 
@@ -236,17 +230,16 @@ def check_transition(before: State, move: Move, after: State) -> None:
 
 
 @pytest.mark.parametrize(("players", "options"), _params(CONFIGS))
-@PROFILE
-@given(seed=SEEDS)
-def test_legal_list_is_sound(players: int, options: Options, seed: int) -> None:
+@given(data=st.data())
+def test_legal_list_is_sound(players: int, options: Options, data: st.DataObject) -> None:
     """CL-TURN-1..3: the legal list has no duplicates, is deterministic (also for an
     equal state rebuilt through the notation), lists only moves of the phase, every
     listed move applies, its text round-trips through ``parse_move``, and the awaited
     seat changes only as the phase machine says."""
-    for state, _ in playout(players, options, seed):
+    for state, _ in playout(data, players, options):
         moves = legal_moves(state)
         assert len(set(moves)) == len(moves), "duplicate moves"
-        assert legal_moves(state) == moves, "not deterministic"
+        assert legal_moves(replace(state)) == moves, "not deterministic"  # a copy, uncached
         rebuilt = import_position(export_position(state))
         assert legal_moves(rebuilt) == moves, "differs on an equal state"
         assert all(isinstance(m, KINDS_OF[state.phase]) for m in moves), state.phase
@@ -352,6 +345,24 @@ def mixes_ranks_across_groups(move: Move) -> bool:
                for i, r in enumerate(ranks))
 
 
+# The reasons of malformed input (docs/errors.md): only these come as BadInput.
+MALFORMED = frozenset({
+    Reason.BAD_CARD, Reason.BAD_MOVE_SYNTAX, Reason.BAD_NOTATION, Reason.POSITION_OUT_OF_BOUNDS,
+    Reason.UNKNOWN_VARIANT, Reason.BAD_PLAYER_COUNT, Reason.UNKNOWN_OPTION,
+    Reason.BAD_OPTION_VALUE, Reason.BAD_DECK, Reason.BAD_SEAT})
+RULE_ID = re.compile(r"(CL|SA|BO|SV|MI)-[A-Z0-9]+(-[0-9]+)?")
+
+
+def check_refusal(err: EngineError) -> None:
+    """A refusal is typed as docs/errors.md says, names a specific reason (never the
+    ``NOT_LISTED`` fallback) and, when the rules forbid the move, the rule ID."""
+    assert isinstance(err, (BadInput, RuleViolation)), type(err)
+    assert isinstance(err, BadInput) == (err.reason in MALFORMED), err
+    assert err.reason is not Reason.NOT_LISTED, err
+    assert isinstance(err, BadInput) or RULE_ID.fullmatch(err.rule), err
+    assert err.message
+
+
 def check_refusals(state: State, moves: list[Move]) -> None:
     listed = legal_moves(state)
     before = export_position(state)
@@ -359,7 +370,7 @@ def check_refusals(state: State, moves: list[Move]) -> None:
         try:
             canonical: Move | None = canonicalize(state, move)
         except EngineError as err:
-            assert isinstance(err.reason, Reason)
+            check_refusal(err)
             canonical = None
         if canonical is not None and canonical in listed:
             after = apply(state, move)
@@ -367,24 +378,22 @@ def check_refusals(state: State, moves: list[Move]) -> None:
         else:
             with pytest.raises(EngineError) as info:
                 apply(state, move)
-            err = info.value
-            assert isinstance(err, (BadInput, RuleViolation)), type(err)
-            assert isinstance(err.reason, Reason) and err.reason in Reason, err
-            assert err.message
+            check_refusal(info.value)
         assert export_position(state) == before, f"{move} changed the state"
-        assert legal_moves(state) == listed
+    # neither the state's cached list nor a fresh one changed
+    assert legal_moves(state) == listed == legal_moves(replace(state))
 
 
 @pytest.mark.parametrize(("players", "options"), _params(CONFIGS))
-@PROFILE
-@given(seed=SEEDS)
-def test_unlisted_moves_are_refused(players: int, options: Options, seed: int) -> None:
+@given(data=st.data(), shuffle=SEEDS)
+def test_unlisted_moves_are_refused(players: int, options: Options, data: st.DataObject,
+                                    shuffle: int) -> None:
     """CL-TURN-3: a move whose canonical form is not listed is refused with a typed
-    error carrying a Reason, and the state is unchanged; a listed move (in any
-    spelling of identical-rank copies) is accepted. CL-TURN-2: only the awaited
-    seat may move."""
-    rng = random.Random(seed ^ 0x5EED)
-    for state in states(players, options, seed):
+    error carrying a specific Reason and its rule, and the state is unchanged; a listed
+    move (in any spelling of identical-rank copies) is accepted. CL-TURN-2: only the
+    awaited seat may move. ``shuffle`` seeds the unlisted moves tried."""
+    rng = random.Random(shuffle)
+    for state in states(data, players, options):
         check_refusals(state, random_moves(state, rng, 10))
         if state.phase not in OVER:
             other = rng.choice([s for s in range(players) if s != state.awaited])
@@ -509,12 +518,11 @@ def check_view(state: State, seat: int) -> None:
 
 
 @pytest.mark.parametrize(("players", "options"), _params(CONFIGS))
-@PROFILE
-@given(seed=SEEDS)
-def test_views_leak_no_hidden_card(players: int, options: Options, seed: int) -> None:
+@given(data=st.data())
+def test_views_leak_no_hidden_card(players: int, options: Options, data: st.DataObject) -> None:
     """CL-INFO-4, CL-INFO-6: a seat's view holds its own hand only; other hands are
     sizes, the stock a size, the pile its top (unless reveal_discard_pile)."""
-    for state in states(players, options, seed):
+    for state in states(data, players, options):
         for seat in range(-1, players):
             check_view(state, seat)
         # what a service returns for every seat is exactly those views
@@ -522,72 +530,77 @@ def test_views_leak_no_hidden_card(players: int, options: Options, seed: int) ->
 
 
 @pytest.mark.parametrize("players", [4, 5])
-@PROFILE
-@given(seed=SEEDS)
-def test_views_reveal_pile_by_option(players: int, seed: int) -> None:
+@given(data=st.data())
+def test_views_reveal_pile_by_option(players: int, data: st.DataObject) -> None:
     """CL-INFO-4: with reveal_discard_pile every view shows the whole pile."""
-    for state in states(players, {"reveal_discard_pile": True}, seed, max_plies=300):
+    for state in states(data, players, {"reveal_discard_pile": True}, max_plies=300):
         for seat in range(-1, players):
             check_view(state, seat)
 
 
-def _can_go_out(state: State, seen: set[str], budget: list[int]) -> bool:
+def _can_go_out(state: State, seen: set[str]) -> bool:
     """Some sequence of listed meld actions (no undo) reaches a listed going out."""
     key = "".join(ln for ln in export_position(state).splitlines(keepends=True)
                   if not ln.startswith(("ply:", "staged:", "base_")))
     if key in seen:
         return False
     seen.add(key)
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise TimeoutError
     moves = legal_moves(state)
     if any(isinstance(m, GoOut) for m in moves):
         return True
-    return any(_can_go_out(apply(state, m), seen, budget) for m in moves
+    return any(_can_go_out(apply(state, m), seen) for m in moves
                if isinstance(m, (Meld, AddToMeld)))
 
 
 @pytest.mark.parametrize("players", [4, 6])
-@settings(PROFILE, max_examples=2)
-@given(seed=SEEDS)
-def test_permission_yes_binds_exactly(players: int, seed: int) -> None:
+@settings(max_examples=examples(2))
+@given(data=st.data())
+def test_permission_yes_binds_exactly(players: int, data: st.DataObject) -> None:
     """CL-OUT-5 (permission_yes=strict): after a "yes", a discard that keeps cards is
     listed exactly when no sequence of listed meld actions leads to going out.
 
     Every meld-phase state right after a stock draw is rebuilt through the notation
     with the question asked and answered "yes", and the listed discards are compared
     with an exhaustive search of the turn."""
-    rng = random.Random(seed)
-    for state in states(players, {}, seed, max_plies=600):
+    checked = 0
+    for state in states(data, players, {}, max_plies=600):
         t = state.turn
         if state.phase is not Phase.MELD or t.drew != "stock" or t.staged or t.asked:
             continue
-        if t.no_discard or len(state.hands[t.seat]) < 2 or rng.random() < 0.5:
+        if t.no_discard or len(state.hands[t.seat]) < 2:
             continue
         text = export_position(state).replace("asked: 0 - draw", "asked: 1 yes draw")
         yes = import_position(text)
         assert yes.turn.answer == "yes"
-        try:
-            reachable = _can_go_out(yes, set(), [3000])
-        except TimeoutError:
-            continue
         discards = [m for m in legal_moves(yes) if isinstance(m, Discard)]
-        assert bool(discards) is not reachable, text
+        assert bool(discards) is not _can_go_out(yes, set()), text
+        checked += 1
+    assert checked
 
 
 # --- 5. seeds and stacked decks ---------------------------------------------------------
 
 
+def replay(played: list[tuple[State, Move | None]], options: Options) -> None:
+    """The seed of a playout's deal and its moves give the same position at every step."""
+    first = played[0][0]
+    state = new_game(first.rules.variant, first.rules.players, seed=first.seed,
+                     options=options)
+    for before, move in played:
+        assert export_position(state) == export_position(before)
+        if move is not None:
+            state = apply(state, move)
+
+
 @pytest.mark.parametrize(("players", "options"), _params(CONFIGS))
-@PROFILE
-@given(seed=SEEDS, other=SEEDS)
-def test_seeds_reproduce(players: int, options: Options, seed: int, other: int) -> None:
+@given(data=st.data(), other=SEEDS)
+def test_seeds_reproduce(players: int, options: Options, data: st.DataObject,
+                         other: int) -> None:
     """The same seed and the same move choices give identical positions at every
     step; a different seed deals a different game."""
-    first = [export_position(s) for s in states(players, options, seed, max_plies=400)]
-    second = [export_position(s) for s in states(players, options, seed, max_plies=400)]
-    assert first == second
+    played = list(playout(data, players, options, max_plies=400))
+    replay(played, options)
+    seed = played[0][0].seed
     if other != seed:
         a = new_game("classic", players, seed=seed, options=options)
         b = new_game("classic", players, seed=other, options=options)
@@ -607,7 +620,6 @@ DEAL_CONFIGS = [(2, {}), (3, {}), (4, {}), (5, {}), (6, {}), (6, {"p6_teams": 3}
 
 
 @pytest.mark.parametrize(("players", "options"), _params(DEAL_CONFIGS))
-@PROFILE
 @given(seed=SEEDS)
 def test_stacked_deck_deals_in_order(players: int, options: Options, seed: int) -> None:
     """CL-DEAL-2: card i of an explicit deck (index 0 on top) goes to seat
@@ -666,11 +678,10 @@ ROUND_TRIP_CONFIGS = [pytest.param(p, o, id=_config_id((p, o))) for p, o in CONF
 
 
 @pytest.mark.parametrize(("players", "options"), ROUND_TRIP_CONFIGS)
-@PROFILE
-@given(seed=SEEDS)
-def test_notation_round_trips(players: int, options: Options, seed: int) -> None:
+@given(data=st.data())
+def test_notation_round_trips(players: int, options: Options, data: st.DataObject) -> None:
     """export(import(export(s))) == export(s) and import(export(s)) == s in every state."""
-    for state in states(players, options, seed):
+    for state in states(data, players, options):
         text = export_position(state)
         back = import_position(text)
         assert back == state
@@ -699,14 +710,22 @@ DEAD_END_SEEDS: dict[str, int] = {
 }
 
 
-def _uniform_hand(state: State, rng: random.Random, bound: int) -> State:
-    """Play a hand choosing uniformly among the listed moves other than ``undo``."""
+Pick = Callable[[Sequence[Move], int], Move]
+
+
+def drawn(data: st.DataObject) -> Pick:
+    """Moves drawn by hypothesis."""
+    return lambda moves, ply: draw_move(data, moves, ply)
+
+
+def _uniform_hand(state: State, pick: Pick, bound: int) -> State:
+    """Play a hand choosing among the listed moves other than ``undo``."""
     for _ in range(bound):
         if state.phase in OVER:
             return state
         moves = [m for m in legal_moves(state) if not isinstance(m, Undo)]
         assert moves, f"only 'undo' is legal at ply {state.ply}:\n{export_position(state)}"
-        state = apply(state, rng.choice(moves))
+        state = apply(state, pick(moves, state.ply))
     raise AssertionError(f"the hand did not end within {bound} moves")
 
 
@@ -715,19 +734,25 @@ def hand_bound(state: State) -> int:
     return 40 * sum(composition(state.rules).values())
 
 
-@pytest.mark.parametrize(("players", "options"),
-                         [pytest.param(p, o, id=_config_id((p, o))) for p, o in CONFIGS])
-@PROFILE
-@example(seed=-1)  # the config's known dead-end seed (DEAD_END_SEEDS)
-@given(seed=SEEDS)
-def test_every_hand_ends(players: int, options: Options, seed: int) -> None:
-    """CL-TURN-4, CL-MIN-8: choosing uniformly among the listed non-undo moves, a
-    hand always ends within a bounded number of moves (so a live state always lists
-    a move other than ``undo``)."""
-    if seed == -1:
-        seed = DEAD_END_SEEDS.get(_config_id((players, options)), 0)
+@pytest.mark.parametrize(("players", "options"), _params(CONFIGS))
+@given(data=st.data())
+def test_every_hand_ends(players: int, options: Options, data: st.DataObject) -> None:
+    """CL-TURN-4, CL-MIN-8: choosing among the listed non-undo moves, a hand always
+    ends within a bounded number of moves (so a live state always lists a move other
+    than ``undo``)."""
+    state = new_game("classic", players, seed=data.draw(SEEDS, label="seed"), options=options)
+    state = _uniform_hand(state, drawn(data), hand_bound(state))
+    assert state.phase in OVER and state.result is not None
+
+
+@pytest.mark.parametrize(("players", "options"), _params(CONFIGS))
+def test_dead_end_seeds_end(players: int, options: Options) -> None:
+    """CL-TURN-4, CL-MIN-8: the config's regression seed (DEAD_END_SEEDS), whose hand of
+    uniform non-undo moves from ``random.Random(seed)`` once met a dead end, ends."""
+    seed = DEAD_END_SEEDS[_config_id((players, options))]
+    rng = random.Random(seed)
     state = new_game("classic", players, seed=seed, options=options)
-    state = _uniform_hand(state, random.Random(seed), hand_bound(state))
+    state = _uniform_hand(state, lambda moves, ply: rng.choice(moves), hand_bound(state))
     assert state.phase in OVER and state.result is not None
 
 
@@ -878,27 +903,18 @@ def check_hand_result(state: State) -> None:
         assert state.phase is Phase.HAND_OVER and result.winner == -1 and not result.draw
 
 
-def play_match(players: int, options: Options, seed: int, max_hands: int = 60,
+def play_match(data: st.DataObject, players: int, options: Options, max_hands: int = 60,
                variant: str = "classic", until_over: bool = True) -> list[State]:
-    """Hands of a match, each at its end, until GAME_OVER (or ``max_hands`` hands
-    when not ``until_over``), checking every ``next_deal`` on the way.
-
-    ``undo`` is chosen now and then, so play backs out of the black-three dead end
-    (see ``test_every_hand_ends``) instead of looping in it. Where only ``undo`` is
-    left with melds staged (a dead end CL-MIN-8's optimistic test let in), the whole
-    staging is taken back, as a player would: a random walk out of a deep staging tree
-    could take longer than the hand's bound."""
-    state = new_game(variant, players, seed=seed, options=options)
-    rng = random.Random(seed)
+    """Hands of a match (its seed and every move drawn by hypothesis, ``undo``
+    included), each at its end, until GAME_OVER (or ``max_hands`` hands when not
+    ``until_over``), checking every ``next_deal`` on the way."""
+    state = new_game(variant, players, seed=data.draw(SEEDS, label="seed"), options=options)
     ends: list[State] = []
     for _ in range(max_hands):
         for _ in range(hand_bound(state)):
             if state.phase in OVER:
                 break
-            state = apply(state, choose(state, rng, undo_rate=0.2))
-            if state.turn.staged and all(isinstance(m, Undo) for m in legal_moves(state)):
-                while state.turn.staged:
-                    state = apply(state, Undo())
+            state = apply(state, draw_move(data, legal_moves(state), state.ply))
         assert state.phase in OVER
         check_hand_result(state)
         ends.append(state)
@@ -934,17 +950,17 @@ MATCH_CONFIGS = [(p, {"target_score": 3000}) for p in (2, 3, 4, 5, 6)] + [
 
 
 @pytest.mark.parametrize(("players", "options"), _params(MATCH_CONFIGS))
-@settings(PROFILE, max_examples=2)
-@given(seed=SEEDS)
-def test_match_reaches_game_over(players: int, options: Options, seed: int) -> None:
+@settings(max_examples=examples(2))
+@given(data=st.data())
+def test_match_reaches_game_over(players: int, options: Options, data: st.DataObject) -> None:
     """CL-GAME-6, CL-SEAT-3, CL-P5-6: next_deal rotates the dealer, carries the
     cumulative scores over, and a match with a low target ends in GAME_OVER with
     the winner (or draw) the tie policy says (CL-GAME-3, CL-GAME-4)."""
-    ends = play_match(players, options, seed)
+    ends = play_match(data, players, options)
     assert ends[-1].phase is Phase.GAME_OVER
     assert all(e.phase is Phase.HAND_OVER for e in ends[:-1])
     with pytest.raises(RuleViolation) as info:
-        next_deal(new_game("classic", players, seed=seed, options=options))
+        next_deal(new_game("classic", players, seed=ends[0].seed, options=options))
     assert info.value.reason is Reason.HAND_NOT_OVER
 
 
@@ -962,13 +978,13 @@ DEALERS = {
 
 
 @pytest.mark.parametrize("config", list(DEALERS))
-@settings(PROFILE, max_examples=2)
-@given(seed=SEEDS)
-def test_deal_rotates_over_hands(config: str, seed: int) -> None:
+@settings(max_examples=examples(2))
+@given(data=st.data())
+def test_deal_rotates_over_hands(config: str, data: st.DataObject) -> None:
     """CL-SEAT-3, CL-GAME-6, CL-P5-6, CL-P6-11: over six hands the deal passes
     clockwise among the seats that play each hand, and the scores carry over."""
     players, options = {_config_id(c): c for c in CONFIGS}[config]
-    ends = play_match(players, {**options, "target_score": 10**6}, seed, max_hands=6,
+    ends = play_match(data, players, {**options, "target_score": 10**6}, max_hands=6,
                       until_over=False)
     assert [e.dealer for e in ends] == DEALERS[config]
     assert [e.hand_no for e in ends] == list(range(6))
@@ -1026,13 +1042,14 @@ def test_tie_policy(policy: str, s0: int, s1: int, phase: Phase, winner: int,
 @slow
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "options"), _params(SLOW_CONFIGS))
-@SLOW_PROFILE
-@given(seed=SEEDS)
-def test_slow_all_properties(players: int, options: Options, seed: int) -> None:
-    """Every per-state property above, with more examples and more options."""
-    rng = random.Random(seed)
+@settings(max_examples=examples(1))
+@given(data=st.data(), shuffle=SEEDS)
+def test_slow_all_properties(players: int, options: Options, data: st.DataObject,
+                             shuffle: int) -> None:
+    """Every per-state property above, with more options (``make fuzz`` only)."""
+    rng = random.Random(shuffle)
     deck = composition(new_game("classic", players, seed=0, options=options).rules)
-    for state, _ in playout(players, options, seed):
+    for state, _ in playout(data, players, options):
         assert all_cards(state) == deck
         text = export_position(state)
         assert import_position(text) == state and export_position(import_position(text)) == text

@@ -5,9 +5,10 @@ variant (four players; defaults plus one set of non-default options each):
 all 162 cards conserved, listed moves apply (and round-trip as text), unlisted
 moves are refused with a typed reason and leave the state unchanged, views leak
 no hidden card, seeds reproduce, the notation round-trips, every hand ends with
-no dead end, and a match reaches GAME_OVER. The refusal check also throws the
-family's own shapes at the engine: labelled additions, sequences, wild melds,
-merges and pile takes aimed at a meld.
+no dead end, and a match reaches GAME_OVER. Hypothesis draws each deal's seed and
+every move, so a failure shrinks to a short move sequence. The refusal check also
+throws the family's own shapes at the engine: labelled additions, sequences, wild
+melds, merges and pile takes aimed at a meld.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import BadInput, Phase, Reason, RuleViolation, apply, legal_moves, new_game, parse_move
 from engine.cards import CARDS, SUIT
@@ -27,20 +29,21 @@ from engine.moves import AddToMeld, Meld, Merge, Move, TakePile
 from engine.notation import export_position, import_position
 from engine.state import State
 from engine.views import seat_view, seat_views
-from tests.conftest import all_cards
+from tests.conftest import all_cards, examples
 from tests.test_properties_classic import (
     KINDS_OF,
     OVER,
-    PROFILE,
     SEEDS,
     _uniform_hand,
     check_refusals,
     check_transition,
     check_view,
+    drawn,
     hand_bound,
     play_match,
     playout,
     random_moves,
+    replay,
     states,
 )
 
@@ -76,24 +79,22 @@ PLAYERS = 4
 
 
 @pytest.mark.parametrize(("variant", "options"), PARAMS)
-@PROFILE
-@given(seed=SEEDS)
-def test_cards_conserved(variant: str, options: Options, seed: int) -> None:
+@given(data=st.data())
+def test_cards_conserved(variant: str, options: Options, data: st.DataObject) -> None:
     """SA-COMP-1, BO-COMP-1: three packs and six jokers, 162 cards, in every state."""
     deck = composition(new_game(variant, PLAYERS, seed=0, options=options).rules)
     assert sum(deck.values()) == 162
-    for state in states(PLAYERS, options, seed, variant=variant):
+    for state in states(data, PLAYERS, options, variant=variant):
         assert all_cards(state) == deck, state.ply
 
 
 @pytest.mark.parametrize(("variant", "options"), PARAMS)
-@PROFILE
-@given(seed=SEEDS)
-def test_legal_list_is_sound(variant: str, options: Options, seed: int) -> None:
+@given(data=st.data())
+def test_legal_list_is_sound(variant: str, options: Options, data: st.DataObject) -> None:
     """The legal list has no duplicates, is deterministic (also rebuilt through the
     notation), holds only moves of the phase, and every listed move applies and
     round-trips as text; the phase machine moves as in section 0.4."""
-    for state, _ in playout(PLAYERS, options, seed, variant=variant):
+    for state, _ in playout(data, PLAYERS, options, variant=variant):
         moves = legal_moves(state)
         assert len(set(moves)) == len(moves), "duplicate moves"
         assert legal_moves(import_position(export_position(state))) == moves
@@ -143,14 +144,14 @@ def family_moves(state: State, rng: random.Random, count: int) -> list[Move]:
 
 
 @pytest.mark.parametrize(("variant", "options"), PARAMS)
-@PROFILE
-@given(seed=SEEDS)
-def test_unlisted_moves_are_refused(variant: str, options: Options, seed: int) -> None:
-    """A move whose canonical form is not listed is refused with a typed error and a
-    Reason, the state unchanged; listed moves in any spelling are accepted; only the
-    awaited seat may move."""
-    rng = random.Random(seed ^ 0x5EED)
-    for state in states(PLAYERS, options, seed, variant=variant):
+@given(data=st.data(), shuffle=SEEDS)
+def test_unlisted_moves_are_refused(variant: str, options: Options, data: st.DataObject,
+                                    shuffle: int) -> None:
+    """A move whose canonical form is not listed is refused with a typed error, a
+    specific Reason and its rule, the state unchanged; listed moves in any spelling are
+    accepted; only the awaited seat may move. ``shuffle`` seeds the unlisted moves."""
+    rng = random.Random(shuffle)
+    for state in states(data, PLAYERS, options, variant=variant):
         check_refusals(state, random_moves(state, rng, 6) + family_moves(state, rng, 6))
         if state.phase not in OVER:
             other = rng.choice([s for s in range(PLAYERS) if s != state.awaited])
@@ -160,12 +161,11 @@ def test_unlisted_moves_are_refused(variant: str, options: Options, seed: int) -
 
 
 @pytest.mark.parametrize(("variant", "options"), PARAMS)
-@PROFILE
-@given(seed=SEEDS)
-def test_views_leak_no_hidden_card(variant: str, options: Options, seed: int) -> None:
+@given(data=st.data())
+def test_views_leak_no_hidden_card(variant: str, options: Options, data: st.DataObject) -> None:
     """A seat's view holds its own hand only; other hands are sizes, the stock a size,
     the pile its top; the melds carry their labels."""
-    for state in states(PLAYERS, options, seed, variant=variant):
+    for state in states(data, PLAYERS, options, variant=variant):
         for seat in range(-1, PLAYERS):
             check_view(state, seat)
         # what a service returns for every seat is exactly those views
@@ -173,13 +173,13 @@ def test_views_leak_no_hidden_card(variant: str, options: Options, seed: int) ->
 
 
 @pytest.mark.parametrize(("variant", "options"), PARAMS)
-@PROFILE
-@given(seed=SEEDS, other=SEEDS)
-def test_seeds_reproduce(variant: str, options: Options, seed: int, other: int) -> None:
+@given(data=st.data(), other=SEEDS)
+def test_seeds_reproduce(variant: str, options: Options, data: st.DataObject,
+                         other: int) -> None:
     """The same seed and choices give identical positions; another seed another deal."""
-    first = [export_position(s) for s in states(PLAYERS, options, seed, 300, variant=variant)]
-    again = [export_position(s) for s in states(PLAYERS, options, seed, 300, variant=variant)]
-    assert first == again
+    played = list(playout(data, PLAYERS, options, 300, variant=variant))
+    replay(played, options)
+    seed = played[0][0].seed
     if other != seed:
         a = new_game(variant, PLAYERS, seed=seed, options=options)
         b = new_game(variant, PLAYERS, seed=other, options=options)
@@ -187,12 +187,11 @@ def test_seeds_reproduce(variant: str, options: Options, seed: int, other: int) 
 
 
 @pytest.mark.parametrize(("variant", "options"), PARAMS)
-@PROFILE
-@given(seed=SEEDS)
-def test_notation_round_trips(variant: str, options: Options, seed: int) -> None:
+@given(data=st.data())
+def test_notation_round_trips(variant: str, options: Options, data: st.DataObject) -> None:
     """export(import(export(s))) == export(s) and import(export(s)) == s in every state
     (sequence and wild-meld labels, staged merges, the last-chance flag included)."""
-    for state in states(PLAYERS, options, seed, variant=variant):
+    for state in states(data, PLAYERS, options, variant=variant):
         text = export_position(state)
         back = import_position(text)
         assert back == state
@@ -200,13 +199,12 @@ def test_notation_round_trips(variant: str, options: Options, seed: int) -> None
 
 
 @pytest.mark.parametrize(("variant", "options"), PARAMS)
-@PROFILE
-@given(seed=SEEDS)
-def test_every_hand_ends(variant: str, options: Options, seed: int) -> None:
-    """SA-END-1, BO-END-1: choosing uniformly among the listed non-undo moves, a hand
-    always ends within a bound (so no state offers only ``undo``)."""
-    state = new_game(variant, PLAYERS, seed=seed, options=options)
-    state = _uniform_hand(state, random.Random(seed), hand_bound(state))
+@given(data=st.data())
+def test_every_hand_ends(variant: str, options: Options, data: st.DataObject) -> None:
+    """SA-END-1, BO-END-1: choosing among the listed non-undo moves, a hand always ends
+    within a bound (so no state offers only ``undo``)."""
+    state = new_game(variant, PLAYERS, seed=data.draw(SEEDS, label="seed"), options=options)
+    state = _uniform_hand(state, drawn(data), hand_bound(state))
     assert state.phase in OVER and state.result is not None
 
 
@@ -217,12 +215,12 @@ MATCH_CONFIGS = [("samba", {"samba.target": 1500}), ("bolivia", {"bolivia.target
 
 
 @pytest.mark.parametrize(("variant", "options"), _params(MATCH_CONFIGS))
-@settings(PROFILE, max_examples=1)
-@given(seed=SEEDS)
-def test_match_reaches_game_over(variant: str, options: Options, seed: int) -> None:
+@settings(max_examples=examples(1))
+@given(data=st.data())
+def test_match_reaches_game_over(variant: str, options: Options, data: st.DataObject) -> None:
     """SA-GAME-1, BO-GAME-1, SV-GAME-1: next_deal rotates the dealer and carries the
     totals; a match ends in GAME_OVER (Bolivia with sevens after four deals)."""
-    ends = play_match(PLAYERS, options, seed, variant=variant)
+    ends = play_match(data, PLAYERS, options, variant=variant)
     assert ends[-1].phase is Phase.GAME_OVER
     if variant == "bolivia_sevens" and not options:
         assert len(ends) == 4

@@ -21,20 +21,20 @@ def test_BO_T1_meld_of_wild_cards() -> None:
     s1 = play(s, "meld JK 2C 2H")
     assert cards("2C 2H JK") in meld_cards(s1, 0)
     assert s1.melds[0][-1].kind == "wild"
-    refuse(s, "meld JK 2C", Reason.MELD_TOO_SMALL)
+    refuse(s, "meld JK 2C", Reason.MELD_TOO_SMALL, "BO-WILD-2")
 
 
 def test_BO_T3_wild_meld_takes_wild_cards_only_and_closes_as_bolivia() -> None:
     """BO-T3; BO-WILD-2, BO-WILD-3, BO-CAN-2: no natural joins a wild meld; seven wild
     cards are a bolivia (2500), closed."""
     s = position(BO, hands={0: "8C 2D 2C 2H 2S JK 4C 6D"}, melds={0: "W@0: JK 2S 2H"})
-    refuse(s, "add W 8C", Reason.MIXED_RANKS)
+    refuse(s, "add W 8C", Reason.MIXED_RANKS, "BO-WILD-3")
     before = provisional_score(s)[0]
     s1 = play(s, "add W 2D 2C 2H 2S")
     bolivia = s1.melds[0][0]
     assert bolivia.size == 7 and bolivia.is_canasta and bolivia.kind == "wild"
     assert provisional_score(s1)[0].canasta_bonus - before.canasta_bonus == 2500
-    refuse(s1, "add W JK", Reason.MELD_CLOSED)
+    refuse(s1, "add W JK", Reason.MELD_CLOSED, "BO-WILD-2")
 
 
 def _bo_t5(options: dict[str, object] | None = None) -> State:
@@ -50,7 +50,7 @@ def test_BO_T5_black_threes_any_time_but_not_the_opening() -> None:
     assert s1.melds[0][0].kind == "black_threes"
     s2 = play(s1, "discard 9D")
     assert not s2.opened[0]
-    refuse(s1, "meld QS QH QD", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(s1, "meld QS QH QD", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
     counted = _bo_t5({"bolivia.black3_counts_for_initial": True})
     c1 = play(counted, "meld 3S 3S 3C 3C", "meld QS QH QD", "meld 5H 5D 5C")
     c2 = play(c1, "discard 9D")
@@ -61,12 +61,12 @@ def test_BO_T7_nobody_discards_or_melds_his_last_card() -> None:
     """BO-T7; BO-OUT-1, BO-OUT-2: one card may not be discarded; a meld must leave two
     cards (one to discard, one to keep)."""
     one = position(BO, hands={0: "9D"}, melds={0: "K@0: KS KH KD"})
-    refuse(one, "discard 9D", Reason.MUST_KEEP_CARD)
+    refuse(one, "discard 9D", Reason.MUST_KEEP_CARD, "BO-OUT-1")
     assert not any(isinstance(m, GoOut) for m in legal_moves(one))
     three = position(BO, hands={0: "QS QH QD"}, melds={0: "K@0: KS KH KD"})
-    refuse(three, "meld QS QH QD", Reason.MUST_KEEP_CARD)
+    refuse(three, "meld QS QH QD", Reason.MUST_KEEP_CARD, "BO-OUT-2")
     four = position(BO, hands={0: "QS QH QD 9D"}, melds={0: "K@0: KS KH KD"})
-    refuse(four, "meld QS QH QD", Reason.MUST_KEEP_CARD)
+    refuse(four, "meld QS QH QD", Reason.MUST_KEEP_CARD, "BO-OUT-2")
     five = position(BO, hands={0: "QS QH QD 9D 8C"}, melds={0: "K@0: KS KH KD"})
     assert discards(play(five, "meld QS QH QD")) == {"discard 9D", "discard 8C"}
 
@@ -126,19 +126,19 @@ def test_BO_T11_scoring_at_exhaustion() -> None:
 def test_BO_B3_2_black_three_sets_are_closed_and_two_are_allowed() -> None:
     """BO-B3-1/2/3: sets of three or four, nothing added, a second set allowed."""
     s = position(BO, hands={0: "3S 3S 3C 9D 8C 4H"}, melds={0: "3@0: 3C 3S 3C"})
-    refuse(s, "add 3 3S", Reason.MELD_CLOSED)
+    refuse(s, "add 3 3S", Reason.MELD_CLOSED, "BO-B3-2")
     s1 = play(s, "meld 3S 3S 3C")
     assert [m.kind for m in s1.melds[0]] == ["black_threes", "black_threes"]
     five = position(BO, hands={0: "3S 3S 3S 3C 3C 9D 8C"}, melds={0: "K@0: KS KH KD"})
-    refuse(five, "meld 3S 3S 3S 3C 3C", Reason.MELD_CLOSED)
+    refuse(five, "meld 3S 3S 3S 3C 3C", Reason.MELD_CLOSED, "BO-B3-2")
 
 
 def test_BO_PILE_10_wild_top_blocks() -> None:
     """BO-PILE-10: a wild card on top blocks the pile."""
     s = position(BO, phase="draw", hands={0: "2C 2D 4C 9D"}, melds={0: "W@0: JK 2S 2H"},
                  pile="5D 2H")
-    refuse(s, "take 2C 2D", Reason.PILE_BLOCKED)
-    refuse(s, "take on W", Reason.PILE_BLOCKED)
+    refuse(s, "take 2C 2D", Reason.PILE_BLOCKED, "CL-PILE-2")
+    refuse(s, "take on W", Reason.PILE_BLOCKED, "CL-PILE-2")
 
 
 def test_BO_C1_hoyle_going_out_needs_an_escalera() -> None:
@@ -146,7 +146,7 @@ def test_BO_C1_hoyle_going_out_needs_an_escalera() -> None:
     opts = {"bolivia.going_out": "hoyle"}
     no_seq = position(BO, options=opts, hands={0: "QS QH QD 9D"},
                       melds={0: "K@0: KS KH KD KC KS KH KD | A@2: AS AH AD AC AS AH AD"})
-    refuse(no_seq, "meld QS QH QD", Reason.GO_OUT_NEEDS_CANASTAS)
+    refuse(no_seq, "meld QS QH QD", Reason.GO_OUT_NEEDS_CANASTAS, "BO-C1")
     ok = position(BO, options=opts, hands={0: "QS QH QD 9D"},
                   melds={0: f"K@0: KS KH KD KC KS KH KD | H:5-J@2: {ESCALERA}"})
     end = play(ok, "meld QS QH QD", "out 9D")
@@ -157,7 +157,7 @@ def test_BO_WILD_1_option_unlimited_wilds() -> None:
     """BO-WILD-1, BO-C3: two wild cards per group, any number with the option."""
     hand = {0: "8S 8H 2C 2S JK 4C 6D 9S"}
     refuse(position(BO, hands=hand, melds={0: "K@0: KS KH KD"}), "meld 8S 8H 2C 2S JK",
-           Reason.TOO_MANY_WILDS)
+           Reason.TOO_MANY_WILDS, "SA-MELD-2")
     free = position(BO, options={"bolivia.unlimited_wilds_in_groups": True}, hands=hand,
                     melds={0: "K@0: KS KH KD"})
     assert listed(free, "meld 8S 8H 2C 2S JK")

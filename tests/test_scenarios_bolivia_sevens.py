@@ -25,10 +25,10 @@ def test_SV_T1_no_meld_past_seven_cards(variant: str) -> None:
     s = position(variant, hands={0: "9C QH 4C 6D"},
                  melds={0: f"9@0: {NINES} | H:5-J@2: {ESCALERA}"})
     if variant == SV:
-        refuse(s, "add 9 9C", Reason.MELD_CLOSED)
+        refuse(s, "add 9 9C", Reason.MELD_CLOSED, "SV-CAN-1")
     else:
         assert meld_cards(play(s, "add 9 9C"), 0)[0] == cards(NINES + " 9C")
-    refuse(s, "add H:5-J QH", Reason.MELD_CLOSED)
+    refuse(s, "add H:5-J QH", Reason.MELD_CLOSED, "SA-SEQ-5")
 
 
 def _sv_t3() -> State:
@@ -79,7 +79,7 @@ def test_SV_T7_initial_meld_bands(score: int, need: int) -> None:
         done = play(s, "meld 9S 9H 9D", "meld 8C 8D 8H", "discard 4S")
         assert done.opened[0]
     else:
-        refuse(s, "meld 9S 9H 9D", Reason.OPENING_MINIMUM_NOT_MET)
+        refuse(s, "meld 9S 9H 9D", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
 
 
 def test_SV_T7_negative_minimum_option() -> None:
@@ -128,7 +128,7 @@ def test_SV_GAME_1_tie_is_a_draw_or_another_deal() -> None:
 def test_SV_T11_last_card_is_never_discarded() -> None:
     """SV-T11; BO-OUT-1: as in Bolivia, nobody discards his only card."""
     s = position(SV, hands={0: "9D"}, melds={0: "K@0: KS KH KD"})
-    refuse(s, "discard 9D", Reason.MUST_KEEP_CARD)
+    refuse(s, "discard 9D", Reason.MUST_KEEP_CARD, "BO-OUT-1")
 
 
 # --- rule checks of our own ----------------------------------------------------------
@@ -157,7 +157,7 @@ def test_SV_BONUS_2_unopened_side_needs_its_minimum_first() -> None:
     """SV-BONUS-2 (engine reading): the bonus draw cannot be undone, so an unopened side
     completes the first canasta only once the turn's melds reach its minimum."""
     s = position(SV, hands={0: "4S 4H 4D 4C 4S 4H 4D 9S 9H 9D 6C 8D"})
-    refuse(s, "meld 4S 4H 4D 4C 4S 4H 4D", Reason.OPENING_MINIMUM_NOT_MET)  # 35 < 60
+    refuse(s, "meld 4S 4H 4D 4C 4S 4H 4D", Reason.OPENING_MINIMUM_NOT_MET, "SV-BONUS-2")  # 35 < 60
     s1 = play(s, "meld 9S 9H 9D")  # 30
     s2 = play(s1, "meld 4S 4H 4D 4C 4S 4H 4D")  # 65 >= 60: the bonus comes
     assert s2.opened[0] and len(s2.hands[0]) == 2 + 11 and Undo() not in legal_moves(s2)
@@ -218,5 +218,5 @@ def test_SV_CAN_1_nothing_joins_a_seven_card_canasta(card: str) -> None:
     refusal names the seven-card limit, not the natural canasta's closure (SA-CAN-3)."""
     state = position("bolivia_sevens", hands={0: "9C 2C 5D 6D JK"}, drew="stock",
                      opened=(1, 0), melds={0: "9@0: 9S 9H 9D 9C 9S 9H 9D"})
-    err = refuse(state, f"add 9 {card}", Reason.MELD_CLOSED)
+    err = refuse(state, f"add 9 {card}", Reason.MELD_CLOSED, "SV-CAN-1")
     assert err.rule == "SV-CAN-1"

@@ -32,10 +32,11 @@ from engine import (
 from engine.cards import CODES, IS_RED_THREE, RANK, Card, parse_cards, rank_of_char
 from engine.deck import composition
 from engine.moves import Discard, GoOut, Meld, TakePile
-from engine.notation import export_position, import_position
+from engine.notation import import_position
 from engine.state import MeldPile, SideResult
 from engine.views import provisional_score, seat_view
 from tests.conftest import all_cards
+from tests.positions import refuse
 
 # --- helpers ----------------------------------------------------------------------
 
@@ -174,16 +175,6 @@ def play(state: State, *texts: str, seat: int | None = None) -> State:
     return state
 
 
-def refuse(state: State, text: str, reason: Reason) -> None:
-    """The move is not listed, is refused with ``reason``, and leaves the state unchanged."""
-    before = export_position(state)
-    assert not listed(state, text), text
-    with pytest.raises(RuleViolation) as err:
-        apply(state, parse_move(text))
-    assert err.value.reason is reason, str(err.value)
-    assert export_position(state) == before
-
-
 def cards(text: str) -> tuple[Card, ...]:
     return tuple(sorted(parse_cards(text)))
 
@@ -225,8 +216,8 @@ def test_TS_01_initial_meld_below_minimum_turn_total() -> None:
     assert s.rules.minimum_for(s.scores[0]) == 50
     s1 = play(s, "meld KS KH KD")  # the minimum is still reachable: staging is offered
     assert not discards(s1)
-    refuse(s1, "discard 9S", Reason.OPENING_MINIMUM_NOT_MET)
-    refuse(s1, "discard 4H", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(s1, "discard 9S", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+    refuse(s1, "discard 4H", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
     back = play(s1, "undo")
     assert back.hands[0] == s.hands[0] and back.melds == s.melds
     s2 = play(s1, "meld QS QH JK")  # 30 + 70 = 100 >= 50
@@ -239,8 +230,8 @@ def test_TS_01_initial_meld_below_minimum_turn_total() -> None:
 def test_TS_01_initial_meld_below_minimum_batch() -> None:
     """TS-01; CL-MIN-1, CL-MIN-3, CL-MIN-8 (batch): the 30-point meld itself is refused."""
     s = _ts01({"initial_meld_validation": "batch"})
-    refuse(s, "meld KS KH KD", Reason.OPENING_MINIMUM_NOT_MET)
-    refuse(s, "meld KH KD KS", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(s, "meld KS KH KD", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+    refuse(s, "meld KH KD KS", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
     s1 = play(s, "meld KS KH KD JK")  # 80 >= 50 in one action
     assert "discard 9S" in discards(s1)
 
@@ -255,17 +246,17 @@ def test_TS_03_negative_score_minimum_15() -> None:
     assert meld_is(s1, 0, "4", "4S 4H 4C")
     # the same action with NS at 0: no completion reaches 50, so the meld is refused
     z = position(hands={0: hand}, scores=(0, 0))
-    refuse(z, "meld 4H 4C 4S", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(z, "meld 4H 4C 4S", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
     # ... and when 50 is still reachable it may be staged, but not committed
     z2 = position(hands={0: "4H 4C 4S 5D 6D 7S 9C JH QD KH KS JK"}, scores=(0, 0))
     z3 = play(z2, "meld 4H 4C 4S")
     assert not discards(z3)
-    refuse(z3, "discard 5D", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(z3, "discard 5D", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
     # batch mode: at -350 the action is legal, at 0 refused
     b = position(hands={0: hand}, scores=(-350, 0), options={"initial_meld_validation": "batch"})
     assert "discard 5D" in discards(play(b, "meld 4H 4C 4S"))
     b0 = position(hands={0: hand}, scores=(0, 0), options={"initial_meld_validation": "batch"})
-    refuse(b0, "meld 4H 4C 4S", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(b0, "meld 4H 4C 4S", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
 
 
 def test_TS_05a_120_band_two_melds_130_legal() -> None:
@@ -289,14 +280,14 @@ def test_TS_05b_120_band_two_melds_100_illegal() -> None:
     s = position(hands={0: "AS AH AD 8S 8H 2C KS KH KD 5D 6C 7S"}, scores=(3000, 0))
     s1 = play(s, "meld AS AH AD", "meld 8S 8H 2C")
     assert not discards(s1)
-    refuse(s1, "discard 5D", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(s1, "discard 5D", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
     assert discards(play(s1, "meld KS KH KD"))  # 130: now it may end
     # with nothing else to meld, 100 is the most: the first meld is already refused
     t = position(hands={0: "AS AH AD 8S 8H 2C 5D 6C 7S 9C JH QD"}, scores=(3000, 0))
-    refuse(t, "meld AS AH AD", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(t, "meld AS AH AD", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
     b = position(hands={0: "AS AH AD 8S 8H 2C 5D 6C 7S 9C JH QD"}, scores=(3000, 0),
                  options={"initial_meld_validation": "batch"})
-    refuse(b, "meld AS AH AD / 8S 8H 2C", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(b, "meld AS AH AD / 8S 8H 2C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
 
 
 def _ts07() -> State:
@@ -309,9 +300,9 @@ def test_TS_07_pile_initial_meld_counts_only_top_card() -> None:
     s = _ts07()
     assert len(s.stock) == 40
     # (a) 9H + 9S + 9C = 30 < 50: the aces below do not count
-    refuse(s, "take 9S 9C", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(s, "take 9S 9C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-6")
     # (c) a natural pair is required against an unopened side
-    refuse(s, "take 9S 2C", Reason.PILE_FROZEN)
+    refuse(s, "take 9S 2C", Reason.PILE_FROZEN, "CL-PILE-6")
     # (b) with K-K-2 shown: 30 + 40 = 70
     s1 = play(s, "take 9S 9C / KH KD 2C")
     assert meld_is(s1, 0, "9", "9H 9S 9C") and meld_is(s1, 0, "K", "KH KD 2C")
@@ -328,7 +319,7 @@ def test_TS_09_natural_pair_takes_frozen_pile_which_unfreezes() -> None:
     s = position(hands={0: "8C 8S QS QC 9D 6S 4H JD TC 5H"}, phase="draw",
                  melds={0: "K@2: KS KH KD"}, pile="7C 2S 5D 8D")
     assert seat_view(s, 0).pile_frozen  # the deuce freezes it for both sides
-    refuse(s, "take 8C 2S", Reason.CARDS_NOT_IN_HAND)
+    refuse(s, "take 8C 2S", Reason.CARDS_NOT_IN_HAND, "CL-TURN-3")
     s1 = play(s, "take 8C 8S")
     assert meld_is(s1, 0, "K", "KS KH KD") and meld_is(s1, 0, "8", "8D 8C 8S")
     assert s1.hands[0] == cards("QS QC 9D 6S 4H JD TC 5H 7C 2S 5D")
@@ -355,16 +346,16 @@ def test_TS_13_black_three_on_top_blocks_the_pile() -> None:
                  melds={0: "9@2: 9S 9H 9C"}, pile="9S 3C")
     assert not any(isinstance(m, TakePile) for m in legal_moves(s))
     for text in ("take", "take 9D 9H", "take 9D"):
-        refuse(s, text, Reason.PILE_BLOCKED)
+        refuse(s, text, Reason.PILE_BLOCKED, "CL-PILE-2")
     assert listed(s, "draw")
 
 
 def test_TS_15_unopened_side_no_wild_in_pile() -> None:
     """TS-15; CL-PILE-3, CL-PILE-6, CL-MIN-6: natural pair needed, and the minimum."""
     a = position(hands={0: "TS JK AS AH 2D 7C 8C 9C 4S 6D QH"}, phase="draw", pile="5S TD")
-    refuse(a, "take TS JK", Reason.PILE_FROZEN)
+    refuse(a, "take TS JK", Reason.PILE_FROZEN, "CL-PILE-6")
     b = position(hands={0: "TS TC AS AH 2D 7C 8C 9C 4S 6D QH"}, phase="draw", pile="5S TD")
-    refuse(b, "take TS TC", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(b, "take TS TC", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-6")
     b1 = play(b, "take TS TC / AS AH 2D")
     assert meld_is(b1, 0, "T", "TS TD TC") and meld_is(b1, 0, "A", "AS AH 2D")
     assert b1.hands[0] == cards("7C 8C 9C 4S 6D QH 5S")
@@ -374,7 +365,7 @@ def test_TS_15_unopened_side_no_wild_in_pile() -> None:
 def test_TS_17_second_meld_of_same_rank() -> None:
     """TS-17; CL-MELD-5, CL-MELD-6: no second 7 meld; the cards are added instead."""
     s = position(hands={0: "7C 7S 2D KS QD 9H 5C"}, melds={0: "7@2: 7S 7H 7D"})
-    refuse(s, "meld 7C 7S 2D", Reason.MELD_EXISTS)
+    refuse(s, "meld 7C 7S 2D", Reason.MELD_EXISTS, "CL-MELD-5")
     s1 = play(s, "add 7 7C 7S 2D")
     m = meld_of(s1, 0, "7")
     assert tuple(sorted(m.cards)) == cards("7S 7H 7D 7C 7S 2D")
@@ -386,7 +377,7 @@ def test_TS_19_three_wild_limit() -> None:
     """TS-19; CL-MELD-1, CL-MELD-6, CL-CAN-1, CL-CAN-2: a fourth wild is refused; 9C makes a
     mixed canasta."""
     s = position(hands={0: "2H 9C 5C 6D 7S"}, melds={0: "9@2: 9S 9H 9D JK 2C 2S"})
-    refuse(s, "add 9 2H", Reason.TOO_MANY_WILDS)
+    refuse(s, "add 9 2H", Reason.TOO_MANY_WILDS, "CL-MELD-1")
     s1 = play(s, "add 9 9C")
     m = meld_of(s1, 0, "9")
     assert m.size == 7 and m.is_canasta and not m.is_natural_canasta
@@ -397,10 +388,10 @@ def test_TS_19_three_wild_limit() -> None:
 def test_TS_21_wild_cards_alone() -> None:
     """TS-21; CL-MELD-2: wild cards are never melded alone."""
     s = position(hands={0: "2C 2D JK 5C 6D 9S"}, melds={0: "K@2: KS KH KD"})
-    refuse(s, "meld 2C 2D JK", Reason.MELD_NEEDS_NATURALS)
+    refuse(s, "meld 2C 2D JK", Reason.MELD_NEEDS_NATURALS, "CL-MELD-2")
     # also for an unopened side
     u = position(hands={0: "2C 2D JK 5C 6D 9S"})
-    refuse(u, "meld 2C 2D JK", Reason.MELD_NEEDS_NATURALS)
+    refuse(u, "meld 2C 2D JK", Reason.MELD_NEEDS_NATURALS, "CL-MELD-2")
 
 
 def _ts23() -> State:
@@ -428,7 +419,7 @@ def test_TS_23_black_threes_when_going_out() -> None:
 def test_TS_25_no_canasta_a_card_must_be_kept() -> None:
     """TS-25; CL-OUT-3, CL-MELD-11: without a canasta the last card cannot be melded away."""
     s = position(hands={0: "KC 4D"}, melds={0: "K@2: KS KH KD 2C"})
-    refuse(s, "add K KC", Reason.GO_OUT_NEEDS_CANASTAS)  # (a)
+    refuse(s, "add K KC", Reason.GO_OUT_NEEDS_CANASTAS, "CL-OUT-3")  # (a)
     assert discards(s) == {"discard KC", "discard 4D"}
     b = play(s, "discard 4D")  # (b)
     assert b.hands[0] == cards("KC")
@@ -446,7 +437,7 @@ def test_TS_27_permission_refused() -> None:
     s = play(s, "no", seat=2)
     s = play(s, "draw")
     assert s.hands[0] == cards("9C 4D")
-    refuse(s, "add 9 9C", Reason.GO_OUT_REFUSED)  # (a)
+    refuse(s, "add 9 9C", Reason.GO_OUT_REFUSED, "CL-OUT-6")  # (a)
     assert not any(isinstance(m, GoOut) for m in legal_moves(s))
     assert discards(s) == {"discard 9C", "discard 4D"}
     assert play(s, "discard 4D").hands[0] == cards("9C")  # (b)
@@ -467,10 +458,10 @@ def test_TS_29_permission_granted_binds_strict() -> None:
     """TS-29; CL-OUT-5 (permission_yes strict), CL-OUT-1, CL-SCORE-3: after "yes" N must go
     out when he can."""
     s = _ts29()
-    refuse(s, "discard 5H", Reason.MUST_GO_OUT)
+    refuse(s, "discard 5H", Reason.MUST_GO_OUT, "CL-OUT-5")
     assert not discards(s)
     s1 = play(s, "meld 8S 8C 8D")
-    refuse(s1, "discard 5H", Reason.MUST_GO_OUT)
+    refuse(s1, "discard 5H", Reason.MUST_GO_OUT, "CL-OUT-5")
     s2 = play(s1, "add 7 7H", "out 5H")
     assert s2.phase is Phase.HAND_OVER and s2.result is not None
     assert s2.result.went_out == 0 and not s2.result.concealed
@@ -514,8 +505,8 @@ def test_TS_33_compulsory_take_after_exhaustion() -> None:
     """TS-33; CL-EXH-4, CL-PILE-7c: with the stock empty a fitting pile must be taken."""
     s = _ts33()
     assert s.stock == ()
-    refuse(s, "decline", Reason.MUST_TAKE_PILE)
-    refuse(s, "draw", Reason.STOCK_EMPTY)
+    refuse(s, "decline", Reason.MUST_TAKE_PILE, "CL-EXH-4")
+    refuse(s, "draw", Reason.STOCK_EMPTY, "CL-EXH-4")
     s1 = play(s, "take")
     assert meld_is(s1, 0, "8", "8S 8H 8D 8C")
     assert s1.hands[0] == cards("KD 5S 4C")
@@ -549,7 +540,7 @@ def test_TS_35_last_red_three_may_meld_option() -> None:
     s1 = play(s, "draw")
     assert s1.phase is Phase.MELD and s1.red3[0] == cards("3H")
     assert not discards(s1)
-    refuse(s1, "discard 4D", Reason.WRONG_PHASE)
+    refuse(s1, "discard 4D", Reason.WRONG_PHASE, "CL-EXH-2")
     s2 = play(s1, "add K KC", "end")
     assert s2.phase is Phase.HAND_OVER and s2.result is not None
     assert s2.result.went_out == -1
@@ -588,7 +579,7 @@ def test_TS_39_two_players_need_two_canastas() -> None:
     s1 = play(s, "draw")
     assert len(s1.stock) == n - 2
     assert s1.hands[0] == cards("QC QD 4D")
-    refuse(s1, "add Q QC QD", Reason.GO_OUT_NEEDS_CANASTAS)
+    refuse(s1, "add Q QC QD", Reason.GO_OUT_NEEDS_CANASTAS, "CL-OUT-3")
     s2 = play(s1, "discard 4D")
     assert s2.hands[0] == cards("QC QD")
     assert listed(s1, "add Q QC")  # keeping two cards is fine
@@ -607,17 +598,17 @@ def test_TS_41_covered_black_three_does_not_freeze() -> None:
 def test_TS_43_opponents_meld() -> None:
     """TS-43; CL-MELD-6, CL-PILE-11: never onto the opponents' melds."""
     s = position(hands={0: "9C 5C 6D 7S JH"}, melds={0: "K@2: KS KH KD", 1: "9@1: 9S 9H 9D"})
-    refuse(s, "add 9 9C", Reason.NO_SUCH_MELD)
+    refuse(s, "add 9 9C", Reason.NO_SUCH_MELD, "CL-MELD-6")
     t = position(hands={0: "5C 6D 7S JH QD"}, phase="draw", pile="4D 9C",
                  melds={0: "K@2: KS KH KD", 1: "9@1: 9S 9H 9D"})
     assert not any(isinstance(m, TakePile) for m in legal_moves(t))
-    refuse(t, "take", Reason.PILE_TAKE_INVALID)
+    refuse(t, "take", Reason.PILE_TAKE_INVALID, "CL-PILE-7")
 
 
 def test_TS_45_canasta_already_holding_three_wilds() -> None:
     """TS-45; CL-MELD-1, CL-CAN-3: only naturals join a canasta with three wilds."""
     s = position(hands={0: "JK TS 5C 6D 9H"}, melds={0: "T@2: TS TH TD TC 2S 2H JK"})
-    refuse(s, "add T JK", Reason.TOO_MANY_WILDS)
+    refuse(s, "add T JK", Reason.TOO_MANY_WILDS, "CL-MELD-1")
     s1 = play(s, "add T TS")
     m = meld_of(s1, 0, "T")
     assert m.size == 8 and m.wilds == 3 and m.is_canasta and not m.is_natural_canasta
@@ -627,7 +618,7 @@ def test_TS_47_frozen_against_one_side_only() -> None:
     """TS-47; CL-PILE-3, CL-PILE-7b: the same pile is frozen for EW, not for NS."""
     hand = "5S JK 9S TD QH 7C 8D"
     e = position(hands={1: hand}, phase="draw", turn=1, pile="8C 5H", melds={0: "K@2: KS KH KD"})
-    refuse(e, "take 5S JK", Reason.PILE_FROZEN)
+    refuse(e, "take 5S JK", Reason.PILE_FROZEN, "CL-PILE-6")
     n = position(hands={0: hand}, phase="draw", turn=0, pile="8C 5H", melds={0: "K@2: KS KH KD"})
     n1 = play(n, "take 5S JK")
     assert meld_is(n1, 0, "5", "5H 5S JK")
@@ -741,7 +732,7 @@ def test_SC_13_concealed_hand() -> None:
 def test_extra_CL_PILE_9_one_card_against_one_card_pile() -> None:
     """CL-PILE-9: one card in hand cannot take a one-card pile (even with a canasta)."""
     s = position(hands={0: "5S"}, phase="draw", pile="KC", melds={0: f"K@2: {K_CANASTA}"})
-    refuse(s, "take", Reason.PILE_ONE_CARD)
+    refuse(s, "take", Reason.PILE_ONE_CARD, "CL-PILE-9")
     assert [str(m) for m in legal_moves(s) if not isinstance(m, TakePile)] == ["draw", "ask"]
     t = position(hands={0: "5S"}, phase="draw", pile="4C KC", melds={0: f"K@2: {K_CANASTA}"})
     t1 = play(t, "take")
@@ -763,9 +754,9 @@ def test_extra_CL_OUT_9_black_threes_and_going_out() -> None:
 def test_extra_CL_MELD_3_black_threes_only_when_going_out() -> None:
     """CL-MELD-3: three black threes cannot be melded in a turn that does not go out."""
     s = position(hands={0: "3S 3C 3S 4D 5H"}, melds={0: "K@2: KS KH KD"})
-    refuse(s, "meld 3S 3C 3S", Reason.BLACK_THREES_ONLY_GOING_OUT)
+    refuse(s, "meld 3S 3C 3S", Reason.BLACK_THREES_ONLY_GOING_OUT, "CL-MELD-3")
     t = position(hands={0: "3S 3C 3S 4D 5H"}, melds={0: f"K@2: {K_CANASTA}"})
-    refuse(t, "meld 3S 3C 3S", Reason.BLACK_THREES_ONLY_GOING_OUT)  # 4D 5H cannot be laid
+    refuse(t, "meld 3S 3C 3S", Reason.BLACK_THREES_ONLY_GOING_OUT, "CL-MELD-3")  # 4D 5H cannot be laid
 
 
 def _stacked_deck(options: Mapping[str, object] | None = None, *,
@@ -805,7 +796,7 @@ def test_extra_CL_DEAL_4_upcard_procedure() -> None:
     c = new_game("classic", 4, seed=1, options=o, deck=_stacked_deck(o, after="3S 9H"))
     assert c.pile == tuple(parse_cards("3S")) and len(c.stock) == 63
     assert not any(isinstance(m, TakePile) for m in legal_moves(c))
-    refuse(c, "take", Reason.PILE_BLOCKED)
+    refuse(c, "take", Reason.PILE_BLOCKED, "CL-PILE-2")
 
 
 def test_extra_CL_R3_1_dealt_red_threes_replaced_on_first_turn() -> None:
@@ -915,7 +906,7 @@ def test_extra_CL_P6_7_minimum_150_in_play(players: int, score: int, ok: bool) -
     if ok:
         play(s1, "discard 7H")
     else:
-        refuse(s1, "discard 7H", Reason.OPENING_MINIMUM_NOT_MET)
+        refuse(s1, "discard 7H", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
         play(s1, "meld QS QH 2C", "discard 7H")  # 180
 
 
@@ -925,11 +916,11 @@ def test_extra_CL_MIN_4_combined_melds_example() -> None:
     hand = "6S 6H 6D KS KH KD AS AH AD 2C 9D 5H"
     s = position(hands={0: hand}, scores=(1600, 0))
     s1 = play(s, "meld 6S 6H 6D", "meld KS KH KD 2C")
-    refuse(s1, "discard 9D", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(s1, "discard 9D", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
     s2 = play(s1, "undo", "meld AS AH AD 2C", "discard 9D")
     assert s2.opened[0]
     b = position(hands={0: hand}, scores=(1600, 0), options={"initial_meld_validation": "batch"})
-    refuse(b, "meld 6S 6H 6D / KS KH KD 2C", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(b, "meld 6S 6H 6D / KS KH KD 2C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
     play(b, "meld 6S 6H 6D / AS AH AD 2C", "discard 9D")
 
 
@@ -940,7 +931,7 @@ def test_extra_CL_MIN_9_concealed_from_stock_needs_no_minimum(requires: bool) ->
     s = position(hands={0: "4S 4S 4H 4H 4D 4D 4C 5S"}, scores=(3000, 0),
                  options={"concealed_requires_minimum": requires})
     if requires:
-        refuse(s, "meld 4S 4S 4H 4H 4D 4D 4C", Reason.OPENING_MINIMUM_NOT_MET)
+        refuse(s, "meld 4S 4S 4H 4H 4D 4D 4C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
         return
     s1 = play(s, "meld 4S 4S 4H 4H 4D 4D 4C", "out 5S")  # 35 < 120
     assert s1.result is not None and s1.result.concealed
@@ -952,8 +943,8 @@ def test_extra_CL_PILE_6_frozen_pile_merges_into_existing_meld() -> None:
     that rank; the pair and top card join that meld."""
     s = position(hands={0: "8S 8D JK 4C KS"}, phase="draw", pile="5D 2C 9C 8H",
                  melds={0: "8@2: 8S 8C 8D"})
-    refuse(s, "take", Reason.PILE_FROZEN)
-    refuse(s, "take 8S JK", Reason.PILE_FROZEN)
+    refuse(s, "take", Reason.PILE_FROZEN, "CL-PILE-6")
+    refuse(s, "take 8S JK", Reason.PILE_FROZEN, "CL-PILE-6")
     s1 = play(s, "take 8S 8D")
     assert meld_is(s1, 0, "8", "8S 8S 8H 8D 8D 8C")
     assert s1.hands[0] == cards("JK 4C KS 5D 2C 9C")
@@ -964,12 +955,12 @@ def test_extra_CL_MELD_1_wild_limits_and_option() -> None:
     default; one natural never is."""
     hand = "7S 7H 2C 2D JK 9S 9H 5C"
     s = position(hands={0: hand}, melds={0: "K@2: KS KH KD"})
-    refuse(s, "meld 7S 2C 2D", Reason.MELD_NEEDS_NATURALS)
+    refuse(s, "meld 7S 2C 2D", Reason.MELD_NEEDS_NATURALS, "CL-MELD-1")
     s1 = play(s, "meld 7S 7H 2C 2D JK")
     assert meld_of(s1, 0, "7").wilds == 3
     o = position(hands={0: hand}, melds={0: "K@2: KS KH KD"},
                  options={"wilds_not_exceed_naturals": True})
-    refuse(o, "meld 7S 7H 2C 2D JK", Reason.TOO_MANY_WILDS)
+    refuse(o, "meld 7S 7H 2C 2D JK", Reason.TOO_MANY_WILDS, "CL-MELD-1")
     play(o, "meld 7S 7H 2C 2D")
 
 
@@ -980,7 +971,7 @@ def test_extra_CL_CAN_3_natural_canasta_closed_option() -> None:
     assert not meld_of(s1, 0, "K").is_natural_canasta
     o = position(hands={0: "2C 5S 6D"}, melds={0: f"K@2: {K_CANASTA}"},
                  options={"natural_canasta_closed_to_wilds": True})
-    refuse(o, "add K 2C", Reason.NATURAL_CANASTA_CLOSED)
+    refuse(o, "add K 2C", Reason.NATURAL_CANASTA_CLOSED, "CL-CAN-3")
 
 
 def test_extra_CL_EXH_4_frozen_pile_take_is_not_compulsory() -> None:
@@ -992,7 +983,7 @@ def test_extra_CL_EXH_4_frozen_pile_take_is_not_compulsory() -> None:
 
     s = at("KD 5S")
     assert [str(m) for m in legal_moves(s)] == ["decline", "ask"]
-    refuse(s, "take", Reason.PILE_FROZEN)
+    refuse(s, "take", Reason.PILE_FROZEN, "CL-PILE-6")
     t = at("KD 8S 8D")
     assert listed(t, "take 8S 8D") and listed(t, "decline")
     t1 = play(t, "take 8S 8D")
@@ -1006,10 +997,10 @@ def test_extra_CL_OUT_5_yes_but_cannot_go_out() -> None:
                  melds={0: f"K@2: {K_CANASTA} | 7@2: 7S 7D 7C"})
     s = play(s, "ask")
     s = play(s, "yes", seat=2)
-    refuse(s, "ask", Reason.ASK_NOT_ALLOWED)
+    refuse(s, "ask", Reason.ASK_NOT_ALLOWED, "CL-OUT-4")
     s = play(s, "draw")
     assert s.hands[0] == cards("8S 8C 8D 5H 9D")
-    refuse(s, "ask", Reason.ASK_NOT_ALLOWED)
+    refuse(s, "ask", Reason.ASK_NOT_ALLOWED, "CL-OUT-4")
     assert discards(s) == {"discard 8S", "discard 8C", "discard 8D", "discard 5H", "discard 9D"}
     assert play(s, "discard 9D").turn.seat == 1
 
@@ -1020,19 +1011,19 @@ def test_extra_CL_OUT_4_ask_only_before_laying_cards() -> None:
     s = position(hands={0: "8S 8C 8D 5H 6C"}, melds={0: "K@2: KS KH KD"})
     assert listed(s, "ask")
     s1 = play(s, "meld 8S 8C 8D")
-    refuse(s1, "ask", Reason.ASK_NOT_ALLOWED)
+    refuse(s1, "ask", Reason.ASK_NOT_ALLOWED, "CL-OUT-4")
     t = position(hands={0: "8S 8C 5H 6C"}, phase="draw", pile="4D 8H", melds={0: "K@2: KS KH KD"})
     t1 = play(t, "take 8S 8C")
-    refuse(t1, "ask", Reason.ASK_NOT_ALLOWED)
+    refuse(t1, "ask", Reason.ASK_NOT_ALLOWED, "CL-OUT-4")
     two = position(players=2, hands={0: "8S 8C 8D 5H"}, phase="draw")
-    refuse(two, "ask", Reason.ASK_NOT_ALLOWED)
+    refuse(two, "ask", Reason.ASK_NOT_ALLOWED, "CL-P2-5")
 
 
 def test_extra_CL_PILE_12_empty_pile() -> None:
     """CL-PILE-12: an empty pile cannot be taken."""
     s = position(hands={0: "8S 8C 5H"}, phase="draw", melds={0: "K@2: KS KH KD"})
-    refuse(s, "take", Reason.PILE_EMPTY)
-    refuse(s, "take 8S 8C", Reason.PILE_EMPTY)
+    refuse(s, "take", Reason.PILE_EMPTY, "CL-PILE-12")
+    refuse(s, "take 8S 8C", Reason.PILE_EMPTY, "CL-PILE-12")
 
 
 def test_extra_CL_OUT_1_going_out_by_taking_the_pile() -> None:
@@ -1044,7 +1035,7 @@ def test_extra_CL_OUT_1_going_out_by_taking_the_pile() -> None:
     s2 = play(s1, "out")
     assert s2.result is not None and s2.result.went_out == 0
     no = position(hands={0: "9S 9C"}, phase="draw", pile="9D", melds={0: "K@2: KS KH KD"})
-    refuse(no, "take 9S 9C", Reason.MUST_KEEP_CARD)
+    refuse(no, "take 9S 9C", Reason.MUST_KEEP_CARD, "CL-OUT-3")
 
 
 @pytest.mark.parametrize(("players", "hand", "stock"),
@@ -1128,7 +1119,7 @@ def test_extra_CL_PILE_4_black_three_freezes_option() -> None:
     s = position(hands={0: "6C JK 9S TD QH 5C 7D"}, phase="draw", pile="KD 3S 6H",
                  melds={0: "K@2: KS KH KD"}, options={"black_three_freezes": True})
     assert seat_view(s, 0).pile_frozen
-    refuse(s, "take 6C JK", Reason.PILE_FROZEN)
+    refuse(s, "take 6C JK", Reason.PILE_FROZEN, "CL-PILE-6")
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -24,8 +24,8 @@ def test_SA_T1_pile_never_with_natural_and_wild() -> None:
     s = position(SA, phase="draw", hands={0: "9H 2C 9D 4C 6D JS QH"},
                  melds={0: "K@0: KS KH KD"}, pile="5C 9S")
     assert not seat_view(s, 0).sides[0].pile_frozen
-    refuse(s, "take 9H 2C", Reason.PILE_NEEDS_PAIR)
-    refuse(s, "take 9H", Reason.PILE_NEEDS_PAIR)
+    refuse(s, "take 9H 2C", Reason.PILE_NEEDS_PAIR, "SA-PILE-2")
+    refuse(s, "take 9H", Reason.PILE_NEEDS_PAIR, "SA-PILE-1")
     s1 = play(s, "take 9H 9D")
     assert cards("9S 9H 9D") in meld_cards(s1, 0)
     assert s1.hands[0] == cards("2C 4C 6D JS QH 5C")
@@ -42,16 +42,16 @@ def test_SA_T3_pile_extends_incomplete_group_unless_frozen() -> None:
     frozen = position(SA, phase="draw", hands=hand, melds={0: "9@2: 9D 9D 9C 2S"},
                       pile="5C JK 7D 9H")
     assert seat_view(frozen, 0).pile_frozen
-    refuse(frozen, "take on 9", Reason.PILE_FROZEN)
+    refuse(frozen, "take on 9", Reason.PILE_FROZEN, "SA-PILE-6")
 
 
 def test_SA_T5_at_most_two_wild_cards_in_a_group() -> None:
     """SA-T5; SA-MELD-2: three wild cards in a group are refused, two are fine."""
     s = position(SA, hands={0: "8S 8H 8D 2C 2S JK 4C 6D QH"}, melds={0: "K@0: KS KH KD"})
-    refuse(s, "meld 8S 8H 8D 2C 2S JK", Reason.TOO_MANY_WILDS)
+    refuse(s, "meld 8S 8H 8D 2C 2S JK", Reason.TOO_MANY_WILDS, "SA-MELD-2")
     s1 = play(s, "meld 8S 8H 8D 2C 2S")
     assert cards("8S 8H 8D 2C 2S") in meld_cards(s1, 0)
-    refuse(s1, "add 8 JK", Reason.TOO_MANY_WILDS)
+    refuse(s1, "add 8 JK", Reason.TOO_MANY_WILDS, "SA-MELD-2")
 
 
 def test_SA_T7_samba_is_closed_at_seven() -> None:
@@ -59,8 +59,8 @@ def test_SA_T7_samba_is_closed_at_seven() -> None:
     makes one, worth 1500."""
     s = position(SA, hands={0: "QH 4H 6C 9S 2D"},
                  melds={0: f"H:5-J@0: {SAMBA_H}"})
-    refuse(s, "add H:5-J QH", Reason.MELD_CLOSED)
-    refuse(s, "add H:5-J 4H", Reason.MELD_CLOSED)
+    refuse(s, "add H:5-J QH", Reason.MELD_CLOSED, "SA-SEQ-5")
+    refuse(s, "add H:5-J 4H", Reason.MELD_CLOSED, "SA-SEQ-5")
     t = position(SA, hands={0: "JH 4C 6C 9S 2D"}, melds={0: "H:5-T@0: 5H 6H 7H 8H 9H TH"})
     before = provisional_score(t)[0]
     t1 = play(t, "add H:5-T JH")
@@ -84,11 +84,11 @@ def test_SA_T9_initial_meld_150_from_7000() -> None:
     s1 = play(s, "take AH AD / KS KH JK / 6H 7H 8H")
     assert {cards("AS AH AD"), cards("KS KH JK"), cards("6H 7H 8H")} <= set(meld_cards(s1, 0))
     assert s1.opened[0] and cards("TC 4D")[0] in s1.hands[0]
-    refuse(s, "take AH AD / KS KH JK", Reason.OPENING_MINIMUM_NOT_MET)
+    refuse(s, "take AH AD / KS KH JK", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-6")
     strict = _sa_t9({"samba.min_7000": 160})
     assert strict.rules.minimum_for(7200) == 160
     refuse(strict, "take AH AD / KS KH JK / 6H 7H 8H",
-           Reason.OPENING_MINIMUM_NOT_MET)
+           Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-6")
 
 
 def test_SA_T11_black_threes_only_when_going_out() -> None:
@@ -96,7 +96,7 @@ def test_SA_T11_black_threes_only_when_going_out() -> None:
     going out with two canastas."""
     s = position(SA, hands={0: "3S 3C 3C 9D 4C 6H"},
                  melds={0: f"K@0: {K_CANASTA} | H:5-J@2: {SAMBA_H}"})
-    refuse(s, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT)
+    refuse(s, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT, "SA-B3-1")
     out = position(SA, hands={0: "3S 3C 3C"},
                    melds={0: f"K@0: {K_CANASTA} | H:5-J@2: {SAMBA_H}"})
     out1 = play(out, "meld 3S 3C 3C", "out")
@@ -104,7 +104,7 @@ def test_SA_T11_black_threes_only_when_going_out() -> None:
     assert out1.result is not None and out1.result.went_out == 0
     assert out1.result.sides[0].going_out == 200  # SA-OUT-3
     one = position(SA, hands={0: "3S 3C 3C"}, melds={0: f"K@0: {K_CANASTA}"})
-    refuse(one, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT)
+    refuse(one, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT, "SA-B3-1")
 
 
 def _reds(count_ns: int, canastas: int, options: dict[str, object] | None = None) -> State:
@@ -160,20 +160,20 @@ def test_SA_MELD_5_second_group_of_a_rank_and_merge() -> None:
     assert meld_cards(s2, 0) == [cards("KS KS KH KD KD KC 2C")] and s2.melds[0][0].is_canasta
     off = position(SA, options={"samba.allow_merge_groups": False},
                    hands={0: "KD KC 2C 9S 4C 6D"}, melds={0: "K@0: KS KH KD KS"})
-    refuse(play(off, "meld KD KC 2C"), "merge K K#2", Reason.MERGE_NOT_ALLOWED)
+    refuse(play(off, "meld KD KC 2C"), "merge K K#2", Reason.MERGE_NOT_ALLOWED, "SA-MELD-6")
 
 
 def test_SA_SEQ_labels_add_at_both_ends_and_no_wild() -> None:
     """SA-SEQ-1/2/3/5: sequences 4..A of one suit, added to at either end, never with a
     wild card; an ace is high only."""
     s = position(SA, hands={0: "4S 8S 9S 2C QD KD AD 5C"}, melds={0: "S:5-7@0: 5S 6S 7S"})
-    refuse(s, "add S:5-7 8S 2C", Reason.NOT_A_SEQUENCE)
-    refuse(s, "add S:5-7 9S", Reason.NOT_A_SEQUENCE)
+    refuse(s, "add S:5-7 8S 2C", Reason.NOT_A_SEQUENCE, "SA-SEQ-5")
+    refuse(s, "add S:5-7 9S", Reason.NOT_A_SEQUENCE, "SA-SEQ-5")
     s1 = play(s, "add S:5-7 4S 8S 9S")
     assert s1.melds[0][0].cards == cards("4S 5S 6S 7S 8S 9S")
     s2 = play(s1, "meld QD KD AD")
     assert [str(v.label) for v in seat_view(s2, 0).sides[0].melds] == ["S:4-9", "D:Q-A"]
-    refuse(s, "meld 2C 4S 5C", Reason.NOT_A_SEQUENCE)
+    refuse(s, "meld 2C 4S 5C", Reason.NOT_A_SEQUENCE, "SA-SEQ-1")
 
 
 def test_SA_PILE_4_5_no_pile_route_to_a_sequence_with_hand_cards_or_a_samba() -> None:
@@ -187,13 +187,13 @@ def test_SA_PILE_4_5_no_pile_route_to_a_sequence_with_hand_cards_or_a_samba() ->
     assert cards("5C 6C 7C 8C 9C") in meld_cards(s1, 0)
     top4 = position(SA, phase="draw", hands={0: "9C 4D QD QS 7D"},
                     melds={0: "H:5-J@2: " + SAMBA_H}, pile="3C 6D 4H")
-    refuse(top4, "take on H:5-J", Reason.MELD_CLOSED)
+    refuse(top4, "take on H:5-J", Reason.MELD_CLOSED, "SA-PILE-5")
 
 
 def test_SA_OUT_1_two_canastas_to_go_out() -> None:
     """SA-OUT-1, SA-OUT-4: with one canasta a player keeps a card; with two he goes out."""
     s = position(SA, hands={0: "QS QH QD 9D"}, melds={0: f"K@0: {K_CANASTA}"})
-    refuse(s, "meld QS QH QD", Reason.GO_OUT_NEEDS_CANASTAS)
+    refuse(s, "meld QS QH QD", Reason.GO_OUT_NEEDS_CANASTAS, "CL-OUT-3")
     t = position(SA, hands={0: "QS QH QD 9D"},
                  melds={0: f"K@0: {K_CANASTA} | H:5-J@2: {SAMBA_H}"})
     t1 = play(t, "meld QS QH QD", "out 9D")
@@ -229,6 +229,6 @@ def test_SA_SEQ_2_a_run_through_a_three_is_not_a_sequence() -> None:
     """SA-SEQ-2: sequences run from the four to the ace, so ``meld 3S 4S 5S`` is refused
     as a sequence that cannot hold a three (not as black threes with wild cards)."""
     state = position("samba", hands={0: "3S 4S 5S 6S KH KD"}, drew="stock", opened=(1, 0))
-    err = refuse(state, "meld 3S 4S 5S", Reason.NOT_A_SEQUENCE)
+    err = refuse(state, "meld 3S 4S 5S", Reason.NOT_A_SEQUENCE, "SA-SEQ-2")
     assert err.rule == "SA-SEQ-2"
     assert listed(state, "meld 4S 5S 6S")

@@ -1,18 +1,19 @@
-"""``canasta play``: scripted terminal sessions that play a whole hand to its score.
+"""``canasta play`` (clients/terminal): scripted terminal sessions that play a whole hand
+to its score.
 
-The table runs as a real process (``python -m service.cli play``); the test reads
-its output up to each prompt, picks a move from the listed ones (by its number or
-by its text, alternately) and writes it to the table's stdin, like a person would.
+The table runs as a real process (``python -m service.cli play``, which starts its own
+local server unless given ``--server``); the test reads its output up to each prompt,
+picks a move from the listed ones (by its number or by its text, alternately) and writes
+it to the table's stdin, like a person would.
 
-``test_your_screen_never_shows_another_seats_hand`` runs the table in this process,
-on the embedded engine and against a running server, recording every call it makes:
-each screen is compared with the host's full view of the snapshot it shows, and each
-call's credential with the one it should present (yours, or the host's for the bots).
+``test_your_screen_never_shows_another_seats_hand`` runs the table in this process
+against a running server, recording every call it makes through the SDK: each screen is
+compared with the host's full view of the snapshot it shows, and each call's credential
+with the one it should present (yours, or the host's for the bots).
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import queue
@@ -130,12 +131,12 @@ def _assert_scored(transcript: str, sides: int) -> None:
     assert len(rows) == sides, table
 
 
-def test_a_whole_hand_in_the_embedded_engine() -> None:
+def test_a_whole_hand_against_a_local_server() -> None:
     session = Session("--variant", "classic", "--players", "4", "--seed", "11", "--hands", "1")
     played = list(play_hand(session))
     assert session.close() == 0, session.transcript
     out = session.transcript
-    assert out.startswith("canasta table · embedded engine\n")
+    assert re.match(r"canasta table · a local server \(127\.0\.0\.1:\d+\)\n", out), out
     assert "classic, 4 players, seed 11; you are seat 0, the bots play greedy." in out
     # the table shows the hand, melds, the pile top, scores and the moves by their text
     for part in ("Your hand (", "Melds:", "Stock ", " · top ", "Scores: team 0 (you), seats 0 2",
@@ -155,7 +156,7 @@ def test_a_hand_against_a_running_server(tmp_path: Path) -> None:
         played = list(play_hand(session))
         assert session.close() == 0, session.transcript
     out = session.transcript
-    assert re.match(r"canasta table · server 127\.0\.0\.1:\d+ \((Python SDK|gRPC)\)\n", out)
+    assert out.startswith(f"canasta table · server {server.grpc_target}\n"), out
     assert "the bots play random" in out and played
     _assert_scored(out, sides=2)
 
@@ -177,10 +178,15 @@ def test_other_games_start_and_quit(variant: str, players: int) -> None:
     assert session.transcript.rstrip().endswith("bye")
 
 
-def test_end_of_input_leaves_quietly() -> None:
+def test_end_of_input_leaves_quietly_and_stops_the_local_server() -> None:
     session = Session("--seed", "2")
     session.read()
+    children = Path(f"/proc/{session.proc.pid}/task/{session.proc.pid}/children")
+    (server,) = (int(pid) for pid in children.read_text().split())  # the local server
     assert session.close() == 0
+    # the table waited for its server before it exited: that process is gone
+    with pytest.raises(ProcessLookupError):
+        os.kill(server, 0)
 
 
 def test_a_bad_variant_is_reported() -> None:
@@ -255,37 +261,17 @@ class _Player:
         return self.moves[_choose(self.moves)] + "\n"
 
 
-@contextlib.contextmanager
-def _client(where: str) -> Iterator[Any]:
-    """A table client: the embedded engine, or a running server through the SDK or
-    through the table's own gRPC client."""
-    from service.table import EmbeddedClient, GrpcClient, SdkClient, load_sdk
-    from tests.service.servers import running
-
-    if where == "embedded":
-        yield EmbeddedClient()
-        return
-    sdk = load_sdk()
-    if where == "sdk" and sdk is None:
-        pytest.skip("the Python SDK (clients/python) is not there")
-    with running() as server:
-        target = server.grpc_target
-        client = SdkClient(sdk, target) if where == "sdk" else GrpcClient(target)
-        try:
-            yield client
-        finally:
-            client.close()
-
-
-@pytest.mark.parametrize("where", ["embedded", "sdk", "grpc"])
-def test_your_screen_never_shows_another_seats_hand(where: str) -> None:
+def test_your_screen_never_shows_another_seats_hand() -> None:
     """Two hands at the table: every screen shows exactly your seat's view of the
     snapshot it is for (the host's full view of that snapshot, seat 0) and none of the
     other hands; every call made for you presents your seat's token, the bots' and the
     next deal the host's, and no answer the table got carries another seat's view."""
-    from service.table import Table, build_parser, render
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import Table, build_parser, render
 
-    with _client(where) as inner:
+    from tests.service.servers import running
+
+    with running() as server, CanastaClient(server.grpc_target) as inner:
         client = _Recorder(inner)
         out = io.StringIO()
         player = _Player(client, out)

@@ -171,6 +171,25 @@ func (c *Client) View(ctx context.Context, req *pb.GetViewRequest, opts ...CallO
 	return call(c, ctx, req, c.rpc.GetView, opts)
 }
 
+// ImportPosition starts a game from a position in the text notation (docs/notation.md);
+// the answer carries its HostToken and SeatTokens.
+func (c *Client) ImportPosition(ctx context.Context, req *pb.ImportPositionRequest) (*pb.ImportPositionResponse, error) {
+	return call(c, ctx, req, c.rpc.ImportPosition, nil)
+}
+
+// ExportPosition returns the whole position of a snapshot as text. It reveals every hand, so
+// only the host token may ask (and only as the server's export policy allows).
+func (c *Client) ExportPosition(ctx context.Context, snapshot []byte, opts ...CallOption) (*pb.ExportPositionResponse, error) {
+	return call(c, ctx, &pb.ExportPositionRequest{Snapshot: snapshot}, c.rpc.ExportPosition, opts)
+}
+
+// SuggestMove returns a bot's legal move, not applied: for the seat whose move is due (host
+// token; req.Seat picks another, use SeatPtr) or the token's own seat. The same snapshot,
+// level ("greedy" or "random") and seed give the same move.
+func (c *Client) SuggestMove(ctx context.Context, req *pb.SuggestMoveRequest, opts ...CallOption) (*pb.SuggestMoveResponse, error) {
+	return call(c, ctx, req, c.rpc.SuggestMove, opts)
+}
+
 // Move is a move from its text form.
 func Move(text string) *pb.Move { return &pb.Move{Text: text} }
 

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -50,38 +48,6 @@ func asError(t *testing.T, err error) *canasta.Error {
 		t.Fatalf("not a *canasta.Error: %v", err)
 	}
 	return cerr
-}
-
-func TestReadmeExample(t *testing.T) {
-	text, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)```go\n(package main.*?)```").FindSubmatch(text)
-	if m == nil {
-		t.Fatal("README has no Go program")
-	}
-	src := strings.ReplaceAll(string(m[1]), `"127.0.0.1:50051"`, `"`+target(t)+`"`)
-	dir, err := os.MkdirTemp(".", ".readme-") // inside the module, ignored by ./...
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	file := filepath.Join(dir, "main.go")
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("go", "run", file).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go run: %v\n%s", err, out)
-	}
-	var teams []string
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		teams = append(teams, strings.SplitN(line, ":", 2)[0])
-	}
-	if !slices.Equal(teams, []string{"team 0", "team 1"}) {
-		t.Fatalf("README example printed %q", out)
-	}
 }
 
 func TestWholeClassicHandFourPlayers(t *testing.T) {
@@ -432,5 +398,70 @@ func TestExpectedGameID(t *testing.T) {
 	req.ExpectedGameId = canasta.GameIDPtr(d.GetHeader().GetGameId())
 	if _, err := host.ApplyMove(ctx, req); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestSuggestMoveWithASeatToken(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	d := deal(t, c)
+	legal, err := c.LegalMoves(ctx, d.GetSnapshot(), canasta.Token(d.GetHostToken()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := legal.GetSeat()
+	mover := c.WithToken(d.GetSeatTokens()[turn])
+	req := &pb.SuggestMoveRequest{Snapshot: d.GetSnapshot(), Level: "greedy", Seed: 1}
+	hint, err := mover.SuggestMove(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := mover.SuggestMove(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hint.GetSeat() != turn || hint.GetLevel() != "greedy" || again.GetMove().GetText() != hint.GetMove().GetText() {
+		t.Fatalf("suggested %v then %v for seat %d", hint, again, turn)
+	}
+	played, err := mover.ApplyMove(ctx, &pb.ApplyMoveRequest{Snapshot: d.GetSnapshot(), Move: hint.GetMove()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played.GetMove().GetText() != hint.GetMove().GetText() {
+		t.Fatalf("played %q, suggested %q", played.GetMove().GetText(), hint.GetMove().GetText())
+	}
+	other := c.WithToken(d.GetSeatTokens()[(turn+1)%4])
+	_, err = other.SuggestMove(ctx, &pb.SuggestMoveRequest{Snapshot: d.GetSnapshot(), Seat: canasta.SeatPtr(turn)})
+	wantRefusal(t, err, codes.PermissionDenied, "SEAT_NOT_ALLOWED")
+}
+
+func TestImportPositionThenExportItWithTheHostToken(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	d := deal(t, c)
+	exported, err := c.ExportPosition(ctx, d.GetSnapshot(), canasta.Token(d.GetHostToken()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported, err := c.ImportPosition(ctx, &pb.ImportPositionRequest{Position: exported.GetPosition()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !imported.GetHeader().GetImported() || imported.GetHeader().GetSeq() != 0 || len(imported.GetSeatTokens()) != 4 {
+		t.Fatalf("imported %v with %d seat tokens", imported.GetHeader(), len(imported.GetSeatTokens()))
+	}
+	again, err := c.WithToken(imported.GetHostToken()).ExportPosition(ctx, imported.GetSnapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.GetPosition() != exported.GetPosition() {
+		t.Fatalf("exported %q after importing %q", again.GetPosition(), exported.GetPosition())
+	}
+}
+
+func TestSeatTokensExportIsRefused(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	d := deal(t, c)
+	for _, token := range d.GetSeatTokens() {
+		_, err := c.ExportPosition(ctx, d.GetSnapshot(), canasta.Token(token))
+		wantRefusal(t, err, codes.PermissionDenied, "SEAT_NOT_ALLOWED")
 	}
 }

@@ -1,16 +1,23 @@
 // The reference web table: one hand after another against bots, over the REST API only.
 // The page keeps the sealed snapshot; it never opens it. Every answer's view of your
-// seat (viewSeat) is what it renders. No build step: a plain ES module.
+// seat (viewSeat) is what it renders. No build step: plain ES modules.
+//
+// You play by selecting cards in your hand: the page offers the listed moves those cards
+// make (moves.js), written with the hand's card faces, in English or Russian (i18n.js).
 //
 // Credentials (docs/security.md): the calls made for you (your moves, the hint, the
 // score) present seat 0's token, so the service answers them as your seat; the bots'
 // moves and the next deal present the host token and ask for your view only. This one
 // page holds the host token only because it is a self-contained demo (clients/web/README.md).
 
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RED = new Set(["H", "D"]);
+import { LANGUAGES, TEXT, cardName, face, places } from "./i18n.js";
+import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
+
 const params = new URLSearchParams(location.search);
-const DELAY = Number(params.get("delay") ?? 300); // ms between bot moves, to follow them
+const DELAY = Number(params.get("delay") ?? 400); // ms between bot moves, to follow them
+// The hint's bot: the strongest level the service offers (docs/api.md, SuggestMove).
+const HINT_LEVEL = "greedy";
+const LANG_KEY = "canasta.lang";
 
 const game = {
   snapshot: "", // base64, as the API sends it
@@ -18,15 +25,44 @@ const game = {
   level: "greedy",
   seed: "0",
   variant: "classic",
+  players: 4,
   view: null, // your SeatView
+  moves: [], // your listed moves, read (moves.js)
   hostToken: "", // acts for any seat: the bots' moves and the next deal only
   seatToken: "", // your seat's: every call made for you
   busy: false,
   handOver: false,
   gameOver: false,
+  score: null, // the ScoreHand answer of the hand just over
+  selected: new Set(), // positions in your hand
+  focus: 0, // the hand position that takes the keyboard focus
+  drawn: [], // the cards you drew or took this turn (CARDS_DRAWN, PILE_TAKEN)
+  hint: null, // { move, text } the hint's advice for this position
+  fresh: new Set(), // "team:label" of melds the last move changed
+  actor: -1, // the seat that moved last
+  log: [], // what happened, newest last: entries rendered in the current language
+  logged: 0, // entries ever logged
+  targets: {}, // variant id -> the match target, from its options
+  variantNames: [],
 };
 
+let lang = chooseLanguage();
+
 const $ = (id) => document.getElementById(id);
+const el = (tag, props = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+};
+const words = () => TEXT[lang];
+
+// The language: ?lang=, else the one chosen on this browser before, else the browser's.
+function chooseLanguage() {
+  const asked = params.get("lang") ?? localStorage.getItem(LANG_KEY) ?? "";
+  if (LANGUAGES.includes(asked)) return asked;
+  const browser = (navigator.languages ?? [navigator.language]).map((l) => l.slice(0, 2));
+  return browser.find((l) => LANGUAGES.includes(l)) ?? "en";
+}
 
 class ApiError extends Error {
   constructor(reason, message, status) {
@@ -36,9 +72,11 @@ class ApiError extends Error {
   }
 }
 
-// One REST call; `token` is the credential it presents (none: a spectator's call).
+// One REST call; `token` is the credential it presents (none: a spectator's call). The
+// service words its refusals in the page's language.
 async function api(path, body, token = "") {
-  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  const headers = { "accept-language": lang };
+  if (token) headers.authorization = `Bearer ${token}`;
   let resp;
   try {
     resp = await fetch(path, body === undefined ? { headers } : {
@@ -61,200 +99,564 @@ async function api(path, body, token = "") {
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
+// --- names -------------------------------------------------------------------------------
+
+const nameOf = (seat) => words()[places(game.players)[seat]] ?? `#${seat}`;
+const solo = () => game.view.sides.every((s) => s.seats.length === 1);
+const sideOf = (seat) => game.view.sides.find((s) => s.seats.includes(seat));
+const mySide = () => sideOf(game.you);
+// "You & North"; three names: "West, North & East"
+function sideName(side) {
+  const names = side.seats.map(nameOf);
+  return names.length > 2 ? `${names.slice(0, -1).join(", ")}${words().and}${names.at(-1)}` : names.join(words().and);
+}
+
+// A May I? meld by its place, "2:1": seat 2's meld 1 (0-based) in the words of the page.
+function meldRef(target) {
+  const [seat, index] = target.split(":").map(Number);
+  return words().meldOf(nameOf(seat), seat === game.you, index + 1);
+}
+const wildDeuces = () => game.variant !== "may_i";
+
+// A card for the page: its face, its name for screen readers, its code in data-card.
+function card(code, tag = "span") {
+  const text = face(code);
+  const node = el(tag, { className: "card", title: cardName(code, lang) },
+    el("span", { className: "rank", textContent: code === "JK" ? text : text.slice(0, -1) }),
+    el("span", { className: "suit", textContent: code === "JK" ? "★" : text.slice(-1) }));
+  node.dataset.card = code;
+  if (code === "JK") node.classList.add("joker");
+  else if (code[1] === "H" || code[1] === "D") node.classList.add("red");
+  if (tag === "span") {
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", cardName(code, lang));
+  }
+  return node;
+}
+
+// How a card is written in a sentence: its face, or its name when read aloud.
+const FACE = (code) => face(code);
+const SPOKEN = (code) => cardName(code, lang);
+const list = (codes, fmt) => codes.map(fmt).join(fmt === FACE ? " " : ", ");
+
+/** What a listed move would do, in words, cards written by `fmt`. */
+function describe(move, fmt = FACE) {
+  const act = words().act;
+  const top = game.view.pileTop ? fmt(game.view.pileTop) : "";
+  const groups = () => move.groups.map((g) => list(g.cards, fmt)).join(" + ");
+  switch (move.kind) {
+    case "draw": return act.draw;
+    case "take": {
+      if (game.variant === "may_i") return act.takeTop(top); // into the hand (May I?)
+      if (!move.groups.length) return act.takeOnto(top, move.target || (game.view.pileTop ?? "")[0]);
+      const [head, ...extras] = move.text.includes(" - /") ? [null, ...move.groups] : move.groups;
+      const shown = extras.length ? act.showing(extras.map((g) => list(g.cards, fmt)).join(" + ")) : "";
+      return (head ? act.takeWith(list(head.cards, fmt)) : act.takeWith(top)) + shown;
+    }
+    case "meld": return act.meld(groups());
+    case "add": return act.add(list(move.cards, fmt), move.label);
+    case "merge": return act.merge(move.label, move.target);
+    case "discard": return act.discard(fmt(move.card));
+    case "out": return move.card ? act.outWith(fmt(move.card)) : act.out;
+    case "buy": return act.buy(top);
+    case "down": return act.down(groups());
+    case "layoff": return act.layoff(fmt(move.card), meldRef(move.target));
+    default: return typeof act[move.kind] === "string" ? act[move.kind] : move.text;
+  }
+}
+
+/** The move's text with the hand's card faces (10♥ for TH): the move list. */
+const written = (text) => text.split(" ").map((w) => (isCard(w) ? face(w) : w)).join(" ");
+
+// --- what happened ---------------------------------------------------------------------
+
+// A log entry; the log keeps the last 120, and counts every entry (data-count).
+function note(entry) {
+  game.log.push(entry);
+  game.logged++;
+  if (game.log.length > 120) game.log.shift();
+}
+
+// One log entry per move (with the cards drawn or taken), red threes laid, deal and end.
+// Entries keep data, not text, so they are written again when the language changes.
+function record(answer, before) {
+  let last = null;
+  for (const ev of answer.events ?? []) {
+    const type = String(ev.type).replace("EVENT_TYPE_", "");
+    const seat = ev.seat ?? 0;
+    if (type === "MOVE_PLAYED") {
+      last = { kind: "move", seat, move: ev.move, top: before?.pileTop ?? "", count: 0, cards: [] };
+      note(last);
+    } else if (type === "CARDS_DRAWN") {
+      // the cards are shown for your seat only (the host's answers name the bots' too)
+      const mine = seat === game.you ? ev.cards ?? [] : [];
+      if (seat === game.you) game.drawn.push(...mine);
+      if (last && last.seat === seat && /^(draw|buy)\b/.test(last.move) && !last.count) {
+        Object.assign(last, { count: ev.count ?? 0, cards: mine });
+      } else {
+        note({ kind: "drew", seat, count: ev.count ?? 0, cards: mine });
+      }
+    } else if (type === "PILE_TAKEN") {
+      if (seat === game.you) game.drawn.push(...(ev.cards ?? []));
+      if (last && last.seat === seat) last.count = ev.count ?? 0;
+    } else if (type === "RED_THREES_LAID") {
+      note({ kind: "red", seat, cards: ev.cards ?? [] });
+    } else if (type === "TURN_STARTED") {
+      game.drawn = [];
+    } else if (type === "HAND_DEALT") {
+      note({ kind: "dealt", seat, handNo: answer.views?.[0]?.handNo ?? 0 });
+    } else if (type === "HAND_OVER" && !(last?.seat === seat && /^out\b/.test(last.move))) {
+      note({ kind: "over", seat }); // the stock ran out (-1), or a going out told so far
+    }
+  }
+}
+
+/** An entry of the log as a sentence in the current language. */
+function sentence(entry) {
+  const w = words();
+  const d = w.did;
+  const you = entry.seat === game.you;
+  const who = nameOf(entry.seat);
+  if (entry.kind === "dealt") return w.dealt(entry.handNo + 1, nameOf(entry.seat));
+  if (entry.kind === "over") return entry.seat >= 0 ? d.wentOut(who, you) : w.stockRanOut;
+  if (entry.kind === "red") return d.redThrees(who, you, list(entry.cards, FACE), entry.cards.length);
+  if (entry.kind === "drew") return d.drew(who, you, entry.count, list(entry.cards, FACE));
+  const move = parseMove(entry.move);
+  const cards = list(move.cards, FACE);
+  switch (move.kind) {
+    // (May I?: the card comes once the others passed or bought the discard, told after)
+    case "draw": return entry.count ? d.drew(who, you, entry.count, list(entry.cards, FACE)) : d.choseStock(who, you);
+    case "take": {
+      if (game.variant === "may_i") return d.tookTop(who, you, entry.top ? face(entry.top) : "");
+      if (!move.groups.length) {
+        return d.tookOnto(who, you, entry.count, entry.top ? face(entry.top) : "",
+          move.target || entry.top[0] || "");
+      }
+      const [head, ...extras] = move.text.includes(" - /") ? [null, ...move.groups] : move.groups;
+      const shown = extras.length ? d.showing(extras.map((g) => list(g.cards, FACE)).join(" + ")) : "";
+      return d.tookWith(who, you, entry.count, head ? list(head.cards, FACE) : face(entry.top)) + shown;
+    }
+    case "meld": return d.melded(who, you, move.groups.map((g) => list(g.cards, FACE)).join(" + "));
+    case "add": return d.added(who, you, cards, move.label);
+    case "merge": return d.merged(who, you, move.label, move.target);
+    case "discard": return d.discarded(who, you, face(move.card));
+    case "out": return move.card ? d.wentOutWith(who, you, face(move.card)) : d.wentOut(who, you);
+    case "ask": return d.asked(who, you);
+    case "yes": return d.yes(who, you);
+    case "no": return d.no(who, you);
+    case "undo": return d.undid(who, you);
+    case "decline": return d.declined(who, you);
+    case "end": return d.ended(who, you);
+    case "buy": return d.bought(who, you);
+    case "pass": return d.passed(who, you);
+    case "down": return d.down(who, you, move.groups.map((g) => list(g.cards, FACE)).join(" + "));
+    case "layoff": return d.laidOff(who, you, face(move.card), meldRef(move.target));
+    default: return d.other(who, you, written(entry.move));
+  }
+}
+
 // --- rendering -------------------------------------------------------------------------
 
-function card(code) {
-  const el = document.createElement("span");
-  el.className = "card";
-  el.dataset.card = code;
-  el.title = code;
-  if (code === "JK") {
-    el.textContent = "JK";
-    el.classList.add("joker");
-    return el;
-  }
-  const rank = code[0] === "T" ? "10" : code[0];
-  const suit = code[1];
-  el.textContent = rank + SUITS[suit];
-  if (RED.has(suit)) el.classList.add("red");
-  return el;
-}
-
-function cards(codes) {
-  const box = document.createElement("span");
-  box.className = "cards";
-  for (const c of codes) box.append(card(c));
-  return box;
-}
-
-function sideName(side) {
-  const solo = game.view.sides.every((s) => s.seats.length === 1);
-  const mine = side.seats.includes(game.you);
-  if (solo) return mine ? "You" : `Seat ${side.team}`;
-  return `Team ${side.team}` + (mine ? " (you)" : "");
-}
-
 function setStatus(state, text) {
-  const el = $("status");
-  el.dataset.state = state;
-  el.textContent = text;
+  const node = $("status");
+  node.dataset.state = state;
+  node.textContent = text;
 }
 
 function showError(err) {
-  const el = $("error");
+  const node = $("error");
   if (!err) {
-    el.hidden = true;
-    el.textContent = "";
+    node.hidden = true;
+    node.textContent = "";
+    delete node.dataset.reason;
     return;
   }
-  el.hidden = false;
-  el.textContent = err instanceof ApiError ? `${err.reason}: ${err.message}` : String(err);
+  node.hidden = false;
+  if (err instanceof ApiError) {
+    node.dataset.reason = err.reason;
+    node.replaceChildren(el("span", { textContent: err.message }), " ", el("code", { textContent: err.reason }));
+  } else {
+    node.textContent = String(err);
+  }
 }
 
-function log(text) {
-  const box = $("log");
-  box.dataset.count = String(Number(box.dataset.count ?? 0) + 1); // lines ever logged
-  const li = document.createElement("li");
-  li.textContent = text;
-  $("log").prepend(li);
-  while ($("log").children.length > 60) $("log").lastChild.remove();
+// The words of the page's fixed parts (data-t: text, data-t-placeholder, data-t-aria-label).
+function translatePage() {
+  const w = words();
+  document.documentElement.lang = lang;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = w[node.dataset.t];
+  for (const node of document.querySelectorAll("[data-t-placeholder]")) node.placeholder = w[node.dataset.tPlaceholder];
+  for (const node of document.querySelectorAll("[data-t-aria-label]")) node.setAttribute("aria-label", w[node.dataset.tAriaLabel]);
+  for (const b of document.querySelectorAll("button.lang")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  document.title = `${w.title} · ${w.subtitle}`;
 }
+
+const yourTurn = () => !game.busy && !game.handOver && game.view?.awaited === game.you;
 
 function render() {
   const v = game.view;
   $("board").hidden = false;
-  const sizes = v.handSizes ?? [];
-
-  const body = $("scores").querySelector("tbody");
-  body.replaceChildren();
-  for (const side of v.sides) {
-    const tr = document.createElement("tr");
-    if (side.seats.includes(game.you)) tr.className = "mine";
-    const held = side.seats.map((s) => `${s}: ${sizes[s] ?? 0}`).join(", ");
-    for (const text of [sideName(side), side.seats.join(" "), side.score ?? 0,
-      side.minimum ?? 0, held]) {
-      const td = document.createElement("td");
-      td.textContent = text;
-      tr.append(td);
-    }
-    body.append(tr);
-  }
-
-  const pile = $("pile");
-  pile.replaceChildren();
-  const top = document.createElement("div");
-  top.className = "pile-top";
-  top.append(v.pileTop ? card(v.pileTop) : Object.assign(document.createElement("span"),
-    { className: "card empty", textContent: "empty" }));
-  const facts = document.createElement("div");
-  facts.id = "pile-facts";
-  facts.textContent = `Pile ${v.pileSize ?? 0} card(s)` + (v.pileFrozen ? " · frozen" : "") +
-    ` · Stock ${v.stockSize ?? 0}`;
-  pile.append(top, facts);
-
-  const melds = $("melds");
-  melds.replaceChildren();
-  for (const side of v.sides) {
-    const row = document.createElement("div");
-    row.className = "side" + (side.seats.includes(game.you) ? " mine" : "");
-    const name = document.createElement("strong");
-    name.textContent = sideName(side) + ":";
-    row.append(name);
-    if (!(side.melds ?? []).length) row.append(" no melds");
-    for (const m of side.melds ?? []) {
-      const box = document.createElement("span");
-      box.className = "meld" + (m.canasta ? " canasta " + m.canasta : "");
-      box.title = m.canasta ? `${m.canasta} canasta` : `meld of ${m.rank}`;
-      box.append(cards(m.cards));
-      row.append(box);
-    }
-    if ((side.redThrees ?? []).length) {
-      const reds = document.createElement("span");
-      reds.className = "red-threes";
-      reds.append("red threes ", cards(side.redThrees));
-      row.append(reds);
-    }
-    melds.append(row);
-  }
-
-  const hand = v.hand ?? [];
-  $("hand-count").textContent = `(${hand.length})`;
-  $("hand").replaceChildren(...hand.map(card));
-  const staged = $("staged");
-  staged.hidden = !(v.staged ?? []).length;
-  staged.textContent = "Staged this turn: " + (v.staged ?? []).join(" ; ");
-
-  const moves = $("moves");
-  moves.replaceChildren();
-  const yours = !game.busy && v.awaited === game.you;
-  for (const text of v.legalMoves ?? []) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "move";
-    b.dataset.move = text;
-    b.textContent = text;
-    b.disabled = !yours;
-    b.addEventListener("click", () => play(text));
-    moves.append(b);
-  }
-  $("play-text").disabled = !yours;
-  $("hint").disabled = !yours;
-  $("hint-text").hidden = true;
-
+  $("board").dataset.hand = String(v.handNo ?? 0);
+  renderSeats(v);
+  renderCenter(v);
+  renderMelds(v);
+  renderHand(v);
+  renderActions();
+  renderRules(v);
+  renderScores(v);
+  renderLog();
+  renderMoveList(v);
+  $("hint").disabled = !yourTurn();
+  $("play-text").disabled = !yourTurn();
+  const w = words();
   if (game.handOver) {
-    setStatus(game.gameOver ? "game-over" : "hand-over",
-      game.gameOver ? "The game is over." : "The hand is over.");
-  } else if (yours) {
-    setStatus("your-turn", `Your move (seat ${game.you}, ${v.phase}).`);
+    setStatus(game.gameOver ? "game-over" : "hand-over", game.gameOver ? w.gameOver : w.handOver);
+  } else if (yourTurn()) {
+    setStatus("your-turn", w.phase[v.phase] ?? w.phase.other);
   } else {
-    setStatus("bots", `Seat ${v.awaited} is thinking…`);
+    setStatus("bots", w.thinking(nameOf(v.awaited >= 0 ? v.awaited : v.turnSeat)));
   }
 }
 
-function renderResult(score) {
-  const panel = $("result-panel");
-  panel.hidden = false;
-  const how = score.wentOut >= 0 ? `Seat ${score.wentOut} went out` +
-    (score.concealed ? " concealed" : "") + "." : "The stock ran out.";
-  const penalties = game.variant === "may_i";
-  const head = penalties ? ["Player", "Penalty points", "Game total"]
-    : ["Side", "Melds", "Canastas", "Going out", "Red threes", "In hand", "Total", "Game"];
-  const table = document.createElement("table");
-  table.id = "score-table";
-  const tr = document.createElement("tr");
-  for (const h of head) tr.append(Object.assign(document.createElement("th"), { textContent: h }));
-  table.append(tr);
-  for (const s of score.sides) {
-    const b = s.breakdown ?? {};
-    const mine = (s.seats ?? []).includes(game.you);
-    const name = (game.view.sides.every((x) => x.seats.length === 1)
-      ? (mine ? "You" : `Seat ${s.team}`) : `Team ${s.team}${mine ? " (you)" : ""}`);
-    const cells = penalties ? [name, s.total ?? 0, s.cumulative ?? 0]
-      : [name, b.base ?? 0, b.canastaBonus ?? 0, b.goingOut ?? 0, b.redThreePoints ?? 0,
-        -((b.inHand ?? 0) + (b.penalties ?? 0)), s.total ?? 0, s.cumulative ?? 0];
-    const row = document.createElement("tr");
-    if (mine) row.className = "mine";
-    for (const c of cells) row.append(Object.assign(document.createElement("td"), { textContent: c }));
-    table.append(row);
+function renderSeats(v) {
+  const w = words();
+  const boxes = { left: [], top: [], right: [] };
+  const spots = places(game.players);
+  const partners = new Set(mySide()?.seats ?? []);
+  for (let seat = 1; seat < game.players; seat++) {
+    const spot = spots[seat];
+    const box = el("div", { className: "seat" });
+    box.dataset.seat = String(seat);
+    const n = (v.handSizes ?? [])[seat] ?? 0;
+    const backs = el("span", { className: "backs" });
+    backs.setAttribute("aria-hidden", "true");
+    for (let i = 0; i < Math.min(n, 12); i++) backs.append(el("span", { className: "back" }));
+    const badges = el("span", { className: "badges" });
+    if (v.dealer === seat) badges.append(el("span", { className: "badge dealer", textContent: w.dealer }));
+    if (v.awaited === seat) {
+      box.classList.add("awaited");
+      badges.append(el("span", { className: "badge turn",
+        textContent: v.awaited !== v.turnSeat ? w.answering : w.toPlay }));
+    }
+    if (game.actor === seat) box.classList.add("acted");
+    box.append(
+      el("strong", { className: "seat-name", textContent: nameOf(seat) }),
+      el("span", { className: "role", textContent: solo() ? w.opponent : partners.has(seat) ? w.partner : w.opponent }),
+      el("span", { className: "count", textContent: w.cards(n) }),
+      backs, badges);
+    (spot === "west" ? boxes.left : spot === "east" ? boxes.right : boxes.top).push(box);
   }
-  const p = document.createElement("p");
-  p.textContent = how;
-  const parts = [p, table];
+  $("seat-left").replaceChildren(...boxes.left);
+  $("seat-right").replaceChildren(...boxes.right);
+  $("seats-top").replaceChildren(...boxes.top);
+  $("me").classList.toggle("awaited", v.awaited === game.you);
+}
+
+function renderCenter(v) {
+  const w = words();
+  const stock = el("div", { className: "card back big" });
+  stock.setAttribute("aria-hidden", "true");
+  $("stock").replaceChildren(stock, el("span", { className: "heap-name", textContent: `${w.stock} · ${v.stockSize ?? 0}` }));
+  const top = v.pileTop ? card(v.pileTop) : el("span", { className: "card empty", textContent: w.empty });
+  top.classList.add("big");
+  const facts = [el("span", { className: "heap-name", textContent: `${w.pile} · ${v.pileSize ?? 0}` })];
+  const frozenForMe = mySide()?.pileFrozen;
+  if (v.pileFrozen || frozenForMe) {
+    facts.push(el("span", { className: "badge frozen", textContent: v.pileFrozen ? w.frozen : w.frozenForYou }));
+  }
+  $("pile").replaceChildren(top, ...facts);
+  $("pile").classList.toggle("frozen", !!(v.pileFrozen || frozenForMe));
+  // the moves since your last one, as sentences
+  const recent = [];
+  for (let i = game.log.length - 1; i >= 0 && recent.length < 3; i--) {
+    const e = game.log[i];
+    if (e.kind === "move" && e.seat === game.you && recent.length) break;
+    if (e.kind === "move" || e.kind === "red" || e.kind === "over") recent.unshift(sentence(e));
+  }
+  $("last-action").textContent = recent.join(" · ");
+}
+
+// A canasta's bonus kind by its cards: a Samba sequence canasta is a samba, Bolivia's an
+// escalera, a canasta of wild cards a bolivia; else natural or mixed.
+function canastaName(meld) {
+  const w = words();
+  if (meld.kind === "sequence") return game.variant === "samba" ? w.canastaKind.samba : w.canastaKind.escalera;
+  if (meld.kind === "wild") return w.canastaKind.bolivia;
+  return w.canasta[meld.canasta] ?? meld.canasta;
+}
+
+function renderMelds(v) {
+  const w = words();
+  const mine = [];
+  const others = [];
+  for (const side of v.sides) {
+    const box = el("section", { className: "side-melds" });
+    box.dataset.team = String(side.team);
+    box.setAttribute("aria-label", `${w.melds}: ${sideName(side)}`);
+    const head = el("h3", { textContent: sideName(side) });
+    if ((side.redThrees ?? []).length) {
+      const reds = el("span", { className: "red-threes", title: w.redThrees });
+      reds.append(...side.redThrees.map((c) => card(c)));
+      head.append(" ", reds);
+    }
+    const row = el("div", { className: "meld-row" });
+    for (const [i, m] of (side.melds ?? []).entries()) {
+      const fig = el("figure", { className: "meld" });
+      fig.dataset.label = m.label ?? "";
+      fig.dataset.kind = m.kind ?? "group";
+      fig.dataset.canasta = m.canasta ?? "";
+      if (m.canasta) fig.classList.add("canasta", m.canasta);
+      if (game.fresh.has(`${side.team}:${m.label || i}`)) fig.classList.add("fresh");
+      const caption = el("figcaption");
+      if (m.label) {
+        const label = el("code", { className: "label", textContent: m.label, title: w.labelTitle(m.label) });
+        caption.append(label);
+      }
+      if (m.canasta) caption.append(el("span", { className: "badge canasta-kind", textContent: canastaName(m) }));
+      if (m.canasta) caption.append(el("span", { className: "meld-count", textContent: `×${m.cards.length}` }));
+      // a canasta is squared into a pile, its naturals on top (the wild cards beneath)
+      const codes = m.canasta ? [...m.cards].sort((a, b) => isWild(b) - isWild(a)) : m.cards;
+      const cards = el("div", { className: "meld-cards" });
+      cards.append(...codes.map((c) => card(c)));
+      fig.append(cards, caption);
+      fig.setAttribute("aria-label", [m.label, m.canasta ? canastaName(m) : "", w.cards(m.cards.length)].filter(Boolean).join(", "));
+      row.append(fig);
+    }
+    if (!(side.melds ?? []).length) row.append(el("p", { className: "none", textContent: w.noMelds }));
+    box.append(head, row);
+    (side.seats.includes(game.you) ? mine : others).push(box);
+  }
+  $("melds-mine").replaceChildren(...mine);
+  $("melds-others").replaceChildren(...others);
+}
+
+const isWild = (code) => code === "JK" || (code[0] === "2" && wildDeuces());
+
+// Which hand positions hold a card drawn this turn: as many copies as were drawn.
+function drawnPositions(hand) {
+  const left = new Map();
+  for (const c of game.drawn) left.set(c, (left.get(c) ?? 0) + 1);
+  const out = new Set();
+  hand.forEach((c, i) => {
+    if ((left.get(c) ?? 0) > 0) {
+      out.add(i);
+      left.set(c, left.get(c) - 1);
+    }
+  });
+  return out;
+}
+
+function renderHand(v) {
+  const w = words();
+  const hand = v.hand ?? [];
+  const hadFocus = $("hand").contains(document.activeElement);
+  game.focus = Math.min(game.focus, Math.max(hand.length - 1, 0));
+  const drawn = drawnPositions(hand);
+  $("hand-count").textContent = `(${hand.length})`;
+  const buttons = hand.map((code, i) => {
+    const b = card(code, "button");
+    b.type = "button";
+    b.dataset.index = String(i);
+    b.tabIndex = i === game.focus ? 0 : -1;
+    const picked = game.selected.has(i);
+    b.setAttribute("aria-pressed", String(picked));
+    b.setAttribute("aria-label", cardName(code, lang) + (drawn.has(i) ? ` (${w.drawn})` : ""));
+    if (drawn.has(i)) b.classList.add("drawn");
+    if (picked) b.classList.add("selected");
+    return b;
+  });
+  $("hand").replaceChildren(...buttons);
+  if (hadFocus && buttons[game.focus]) buttons[game.focus].focus();
+  const staged = v.staged ?? [];
+  $("staged").hidden = !staged.length;
+  $("staged").textContent = staged.length ? w.staged(staged.map(written).join("; ")) : "";
+}
+
+const selectedCodes = () => [...game.selected].sort((a, b) => a - b).map((i) => game.view.hand[i]);
+
+// The moves offered: with cards selected, the listed moves those cards make; with none,
+// the listed moves that use no hand card (draw, take onto a meld, ask, undo, answers...).
+function renderActions() {
+  const w = words();
+  const picked = selectedCodes();
+  const yours = yourTurn();
+  let offered;
+  let guide;
+  if (picked.length) {
+    offered = movesOf(picked, game.moves, wildDeuces());
+    const partial = game.moves.filter((m) => partOf(picked, m, wildDeuces())).length;
+    guide = w.selected(picked.map(face).join(" "));
+    if (!offered.length) guide += " — " + (partial ? w.moreCards(partial) : w.noMove);
+  } else {
+    offered = game.moves.filter((m) => !m.cards.length);
+    const takeWithCards = game.moves.some((m) => m.kind === "take" && m.cards.length);
+    guide = !yours ? "" : takeWithCards && !offered.some((m) => m.kind === "take") ? `${w.selectHelp} ${w.selectToTake}`
+      : game.moves.some((m) => m.cards.length) ? `${w.selectHelp} ${w.selectToPlay}` : "";
+  }
+  $("selection").textContent = guide;
+  const buttons = offered.map((m) => {
+    const b = el("button", { type: "button", className: `action ${m.kind}`, textContent: describe(m) });
+    b.dataset.move = m.text;
+    b.setAttribute("aria-label", describe(m, SPOKEN));
+    b.disabled = !yours;
+    if (game.hint?.move === m.text) b.classList.add("hinted");
+    b.addEventListener("click", () => play(m.text));
+    return b;
+  });
+  if (picked.length) {
+    const clear = el("button", { type: "button", className: "clear", textContent: w.clear });
+    clear.addEventListener("click", () => select(new Set()));
+    buttons.push(clear);
+  }
+  $("actions").replaceChildren(...buttons);
+  const hinted = $("hint-text");
+  hinted.hidden = !game.hint;
+  hinted.textContent = game.hint ? w.hintIs(describe(parseMove(game.hint.move))) : "";
+  if (game.hint) hinted.dataset.move = game.hint.move;
+}
+
+function select(positions) {
+  game.selected = positions;
+  renderHand(game.view);
+  renderActions();
+}
+
+// The rules that matter now, in a few lines.
+function renderRules(v) {
+  const r = words().rules;
+  const lines = [];
+  const side = mySide();
+  const samba = game.variant === "samba";
+  const draws = game.variant === "classic" ? (game.players === 2 ? 2 : 1) : game.variant === "may_i" ? 1 : 2;
+  const canastasToGoOut = game.variant === "classic" ? (game.players === 2 || game.players === 6 ? 2 : 1)
+    : samba ? 2 : 0;
+  if (game.handOver) {
+    lines.push(r.handOver);
+  } else if (v.awaited !== game.you) {
+    lines.push(r.bots);
+  } else if (v.phase === "permission") {
+    lines.push(r.permission);
+  } else {
+    if (v.phase === "draw") lines.push(r.draw(draws));
+    if (v.phase === "draw_exhausted") lines.push(r.exhausted);
+    if (v.phase === "draw" || v.phase === "draw_exhausted") {
+      if (v.pileTop === "3S" || v.pileTop === "3C") lines.push(r.blackThree);
+      else if (v.pileFrozen) lines.push(r.frozenWild);
+      else if (!samba && side?.pileFrozen && !side?.opened) lines.push(r.frozenUnopened);
+      if (samba) lines.push(r.sambaPile);
+    }
+    if (v.phase === "meld") lines.push(r.meld);
+    if ((v.staged ?? []).length) lines.push(r.undo);
+    if (game.variant !== "may_i") lines.push(side?.opened ? r.opened : r.minimum(side?.minimum ?? 0));
+    if (v.phase === "meld") {
+      if (canastasToGoOut) lines.push(r.goOut(canastasToGoOut));
+      if (game.variant !== "may_i") lines.push(r.wilds(game.variant === "classic" ? 3 : 2));
+      if (samba) lines.push(r.sequences);
+    }
+    if (game.moves.some((m) => m.kind === "ask")) lines.push(r.ask);
+  }
+  $("rules").replaceChildren(...lines.map((text) => el("li", { textContent: text })));
+}
+
+// Each side's match total: from the result once the hand is over (the view's `score` is
+// the total the hand started with), and the minimum of its first meld.
+function renderScores(v) {
+  const w = words();
+  const body = $("scores").querySelector("tbody");
+  const results = new Map((game.score?.sides ?? v.result ?? []).map((s) => [s.team, s]));
+  body.replaceChildren(...v.sides.map((side) => {
+    const done = results.get(side.team);
+    const tr = el("tr", {},
+      el("td", { textContent: sideName(side) }),
+      el("td", { className: "num", textContent: String(done ? done.cumulative ?? 0 : side.score ?? 0) }),
+      el("td", { className: "num", textContent: String(side.minimum ?? 0) }));
+    tr.dataset.team = String(side.team);
+    if (side.seats.includes(game.you)) tr.className = "mine";
+    return tr;
+  }));
+  const target = game.targets[game.variant];
+  $("target").textContent = target ? w.target(target) : "";
+}
+
+function renderLog() {
+  const box = $("log");
+  box.dataset.count = String(game.logged);
+  box.replaceChildren(...game.log.slice(-60).reverse().map((e) => {
+    const li = el("li", { textContent: sentence(e) });
+    li.dataset.kind = e.kind;
+    li.dataset.seat = String(e.seat);
+    if (e.move) li.dataset.move = e.move;
+    if (e.seat === game.you) li.className = "mine";
+    return li;
+  }));
+}
+
+// Every listed move as a button, in the list's order, with the hand's card faces.
+function renderMoveList(v) {
+  const yours = yourTurn();
+  $("moves").replaceChildren(...(v.legalMoves ?? []).map((text) => {
+    const b = el("button", { type: "button", className: "move", textContent: written(text) });
+    b.dataset.move = text;
+    b.setAttribute("aria-label", describe(parseMove(text), SPOKEN));
+    b.disabled = !yours;
+    if (game.hint?.move === text) b.classList.add("hinted");
+    b.addEventListener("click", () => play(text));
+    return b;
+  }));
+}
+
+function renderResult() {
+  const score = game.score;
+  const w = words();
+  const panel = $("result-panel");
+  panel.hidden = !score;
+  if (!score) return;
+  const you = score.wentOut === game.you;
+  const how = el("p", { id: "went-out", textContent: score.wentOut >= 0
+    ? w.wentOut(nameOf(score.wentOut), you, score.concealed) : w.stockRanOut });
+  const sides = score.sides ?? [];
+  const table = el("table", { id: "score-table" });
+  const head = el("tr", {}, el("th"));
+  for (const s of sides) {
+    const th = el("th", { scope: "col", textContent: sideName(s) });
+    if ((s.seats ?? []).includes(game.you)) th.className = "mine";
+    head.append(th);
+  }
+  table.append(head);
+  const penalties = game.variant === "may_i";
+  const rows = penalties ? ["total", "cumulative"]
+    : ["base", "canastas", "goingOut", "redThrees", "inHand", "penalties", "total", "cumulative"];
+  for (const key of rows) {
+    const tr = el("tr", {}, el("th", { scope: "row", textContent: w.rows[key] }));
+    tr.dataset.row = key;
+    for (const s of sides) {
+      const b = s.breakdown ?? {};
+      const value = {
+        base: b.base ?? 0,
+        canastas: b.canastaBonus ?? 0,
+        goingOut: b.goingOut ?? 0,
+        redThrees: `${b.redThreePoints ?? 0}` + (b.redThrees ? ` (${b.redThrees})` : ""),
+        inHand: -(b.inHand ?? 0),
+        penalties: -(b.penalties ?? 0),
+        total: s.total ?? 0,
+        cumulative: s.cumulative ?? 0,
+      }[key];
+      const td = el("td", { className: "num", textContent: String(value) });
+      if (key === "canastas") {
+        td.append(el("small", { className: "sub", textContent: w.canastaCount(b.naturalCanastas ?? 0, b.mixedCanastas ?? 0) }));
+      }
+      tr.append(td);
+    }
+    table.append(tr);
+  }
+  const parts = [how, table];
   if (score.gameOver) {
-    const won = score.sides.find((s) => s.team === score.winner);
-    const end = document.createElement("p");
-    end.id = "game-result";
-    end.textContent = score.draw || score.winner < 0 ? "Game over: a draw."
-      : `Game over: ${won && won.seats.includes(game.you) ? "you win" : sideNameOf(score.winner) + " wins"}.`;
-    parts.push(end);
+    const won = sides.find((s) => s.team === score.winner);
+    parts.push(el("p", { id: "game-result", textContent: score.draw || score.winner < 0 ? w.draw
+      : w.win(won ? sideName(won) : "", !!won && won.seats.includes(game.you)) }));
   }
   $("result").replaceChildren(...parts);
   $("next-hand").hidden = !!score.gameOver;
-}
-
-function sideNameOf(team) {
-  const side = game.view.sides.find((s) => s.team === team);
-  return side ? sideName(side) : `Side ${team}`;
 }
 
 // --- playing ---------------------------------------------------------------------------
@@ -266,9 +668,30 @@ function take(answer) {
   if (views.length !== 1 || (views[0].seat ?? 0) !== game.you) {
     throw new Error(`an answer with views of seats ${views.map((v) => v.seat ?? 0)}, not yours alone`);
   }
+  const before = game.view;
   game.snapshot = answer.snapshot;
+  record(answer, before);
   game.view = views[0];
+  game.moves = (game.view.legalMoves ?? []).map(parseMove);
   game.handOver = game.view.awaited < 0;
+  game.selected = new Set();
+  game.hint = null;
+  game.actor = answer.seat ?? -1;
+  game.fresh = changedMelds(before, game.view);
+}
+
+// The melds a move laid or grew: "team:label".
+function changedMelds(before, after) {
+  const sizes = new Map();
+  const key = (s, m, i) => `${s.team}:${m.label || i}`; // May I? melds have no label
+  for (const s of before?.sides ?? []) (s.melds ?? []).forEach((m, i) => sizes.set(key(s, m, i), m.cards.length));
+  const out = new Set();
+  for (const s of after.sides ?? []) {
+    (s.melds ?? []).forEach((m, i) => {
+      if (sizes.get(key(s, m, i)) !== m.cards.length) out.add(key(s, m, i));
+    });
+  }
+  return out;
 }
 
 // The game's credentials, from the answer of Deal (or the host's NextDeal).
@@ -279,10 +702,9 @@ function keep(answer) {
 }
 
 async function finishHand() {
-  const score = await api("/v1/score-hand", { snapshot: game.snapshot }, game.seatToken);
-  game.gameOver = !!score.gameOver;
-  log(score.wentOut >= 0 ? `hand over: seat ${score.wentOut} went out` : "hand over: the stock ran out");
-  renderResult(score);
+  game.score = await api("/v1/score-hand", { snapshot: game.snapshot }, game.seatToken);
+  game.gameOver = !!game.score.gameOver;
+  renderResult();
   render();
 }
 
@@ -294,12 +716,11 @@ async function runBots() {
       if (DELAY > 0) await sleep(DELAY);
       // a bot's move is the host's: advised and applied for the awaited seat, with
       // your view alone in the answer
-      const hint = await api("/v1/suggest-move",
+      const advice = await api("/v1/suggest-move",
         { snapshot: game.snapshot, level: game.level, seed: game.seed }, game.hostToken);
       const done = await api("/v1/apply-move",
-        { snapshot: game.snapshot, move: hint.move, seat: hint.seat ?? 0, viewSeat: game.you },
+        { snapshot: game.snapshot, move: advice.move, seat: advice.seat ?? 0, viewSeat: game.you },
         game.hostToken);
-      log(`seat ${done.seat} (${game.level}): ${done.move.text}`);
       take(done);
       render();
     }
@@ -322,7 +743,7 @@ async function guarded(work) {
 }
 
 function play(text) {
-  if (game.busy || !game.view || game.view.awaited !== game.you) return;
+  if (!yourTurn()) return;
   return guarded(async () => {
     game.busy = true;
     render();
@@ -333,26 +754,26 @@ function play(text) {
     } finally {
       game.busy = false;
     }
-    log(`you: ${done.move.text}`);
     take(done);
     $("move-text").value = "";
     await runBots();
   });
 }
 
-// What the greedy bot would play for you: asked with your seat's token, so it is
-// advised from what your seat may see.
+// What the bot would play for you: asked with your seat's token, so it is advised from
+// what your seat may see. Its cards are selected in your hand and its move marked.
 function hint() {
-  if (game.busy || !game.view || game.view.awaited !== game.you) return;
+  if (!yourTurn()) return;
   return guarded(async () => {
     const advice = await api("/v1/suggest-move",
-      { snapshot: game.snapshot, level: "greedy", seed: game.seed }, game.seatToken);
+      { snapshot: game.snapshot, level: HINT_LEVEL, seed: game.seed }, game.seatToken);
     const text = advice.move?.text ?? "";
-    $("hint-text").textContent = `Hint (greedy bot): ${text}`;
-    $("hint-text").hidden = false;
-    for (const b of $("moves").querySelectorAll("button.move")) {
-      b.classList.toggle("hinted", b.dataset.move === text);
-    }
+    const move = game.moves.find((m) => m.text === text) ?? parseMove(text);
+    game.hint = { move: text };
+    game.selected = new Set(positionsOf(move, game.view.hand).filter((i) => i >= 0));
+    renderHand(game.view);
+    renderActions();
+    renderMoveList(game.view);
   });
 }
 
@@ -361,17 +782,14 @@ function newGame() {
     const variant = $("variant").value || "classic";
     const players = Number($("players").value || 4);
     const seedText = $("seed").value.trim();
-    game.variant = variant;
-    game.level = $("bot").value;
-    game.seed = seedText || String(Math.floor(Math.random() * 2 ** 31));
-    game.you = 0;
-    game.handOver = game.gameOver = false;
-    game.hostToken = game.seatToken = "";
-    $("log").replaceChildren();
-    $("result-panel").hidden = true;
+    Object.assign(game, {
+      variant, players, level: $("bot").value, you: 0, handOver: false, gameOver: false,
+      seed: seedText || String(Math.floor(Math.random() * 2 ** 31)),
+      hostToken: "", seatToken: "", score: null, log: [], drawn: [], view: null, actor: -1,
+    });
+    renderResult();
     const dealt = await api("/v1/deal",
       { variant, players, seed: game.seed, viewSeat: game.you });
-    log(`dealt ${variant} for ${players} players, seed ${game.seed}; you are seat 0`);
     keep(dealt);
     take(dealt);
     await runBots();
@@ -383,15 +801,70 @@ function nextHand() {
     const dealt = await api("/v1/next-deal", { snapshot: game.snapshot, viewSeat: game.you },
       game.hostToken);
     game.handOver = false;
-    $("result-panel").hidden = true;
-    log("next hand dealt");
+    game.score = null;
+    renderResult();
     keep(dealt);
     take(dealt);
     await runBots();
   });
 }
 
+// The hand: click or tap a card to select it; ←/→ (Home/End) move along the hand,
+// Space or Enter select, Escape clears the selection.
+function onHandKey(e) {
+  const hand = game.view?.hand ?? [];
+  const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+  if (e.key in moves) {
+    e.preventDefault();
+    game.focus = Math.max(0, Math.min(hand.length - 1, game.focus + moves[e.key]));
+    for (const b of $("hand").children) b.tabIndex = Number(b.dataset.index) === game.focus ? 0 : -1;
+    $("hand").children[game.focus]?.focus();
+  } else if (e.key === "Escape") {
+    select(new Set());
+  }
+}
+
+function onHandClick(e) {
+  const b = e.target.closest("button.card");
+  if (!b) return;
+  const i = Number(b.dataset.index);
+  const next = new Set(game.selected);
+  if (next.has(i)) next.delete(i); else next.add(i);
+  game.focus = i;
+  select(next);
+  $("hand").children[i]?.focus();
+}
+
+async function loadVariants() {
+  const { variants } = await api("/v1/variants");
+  const menu = $("variant");
+  const chosen = menu.value || params.get("variant") || "classic";
+  game.variantNames = variants;
+  menu.replaceChildren(...variants.map((v) => el("option", { value: v.id,
+    textContent: `${v.name} (${v.minPlayers}–${v.maxPlayers})` })));
+  menu.value = chosen;
+  for (const v of variants) {
+    const target = (v.options ?? []).find((o) => /(^|\.)target(_score)?$/.test(o.name));
+    if (target?.defaultValue) game.targets[v.id] = target.defaultValue;
+  }
+}
+
+async function setLanguage(next) {
+  lang = next;
+  localStorage.setItem(LANG_KEY, lang);
+  translatePage();
+  if (game.view) {
+    render();
+    renderResult();
+  } else {
+    setStatus("idle", words().idle);
+  }
+  await guarded(loadVariants);
+}
+
 async function start() {
+  translatePage();
+  setStatus("idle", words().idle);
   $("setup").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
   $("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -400,27 +873,20 @@ async function start() {
   });
   $("next-hand").addEventListener("click", () => nextHand());
   $("hint").addEventListener("click", () => hint());
+  $("hand").addEventListener("click", onHandClick);
+  $("hand").addEventListener("keydown", onHandKey);
+  for (const b of document.querySelectorAll("button.lang")) {
+    b.addEventListener("click", () => setLanguage(b.dataset.lang));
+  }
   for (const name of ["players", "bot", "seed"]) {
     if (params.has(name)) $(name).value = params.get(name);
   }
-  try {
-    const { variants } = await api("/v1/variants");
-    const select = $("variant");
-    for (const v of variants) {
-      const o = document.createElement("option");
-      o.value = v.id;
-      o.textContent = `${v.name} (${v.minPlayers}–${v.maxPlayers})`;
-      select.append(o);
-    }
-    select.value = params.get("variant") ?? "classic";
-    select.addEventListener("change", () => {
-      const v = variants.find((x) => x.id === select.value);
-      const n = Number($("players").value);
-      if (v && (n < v.minPlayers || n > v.maxPlayers)) $("players").value = v.maxPlayers >= 4 && v.minPlayers <= 4 ? 4 : v.minPlayers;
-    });
-  } catch (err) {
-    showError(err);
-  }
+  $("variant").addEventListener("change", () => {
+    const v = game.variantNames.find((x) => x.id === $("variant").value);
+    const n = Number($("players").value);
+    if (v && (n < v.minPlayers || n > v.maxPlayers)) $("players").value = v.minPlayers <= 4 && v.maxPlayers >= 4 ? 4 : v.minPlayers;
+  });
+  await guarded(loadVariants);
   document.body.dataset.ready = "true";
   if (params.get("autostart") === "1") newGame();
 }

@@ -94,6 +94,11 @@ class MayIRules:
     keep_one: bool = field(default=False, init=False, compare=False, repr=False)
     joinable: bool = field(default=False, init=False, compare=False, repr=False)
 
+    @property
+    def game(self) -> str:
+        """The game that plays these rules (engine/games.py)."""
+        return "may_i"
+
     def __post_init__(self) -> None:
         opts = dict(self.options)
         if len(self.contracts) != len(self.hand_sizes) or not self.contracts:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from google.protobuf.internal import api_implementation
 
-from service.config import Settings
+from service.ops.config import Settings
 from tests.deploy.kustomize_lite import render
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,9 +17,9 @@ import pytest
 import yaml
 from kubernetes_validate import utils as kv
 
-from service.config import AccessMode, Settings
-from service.keys import new_key_entry
-from service.pb import SERVICE_NAME
+from service.api.pb import SERVICE_NAME
+from service.ops.config import AccessMode, Settings
+from service.sealing.keys import new_key_entry
 from tests.deploy.kustomize_lite import Resource, Unsupported, merge, render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -212,7 +212,6 @@ def test_ports_probes_and_settings_agree(rendered: tuple[str, list[Resource]]) -
     _, resources = rendered
     settings = Settings.from_env(_pod_env(resources))  # raises if a value does not parse
     assert settings.bind in ("0.0.0.0", "::"), "a pod must listen beyond loopback"
-    assert settings.workers == 1, "one process per pod: scale with replicas"
     container = _container(resources)
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     assert ports == {"grpc": settings.grpc_port, "http": settings.http_port}

@@ -15,7 +15,7 @@ import promql_parser
 import pytest
 import yaml
 
-from service import metrics
+from service.ops import metrics
 from tests.deploy.kustomize_lite import render
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.errors import Reason
-from service.config import Settings
-from service.errors import ServiceReason
+from service.api.errors import ServiceReason
+from service.ops.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = {r.value for r in Reason} | {r.value for r in ServiceReason}

@@ -1,7 +1,7 @@
 """Credentials for the fuzzers: which one a fuzzed call presents, and what a bad one must get.
 
 :func:`expected_refusal` is the test's own reading of the credential rules
-(docs/security.md, *Roles and credentials*; service/access.py and service/tokens.py
+(docs/security.md, *Roles and credentials*; service/api/access.py and service/sealing/tokens.py
 implement them): a call presents one ``authorization`` value, ``Bearer <token>``,
 with ``token`` = ``ct1.<role>.<key_id>.<22 characters>``. Anything else is
 ``CREDENTIAL_INVALID``, except a token of another format version

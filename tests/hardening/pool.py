@@ -1,7 +1,7 @@
 """Real positions for the hardening tests: random play through every variant, sealed by the
 server under test, with the legal moves of each (as the API spells them) and the game's
 credentials (the host and seat tokens the server answers for that game: tokens are
-deterministic per key, game and role, service/tokens.py)."""
+deterministic per key, game and role, service/sealing/tokens.py)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from engine.game import new_game, next_deal
 from engine.notation import export_position
 from engine.state import State
 from engine.variants import catalogue
-from service import convert, tokens
-from service.pb import game
-from service.snapshot import Sealer, new_game_id
+from service.api import convert
+from service.api.pb import game
+from service.sealing import tokens
+from service.sealing.snapshot import Sealer, new_game_id
 
 OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
 # The fuzzing budget: generated cases per REST operation and generation mode (make test: 55;

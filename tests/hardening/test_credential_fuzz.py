@@ -28,9 +28,9 @@ from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import tokens
-from service.keys import KeyRing, new_key_entry
-from service.pb import SERVICE_NAME, api, game
+from service.api.pb import SERVICE_NAME, api, game
+from service.sealing import tokens
+from service.sealing.keys import KeyRing, new_key_entry
 from tests.hardening.credentials import (
     GAME_METHODS,
     GRPC_ALPHABET,
@@ -267,7 +267,7 @@ def test_a_version_of_other_digits_is_invalid(pool: list[Position], http: httpx.
     """``ct²`` is no format version: a malformed token, CREDENTIAL_INVALID (REST carries
     Latin-1, so such a token reaches the server). The server takes ``ct`` and any
     ``str.isdigit()`` text for a version and answers CREDENTIAL_VERSION_UNSUPPORTED, echoing
-    it: still a refusal, so an expected failure until service/tokens.py checks ASCII digits
+    it: still a refusal, so an expected failure until service/sealing/tokens.py checks ASCII digits
     (reported)."""
     position = pool[1]
     got = call_rest(http, "LegalMoves", request("LegalMoves", position),

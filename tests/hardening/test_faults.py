@@ -28,12 +28,12 @@ import grpc
 import httpx
 import pytest
 
-from service import tokens
-from service.keys import KeyRing, new_key_entry
-from service.pb import api
+from service.api.pb import api
+from service.sealing import tokens
+from service.sealing.keys import KeyRing, new_key_entry
 from tests.hardening.pool import Position
 from tests.service.helpers import Failure, auth, call_grpc, call_rest, ok
-from tests.service.servers import GRPC_KINDS, Running, delay_grpc_calls, running
+from tests.service.servers import Running, delay_grpc_calls, running
 
 ROOT = Path(__file__).resolve().parents[2]
 DEAL = api.DealRequest(variant="classic", players=4)
@@ -68,6 +68,13 @@ def test_sigterm_under_load_loses_no_call(tmp_path: Path) -> None:
     calls: list[tuple[str, str, str, float]] = []  # (request id, face, outcome, end time)
     lock = threading.Lock()
     gone = threading.Event()
+    busy = threading.Event()  # enough calls answered: the signal comes mid-load
+
+    def record(call: tuple[str, str, str, float]) -> None:
+        with lock:
+            calls.append(call)
+            if len(calls) >= 200:
+                busy.set()
 
     def grpc_caller(n: int) -> None:
         with grpc.insecure_channel(f"127.0.0.1:{ports['grpc_port']}") as channel:
@@ -79,8 +86,7 @@ def test_sigterm_under_load_loses_no_call(tmp_path: Path) -> None:
                     outcome = "OK"
                 except grpc.RpcError as err:
                     outcome = err.code().name
-                with lock:
-                    calls.append((rid, "grpc", outcome, time.monotonic()))
+                record((rid, "grpc", outcome, time.monotonic()))
                 if gone.is_set() or outcome != "OK":  # refused: the server is stopping
                     return
 
@@ -94,8 +100,7 @@ def test_sigterm_under_load_loses_no_call(tmp_path: Path) -> None:
                     outcome = str(resp.status_code)
                 except httpx.TransportError as err:
                     outcome = type(err).__name__
-                with lock:
-                    calls.append((rid, "rest", outcome, time.monotonic()))
+                record((rid, "rest", outcome, time.monotonic()))
                 if gone.is_set() or outcome != "200":
                     return
 
@@ -104,7 +109,7 @@ def test_sigterm_under_load_loses_no_call(tmp_path: Path) -> None:
     for t in threads:
         t.start()
     try:
-        time.sleep(1.5)
+        assert busy.wait(60), "the callers never got going"
         signalled = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
@@ -140,46 +145,56 @@ def test_sigterm_under_load_loses_no_call(tmp_path: Path) -> None:
 # --- slow and impatient callers --------------------------------------------------------
 
 
-def _slow_post(port: int, path: str, body: bytes, pause: float, box: dict[str, Any]) -> None:
-    """POST ``body`` one byte every ``pause`` seconds; the answer's status goes in ``box``."""
+def _slow_post(port: int, path: str, body: bytes, pause: float, halfway: threading.Semaphore,
+               resume: threading.Event, box: dict[str, Any]) -> None:
+    """POST ``body`` one byte every ``pause`` seconds, stopping halfway (``halfway`` released)
+    until ``resume``; the answer's status goes in ``box``."""
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
         sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      f"Content-Length: {len(body)}\r\n\r\n".encode())
         for i in range(len(body)):
+            if i == len(body) // 2:
+                halfway.release()
+                assert resume.wait(60)
             sock.sendall(body[i:i + 1])
             time.sleep(pause)
         box["status"] = int(sock.recv(4096).split(b" ", 2)[1])
 
 
 def test_slow_rest_bodies_do_not_block_others(server: Running, pool: list[Position]) -> None:
-    """Ten callers dribbling their bodies (one byte per 60 ms, about 3 s each) and five
-    connections stuck in or before their headers hold a connection each, but other calls
-    on both faces keep their usual latency; each slow call is answered once its body is
+    """Ten callers dribbling their bodies (one byte per 20 ms), held halfway, and five
+    connections stuck in or before their headers hold a connection each, while other
+    calls on both faces are answered; each slow call is answered once its body is
     complete. (Their bodies' time limit, ``CANASTA_HTTP_BODY_TIMEOUT_S``, is far longer:
     tests/hardening/test_http_limits.py cuts off slower ones.)"""
     snapshot = base64.b64encode(pool[1].snapshot).decode()
     body = json.dumps({"snapshot": snapshot[:40]}).encode()  # a short, invalid snapshot
     boxes: list[dict[str, Any]] = [{} for _ in range(10)]
+    halfway, resume = threading.Semaphore(0), threading.Event()
     slow = [threading.Thread(target=_slow_post, args=(server.app.http_port, "/v1/legal-moves",
-                                                       body, 0.06, box)) for box in boxes]
+                                                       body, 0.02, halfway, resume, box))
+            for box in boxes]
     for t in slow:
         t.start()
     idle = [socket.create_connection(("127.0.0.1", server.app.http_port)) for _ in range(5)]
     for sock in idle[:3]:  # part of the headers, then nothing (the other two send nothing)
         sock.sendall(b"POST /v1/deal HTTP/1.1\r\nHost: x\r\n")
-    time.sleep(0.3)
+    for _ in slow:
+        assert halfway.acquire(timeout=60)
+    http_server = server.app._http
+    assert http_server is not None
+    deadline = time.monotonic() + 30  # the server has taken all fifteen connections
+    while len(http_server.server_state.connections) < 15:
+        assert time.monotonic() < deadline, "the server never took the stuck connections"
+        time.sleep(0.01)
     channel, stub = server.stub()
-    worst = 0.0
     with channel, httpx.Client(base_url=server.http_base, timeout=10) as http:
         request = api.LegalMovesRequest(snapshot=pool[1].snapshot)
         token = pool[1].mover_token  # a player's own client asking for its moves
-        for _ in range(40):
-            t0 = time.perf_counter()
+        for _ in range(40):  # each would wait for a stuck caller if one could hold it up
             assert ok(call_grpc(stub, "LegalMoves", request, token=token)).moves
             assert ok(call_rest(http, "LegalMoves", request, token=token)).moves
-            worst = max(worst, time.perf_counter() - t0)
-        assert any(t.is_alive() for t in slow), "the slow callers ended too soon to matter"
-    assert worst < 1.0, worst
+    resume.set()
     for sock in idle:
         sock.close()
     for t in slow:
@@ -199,14 +214,13 @@ def test_a_slow_chunked_body_is_cut_at_the_limit(server: Running) -> None:
         while sent <= limit:  # just past the limit, then silence
             sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
             sent += len(chunk)
-        t0 = time.perf_counter()
-        answer = sock.recv(4096)  # the sender never ends its body; the server answers anyway
+        # the sender never ends its body, and the body timeout (30 s) is longer than this
+        # socket's (10 s): only an answer at the limit arrives in time
+        answer = sock.recv(4096)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
-    assert time.perf_counter() - t0 < 2.0
 
 
-@pytest.mark.parametrize("kind", sorted(GRPC_KINDS))
-def test_concurrency_limit_refuses_at_once(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+def test_concurrency_limit_refuses_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """With CANASTA_MAX_CONCURRENT_RPCS=4 and four slow gRPC calls (long deadlines) in
     flight, a fifth gRPC call is refused at once (RESOURCE_EXHAUSTED), REST is not held
     up, and once the slow ones finish gRPC serves again."""
@@ -219,22 +233,19 @@ def test_concurrency_limit_refuses_at_once(monkeypatch: pytest.MonkeyPatch, kind
             release.wait(30)
 
     delay_grpc_calls(monkeypatch, maybe_slow)
-    with running(KeyRing.parse(new_key_entry("limit-1")), max_concurrent_rpcs=4,
-                 grpc_threads=GRPC_KINDS[kind]) as s:
+    with running(KeyRing.parse(new_key_entry("limit-1")), max_concurrent_rpcs=4) as s:
         channel, stub = s.stub()
         with channel, httpx.Client(base_url=s.http_base, timeout=10) as http:
             slow = [stub.Deal.future(DEAL, timeout=60, metadata=(("x-slow", "1"),))
                     for _ in range(4)]
             for _ in slow:
                 assert inside.acquire(timeout=10)
-            t0 = time.perf_counter()
+            # a call that queued would wait for the slow four, which wait for ``release``:
+            # it would end DEADLINE_EXCEEDED; a refusal comes at once
             with pytest.raises(grpc.RpcError) as err:
                 stub.Deal(DEAL, timeout=30)
             assert err.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
-            assert time.perf_counter() - t0 < 1.0
-            t0 = time.perf_counter()
-            ok(call_rest(http, "Deal", DEAL))
-            assert time.perf_counter() - t0 < 1.0
+            ok(call_rest(http, "Deal", DEAL))  # REST answers while the four still wait
             release.set()
             assert all(f.result(timeout=10).header.seq == 0 for f in slow)
             ok(call_grpc(stub, "Deal", DEAL))

@@ -35,9 +35,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import Reason
-from service.config import ExportPolicy
-from service.errors import DOMAIN, ServiceReason
-from service.pb import SERVICE_NAME, api, game
+from service.api.errors import DOMAIN, ServiceReason
+from service.api.pb import SERVICE_NAME, api, game
+from service.ops.config import ExportPolicy
 from tests.hardening.credentials import ACCESS_REASONS, credential_kinds, presented
 from tests.hardening.pool import EXAMPLES, Position
 from tests.service.helpers import auth

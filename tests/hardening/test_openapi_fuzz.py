@@ -45,9 +45,9 @@ from schemathesis.specs.openapi.schemas import OpenApiSchema
 
 from engine.errors import Reason
 from engine.variants import catalogue
-from service import openapi
-from service.errors import ServiceReason
-from service.pb import SERVICE_NAME, api
+from service.api.errors import ServiceReason
+from service.api.pb import SERVICE_NAME, api
+from service.rest import openapi
 from tests.hardening.credentials import (
     ACCESS_REASONS,
     GAME_METHODS,

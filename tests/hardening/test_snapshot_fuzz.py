@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.errors import ServiceError
-from service.keys import KEY_ID, KeyRing, new_key_entry
-from service.snapshot import MAGIC, SUPPORTED_VERSIONS, Sealer, new_game_id, read_header
+from service.api.errors import ServiceError
+from service.sealing.keys import KEY_ID, KeyRing, new_key_entry
+from service.sealing.snapshot import MAGIC, SUPPORTED_VERSIONS, Sealer, new_game_id, read_header
 from tests.hardening.pool import EXAMPLES, states
 
 KEYS = KeyRing.parse(f"{new_key_entry('fuzz-2')},{new_key_entry('fuzz-1')}")

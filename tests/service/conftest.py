@@ -1,9 +1,8 @@
 """Fixtures for the service tests: real servers on port 0, clients over real sockets.
 
 One server pair (gRPC + REST in one process, its asyncio loop in a background
-thread) per gRPC server kind is shared by a test session's worker, so every test
-that uses it runs on both kinds; tests that need other settings start their own
-with :func:`tests.service.servers.running`.
+thread) is shared by a test session's worker; tests that need other settings start
+their own with :func:`tests.service.servers.running`.
 """
 
 from __future__ import annotations
@@ -13,13 +12,13 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from service.pb import api_grpc
-from tests.service.servers import GRPC_KINDS, Running, running
+from service.api.pb import api_grpc
+from tests.service.servers import Running, running
 
 
-@pytest.fixture(scope="session", params=sorted(GRPC_KINDS))
-def server(request: pytest.FixtureRequest) -> Iterator[Running]:
-    with running(grpc_threads=GRPC_KINDS[request.param]) as s:
+@pytest.fixture(scope="session")
+def server() -> Iterator[Running]:
+    with running() as s:
         yield s
 
 

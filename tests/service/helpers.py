@@ -13,7 +13,7 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from service.pb import api, api_grpc
+from service.api.pb import api, api_grpc
 
 ROUTES = {
     "ListVariants": ("GET", "/v1/variants"),

@@ -1,6 +1,5 @@
 """Real servers on port 0 for the tests: gRPC + REST in one process, its asyncio loop in a
-thread. The gRPC face comes in two kinds (grpc.aio in the loop, or grpcio's thread pool:
-``CANASTA_GRPC_THREADS``); tests of gRPC behaviour run on both (:data:`GRPC_KINDS`)."""
+thread."""
 
 from __future__ import annotations
 
@@ -14,14 +13,12 @@ from typing import Any
 import grpc
 import pytest
 
-from service import grpc_server, grpc_threads
-from service.config import Settings
-from service.keys import KeyRing, new_key_entry
-from service.pb import api_grpc
+from service.api.pb import api_grpc
+from service.grpc.server import Servicer
+from service.ops.config import Settings
+from service.sealing.keys import KeyRing, new_key_entry
 from service.server import App
 
-# gRPC server kind -> the grpc_threads setting that selects it
-GRPC_KINDS = {"aio": 0, "threads": 4}
 BASE = Settings(grpc_port=0, http_port=0, access_log=False, grace_seconds=2.0,
                 log_level="WARNING")
 
@@ -81,21 +78,13 @@ def running(keys: KeyRing | None = None, **changes: Any) -> Iterator[Running]:
         server.stop()
 
 
-
 def delay_grpc_calls(monkeypatch: pytest.MonkeyPatch, hook: Callable[[Any], None]) -> None:
-    """Run ``hook(context)``, which may block, before every ``CanastaEngine`` call on
-    either server kind; on grpc.aio it runs in a thread, so the event loop (and REST)
-    is not held up."""
-    aio_call = grpc_server.Servicer._call
-    thread_call = grpc_threads.ThreadServicer._call
+    """Run ``hook(context)``, which may block, before every ``CanastaEngine`` call (in the
+    call's thread of the engine's pool, so neither the event loop nor REST is held up)."""
+    call = Servicer._call
 
-    async def on_aio(self: Any, name: str, request: Any, context: Any) -> Any:
-        await asyncio.to_thread(hook, context)
-        return await aio_call(self, name, request, context)
-
-    def on_thread(self: Any, name: str, request: Any, context: Any) -> Any:
+    def delayed(self: Any, name: str, request: Any, context: Any) -> Any:
         hook(context)
-        return thread_call(self, name, request, context)
+        return call(self, name, request, context)
 
-    monkeypatch.setattr(grpc_server.Servicer, "_call", on_aio)
-    monkeypatch.setattr(grpc_threads.ThreadServicer, "_call", on_thread)
+    monkeypatch.setattr(Servicer, "_call", delayed)

@@ -1,4 +1,4 @@
-"""What each role gets from each RPC, as built (service/access.py; docs/security.md).
+"""What each role gets from each RPC, as built (service/api/access.py; docs/security.md).
 
 The leak test (test_leaks.py) shows that no answer depends on what a role may not
 see; these tests show what each role does get: the host everything, a seat its
@@ -18,9 +18,9 @@ from engine.cards import CODES
 from engine.legal import legal_moves
 from engine.moves import Draw
 from engine.views import provisional_score
-from service import convert
-from service.config import AccessMode
-from service.pb import api, api_grpc, game
+from service.api import convert
+from service.api.pb import api, api_grpc, game
+from service.ops.config import AccessMode
 from tests.service.helpers import Failure, call_grpc, ok
 from tests.service.servers import running
 

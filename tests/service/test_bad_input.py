@@ -4,6 +4,7 @@ and the server keeps serving afterwards."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,9 +16,9 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from engine.game import new_game
-from service.keys import KeyRing, new_key_entry
-from service.pb import api, api_grpc, game
-from service.snapshot import Sealer, new_game_id
+from service.api.pb import api, api_grpc, game
+from service.sealing.keys import KeyRing, new_key_entry
+from service.sealing.snapshot import Sealer, new_game_id
 from tests.service.helpers import (
     Failure,
     auth,
@@ -373,13 +374,15 @@ def test_expired_deadline(stub: api_grpc.CanastaEngineStub, good: Good, http: ht
         return float(line.rsplit(" ", 1)[1])
 
     before = expired()
-    delay_grpc_calls(monkeypatch, lambda context: time.sleep(0.3))  # a long queue, say
+    queue = threading.Event()  # a long queue, say: the call waits until its caller gave up
+    delay_grpc_calls(monkeypatch, lambda context: queue.wait(30))
     with pytest.raises(grpc.RpcError) as err:
         stub.LegalMoves(_legal(good.snapshot), timeout=0.1, metadata=auth(good.host))
     assert err.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
-    for _ in range(50):  # the server side ends a little later
-        if expired() > before:
-            break
+    queue.set()
+    deadline = time.monotonic() + 30  # the server side ends a little later
+    while expired() == before:
+        assert time.monotonic() < deadline, "the expired call was never counted"
         time.sleep(0.02)
     assert expired() == before + 1
     monkeypatch.undo()

@@ -13,10 +13,11 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from engine.errors import Reason
 from engine.variants import catalogue
-from service import codegen, messages
-from service.errors import ServiceReason
-from service.openapi import http_rule
-from service.pb import GEN_ROOT, SERVICE_NAME, api
+from service import codegen
+from service.api import messages
+from service.api.errors import ServiceReason
+from service.api.pb import GEN_ROOT, SERVICE_NAME, api
+from service.rest.openapi import http_rule
 from tests.service.helpers import ROUTES
 from tests.service.servers import Running
 
@@ -76,7 +77,7 @@ def test_reflection_lists_the_services(server: Running) -> None:
 def test_every_reason_has_english_and_russian() -> None:
     for reason in [*Reason, *ServiceReason]:
         assert reason.value in messages.MESSAGES, (
-            f"add an English and a Russian line for {reason.value} to service/messages.py")
+            f"add an English and a Russian line for {reason.value} to service/api/messages.py")
         en, ru = messages.MESSAGES[reason.value]
         assert en and ru.endswith(".") and any("а" <= ch <= "я" for ch in ru.lower()), reason
 

@@ -13,9 +13,9 @@ from engine.bots import greedy_move
 from engine.cards import CODES
 from engine.errors import BadMove
 from engine.moves import MOVE_KINDS, AddToMeld, GoOut, Move, TakePile
-from service import convert
-from service.errors import ServiceError
-from service.pb import game
+from service.api import convert
+from service.api.errors import ServiceError
+from service.api.pb import game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])

@@ -1,5 +1,5 @@
 """The gRPC concurrency limit (``CANASTA_MAX_CONCURRENT_RPCS``) holds the engine's calls
-only: health checks, on both server kinds, are answered however full the engine is
+only: health checks are answered however full the engine is
 (step 10: with the limit reached, up to 28 % of health checks were refused, and the
 Kubernetes probes use them). Real sockets; the engine's calls are held in their handlers
 with :func:`delay_grpc_calls` until the test lets them go, so "full" is exact."""
@@ -18,11 +18,11 @@ import httpx
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from service.keys import KeyRing, new_key_entry
-from service.metrics import REGISTRY
-from service.pb import SERVICE_NAME, api
+from service.api.pb import SERVICE_NAME, api
+from service.ops.metrics import REGISTRY
+from service.sealing.keys import KeyRing, new_key_entry
 from tests.service.helpers import Failure, call_grpc, grpc_failure, ok
-from tests.service.servers import GRPC_KINDS, Running, delay_grpc_calls, running
+from tests.service.servers import Running, delay_grpc_calls, running
 
 DEAL = api.DealRequest(variant="classic", players=4)
 HOLD = (("x-hold", "1"),)
@@ -74,10 +74,9 @@ def _rejected(reason: str) -> float:
 
 
 @pytest.mark.parametrize(("threads", "limit"), [
-    (GRPC_KINDS["aio"], 4),
-    (GRPC_KINDS["threads"], 4),  # every engine thread busy and the limit reached
-    (GRPC_KINDS["threads"], 8),  # every engine thread busy, four more engine calls queued
-], ids=["aio", "threads", "threads-queued"])
+    (4, 4),  # every engine thread busy and the limit reached
+    (4, 8),  # every engine thread busy, four more engine calls queued
+], ids=["full", "queued"])
 def test_health_is_answered_with_the_engine_full(monkeypatch: pytest.MonkeyPatch,
                                                  threads: int, limit: int) -> None:
     """CANASTA_MAX_CONCURRENT_RPCS engine calls held in flight and a flood of more engine
@@ -90,7 +89,7 @@ def test_health_is_answered_with_the_engine_full(monkeypatch: pytest.MonkeyPatch
         with channel, httpx.Client(base_url=server.http_base, timeout=10) as http:
             grpc.channel_ready_future(channel).result(timeout=10)
             slow = [stub.Deal.future(DEAL, timeout=60, metadata=HOLD) for _ in range(limit)]
-            holder.wait_inside(min(limit, threads or limit))
+            holder.wait_inside(min(limit, threads))
             _until(lambda: server.app.gate.in_flight == limit, "the gate did not fill")
             refused_before = _rejected("TOO_MANY_CALLS")
             stop = threading.Event()
@@ -106,11 +105,9 @@ def test_health_is_answered_with_the_engine_full(monkeypatch: pytest.MonkeyPatch
             health = health_pb2_grpc.HealthStub(channel)
             with ThreadPoolExecutor(5) as pool:
                 floods = [pool.submit(flood) for _ in range(4)]
-                t0 = time.perf_counter()
                 answers = [health.Check(health_pb2.HealthCheckRequest(service=name),
                                         timeout=5).status
                            for _ in range(100) for name in ("", SERVICE_NAME)]
-                health_s = time.perf_counter() - t0
                 watch = health.Watch(health_pb2.HealthCheckRequest(service=SERVICE_NAME),
                                      timeout=5)
                 watched = next(watch).status
@@ -119,7 +116,6 @@ def test_health_is_answered_with_the_engine_full(monkeypatch: pytest.MonkeyPatch
                 stop.set()
                 refusals = [r for f in floods for r in f.result(timeout=30)]
             assert answers == [SERVING] * 200 and watched == SERVING
-            assert health_s < 10.0  # not one waited for an engine call (each has 5 s)
             assert probes == [200, 200]
             assert refusals and set(refusals) == {"RESOURCE_EXHAUSTED TOO_MANY_CALLS"}
             assert _rejected("TOO_MANY_CALLS") - refused_before == len(refusals)
@@ -139,9 +135,9 @@ def test_health_is_answered_with_the_engine_full(monkeypatch: pytest.MonkeyPatch
 
 def test_a_call_cancelled_while_queued_leaves_the_gate(monkeypatch: pytest.MonkeyPatch
                                                        ) -> None:
-    """On the thread-pool kind the gate counts an engine call from its arrival. A call
-    cancelled while it waits for a thread never reaches its handler; it must still leave
-    the gate, or every such call would shrink the limit for good."""
+    """The gate counts an engine call from its arrival. A call cancelled while it waits
+    for a thread never reaches its handler; it must still leave the gate, or every such
+    call would shrink the limit for good."""
     with held_server(monkeypatch, max_concurrent_rpcs=3, grpc_threads=1) as (server, holder):
         channel, stub = server.stub()
         with channel:

@@ -8,11 +8,11 @@ import random
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from service import jsonfmt
-from service.core import Call, Core, SnapshotRequest
-from service.keys import KeyRing, new_key_entry
-from service.pb import api, game
-from service.snapshot import Sealer
+from service.api import jsonfmt
+from service.api.core import Call, Core, SnapshotRequest
+from service.api.pb import api, game
+from service.sealing.keys import KeyRing, new_key_entry
+from service.sealing.snapshot import Sealer
 
 
 def _same(msg: Message) -> None:

@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Phase, apply, legal_moves, new_game
-from service import convert, jsonparse
-from service.pb import api
+from service.api import convert
+from service.api.pb import api
+from service.rest import jsonparse
 
 REQUESTS = [api.DealRequest, api.LegalMovesRequest, api.ApplyMoveRequest, api.ScoreHandRequest,
             api.GetViewRequest, api.NextDealRequest, api.ImportPositionRequest,

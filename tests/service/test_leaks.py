@@ -30,8 +30,8 @@ from engine.bots import random_move
 from engine.cards import CODES
 from engine.legal import legal_moves_for
 from engine.mayi.state import AnyState
-from service.pb import api, api_grpc, game
-from service.snapshot import new_game_id
+from service.api.pb import api, api_grpc, game
+from service.sealing.snapshot import new_game_id
 from tests.service.helpers import Failure, auth, grpc_failure
 from tests.service.servers import Running, running
 from tests.twins import twin

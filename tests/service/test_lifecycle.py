@@ -19,32 +19,41 @@ import httpx
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from service import http_app
-from service.keys import new_key_entry
-from service.pb import api, api_grpc
+from service.api.pb import api, api_grpc
+from service.grpc import server as grpc_server
+from service.rest import app as rest_app
+from service.sealing.keys import new_key_entry
 from tests.service.helpers import grpc_failure
-from tests.service.servers import GRPC_KINDS, Running, delay_grpc_calls, running
+from tests.service.servers import Running, delay_grpc_calls, running
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("kind", sorted(GRPC_KINDS))
-def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
-    real_body = http_app._body
+def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call of each face is held in flight until the shutdown has begun (health turned
+    NOT_SERVING, REST told to exit, the gRPC drain started), then both get their answer."""
+    real_body, real_drain = rest_app._body, grpc_server.drain
     inside = {"grpc": threading.Event(), "rest": threading.Event()}
+    stopping = threading.Event()
 
     def slow_call(context: Any) -> None:
         inside["grpc"].set()
-        time.sleep(0.6)
+        assert stopping.wait(10)
 
     async def slow_body(scope: Any, receive: Any, limit: int) -> bytes | None:
         inside["rest"].set()
-        await asyncio.sleep(0.6)
+        assert await asyncio.get_running_loop().run_in_executor(None, stopping.wait, 10)
         return await real_body(scope, receive, limit)
 
+    async def drain(gate: Any, grace: float) -> float:
+        stopping.set()
+        left: float = await real_drain(gate, grace)
+        return left
+
     delay_grpc_calls(monkeypatch, slow_call)
-    monkeypatch.setattr(http_app, "_body", slow_body)
-    with running(grace_seconds=5.0, grpc_threads=GRPC_KINDS[kind]) as server:
+    monkeypatch.setattr(rest_app, "_body", slow_body)
+    monkeypatch.setattr(grpc_server, "drain", drain)
+    with running(grace_seconds=5.0) as server:
         channel, stub = server.stub()
         grpc.channel_ready_future(channel).result(timeout=5)
         request = api.DealRequest(variant="classic", players=4, seed=1)
@@ -65,7 +74,7 @@ def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch, kin
         worker.join(10)
         assert results["rest"].status_code == 200
         stopper.join(10)
-        assert not server.app.readiness.ready
+        assert not server.app.health.ready
         with pytest.raises(grpc.RpcError) as err:
             stub.Deal(request, timeout=2)
         assert err.value.code() is grpc.StatusCode.UNAVAILABLE
@@ -80,13 +89,11 @@ def _refusal(call: Any) -> tuple[str, str]:
     return failure.code, failure.reason
 
 
-@pytest.mark.parametrize("kind", sorted(GRPC_KINDS))
-def test_calls_that_have_not_started_get_unavailable(monkeypatch: pytest.MonkeyPatch,
-                                                     kind: str) -> None:
+def test_calls_that_have_not_started_get_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
     """While the server stops, a gRPC call that has not started is refused with UNAVAILABLE
     and the typed reason (retryable: it never ran), never CANCELLED, and the call in flight
-    still finishes. On the thread-pool kind that includes a call that came before the stop
-    but still waited for a thread; with grpcio's own stop it ran in the grace period."""
+    still finishes. That includes a call that came before the stop but still waited for a
+    thread; with grpcio's own stop it ran in the grace period."""
     inside, release = threading.Event(), threading.Event()
 
     def hold(context: Any) -> None:
@@ -95,14 +102,14 @@ def test_calls_that_have_not_started_get_unavailable(monkeypatch: pytest.MonkeyP
             assert release.wait(30)
 
     delay_grpc_calls(monkeypatch, hold)
-    threads = GRPC_KINDS[kind] and 1  # one engine thread: a second call must wait for it
-    with running(grace_seconds=20.0, grpc_threads=threads) as server:
+    # one engine thread: a second call must wait for it
+    with running(grace_seconds=20.0, grpc_threads=1) as server:
         channel, stub = server.stub()
         health = health_pb2_grpc.HealthStub(channel)
         request = api.DealRequest(variant="classic", players=4, seed=1)
         in_flight = stub.Deal.future(request, timeout=60, metadata=(("x-hold", "1"),))
         assert inside.wait(10)
-        queued = stub.Deal.future(request, timeout=60) if threads else None
+        queued = stub.Deal.future(request, timeout=60)
         stopper = threading.Thread(target=server.stop)
         stopper.start()
         deadline = time.monotonic() + 10
@@ -114,24 +121,20 @@ def test_calls_that_have_not_started_get_unavailable(monkeypatch: pytest.MonkeyP
         assert [_refusal(c) for c in late] == [("UNAVAILABLE", "UNAVAILABLE")] * 5
         release.set()  # the call in flight ends; only then does the server stop
         assert in_flight.result(timeout=30).header.seq == 0
-        if queued is not None:
-            assert _refusal(queued) == ("UNAVAILABLE", "UNAVAILABLE")
+        assert _refusal(queued) == ("UNAVAILABLE", "UNAVAILABLE")
         stopper.join(30)
         assert not stopper.is_alive()
         channel.close()
 
 
-@pytest.mark.parametrize("threads", ["0", "4"], ids=["aio", "threads"])
-def test_sigterm_under_load_refuses_unstarted_calls_as_unavailable(
-        tmp_path: Path, threads: str) -> None:
+def test_sigterm_under_load_refuses_unstarted_calls_as_unavailable(tmp_path: Path) -> None:
     """16 gRPC callers keep the real process busy, each until its first failure; SIGTERM.
     Every failure is UNAVAILABLE, retryable, and never CANCELLED: grpcio ends the calls it
     had received but not handed to the service yet as CANCELLED (grpc/grpc#41785), so the
     server refuses new calls itself (ErrorInfo reason UNAVAILABLE) until it is quiet, and
     only then lets grpcio stop. Calls answered OK were run to the end."""
     proc, ready = _spawn(tmp_path, {"CANASTA_SEAL_KEYS": new_key_entry("drain-1"),
-                                    "CANASTA_GRACE_SECONDS": "10", "CANASTA_ACCESS_LOG": "false",
-                                    "CANASTA_GRPC_THREADS": threads})
+                                    "CANASTA_GRACE_SECONDS": "10", "CANASTA_ACCESS_LOG": "false"})
     outcomes: list[tuple[str, str]] = []
     lock = threading.Lock()
     try:
@@ -234,7 +237,7 @@ def test_the_process_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
     listening = next(line for line in lines if line["msg"] == "listening")
     assert listening["access"] == "tokens"
     assert not any("CANASTA_ACCESS=trusted" in m for m in messages)
-    assert next(line for line in lines if line["msg"] == "listening")["grpc_server"] == "aio"
+    assert listening["grpc_threads"] == 4  # the default (CANASTA_GRPC_THREADS)
     access = [line for line in lines if line.get("request_id") == "proc-test-1"]
     assert access and access[0]["method"] == "/canasta.v1.CanastaEngine/Deal"
     assert access[0]["code"] == "OK" and "duration_ms" in access[0]

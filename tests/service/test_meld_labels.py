@@ -16,7 +16,7 @@ from collections import Counter
 import httpx
 import pytest
 
-from service.pb import api, api_grpc, game
+from service.api.pb import api, api_grpc, game
 from tests.service.helpers import call_grpc, call_rest, ok
 
 RANKS = "23456789TJQKA"

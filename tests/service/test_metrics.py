@@ -7,7 +7,7 @@ import re
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.pb import api, api_grpc, game
+from service.api.pb import api, api_grpc, game
 from tests.service.helpers import call_grpc, call_rest, ok
 
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from google.protobuf.message import Message
 
-from service.pb import api, api_grpc, game
+from service.api.pb import api, api_grpc, game
 from tests.service.helpers import call_grpc, call_rest, ok
 
 

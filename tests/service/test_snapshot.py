@@ -16,12 +16,12 @@ from engine.bots import random_move
 from engine.codec import encode_state
 from engine.notation import export_position
 from engine.state import State
-from service import tokens
-from service.errors import ServiceError
-from service.keys import KeyRing, new_key_entry
-from service.metrics import REGISTRY
-from service.pb import api, game
-from service.snapshot import (
+from service.api.errors import ServiceError
+from service.api.pb import api, game
+from service.ops.metrics import REGISTRY
+from service.sealing import tokens
+from service.sealing.keys import KeyRing, new_key_entry
+from service.sealing.snapshot import (
     AAD_PREFIX,
     FORMAT_VERSION,
     NONCE_BYTES,

@@ -13,8 +13,8 @@ import pytest
 from engine.cards import CODES
 from engine.deck import ordered_deck
 from engine.game import rules_for
-from service.pb import api, api_grpc, game
-from service.snapshot import read_header
+from service.api.pb import api, api_grpc, game
+from service.sealing.snapshot import read_header
 from tests.service.helpers import Failure, call_grpc, call_rest, ok
 
 Call = Callable[..., Any]

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.variants import VARIANTS
-from service.core import Call, Core
-from service.keys import KeyRing, new_key_entry
-from service.pb import api, api_grpc
-from service.snapshot import Sealer
+from service.api.core import Call, Core
+from service.api.pb import api, api_grpc
+from service.sealing.keys import KeyRing, new_key_entry
+from service.sealing.snapshot import Sealer
 from tests.service.helpers import Failure, call_grpc, call_rest, ok
 
 GAMES = [(v, p) for v, p in [("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6),

@@ -10,9 +10,9 @@ import pytest
 from engine import Phase, apply, new_game
 from engine.bots import random_move
 from engine.views import seat_view
-from service import convert
-from service.core import Core
-from service.pb import api
+from service.api import convert
+from service.api.core import Core
+from service.api.pb import api
 
 GAMES = [("classic", 2, {}), ("classic", 4, {}), ("classic", 6, {}), ("samba", 4, {}),
          ("bolivia", 4, {}), ("bolivia_sevens", 4, {}), ("may_i", 4, {}),

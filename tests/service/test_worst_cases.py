@@ -10,7 +10,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from service.pb import api
+from service.api.pb import api
 from tests.service.helpers import Failure, call_rest, ok
 from tests.worst_positions import WORST
 

@@ -1,14 +1,20 @@
 """The reference web table (clients/web) served at /play, played in headless Chromium.
 
 ``make test`` installs what the browser test needs (``make web-setup``: Debian's
-``chromium`` and ``playwright-core`` from tests/web/package-lock.json). The test
-plays a whole hand by clicking, against greedy bots over the REST API, and saves a
-screenshot to tests/artifacts/ (git-ignored).
+``chromium`` and ``playwright-core`` from tests/web/package-lock.json). play_hand.mjs
+plays a whole hand of classic Canasta (desktop, English) and one of Samba (phone,
+Russian) against greedy bots over the REST API, by selecting cards and pressing the
+moves the page offers, switching language half-way; it saves screenshots at the start,
+mid-hand and the end on both viewports to tests/artifacts/web/ (git-ignored), and fails
+on any console error or any request to another origin.
 
 The page holds the game's credentials from the Deal answer: play_hand.mjs records
 every request it sends, checks that the calls made for seat 0 present seat 0's
 token and the bots' the host token, and compares the page with the host's full view
 of the same snapshot at each of seat 0's turns (no other seat's hand on the page).
+
+page_modules.mjs checks the page's modules that need no browser under node: how selected
+cards are matched to listed moves (moves.js) and that both languages are complete (i18n.js).
 
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
@@ -52,7 +58,12 @@ def test_the_page_and_its_files_are_served(server: Running) -> None:
         js = http.get("/play/table.js")
         assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
         assert "/v1/suggest-move" in js.text
-        assert "authorization: `Bearer ${token}`" in js.text
+        assert "headers.authorization = `Bearer ${token}`" in js.text
+        for module in ("i18n.js", "moves.js"):
+            assert f'from "./{module}"' in js.text
+            got = http.get(f"/play/{module}")
+            assert got.status_code == 200 and got.headers["content-type"].startswith("text/javascript")
+            assert got.headers["content-security-policy"].startswith("default-src 'self'")
         assert http.get("/play/table.css").headers["content-type"].startswith("text/css")
         assert http.get("/play/nothing.js").status_code == 404
         assert http.get("/play/../pyproject.toml").status_code == 404
@@ -116,30 +127,61 @@ def test_the_docs_render_offline(server: Running) -> None:
     assert shot.stat().st_size > 10_000
 
 
-def test_a_whole_hand_by_clicking(server: Running) -> None:
+# (variant, seed, the browser's language, the viewport played on, whether the next hand is
+# dealt): classic on a desktop in English, Samba on a phone in Russian; each switches
+# language half-way, and each takes its screenshots on both viewports.
+HANDS = [("classic", "7", "en", "desktop", True), ("samba", "3", "ru", "phone", False)]
+
+
+@pytest.mark.parametrize(("variant", "seed", "lang", "viewport", "next_deal"), HANDS,
+                         ids=[f"{v}-{lang}-{vp}" for v, _, lang, vp, _ in HANDS])
+def test_a_whole_hand_by_selecting_cards(server: Running, variant: str, seed: str, lang: str,
+                                         viewport: str, next_deal: bool) -> None:
+    """A whole hand played as a person plays it: cards selected by click, tap or keyboard,
+    the page's offered moves pressed; the table, scores and sentences checked against the
+    service's answers; no other seat's card shown, each call with the right credential."""
     node = _browser()
-    shot = ARTIFACTS / "web-table.png"
-    shot.unlink(missing_ok=True)
+    out = ARTIFACTS / "web"
+    for old in out.glob(f"{variant}-*.png"):
+        old.unlink()
     done = subprocess.run(
-        [node, str(HERE / "play_hand.mjs"), server.http_base, str(shot), "classic", "4", "7"],
-        cwd=HERE, capture_output=True, text=True, timeout=240,
+        [node, str(HERE / "play_hand.mjs"), server.http_base, str(out), variant, seed, lang,
+         viewport, "next" if next_deal else ""],
+        cwd=HERE, capture_output=True, text=True, timeout=150,
         env={**os.environ, "CHROMIUM": CHROMIUM})
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    line = next(x for x in done.stdout.splitlines() if x.startswith("RESULT "))
+    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), "")
+    assert line, done.stdout[-3000:] + done.stderr[-3000:]
     result = json.loads(line.removeprefix("RESULT "))
+    assert result["problems"] == [] and result["blocked"] == [], result
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert result["state"] in ("hand-over", "game-over")
-    assert result["turns"] >= 1
-    assert result["sides"] == 2 and len(result["rows"]) == 3  # header + two teams
-    assert result["rows"][0].split("\t")[:2] == ["Side", "Melds"]
-    assert result["refusedShown"].startswith(("CARDS_NOT_IN_HAND: ", "MELD_NEEDS_NATURALS: "))
-    assert result["hintShown"].startswith("Hint (greedy bot): ")
-    assert result["problems"] == []
+    # played by selecting: every turn's move from the page's offer after the cards were
+    # picked (by keyboard too on the desktop), a group's cards by rank (other copies than
+    # the listed ones), the card just drawn marked
+    played = result["played"]
+    assert result["turns"] == len(played) == result["hints"] >= 5
+    assert any(m.startswith(("meld ", "add ", "take ")) for m in played), played
+    assert any(m.startswith(("discard ", "out")) for m in played), played
+    assert result["shapeMatches"] >= 1 and result["drawnChecked"] >= 1
+    assert result["keyboardSelections"] >= (1 if viewport == "desktop" else 0)
+    # both languages: the browser's first, the switch's after; every call asked for the
+    # page's language at the time, and a refusal is told in Russian
+    other = {"en": "ru", "ru": "en"}[lang]
+    assert result["switched"] == other and set(result["languages"]) == {"en", "ru"}
+    if lang == "ru":
+        reason, _, text = result["refused"].partition(": ")
+        assert reason in ("WRONG_PHASE", "CARDS_NOT_IN_HAND", "MELD_NEEDS_NATURALS"), result["refused"]
+        assert re.search("[а-яё]", text), text
+    # the table: sentences for the bots' moves, the breakdown, canastas marked
+    assert result["sentences"] >= 3 and result["melds"] >= 1 and result["canastas"] >= 1
+    assert result["rows"] == ["base", "canastas", "goingOut", "redThrees", "inHand", "penalties",
+                              "total", "cumulative"]
     # credentials: seat 0's calls with seat 0's token, the bots' and the next deal with the
     # host's, the deal with none; no answer to the page carried another seat's view
     assert result["credentialProblems"] == []
     calls = result["calls"]
-    assert calls["apply-move you"] >= result["turns"] + 1  # each turn, and the refused move
-    assert calls["suggest-move you"] == 1 and calls["score-hand"] == 1
+    assert calls["apply-move you"] == result["turns"] + (lang == "ru")  # and the refused move
+    assert calls["suggest-move you"] == result["hints"] and calls["score-hand"] == 1
     assert calls["apply-move bot"] >= 3 and calls["suggest-move bot"] == calls["apply-move bot"]
     assert calls["deal"] == 1 and calls.get("next-deal", 0) == (result["nextDealt"] != "")
     assert set(calls) <= {"variants", "deal", "apply-move you", "apply-move bot",
@@ -148,6 +190,23 @@ def test_a_whole_hand_by_clicking(server: Running) -> None:
     # view of the same snapshot: seat 0's hand and moves, the public table, no other card
     assert result["leaks"] == []
     assert result["compared"] >= result["turns"] + 1
-    if result["state"] == "hand-over":
+    if next_deal and result["state"] == "hand-over":
         assert result["nextDealt"] in ("your-turn", "hand-over", "game-over")
-    assert shot.stat().st_size > 20_000
+    # screenshots at the start, mid-hand and the end, on a desktop and a phone
+    shots = sorted(Path(p).name for p in result["shots"])
+    assert shots == sorted(f"{variant}-{moment}-{language}-{vp}.png"
+                           for moment, language in (("start", lang), ("mid", lang), ("end", other))
+                           for vp in ("desktop", "phone")), shots
+    for shot in result["shots"]:
+        assert Path(shot).stat().st_size > 20_000, shot
+
+
+def test_the_page_modules_read_moves_and_speak_both_languages() -> None:
+    """Which selected cards make which listed move (clients/web/moves.js), and both
+    languages complete (clients/web/i18n.js), under node."""
+    node = shutil.which("node")
+    assert node, "node is needed for the web table's tests"
+    done = subprocess.run([node, str(HERE / "page_modules.mjs")], cwd=HERE, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "checks passed" in done.stdout

@@ -1,4 +1,4 @@
-// The code generators of the Go SDK, pinned with checksums (clients/sdkgen.py builds them).
+// The Go SDK's code generators, pinned with checksums (buf.gen.yaml runs them: `go tool`).
 // A module of its own, so the SDK's users never see these requirements.
 module github.com/canasta-rules/canasta/clients/go/tools
 

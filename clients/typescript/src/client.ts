@@ -1,9 +1,12 @@
 import { create, type DescMessage, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import {
-  ApplyMoveRequestSchema, CanastaEngine, DealRequestSchema, GetViewRequestSchema,
-  LegalMovesRequestSchema, ListVariantsRequestSchema, NextDealRequestSchema,
-  ScoreHandRequestSchema, type ApplyMoveResponse, type DealResponse, type GetViewResponse,
-  type LegalMovesResponse, type ListVariantsResponse, type NextDealResponse, type ScoreHandResponse,
+  ApplyMoveRequestSchema, CanastaEngine, DealRequestSchema, ExportPositionRequestSchema,
+  GetViewRequestSchema, ImportPositionRequestSchema, LegalMovesRequestSchema,
+  ListVariantsRequestSchema, NextDealRequestSchema, ScoreHandRequestSchema,
+  SuggestMoveRequestSchema, type ApplyMoveResponse, type DealResponse,
+  type ExportPositionResponse, type GetViewResponse, type ImportPositionResponse,
+  type LegalMovesResponse, type ListVariantsResponse, type NextDealResponse,
+  type ScoreHandResponse, type SuggestMoveResponse,
 } from "./gen/canasta/v1/engine_service_pb.js";
 import { MoveSchema, type Move } from "./gen/canasta/v1/game_pb.js";
 
@@ -45,6 +48,9 @@ export type MoveLike = Move | MessageInitShape<typeof MoveSchema> | string;
 /** The request of Deal (`variant` and `players` required; `seed` is a bigint). */
 export type DealInit = MessageInitShape<typeof DealRequestSchema>;
 
+/** The request of ImportPosition (`position` required). */
+export type ImportPositionInit = MessageInitShape<typeof ImportPositionRequestSchema>;
+
 /** ApplyMove's optional fields. */
 export interface ApplyMoveExtras {
   expectedSeq?: bigint;
@@ -61,6 +67,16 @@ export interface NextDealExtras {
   viewSeat?: number;
   /** The snapshot's game must be this one (`header.gameId`), else `SNAPSHOT_WRONG_GAME`. */
   expectedGameId?: string;
+}
+
+/** SuggestMove's optional fields. */
+export interface SuggestMoveExtras {
+  /** `"greedy"` (the default) or `"random"`. */
+  level?: string;
+  /** The same snapshot, level and seed give the same move. */
+  seed?: bigint;
+  /** The seat to advise (the host's token only; a seat's token gets its own seat's move). */
+  seat?: number;
 }
 
 /** A move from its text form. */
@@ -162,5 +178,29 @@ export class CanastaClient {
    */
   view(snapshot: Uint8Array, seat?: number, options?: CallOptions): Promise<GetViewResponse> {
     return this.call(CanastaEngine.method.getView, create(GetViewRequestSchema, { snapshot, seat }), options);
+  }
+
+  /**
+   * Start a game from a position in the text notation (`{ position, viewSeat }`); the answer
+   * carries its `hostToken` and `seatTokens`.
+   */
+  importPosition(request: ImportPositionInit, options?: CallOptions): Promise<ImportPositionResponse> {
+    return this.call(CanastaEngine.method.importPosition, request, options);
+  }
+
+  /** The whole position of a snapshot as text: it reveals every hand, so the host's token only. */
+  exportPosition(snapshot: Uint8Array, options?: CallOptions): Promise<ExportPositionResponse> {
+    return this.call(CanastaEngine.method.exportPosition,
+      create(ExportPositionRequestSchema, { snapshot }), options);
+  }
+
+  /**
+   * A bot's legal move, not applied: for the seat whose move is due (host's token, or
+   * `extras.seat`) or the token's own seat. Apply it with {@link applyMove}.
+   */
+  suggestMove(snapshot: Uint8Array, extras: SuggestMoveExtras = {},
+              options?: CallOptions): Promise<SuggestMoveResponse> {
+    return this.call(CanastaEngine.method.suggestMove,
+      create(SuggestMoveRequestSchema, { snapshot, ...extras }), options);
   }
 }

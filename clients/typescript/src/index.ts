@@ -6,6 +6,7 @@
 export { CanastaClient, firstProgressMove, move } from "./client.js";
 export type {
   ApplyMoveExtras, CallOptions, CanastaTransport, ClientOptions, DealInit, MoveLike, NextDealExtras,
+  ImportPositionInit, SuggestMoveExtras,
 } from "./client.js";
 export { CanastaError, errorFromRestBody, errorFromStatusBytes } from "./errors.js";
 export type { CanastaErrorInit, FieldViolation, StatusCodeName } from "./errors.js";

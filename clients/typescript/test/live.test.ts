@@ -1,7 +1,6 @@
 // The TypeScript SDK against a live server: native gRPC and REST (fetch), over real sockets.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -27,30 +26,6 @@ async function rejects(p: Promise<unknown>): Promise<CanastaError> {
   }
   assert.fail("the call did not fail");
 }
-
-function readmeBlocks(): string[] {
-  const text = readFileSync(join(PKG, "README.md"), "utf8");
-  return [...text.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
-}
-
-describe("README examples", () => {
-  const blocks = readmeBlocks();
-  it("has a Node (gRPC) and a browser (REST) example", () => assert.equal(blocks.length, 2));
-  for (const [i, block] of blocks.entries()) {
-    it(`example ${i + 1} plays a hand and prints the score`, () => {
-      const source = block
-        .replaceAll("http://127.0.0.1:50051", GRPC_URL)
-        .replaceAll("http://127.0.0.1:8080", REST);
-      // run it as a module inside the package, so "@canasta-rules/client" resolves to this build
-      const dir = mkdtempSync(join(PKG, "dist", "readme-"));
-      const file = join(dir, "example.mjs");
-      writeFileSync(file, source);
-      const out = execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 60_000 });
-      const teams = out.trim().split("\n").map((line) => line.split(":")[0]);
-      assert.deepEqual(teams, ["team 0", "team 1"]);
-    });
-  }
-});
 
 const clients: [string, () => CanastaClient][] = [
   ["grpc", () => grpcClient(GRPC_URL, { timeoutMs: 10_000 })],
@@ -220,6 +195,44 @@ for (const [name, make] of clients) {
       assert.equal(err.reason, "SNAPSHOT_WRONG_GAME");
       const played = await host.play(deal.snapshot, "draw", { expectedGameId: deal.header!.gameId });
       assert.equal(played.header?.gameId, deal.header?.gameId);
+    });
+
+    it("suggests a move to a seat's token, for its own seat only", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 3n });
+      const turn = (await client.legalMoves(deal.snapshot, { token: deal.hostToken })).seat;
+      const mover = client.withToken(deal.seatTokens[turn]);
+      const hint = await mover.suggestMove(deal.snapshot, { level: "greedy", seed: 1n });
+      assert.equal(hint.seat, turn);
+      assert.equal(hint.level, "greedy");
+      const again = await mover.suggestMove(deal.snapshot, { level: "greedy", seed: 1n });
+      assert.equal(again.move?.text, hint.move?.text);
+      const played = await mover.applyMove(deal.snapshot, hint.move!);
+      assert.equal(played.move?.text, hint.move?.text);
+      const other = client.withToken(deal.seatTokens[(turn + 1) % 4]);
+      const err = await rejects(other.suggestMove(deal.snapshot, { seat: turn }));
+      assert.equal(err.code, "PERMISSION_DENIED");
+      assert.equal(err.reason, "SEAT_NOT_ALLOWED");
+    });
+
+    it("imports a position and exports it with the host's token", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 5n });
+      const { position } = await client.exportPosition(deal.snapshot, { token: deal.hostToken });
+      const imported = await client.importPosition({ position });
+      assert.equal(imported.header?.imported, true);
+      assert.equal(imported.header?.seq, 0n);
+      assert.equal(imported.seatTokens.length, 4);
+      const again = await client.withToken(imported.hostToken).exportPosition(imported.snapshot);
+      assert.equal(again.position, position);
+    });
+
+    it("refuses a seat's token the export", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 5n });
+      for (const token of deal.seatTokens) {
+        const err = await rejects(client.exportPosition(deal.snapshot, { token }));
+        assert.equal(err.code, "PERMISSION_DENIED");
+        assert.equal(err.reason, "SEAT_NOT_ALLOWED");
+        if (name === "rest") assert.equal(err.httpStatus, 403);
+      }
     });
 
     it("enforces deadlines", async () => {

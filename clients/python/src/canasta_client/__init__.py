@@ -5,17 +5,22 @@ The generated messages and stubs are in ``canasta.v1`` (``game_pb2``,
 with deadlines and typed errors.
 """
 
+from importlib.metadata import version
+
 from canasta.v1.engine_service_pb2 import (
     ApplyMoveResponse,
     DealResponse,
+    ExportPositionResponse,
     GetViewResponse,
+    ImportPositionResponse,
     LegalMovesResponse,
+    ListVariantsResponse,
     NextDealResponse,
     ScoreHandResponse,
+    SuggestMoveResponse,
 )
 from canasta.v1.game_pb2 import Move, SeatView
 
-from canasta_client._version import __version__
 from canasta_client.client import DEFAULT_TIMEOUT, CanastaClient, move
 from canasta_client.errors import (
     CanastaError,
@@ -28,6 +33,9 @@ from canasta_client.errors import (
     UnavailableError,
 )
 
+__version__ = version("canasta-client")
+"""The installed distribution's version (clients/VERSION when it was built)."""
+
 __all__ = [
     "DEFAULT_TIMEOUT",
     "ApplyMoveResponse",
@@ -35,9 +43,12 @@ __all__ = [
     "CanastaError",
     "DealResponse",
     "DeadlineExceededError",
+    "ExportPositionResponse",
     "GetViewResponse",
+    "ImportPositionResponse",
     "InvalidRequestError",
     "LegalMovesResponse",
+    "ListVariantsResponse",
     "Move",
     "NextDealResponse",
     "PermissionDeniedError",
@@ -45,6 +56,7 @@ __all__ = [
     "ScoreHandResponse",
     "SeatView",
     "StaleSnapshotError",
+    "SuggestMoveResponse",
     "UnauthenticatedError",
     "UnavailableError",
     "__version__",

@@ -6,8 +6,12 @@ import io.github.canastarules.canasta.v1.ApplyMoveResponse;
 import io.github.canastarules.canasta.v1.CanastaEngineGrpc;
 import io.github.canastarules.canasta.v1.DealRequest;
 import io.github.canastarules.canasta.v1.DealResponse;
+import io.github.canastarules.canasta.v1.ExportPositionRequest;
+import io.github.canastarules.canasta.v1.ExportPositionResponse;
 import io.github.canastarules.canasta.v1.GetViewRequest;
 import io.github.canastarules.canasta.v1.GetViewResponse;
+import io.github.canastarules.canasta.v1.ImportPositionRequest;
+import io.github.canastarules.canasta.v1.ImportPositionResponse;
 import io.github.canastarules.canasta.v1.LegalMovesRequest;
 import io.github.canastarules.canasta.v1.LegalMovesResponse;
 import io.github.canastarules.canasta.v1.ListVariantsRequest;
@@ -17,6 +21,8 @@ import io.github.canastarules.canasta.v1.NextDealRequest;
 import io.github.canastarules.canasta.v1.NextDealResponse;
 import io.github.canastarules.canasta.v1.ScoreHandRequest;
 import io.github.canastarules.canasta.v1.ScoreHandResponse;
+import io.github.canastarules.canasta.v1.SuggestMoveRequest;
+import io.github.canastarules.canasta.v1.SuggestMoveResponse;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
@@ -225,6 +231,47 @@ public final class CanastaClient implements AutoCloseable {
   /** {@link #view(ByteString, int)} with this call's {@code token}. */
   public GetViewResponse view(ByteString snapshot, int seat, String token) {
     return call(token, s -> s.getView(GetViewRequest.newBuilder().setSnapshot(snapshot).setSeat(seat).build()));
+  }
+
+  /** Start a game from a position in the text notation; the answer carries its tokens. */
+  public ImportPositionResponse importPosition(ImportPositionRequest request) {
+    return call(s -> s.importPosition(request));
+  }
+
+  /** Start a game from a position in the text notation (docs/notation.md). */
+  public ImportPositionResponse importPosition(String position) {
+    return importPosition(ImportPositionRequest.newBuilder().setPosition(position).build());
+  }
+
+  /** The whole position of a snapshot as text: it reveals every hand, so the host token only. */
+  public ExportPositionResponse exportPosition(ByteString snapshot) {
+    return exportPosition(snapshot, null);
+  }
+
+  /** {@link #exportPosition(ByteString)} with this call's {@code token}. */
+  public ExportPositionResponse exportPosition(ByteString snapshot, String token) {
+    return call(token, s -> s.exportPosition(
+        ExportPositionRequest.newBuilder().setSnapshot(snapshot).build()));
+  }
+
+  /**
+   * A bot's legal move, not applied: for the seat whose move is due (host token, or {@code
+   * setSeat} on the request) or the token's own seat. The same snapshot, level and seed give
+   * the same move.
+   */
+  public SuggestMoveResponse suggestMove(SuggestMoveRequest request) {
+    return suggestMove(request, null);
+  }
+
+  /** {@link #suggestMove(SuggestMoveRequest)} with this call's {@code token}. */
+  public SuggestMoveResponse suggestMove(SuggestMoveRequest request, String token) {
+    return call(token, s -> s.suggestMove(request));
+  }
+
+  /** A bot's move at {@code level} ({@code "greedy"} or {@code "random"}) with {@code seed}. */
+  public SuggestMoveResponse suggestMove(ByteString snapshot, String level, long seed) {
+    return suggestMove(
+        SuggestMoveRequest.newBuilder().setSnapshot(snapshot).setLevel(level).setSeed(seed).build());
   }
 
   /** A move from its text form. */

@@ -13,6 +13,7 @@ import io.github.canastarules.canasta.v1.DealRequest;
 import io.github.canastarules.canasta.v1.DealResponse;
 import io.github.canastarules.canasta.v1.EventType;
 import io.github.canastarules.canasta.v1.GetViewResponse;
+import io.github.canastarules.canasta.v1.ImportPositionResponse;
 import io.github.canastarules.canasta.v1.LegalMovesResponse;
 import io.github.canastarules.canasta.v1.Move;
 import io.github.canastarules.canasta.v1.NextDealRequest;
@@ -21,29 +22,20 @@ import io.github.canastarules.canasta.v1.ScoreBreakdown;
 import io.github.canastarules.canasta.v1.ScoreHandResponse;
 import io.github.canastarules.canasta.v1.SeatView;
 import io.github.canastarules.canasta.v1.SideScore;
+import io.github.canastarules.canasta.v1.SuggestMoveRequest;
+import io.github.canastarules.canasta.v1.SuggestMoveResponse;
 import io.grpc.Status;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The Java SDK against a live server over a real socket ({@code CANASTA_GRPC_TARGET}). */
 class CanastaClientTest {
@@ -67,33 +59,6 @@ class CanastaClientTest {
   private static Path sdkDir() {
     String dir = System.getenv("CANASTA_SDK_DIR");
     return Path.of(dir == null ? "." : dir);
-  }
-
-  @Test
-  void readmeExampleRuns(@TempDir Path tmp) throws Exception {
-    String readme = Files.readString(sdkDir().resolve("README.md"));
-    Matcher m = Pattern.compile("```java\n(import .*?)```", Pattern.DOTALL).matcher(readme);
-    assertTrue(m.find(), "README has a Java program");
-    String source = m.group(1).replace("\"127.0.0.1:50051\"", "\"" + target + "\"");
-    Path file = tmp.resolve("Example.java");
-    Files.writeString(file, source);
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    int rc = javac.run(null, null, null, "-d", tmp.toString(),
-        "-cp", System.getProperty("java.class.path"), file.toString());
-    assertEquals(0, rc, "the README example compiles");
-    PrintStream stdout = System.out;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (URLClassLoader loader = new URLClassLoader(new URL[] {tmp.toUri().toURL()},
-        getClass().getClassLoader())) {
-      Method main = loader.loadClass("Example").getMethod("main", String[].class);
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      main.invoke(null, (Object) new String[0]);
-    } finally {
-      System.setOut(stdout);
-    }
-    List<String> teams = out.toString(StandardCharsets.UTF_8).lines()
-        .map(line -> line.split(":")[0]).collect(Collectors.toList());
-    assertEquals(List.of("team 0", "team 1"), teams);
   }
 
   @Test
@@ -313,5 +278,42 @@ class CanastaClientTest {
         () -> host.applyMove(draw.setExpectedGameId(other.getHeader().getGameId()).build()));
     ApplyMoveResponse played = host.applyMove(draw.setExpectedGameId(deal.getHeader().getGameId()).build());
     assertEquals(deal.getHeader().getGameId(), played.getHeader().getGameId());
+  }
+
+  @Test
+  void suggestMoveWithASeatToken() {
+    DealResponse deal = client.deal("classic", 4, 3);
+    int turn = client.legalMoves(deal.getSnapshot(), deal.getHostToken()).getSeat();
+    CanastaClient mover = client.withToken(deal.getSeatTokens(turn));
+    SuggestMoveResponse hint = mover.suggestMove(deal.getSnapshot(), "greedy", 1);
+    assertEquals(turn, hint.getSeat());
+    assertEquals("greedy", hint.getLevel());
+    assertEquals(hint, mover.suggestMove(deal.getSnapshot(), "greedy", 1), "the same seed, the same move");
+    ApplyMoveResponse played = mover.applyMove(deal.getSnapshot(), hint.getMove());
+    assertEquals(hint.getMove().getText(), played.getMove().getText());
+    CanastaClient other = client.withToken(deal.getSeatTokens((turn + 1) % 4));
+    assertRefused(Status.Code.PERMISSION_DENIED, "SEAT_NOT_ALLOWED", () -> other.suggestMove(
+        SuggestMoveRequest.newBuilder().setSnapshot(deal.getSnapshot()).setSeat(turn).build()));
+  }
+
+  @Test
+  void importPositionThenExportItWithTheHostToken() {
+    DealResponse deal = client.deal("classic", 4, 5);
+    String position = client.exportPosition(deal.getSnapshot(), deal.getHostToken()).getPosition();
+    ImportPositionResponse imported = client.importPosition(position);
+    assertTrue(imported.getHeader().getImported());
+    assertEquals(0L, imported.getHeader().getSeq());
+    assertEquals(4, imported.getSeatTokensCount());
+    CanastaClient host = client.withToken(imported.getHostToken());
+    assertEquals(position, host.exportPosition(imported.getSnapshot()).getPosition());
+  }
+
+  @Test
+  void aSeatTokensExportIsRefused() {
+    DealResponse deal = client.deal("classic", 4, 5);
+    for (String token : deal.getSeatTokensList()) {
+      assertRefused(Status.Code.PERMISSION_DENIED, "SEAT_NOT_ALLOWED",
+          () -> client.exportPosition(deal.getSnapshot(), token));
+    }
   }
 }

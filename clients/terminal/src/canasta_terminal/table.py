@@ -1,0 +1,341 @@
+"""``canasta play``: a terminal table where you play against bots.
+
+The table speaks ``canasta.v1`` only, like any host, through the Python SDK
+(:class:`canasta_client.CanastaClient`): it deals, shows your seat's view (hand,
+melds, pile top, scores) and the legal moves by their text form, sends your move,
+and lets the bots move through ``SuggestMove``. It never opens a snapshot. It keeps
+the game's credentials as a host does (docs/security.md): every call made for you
+(your view, your legal moves and moves, ``hint``, the score) presents your seat's
+token, so the service answers it with what your seat may see and no more; the bots'
+calls (``SuggestMove`` and ``ApplyMove`` for the other seats) and ``NextDeal``
+present the host token, whose answers ask for your view only and are never shown.
+
+It plays against ``--server HOST:PORT``, or by default against a server of its own
+started for the game (:mod:`canasta_terminal.local`).
+
+Type a move by its text (``discard 4D``, ``meld KS KH KD``) or by its number in the
+list; ``hint`` asks the greedy bot, ``help`` lists the commands, ``quit`` leaves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import random
+import sys
+from collections.abc import Iterator, Sequence
+from typing import TextIO
+
+from canasta.v1 import engine_service_pb2 as api
+from canasta.v1 import game_pb2 as game
+from canasta_client import CanastaClient, CanastaError
+
+from canasta_terminal.local import NoLocalServer, local_server
+
+TIMEOUT = 10.0
+LEVELS = ("random", "greedy")  # the bots of SuggestMove (docs/api.md)
+
+HELP = """commands:
+  <number>        play the move with that number in the list
+  <move text>     play a move by its text, e.g. "discard 4D", "meld KS KH KD", "take"
+  hint            what the greedy bot would play for you
+  moves           list your legal moves again
+  help            this text
+  quit            leave the table
+"""
+
+
+def reason(err: CanastaError) -> str:
+    """The stable reason of a refusal (the status code when the server sent none)."""
+    return err.reason or err.code.name
+
+
+# --- rendering ----------------------------------------------------------------------------
+
+
+def _meld_text(m: game.MeldView) -> str:
+    tag = f" ({m.canasta} canasta)" if m.canasta else ""
+    return f"[{m.rank}] {' '.join(m.cards)}{tag}"
+
+
+def _side_name(side: game.SideView, you: int, solo: bool) -> str:
+    if solo:
+        return "you" if side.team == you else f"seat {side.team}"
+    seats = " ".join(str(s) for s in side.seats)
+    mine = " (you)" if you in side.seats else ""
+    return f"team {side.team}{mine}, seats {seats}"
+
+
+def render(view: game.SeatView, you: int) -> str:
+    """What the table shows you: scores, the table, the pile, hands, your cards."""
+    solo = all(len(s.seats) == 1 for s in view.sides)
+    lines = [f"--- {view.variant} · {view.players} players · hand {view.hand_no + 1} · "
+             f"dealer seat {view.dealer} · you are seat {you} ---"]
+    lines.append("Scores: " + " · ".join(f"{_side_name(s, you, solo)}: {s.score}"
+                                         for s in view.sides))
+    top = view.pile_top or "-"
+    frozen = "  (frozen)" if view.pile_frozen else ""
+    lines.append(f"Stock {view.stock_size} · Pile {view.pile_size} · top {top}{frozen}")
+    lines.append("Melds:")
+    for s in view.sides:
+        melds = " | ".join(_meld_text(m) for m in s.melds) or "-"
+        extra = f" · red threes {' '.join(s.red_threes)}" if s.red_threes else ""
+        lines.append(f"  {_side_name(s, you, solo)}: {melds}{extra}")
+    others = " · ".join(f"seat {i}: {n}" for i, n in enumerate(view.hand_sizes) if i != you)
+    lines.append(f"Cards held: {others}")
+    if view.staged:
+        lines.append("Staged this turn: " + " ; ".join(view.staged))
+    lines.append(f"Your hand ({len(view.hand)}): {' '.join(view.hand)}")
+    return "\n".join(lines)
+
+
+def render_moves(moves: Sequence[game.Move]) -> str:
+    width = len(str(len(moves)))
+    return "Your moves:\n" + "\n".join(f"  {i + 1:>{width}}) {m.text}"
+                                       for i, m in enumerate(moves))
+
+
+def render_score(score: api.ScoreHandResponse, you: int, variant: str) -> str:
+    solo = all(len(s.seats) == 1 for s in score.sides)
+    lines = ["Hand over: " + ("the stock ran out" if score.went_out < 0
+                              else f"seat {score.went_out} went out"
+                              + (" concealed" if score.concealed else ""))]
+    if variant == "may_i":
+        lines.append("Penalty points (lowest total wins):")
+        for s in score.sides:
+            who = "you" if you in s.seats else f"seat {s.team}"
+            lines.append(f"  {who:<8} hand {s.total:>5} · game {s.cumulative:>6}")
+    else:
+        lines.append(f"  {'side':<26}{'melds':>7}{'canastas':>9}{'out':>6}{'red 3s':>7}"
+                     f"{'in hand':>8}{'total':>7}{'game':>7}")
+        for s in score.sides:
+            b = s.breakdown
+            who = ("you" if you in s.seats else f"seat {s.team}") if solo else \
+                f"team {s.team} ({' '.join(str(x) for x in s.seats)})" + \
+                (" you" if you in s.seats else "")
+            lines.append(f"  {who:<26}{b.base:>7}{b.canasta_bonus:>9}{b.going_out:>6}"
+                         f"{b.red_three_points:>7}{-b.in_hand - b.penalties:>8}{s.total:>7}"
+                         f"{s.cumulative:>7}")
+    if score.game_over:
+        if score.draw or score.winner < 0:
+            lines.append("Game over: a draw.")
+        else:
+            side = next((s for s in score.sides if s.team == score.winner), None)
+            won = side is not None and you in side.seats
+            lines.append(f"Game over: {'you win' if won else f'side {score.winner} wins'}.")
+    return "\n".join(lines)
+
+
+def _event_text(e: game.Event) -> str:
+    """An event's public line. Never the cards of a draw or a take: the bots' answers
+    are the host's, whose events carry the cards every seat drew."""
+    if e.type == game.EVENT_TYPE_PILE_TAKEN:
+        return f"  seat {e.seat} took the pile ({e.count} cards)"
+    if e.type == game.EVENT_TYPE_RED_THREES_LAID:
+        return f"  seat {e.seat} laid red threes {' '.join(e.cards)}"
+    return ""
+
+
+# --- the table ------------------------------------------------------------------------------
+
+
+class Table:
+    """One game at the terminal. It holds the game's credentials like a host: the host
+    token for the bots and the deals, your seat's token for everything shown to you."""
+
+    def __init__(self, client: CanastaClient, args: argparse.Namespace, inp: TextIO,
+                 out: TextIO) -> None:
+        self.client = client
+        self.args = args
+        self.inp = inp
+        self.out = out
+        self.you: int = args.seat
+        self.host: str | None = None  # the host token: the bots' moves and the deals
+        self.mine: str | None = None  # your seat's token: your view, moves, hints, score
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.say()
+            return None
+        return line.strip()
+
+    def credentials(self, answer: api.DealResponse | api.NextDealResponse) -> None:
+        """Keep the game's credentials from a Deal (or the host's NextDeal) answer. A
+        server that issues none leaves both ``None``: its calls then go without one."""
+        if answer.host_token:
+            self.host = answer.host_token
+        if len(answer.seat_tokens) > self.you:
+            self.mine = answer.seat_tokens[self.you]
+
+    def play(self) -> int:
+        a = self.args
+        options = dict(o.split("=", 1) for o in a.option)
+        if not 0 <= self.you < a.players:
+            self.say(f"there is no seat {self.you} at a {a.players}-player table")
+            return 2
+        try:  # the answer carries your view only, as every answer the table asks for
+            dealt = self.client.deal(a.variant, a.players, seed=a.seed, options=options,
+                                     view_seat=self.you)
+        except CanastaError as err:
+            self.say(f"cannot deal: {reason(err)}: {err.message}")
+            return 2
+        self.credentials(dealt)
+        self.say(f"{a.variant}, {a.players} players, seed {a.seed}; you are seat {self.you}, "
+                 f"the bots play {a.bot}.")
+        snapshot = dealt.snapshot
+        hands = 0
+        while True:
+            played = self.play_hand(snapshot)
+            if played is None:
+                return 0
+            snapshot, score = played
+            hands += 1
+            if score.game_over or (a.hands and hands >= a.hands):
+                return 0
+            answer = self.ask("Next hand? [Enter: deal, q: quit] ")
+            if answer is None or answer.lower() in ("q", "quit", "exit"):
+                self.say("bye")
+                return 0
+            dealt_next = self.client.next_deal(snapshot, view_seat=self.you, token=self.host)
+            self.credentials(dealt_next)
+            snapshot = dealt_next.snapshot
+
+    def bot_move(self, snapshot: bytes) -> bytes:
+        """The awaited bot's move, as the host: the answer carries your view only."""
+        suggestion = self.client.suggest_move(snapshot, self.args.bot, self.args.seed,
+                                              token=self.host)
+        done = self.client.apply_move(snapshot, suggestion.move, seat=suggestion.seat,
+                                      view_seat=self.you, token=self.host)
+        self.say(f"seat {done.seat} ({self.args.bot}): {done.move.text}")
+        self.say_events(done.events)
+        return done.snapshot
+
+    def say_events(self, events: Sequence[game.Event]) -> None:
+        for e in events:
+            if text := _event_text(e):
+                self.say(text)
+
+    def play_hand(self, snapshot: bytes) -> tuple[bytes, api.ScoreHandResponse] | None:
+        """Play one hand out; ``None`` when you quit."""
+        shown = -1  # the ply whose table was last shown
+        ply = 0
+        while True:
+            # with your token: who is awaited, and your moves when it is you
+            legal = self.client.legal_moves(snapshot, token=self.mine)
+            if legal.seat < 0:
+                break
+            if legal.seat != self.you:
+                snapshot = self.bot_move(snapshot)
+                ply += 1
+                continue
+            if shown != ply:
+                view = self.client.view(snapshot, self.you, token=self.mine).views[0]
+                self.say(render(view, self.you))
+                self.say(render_moves(legal.moves))
+                shown = ply
+            answer = self.ask("your move> ")
+            if answer is None or answer.lower() in ("q", "quit", "exit"):
+                self.say("bye")
+                return None
+            move = self.read_move(answer, legal.moves, snapshot)
+            if move is None:
+                continue
+            try:
+                done = self.client.apply_move(snapshot, move, token=self.mine)
+            except CanastaError as err:
+                self.say(f"refused: {reason(err)}: {err.message}")
+                continue
+            self.say(f"you: {done.move.text}")
+            self.say_events(done.events)
+            snapshot = done.snapshot
+            ply += 1
+        score = self.client.score_hand(snapshot, token=self.mine)
+        self.say(render_score(score, self.you, self.args.variant))
+        return snapshot, score
+
+    def read_move(self, answer: str, moves: Sequence[game.Move],
+                  snapshot: bytes) -> game.Move | None:
+        word = answer.lower()
+        if not word or word == "moves":
+            self.say(render_moves(moves))
+            return None
+        if word in ("help", "?"):
+            self.say(HELP.rstrip())
+            return None
+        if word == "hint":
+            hint = self.client.suggest_move(snapshot, "greedy", self.args.seed,
+                                            token=self.mine)
+            self.say(f"hint: {hint.move.text}")
+            return None
+        if word.isdigit():
+            n = int(word)
+            if not 1 <= n <= len(moves):
+                self.say(f"no move {n}: pick 1 to {len(moves)}")
+                return None
+            return moves[n - 1]
+        return game.Move(text=answer)
+
+
+def build_parser(prog: str = "canasta play") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Play Canasta in the terminal: "
+                                     "you against bots.")
+    parser.add_argument("--variant", default="classic",
+                        help="classic, samba, bolivia, bolivia_sevens or may_i")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--bot", default="greedy", choices=LEVELS, help="the bots' level")
+    parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule option of the variant (repeatable)")
+    parser.add_argument("--hands", type=int, default=0,
+                        help="stop after this many hands (default: play the game out)")
+    parser.add_argument("--server", default=None, metavar="HOST:PORT",
+                        help="a running service (gRPC); default: a local one started "
+                        "for this table")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, inp: TextIO | None = None,
+         out: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.seed is None:
+        args.seed = random.SystemRandom().randrange(2**32)
+    if any("=" not in o for o in args.option):
+        build_parser().error("--option takes NAME=VALUE")
+    stream = out or sys.stdout
+    try:
+        with server(args.server) as (target, how), \
+                CanastaClient(target, timeout=TIMEOUT) as client:
+            stream.write(f"canasta table · {how}\n")
+            return Table(client, args, inp or sys.stdin, stream).play()
+    except NoLocalServer as err:
+        stream.write(f"error: {err}\nstart one (make run) and pass --server HOST:PORT\n")
+        return 1
+    except CanastaError as err:
+        stream.write(f"error: {reason(err)}: {err.message}\n")
+        return 1
+    except KeyboardInterrupt:
+        stream.write("\nbye\n")
+        return 130
+
+
+@contextlib.contextmanager
+def server(given: str | None) -> Iterator[tuple[str, str]]:
+    """The gRPC target to play against and how it is reached (for the banner): the given
+    server, or a local one for this table (:func:`~canasta_terminal.local.local_server`)."""
+    if given:
+        yield given, f"server {given}"
+        return
+    with local_server() as target:
+        yield target, f"a local server ({target})"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

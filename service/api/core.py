@@ -1,0 +1,365 @@
+"""The servicer core shared by the gRPC server and the REST gateway.
+
+Each RPC is one synchronous method from a request message to a response
+message; gRPC calls :meth:`Core.handle` and REST :meth:`Core.handle_json`, the
+same method with its answer as JSON, so their semantics cannot drift. LegalMoves,
+REST's most frequent call, takes a bare snapshot (:class:`SnapshotRequest`) and
+writes its JSON straight from memoized per-move objects (the same bytes, tested).
+The engine is called inline, in the thread of the face that took the call (REST's
+event loop, one of gRPC's engine threads): every call is short CPU work, and under the
+GIL another hop would gain nothing. The core is safe to call from several threads (its
+state cache takes a lock, its memos are single dict operations). Errors leave as
+:class:`~service.api.errors.ServiceError`.
+
+Every RPC of a game asks :mod:`service.api.access` for the caller's role first and
+builds its answer for that role.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf.message import Message
+
+from engine.bots import LEVELS, suggest_move
+from engine.bounds import check_reachable
+from engine.errors import BadInput, EngineError, Reason, RuleViolation
+from engine.game import new_game, next_deal
+from engine.legal import legal_moves, legal_moves_for
+from engine.mayi.state import AnyState
+from engine.moves import MOVE_KINDS, Move
+from engine.notation import export_position, import_position
+from engine.play import apply, canonicalize
+from engine.state import Phase
+from engine.variants import catalogue
+from engine.views import private_parts, provisional_score, seat_view
+from service.api import convert, jsonfmt
+from service.api.access import HOST, Access, Role
+from service.api.errors import ServiceError, ServiceReason, from_engine, invalid_request
+from service.api.pb import api, game
+from service.ops import metrics
+from service.ops.config import AccessMode, ExportPolicy
+from service.sealing.snapshot import Header, Sealer, new_game_id
+
+log = logging.getLogger("canasta.core")
+_T = TypeVar("_T")
+
+OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
+
+# Which request field an engine input error points at, when it is not obvious.
+_FIELDS: dict[str, str] = {
+    Reason.UNKNOWN_VARIANT: "variant", Reason.BAD_PLAYER_COUNT: "players",
+    Reason.UNKNOWN_OPTION: "options", Reason.BAD_OPTION_VALUE: "options",
+    Reason.BAD_DECK: "deck", Reason.BAD_CARD: "move", Reason.BAD_MOVE_SYNTAX: "move",
+    Reason.BAD_NOTATION: "position", Reason.BAD_SEAT: "seat",
+    Reason.POSITION_OUT_OF_BOUNDS: "position",
+}
+_DECK_FIELDS = {**_FIELDS, Reason.BAD_CARD: "deck"}
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Per-call context from the transport: the caller's language, request id and the
+    values of its ``authorization`` header or metadata (never logged)."""
+
+    lang: str = "en"
+    request_id: str = ""
+    authorization: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:  # keep credentials out of any log or traceback
+        return f"Call(lang={self.lang!r}, request_id={self.request_id!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRequest:
+    """A request of a snapshot alone, read from REST JSON without a protobuf message
+    (``jsonparse.snapshot_only``): under load, building one costs more than the rules."""
+
+    snapshot: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    name: str
+    request: type[Message]
+    response: type[Message]
+    run: Callable[[Any, Call], Message]
+    fields: dict[str, str]
+    # The answer straight as proto3 JSON, where that is much cheaper than the message
+    # through jsonfmt; it must give the same bytes (tests/service/test_jsonfmt.py).
+    run_json: Callable[[Any, Call], bytes] | None = None
+
+
+class Core:
+    """The RPCs over a :class:`Sealer`."""
+
+    def __init__(self, sealer: Sealer, export_policy: ExportPolicy = ExportPolicy.ANY,
+                 access: AccessMode = AccessMode.TOKENS) -> None:
+        self.sealer = sealer
+        self.access = Access(sealer.keys, access, export_policy)
+        self.methods: dict[str, Method] = {
+            m.name: m for m in (
+                Method("ListVariants", api.ListVariantsRequest, api.ListVariantsResponse,
+                       self.list_variants, _FIELDS),
+                Method("Deal", api.DealRequest, api.DealResponse, self.deal, _DECK_FIELDS),
+                Method("LegalMoves", api.LegalMovesRequest, api.LegalMovesResponse,
+                       self.legal_moves, _FIELDS, self.legal_moves_json),
+                Method("ApplyMove", api.ApplyMoveRequest, api.ApplyMoveResponse,
+                       self.apply_move, _FIELDS),
+                Method("ScoreHand", api.ScoreHandRequest, api.ScoreHandResponse,
+                       self.score_hand, _FIELDS),
+                Method("GetView", api.GetViewRequest, api.GetViewResponse, self.get_view,
+                       _FIELDS),
+                Method("NextDeal", api.NextDealRequest, api.NextDealResponse, self.next_deal,
+                       _DECK_FIELDS),
+                Method("ImportPosition", api.ImportPositionRequest, api.ImportPositionResponse,
+                       self.import_position, _FIELDS),
+                Method("ExportPosition", api.ExportPositionRequest, api.ExportPositionResponse,
+                       self.export_position, _FIELDS),
+                Method("SuggestMove", api.SuggestMoveRequest, api.SuggestMoveResponse,
+                       self.suggest_move, _FIELDS),
+            )
+        }
+
+    def handle(self, name: str, request: Message, call: Call) -> Message:
+        """Run one RPC.
+
+        :raises ServiceError: every refusal, engine errors included.
+        """
+        method = self.methods[name]
+        return self._guarded(method, method.run, request, call)
+
+    def handle_json(self, name: str, request: Message | SnapshotRequest, call: Call) -> bytes:
+        """Run one RPC for the REST gateway: the answer as compact proto3 JSON, the
+        same bytes as ``jsonfmt.to_json(handle(...))``.
+
+        :raises ServiceError: as :meth:`handle`.
+        """
+        method = self.methods[name]
+        if method.run_json is not None:
+            return self._guarded(method, method.run_json, request, call)
+        return jsonfmt.to_json(self._guarded(method, method.run, request, call))
+
+    def _guarded(self, method: Method, run: Callable[[Any, Call], _T],
+                 request: Message | SnapshotRequest, call: Call) -> _T:
+        """``run(request, call)`` with every error turned into a counted ServiceError."""
+        name = method.name
+        try:
+            return run(request, call)
+        except ServiceError as err:
+            metrics.REJECTED.labels(err.reason).inc()
+            raise
+        except EngineError as err:
+            if isinstance(err, RuleViolation):
+                metrics.VIOLATIONS.labels(err.reason.value).inc()
+            else:
+                metrics.REJECTED.labels(err.reason.value).inc()
+            raise from_engine(err, method.fields.get(err.reason, "")) from None
+        except Exception:
+            log.exception("internal error in %s", name)
+            metrics.REJECTED.labels(ServiceReason.INTERNAL).inc()
+            raise ServiceError(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL) from None
+
+    # --- helpers -----------------------------------------------------------------
+
+    def _open(self, blob: bytes, call: Call, expected_seq: int | None = None,
+              expected_game: str | None = None) -> tuple[Header, AnyState, Role]:
+        """The snapshot's header and state, and the caller's role in its game."""
+        header, state = self.sealer.open(blob)
+        role = self.access.role(call.authorization, header)
+        if expected_game is not None and expected_game.strip().lower() != header.game_uuid:
+            raise ServiceError(
+                grpc.StatusCode.ABORTED, ServiceReason.SNAPSHOT_WRONG_GAME,
+                metadata={"game_id": header.game_uuid, "expected_game_id": expected_game},
+                params={"game_id": header.game_uuid, "expected": expected_game})
+        if expected_seq is not None and expected_seq != header.seq:
+            raise ServiceError(
+                grpc.StatusCode.ABORTED, ServiceReason.SNAPSHOT_STALE,
+                metadata={"seq": str(header.seq), "expected_seq": str(expected_seq)},
+                params={"seq": header.seq, "expected": expected_seq})
+        return header, state, role
+
+    def _credentials(self, role: Role, game_id: bytes, players: int, out: Any) -> None:
+        """The game's credentials into an answer, for its host only."""
+        if self.access.gets_credentials(role):
+            host, seats = self.access.credentials(game_id, players)
+            out.host_token = host
+            out.seat_tokens.extend(seats)
+
+    def _seal(self, state: AnyState, game_id: bytes, seq: int, imported: bool,
+              out_header: game.SnapshotHeader, stacked: bool = False) -> bytes:
+        blob, header = self.sealer.seal(state, game_id, seq, imported, stacked)
+        metrics.SNAPSHOT_BYTES.observe(len(blob))
+        metrics.SEALS.labels(header.key_id).inc()
+        convert.header_pb(header, out_header)
+        return blob
+
+    def _views(self, state: AnyState, role: Role, requested: int | None, out: Any,
+               field: str = "view_seat") -> None:
+        """The views of ``state`` the role asked for and may see, into ``out``."""
+        players = state.rules.players
+        if requested is not None and not -1 <= requested < players:
+            raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {requested}"), field)
+        self._fill_views(state, self.access.views(role, requested), out)
+
+    @staticmethod
+    def _fill_views(state: AnyState, seat: int | None, out: Any) -> None:
+        teams = state.rules.layout.teams
+        if seat is not None:
+            convert.view_pb(seat_view(state, seat), teams, out.add())
+            return
+        # the views differ only in their private fields: convert the table once, then copy
+        table = convert.view_pb(seat_view(state, -1), teams, game.SeatView())
+        parts = private_parts(state)
+        out.extend([table] * len(parts))
+        for msg, (s, hand, legal) in zip(out, parts, strict=True):
+            msg.seat = s
+            msg.hand.extend(hand)
+            msg.legal_moves.extend(legal)
+
+    @staticmethod
+    def _opt(msg: Message, field: str) -> Any:
+        return getattr(msg, field) if msg.HasField(field) else None
+
+    # --- the RPCs ------------------------------------------------------------------
+
+    def list_variants(self, req: api.ListVariantsRequest, call: Call) -> api.ListVariantsResponse:
+        resp = api.ListVariantsResponse()
+        for info in catalogue():
+            convert.variant_pb(info, call.lang, resp.variants.add())
+        return resp
+
+    def deal(self, req: api.DealRequest, call: Call) -> api.DealResponse:
+        if not req.variant:
+            raise invalid_request("variant", "variant is required")
+        if not req.players:
+            raise invalid_request("players", "players is required")
+        state = new_game(req.variant, req.players, seed=req.seed, options=dict(req.options),
+                         deck=list(req.deck) or None)
+        resp = api.DealResponse()
+        self._views(state, HOST, self._opt(req, "view_seat"), resp.views)
+        game_id = new_game_id()
+        # a caller's deck marks the game as stacked, in every later snapshot too
+        resp.snapshot = self._seal(state, game_id, 0, False, resp.header, bool(req.deck))
+        resp.events.extend(convert.deal_events(state))
+        self._credentials(HOST, game_id, state.rules.players, resp)
+        metrics.DEALS.labels(state.rules.variant).inc()
+        return resp
+
+    def _listed(self, state: AnyState, role: Role) -> list[Move]:
+        seat = self.access.lister(role)
+        return legal_moves(state) if seat is None else legal_moves_for(state, seat)
+
+    def legal_moves(self, req: api.LegalMovesRequest, call: Call) -> api.LegalMovesResponse:
+        _, state, role = self._open(req.snapshot, call)
+        resp = api.LegalMovesResponse(seat=state.awaited, phase=state.phase.value)
+        convert.moves_pb(self._listed(state, role), resp.moves)
+        return resp
+
+    def legal_moves_json(self, req: api.LegalMovesRequest | SnapshotRequest,
+                         call: Call) -> bytes:
+        """LegalMoves as JSON from each move's memoized JSON object, never building a
+        message: REST's most frequent call, at under half the cost of the message path.
+        The object is LegalMovesResponse as jsonfmt writes it: its fields in order."""
+        _, state, role = self._open(req.snapshot, call)
+        return jsonfmt.dumps({"seat": state.awaited,
+                              "moves": [convert.move_json(m) for m in self._listed(state, role)],
+                              "phase": state.phase.value})
+
+    def apply_move(self, req: api.ApplyMoveRequest, call: Call) -> api.ApplyMoveResponse:
+        if not req.HasField("move"):
+            raise invalid_request("move", "move is required")
+        header, state, role = self._open(req.snapshot, call, self._opt(req, "expected_seq"),
+                                         self._opt(req, "expected_game_id"))
+        claim = self.access.actor(role, self._opt(req, "seat"))
+        move = convert.move_from_pb(req.move)
+        nxt = apply(state, move, claim)
+        mover = state.awaited if claim is None else claim
+        done: Move = canonicalize(state, move)
+        resp = api.ApplyMoveResponse(seat=mover, awaited=nxt.awaited,
+                                     hand_over=nxt.phase in OVER,
+                                     game_over=nxt.phase is Phase.GAME_OVER)
+        self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
+        resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
+                                   resp.header, header.stacked)
+        resp.move.CopyFrom(convert.move_message(done))
+        resp.events.extend(convert.move_events(state, done, mover, nxt,
+                                               self.access.events_viewer(role)))
+        variant = nxt.rules.variant
+        metrics.MOVES.labels(variant, MOVE_KINDS.get(type(done), type(done).__name__)).inc()
+        if nxt.phase in OVER and state.phase not in OVER:
+            metrics.HANDS.labels(variant).inc()
+        return resp
+
+    def score_hand(self, req: api.ScoreHandRequest, call: Call) -> api.ScoreHandResponse:
+        _, state, role = self._open(req.snapshot, call)
+        result = state.result
+        resp = api.ScoreHandResponse(
+            hand_over=state.phase in OVER, game_over=state.phase is Phase.GAME_OVER,
+            went_out=result.went_out if result else -1,
+            concealed=bool(result and result.concealed),
+            winner=result.winner if result else -1, draw=bool(result and result.draw))
+        teams = state.rules.layout.teams
+        viewer = self.access.score_viewer(role, state.phase in OVER)
+        for side in provisional_score(state, viewer):
+            convert.side_score_pb(side, teams[side.team], resp.sides.add())
+        return resp
+
+    def get_view(self, req: api.GetViewRequest, call: Call) -> api.GetViewResponse:
+        _, state, role = self._open(req.snapshot, call)
+        resp = api.GetViewResponse()
+        self._views(state, role, self._opt(req, "seat"), resp.views, field="seat")
+        return resp
+
+    def next_deal(self, req: api.NextDealRequest, call: Call) -> api.NextDealResponse:
+        header, state, role = self._open(req.snapshot, call, self._opt(req, "expected_seq"),
+                                         self._opt(req, "expected_game_id"))
+        self.access.dealer(role, bool(req.deck))
+        nxt = next_deal(state, list(req.deck) or None)
+        resp = api.NextDealResponse()
+        self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
+        resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
+                                   resp.header, header.stacked or bool(req.deck))
+        resp.events.extend(convert.deal_events(nxt))
+        self._credentials(role, header.game_id, nxt.rules.players, resp)
+        metrics.DEALS.labels(nxt.rules.variant).inc()
+        return resp
+
+    def import_position(self, req: api.ImportPositionRequest,
+                        call: Call) -> api.ImportPositionResponse:
+        if not req.position.strip():
+            raise invalid_request("position", "position is required")
+        state = import_position(req.position)
+        check_reachable(state)  # what play cannot produce is refused (engine/bounds.py)
+        resp = api.ImportPositionResponse()
+        self._views(state, HOST, self._opt(req, "view_seat"), resp.views)
+        game_id = new_game_id()
+        resp.snapshot = self._seal(state, game_id, 0, True, resp.header)
+        self._credentials(HOST, game_id, state.rules.players, resp)
+        return resp
+
+    def export_position(self, req: api.ExportPositionRequest,
+                        call: Call) -> api.ExportPositionResponse:
+        header, state, role = self._open(req.snapshot, call)
+        self.access.exporter(role, header)
+        resp = api.ExportPositionResponse(position=export_position(state))
+        convert.header_pb(header, resp.header)
+        return resp
+
+    def suggest_move(self, req: api.SuggestMoveRequest,
+                     call: Call) -> api.SuggestMoveResponse:
+        level = req.level or "greedy"
+        if level not in LEVELS:
+            raise invalid_request("level", f"unknown bot level {req.level!r}; known: "
+                                  f"{', '.join(LEVELS)}")
+        _, state, role = self._open(req.snapshot, call)
+        seat = self.access.adviser(role, self._opt(req, "seat"))
+        move = suggest_move(state, level, req.seed, seat)
+        resp = api.SuggestMoveResponse(seat=state.awaited if seat is None else seat, level=level)
+        convert.move_to_pb(move, resp.move)
+        metrics.SUGGESTIONS.labels(state.rules.variant, level).inc()
+        return resp

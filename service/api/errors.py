@@ -1,0 +1,174 @@
+"""One error model for gRPC and REST: ``google.rpc.Status`` with an ``ErrorInfo``.
+
+Every refusal is a :class:`ServiceError` carrying a gRPC code, a stable reason
+(the engine's :class:`~engine.errors.Reason` or a :class:`ServiceReason`), an
+optional offending field (sent as ``BadRequest``) and metadata. The transport
+adapters turn it into a gRPC status (``grpc-status-details-bin``) or the
+AIP-193 JSON body with the HTTP status that ``google/rpc/code.proto`` gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+
+import grpc
+from google.protobuf import json_format
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from engine.errors import BadInput, EngineError
+from service.api import messages
+
+DOMAIN = "canasta-rules"
+
+
+class ServiceReason(StrEnum):
+    """Reasons the service adds to the engine's. Never rename one."""
+
+    SNAPSHOT_INVALID = "SNAPSHOT_INVALID"
+    SNAPSHOT_VERSION_UNSUPPORTED = "SNAPSHOT_VERSION_UNSUPPORTED"
+    SNAPSHOT_STALE = "SNAPSHOT_STALE"
+    SNAPSHOT_WRONG_GAME = "SNAPSHOT_WRONG_GAME"
+    SNAPSHOT_KEY_RETIRED = "SNAPSHOT_KEY_RETIRED"
+    CREDENTIAL_REQUIRED = "CREDENTIAL_REQUIRED"
+    CREDENTIAL_INVALID = "CREDENTIAL_INVALID"
+    CREDENTIAL_KEY_RETIRED = "CREDENTIAL_KEY_RETIRED"
+    CREDENTIAL_VERSION_UNSUPPORTED = "CREDENTIAL_VERSION_UNSUPPORTED"
+    SEAT_NOT_ALLOWED = "SEAT_NOT_ALLOWED"
+    REQUEST_INVALID = "REQUEST_INVALID"
+    REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
+    TOO_MANY_CALLS = "TOO_MANY_CALLS"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
+    EXPORT_DISABLED = "EXPORT_DISABLED"
+    NOT_FOUND = "NOT_FOUND"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED"
+    UNAVAILABLE = "UNAVAILABLE"
+    INTERNAL = "INTERNAL"
+
+
+# HTTP status per gRPC code (google/rpc/code.proto).
+HTTP_STATUS: dict[grpc.StatusCode, int] = {
+    grpc.StatusCode.OK: 200,
+    grpc.StatusCode.CANCELLED: 499,
+    grpc.StatusCode.UNKNOWN: 500,
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.ALREADY_EXISTS: 409,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.FAILED_PRECONDITION: 400,
+    grpc.StatusCode.ABORTED: 409,
+    grpc.StatusCode.OUT_OF_RANGE: 400,
+    grpc.StatusCode.UNIMPLEMENTED: 501,
+    grpc.StatusCode.INTERNAL: 500,
+    grpc.StatusCode.UNAVAILABLE: 503,
+    grpc.StatusCode.DATA_LOSS: 500,
+}
+
+
+class ServiceError(Exception):
+    """A refusal with a code, a stable reason and what a client needs to act on it."""
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        reason: str,
+        *,
+        english: str | None = None,
+        field: str = "",
+        metadata: Mapping[str, str] | None = None,
+        params: Mapping[str, object] | None = None,
+        http_status: int | None = None,
+    ) -> None:
+        super().__init__(english or reason)
+        self.code = code
+        self.reason = reason
+        self.english = english
+        self.field = field
+        self.metadata = dict(metadata or {})
+        self.params = dict(params or {})
+        self.http_status = http_status or HTTP_STATUS.get(code, 500)
+
+    def message(self, lang: str) -> str:
+        return messages.text(self.reason, lang, self.params, self.english)
+
+    def __str__(self) -> str:
+        return f"{self.code.name} {self.reason}: {self.message('en')}"
+
+
+def invalid_request(field: str, detail: str) -> ServiceError:
+    """A malformed request: missing, unknown or badly typed field."""
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.REQUEST_INVALID,
+                        field=field, params={"field": field, "detail": detail})
+
+
+def too_large(limit: int) -> ServiceError:
+    """A request over the size limit (gRPC message or HTTP body)."""
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, ServiceReason.REQUEST_TOO_LARGE,
+                        params={"limit": limit}, metadata={"limit": str(limit)}, http_status=413)
+
+
+def snapshot_invalid() -> ServiceError:
+    """Any snapshot that does not open: no detail, so there is no decryption oracle."""
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.SNAPSHOT_INVALID,
+                        field="snapshot")
+
+
+def snapshot_key_retired(key_id: str) -> ServiceError:
+    """A snapshot whose clear header names a key the ring does not hold (retired, or never
+    known: the two look the same). Decided before any decryption, so it is no oracle."""
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.SNAPSHOT_KEY_RETIRED,
+                        field="snapshot", metadata={"key_id": key_id}, params={"key_id": key_id})
+
+
+def too_many_calls(limit: int) -> ServiceError:
+    """A CanastaEngine call over ``CANASTA_MAX_CONCURRENT_RPCS`` (health is never counted)."""
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, ServiceReason.TOO_MANY_CALLS,
+                        params={"limit": limit}, metadata={"limit": str(limit)})
+
+
+def unavailable() -> ServiceError:
+    """A call that arrived while the server is stopping: it never ran, so retrying it (on
+    another replica) is safe."""
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, ServiceReason.UNAVAILABLE)
+
+
+def from_engine(err: EngineError, field: str = "") -> ServiceError:
+    """Map an engine error: malformed input → INVALID_ARGUMENT, a rule → FAILED_PRECONDITION."""
+    code = (grpc.StatusCode.INVALID_ARGUMENT if isinstance(err, BadInput)
+            else grpc.StatusCode.FAILED_PRECONDITION)
+    meta = {"rule": err.rule} if err.rule else {}
+    return ServiceError(code, err.reason.value, english=err.message,
+                        field=field if isinstance(err, BadInput) else "", metadata=meta)
+
+
+def to_status(err: ServiceError, lang: str, request_id: str = "") -> status_pb2.Status:
+    """The ``google.rpc.Status`` of an error, its message in ``lang``."""
+    msg = err.message(lang)
+    meta = dict(err.metadata)
+    if request_id:
+        meta["request_id"] = request_id
+    status = status_pb2.Status(code=err.code.value[0], message=msg)
+    status.details.add().Pack(
+        error_details_pb2.ErrorInfo(reason=err.reason, domain=DOMAIN, metadata=meta))
+    if err.field and err.code is grpc.StatusCode.INVALID_ARGUMENT:
+        bad = error_details_pb2.BadRequest()
+        bad.field_violations.add(field=err.field, description=err.message("en"))
+        status.details.add().Pack(bad)
+    status.details.add().Pack(error_details_pb2.LocalizedMessage(locale=lang, message=msg))
+    return status
+
+
+def to_json(err: ServiceError, lang: str, request_id: str = "") -> dict[str, object]:
+    """The AIP-193 JSON body: ``{"error": {"code", "status", "message", "details"}}``."""
+    status = json_format.MessageToDict(to_status(err, lang, request_id))
+    return {"error": {
+        "code": err.http_status,
+        "status": code_pb2.Code.Name(err.code.value[0]),
+        "message": status.get("message", ""),
+        "details": status.get("details", []),
+    }}

@@ -1,0 +1,353 @@
+"""The REST gateway: the same RPCs as JSON over HTTP (Starlette on uvicorn).
+
+Routes are made from each RPC's ``google.api.http`` rule and bodies are the
+canonical proto3 JSON of the same request and response messages
+(``json_format``), so REST and gRPC differ only in framing. Every call goes
+through :meth:`service.api.core.Core.handle_json`. Errors are AIP-193 JSON with the
+same reasons as gRPC; bad input is always a 4xx.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import grpc
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as AsgiMessage
+
+from service.api.core import Call, Core, SnapshotRequest
+from service.api.errors import ServiceError, ServiceReason, invalid_request, to_json, too_large
+from service.api.messages import negotiate
+from service.api.pb import api
+from service.ops import logs, metrics
+from service.ops.health import Health
+from service.rest import jsonparse, openapi
+from service.rest.limits import TIMED_OUT
+from service.rest.pages import WEB_ROOT, docs_routes, web_routes
+
+JSON = "application/json"
+JSON_BYTES = JSON.encode("ascii")
+_FIELD_RE = (re.compile(r'no field named "([^"]+)"'), re.compile(r'field "?([A-Za-z0-9_.]+)"?'))
+# CORS (CANASTA_CORS_ORIGINS): what a page of a listed origin may send and read
+CORS_METHODS = b"GET, POST"
+CORS_HEADERS = b"content-type, authorization, accept-language, x-request-id"
+CORS_MAX_AGE = b"600"
+
+
+class TooLarge(Exception):
+    pass
+
+
+def _error(err: ServiceError, lang: str) -> JSONResponse:
+    # RFC 6750: a 401 names the scheme that would be accepted
+    headers = {"www-authenticate": 'Bearer realm="canasta"'} if err.http_status == 401 else None
+    return JSONResponse(to_json(err, lang, logs.REQUEST_ID.get()), status_code=err.http_status,
+                        media_type=JSON, headers=headers)
+
+
+async def _body(scope: Scope, receive: Receive, limit: int) -> bytes | None:
+    """The request body, read straight from ASGI; ``None`` when the client went away."""
+    for key, value in scope["headers"]:
+        if key == b"content-length":
+            try:
+                declared = int(value)
+            except ValueError:
+                raise invalid_request("content-length", "bad Content-Length") from None
+            if declared > limit:
+                raise TooLarge
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _is_json(kind: bytes | None) -> bool:
+    """``application/json``, parameters (``; charset=utf-8``) and case aside."""
+    return kind is not None and kind.split(b";", 1)[0].strip().lower() == JSON_BYTES
+
+
+def unsupported_media_type(kind: bytes | None) -> ServiceError:
+    """A POST whose body is not declared JSON (a form or ``text/plain``, which browsers
+    send cross-site without a CORS preflight): refused before the body is read."""
+    given = "none" if kind is None else kind.decode("latin-1")[:100]
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.UNSUPPORTED_MEDIA_TYPE,
+                        field="content-type", params={"type": given},
+                        metadata={"content_type": given}, http_status=415)
+
+
+def _parse(body: bytes, cls: type[Message]) -> Message:
+    msg = cls()
+    if not body.strip():
+        return msg
+    try:
+        jsonparse.parse(body, msg)
+    except json_format.ParseError as err:
+        text = str(err).split("\n", 1)[0].strip()
+        field = "body"
+        for pattern in _FIELD_RE:
+            found = pattern.search(text)
+            if found:
+                field = found.group(1)
+                break
+        raise invalid_request(field, text) from None
+    except (ValueError, RecursionError, UnicodeDecodeError) as err:
+        raise invalid_request("body", f"the body is not JSON: {type(err).__name__}") from None
+    return msg
+
+
+class _Rpc:
+    """One RPC's route as a bare ASGI app: body from ``receive``, one JSON answer.
+
+    Every REST call passes here, so it skips Starlette's Request and Response
+    objects; errors are the same AIP-193 answers as everywhere else.
+    """
+
+    def __init__(self, core: Core, name: str, has_body: bool, limit: int) -> None:
+        self.core = core
+        self.name = name
+        self.cls = core.methods[name].request
+        self.has_body = has_body
+        self.limit = limit
+        # a request of the snapshot alone, answered as JSON directly, needs no message
+        self.lean = (core.methods[name].run_json is not None
+                     and [f.name for f in self.cls.DESCRIPTOR.fields] == ["snapshot"])
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        given = None
+        auth: list[str] = []
+        kind: bytes | None = None
+        for key, value in scope["headers"]:
+            if key == b"accept-language":
+                given = value.decode("latin-1")
+            elif key == b"authorization":
+                auth.append(value.decode("latin-1"))
+            elif key == b"content-type":
+                kind = value
+        lang = negotiate(given)
+        try:
+            msg: Message | SnapshotRequest
+            if self.has_body:
+                if kind != JSON_BYTES and not _is_json(kind):
+                    raise unsupported_media_type(kind)
+                body = await _body(scope, receive, self.limit)
+                if body is None:
+                    return  # the client went away: nobody to answer
+                snapshot = jsonparse.snapshot_only(body) if self.lean else None
+                msg = _parse(body, self.cls) if snapshot is None else SnapshotRequest(snapshot)
+            else:
+                msg = self.cls()
+        except (TooLarge, ServiceError) as exc:
+            err = too_large(self.limit) if isinstance(exc, TooLarge) else exc
+            metrics.REJECTED.labels(err.reason).inc()  # the core counts its own refusals
+            await _error(err, lang)(scope, receive, send)
+            return
+        try:
+            out = self.core.handle_json(self.name, msg,
+                                        Call(lang, logs.REQUEST_ID.get(), tuple(auth)))
+        except ServiceError as err:
+            await _error(err, lang)(scope, receive, send)
+            return
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", JSON_BYTES),
+                                (b"content-length", str(len(out)).encode("ascii"))]})
+        await send({"type": "http.response.body", "body": out})
+
+
+class Observe:
+    """ASGI middleware: request id, metrics by route template, one access-log line.
+
+    A call that ends without an answer is counted as 499 (client closed request) when the
+    client went away, 408 when its body did not arrive in time (limits.py), and 500
+    otherwise (uvicorn then answers 500 itself).
+    """
+
+    def __init__(self, app: ASGIApp, routes: frozenset[str] = frozenset(),
+                 access_log: bool = True) -> None:
+        self.app = app
+        self.routes = routes
+        self.access_log = access_log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = None
+        for key, value in scope["headers"]:
+            if key == b"x-request-id":
+                given = value.decode("latin-1")
+        rid = logs.request_id(given)
+        token = logs.REQUEST_ID.set(rid)
+        status = 0
+        gone = False
+        t0 = time.perf_counter()
+
+        async def receive_watched() -> AsgiMessage:
+            nonlocal gone
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                gone = True
+            return message
+
+        async def send_with_id(message: AsgiMessage) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", [])
+                # byte for byte: the id was read as latin-1 (any printable given id is echoed)
+                echo = (b"x-request-id", rid.encode("latin-1"))
+                message["headers"] = [*message["headers"], echo]
+            await send(message)
+
+        try:
+            await self.app(scope, receive_watched, send_with_id)
+        finally:
+            seconds = time.perf_counter() - t0
+            path = scope["path"]
+            template = path if path in self.routes else "unmatched"  # all routes are static
+            code = str(status or (408 if scope.get(TIMED_OUT) else 499 if gone else 500))
+            metrics.HTTP_REQUESTS.labels(scope["method"], template, code).inc()
+            metrics.HTTP_SECONDS.labels(scope["method"], template, code).observe(seconds)
+            if self.access_log:
+                client = scope.get("client")
+                logs.access("http", f"{scope['method']} {scope['path']}", code, seconds,
+                            f"{client[0]}:{client[1]}" if client else "")
+            logs.REQUEST_ID.reset(token)
+
+
+class Cors:
+    """ASGI middleware: CORS for the origins listed in ``CANASTA_CORS_ORIGINS``.
+
+    A request from a listed origin gets ``Access-Control-Allow-Origin`` (and may read
+    ``x-request-id``); its preflight (``OPTIONS`` with ``Access-Control-Request-Method``)
+    is answered 204 with the methods and headers the API takes. A request from any other
+    origin gets no CORS header at all, so the browser keeps the answer from its page.
+    Without origins this middleware is not installed.
+    """
+
+    def __init__(self, app: ASGIApp, origins: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.any = origins == ("*",)
+        self.origins = frozenset(o.encode("latin-1") for o in origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        origin: bytes | None = None
+        preflight = False
+        for key, value in scope["headers"]:
+            if key == b"origin":
+                origin = value
+            elif key == b"access-control-request-method":
+                preflight = True
+        if origin is None or not (self.any or origin.lower() in self.origins):
+            await self.app(scope, receive, send if self.any else _vary(send, []))
+            return
+        allow = b"*" if self.any else origin  # as the browser sent it
+        if preflight and scope["method"] == "OPTIONS":
+            await send({"type": "http.response.start", "status": 204, "headers": [
+                (b"access-control-allow-origin", allow),
+                (b"access-control-allow-methods", CORS_METHODS),
+                (b"access-control-allow-headers", CORS_HEADERS),
+                (b"access-control-max-age", CORS_MAX_AGE), (b"vary", b"origin")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await self.app(scope, receive, _vary(send, [
+            (b"access-control-allow-origin", allow),
+            (b"access-control-expose-headers", b"x-request-id")]))
+
+
+def _vary(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
+    """``send`` adding ``extra`` and ``Vary: Origin`` (the answer depends on the origin) to
+    the response's headers."""
+    added = [*extra, (b"vary", b"origin")]
+
+    async def send_with(message: AsgiMessage) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), *added]
+        await send(message)
+
+    return send_with
+
+
+TITLE, VERSION = "Canasta rules service", "v1"
+
+
+def create_app(core: Core, health: Health | None = None, max_body: int = 65536,
+               access_log: bool = True, web_root: Path | None = WEB_ROOT,
+               cors_origins: tuple[str, ...] = ()) -> Starlette:
+    """The application: the RPC routes, probes, metrics, the OpenAPI document and Swagger
+    UI (``/docs``), the reference web table at ``/play`` (``web_root``; ``None``: none),
+    and CORS for ``cors_origins`` (none: no CORS headers)."""
+    state = health or Health()
+    service = api.DESCRIPTOR.services_by_name["CanastaEngine"]
+    routes = []
+    for method in service.methods:
+        verb, path = openapi.http_rule(method)
+        routes.append(Route(path, _Rpc(core, method.name, verb != "GET", max_body),
+                            methods=[verb], name=method.name))
+    document = JSONResponse(openapi.document(service, TITLE, VERSION)).body
+
+    async def openapi_json(request: Request) -> Response:
+        return Response(document, media_type=JSON)
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "SERVING"})
+
+    async def readyz(request: Request) -> Response:
+        ok = state.ready
+        return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"},
+                            status_code=200 if ok else 503)
+
+    async def metrics_route(request: Request) -> Response:
+        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
+
+    routes += [Route("/openapi.json", openapi_json, methods=["GET"]),
+               Route("/healthz", healthz, methods=["GET"]),
+               Route("/readyz", readyz, methods=["GET"]),
+               Route("/metrics", metrics_route, methods=["GET"])]
+    routes += docs_routes(TITLE)
+    routes += web_routes(web_root)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        lang = negotiate(request.headers.get("accept-language"))
+        code = exc.status_code if isinstance(exc, HTTPException) else 500
+        if code == 404:
+            err = ServiceError(grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND)
+        elif code == 405:
+            err = ServiceError(grpc.StatusCode.UNIMPLEMENTED, ServiceReason.METHOD_NOT_ALLOWED,
+                               http_status=405)
+        elif 400 <= code < 500:
+            err = invalid_request("body", str(getattr(exc, "detail", "bad request")))
+        else:
+            err = ServiceError(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL)
+        response = _error(err, lang)
+        if code == 405 and isinstance(exc, HTTPException) and exc.headers:
+            response.headers.update(exc.headers)  # Allow: the route's methods (RFC 9110)
+        return response
+
+    paths = frozenset(r.path for r in routes)
+    middleware = [Middleware(Observe, routes=paths, access_log=access_log)]
+    if cors_origins:  # inside Observe: preflights are counted and logged
+        middleware.append(Middleware(Cors, origins=cors_origins))
+    return Starlette(routes=routes, middleware=middleware,
+                     exception_handlers={HTTPException: http_error, Exception: http_error})

@@ -1,0 +1,119 @@
+// The web table's modules that need no page, under node. moves.js: which selected cards
+// make which listed move. A group's naturals match by rank and its wild cards by kind
+// (the engine lists the lowest copies and accepts any, docs/engine.md "Canonical shapes");
+// a sequence's cards, a discard and a lay-off keep their suits. i18n.js: both languages
+// say the same things (the same keys, the same parameters), Russian plurals agree.
+//
+//   node tests/web/page_modules.mjs
+//
+// Run by tests/web/test_web_table.py; exits non-zero on the first failed check.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+
+// a data: URL is always an ES module, whatever package.json is near the file
+const load = (name) => import("data:text/javascript;base64," + Buffer.from(
+  readFileSync(new URL(`../../clients/web/${name}`, import.meta.url), "utf8")).toString("base64"));
+const { makes, movesOf, parseMove, partOf, positionsOf } = await load("moves.js");
+const { LANGUAGES, TEXT, cardName, face, places } = await load("i18n.js");
+
+const cards = (text) => text.split(" ");
+const listed = (...texts) => texts.map(parseMove);
+let checks = 0;
+const check = (fn) => { fn(); checks++; };
+
+// a group by its shape: any ten, any wild of the same kind
+check(() => {
+  const moves = listed("meld TH TD JK", "meld TH TD TC", "meld TH TD TC JK", "discard TC", "discard JK");
+  assert.deepEqual(movesOf(cards("TC TS JK"), moves).map((m) => m.text), ["meld TH TD JK"]);
+  assert.deepEqual(movesOf(cards("TD TC TH"), moves).map((m) => m.text), ["meld TH TD TC"]);
+  assert.deepEqual(movesOf(cards("TC"), moves).map((m) => m.text), ["discard TC"]);
+  assert.deepEqual(movesOf(cards("TH"), moves).map((m) => m.text), []); // a discard keeps its suit
+});
+
+// a joker is not a deuce; deuces stand for each other where they are wild
+check(() => {
+  const moves = listed("meld 8S 8S 2H", "meld 8S 8S JK");
+  assert.deepEqual(movesOf(cards("8S 8H 2C"), moves).map((m) => m.text), ["meld 8S 8S 2H"]);
+  assert.deepEqual(movesOf(cards("8D 8C JK"), moves).map((m) => m.text), ["meld 8S 8S JK"]);
+  assert.equal(makes(cards("8S 8S 8H"), moves[0]), false);
+});
+
+// a sequence keeps its suits, also when added to by its label
+check(() => {
+  const [seq, add, group] = listed("meld 8H 9H TH", "add S:5-9 4S", "add 9 9S");
+  assert.equal(makes(cards("8H 9H TH"), seq), true);
+  assert.equal(makes(cards("8H 9H TD"), seq), false);
+  assert.equal(makes(cards("4S"), add), true);
+  assert.equal(makes(cards("4H"), add), false);
+  assert.equal(makes(cards("9C"), group), true);
+});
+
+// taking the pile: the pair, the extra melds shown, a target; the top card alone uses none
+check(() => {
+  const [pair, extras, onto, plain, target] = listed("take 9S 9C / KH KD 2C", "take - / KH KD 2C",
+    "take on S:5-9", "take", "take 9S 9C on 9#2");
+  assert.equal(makes(cards("9H 9D KS KC 2S"), pair), true);
+  assert.equal(makes(cards("9H 9D KS KC"), pair), false);
+  assert.deepEqual(extras.cards, cards("KH KD 2C"));
+  assert.deepEqual([onto.cards, onto.target, plain.cards], [[], "S:5-9", []]);
+  assert.deepEqual([target.cards, target.target], [cards("9S 9C"), "9#2"]);
+  assert.deepEqual(movesOf(cards("9S"), [onto, plain]), []);
+});
+
+// May I? has no wild deuces: a set of twos matches by rank, a run keeps its suits
+check(() => {
+  const [down] = listed("down 2S 2H 2D / 5H 6H 7H 8H");
+  assert.equal(makes(cards("2C 2H 2D 5H 6H 7H 8H"), down, false), true);
+  assert.equal(makes(cards("2C 2H 2D 5H 6H 7H 8D"), down, false), false);
+  const [layoff] = listed("layoff 2:1 9D");
+  assert.deepEqual([layoff.target, layoff.card, makes(cards("9D"), layoff, false)], ["2:1", "9D", true]);
+});
+
+// some of a move's cards: "select more"; never more cards or others
+check(() => {
+  const [meld] = listed("meld TH TD TC");
+  assert.equal(partOf(cards("TS"), meld), true);
+  assert.equal(partOf(cards("TS TC"), meld), true);
+  assert.equal(partOf(cards("TS TC TH"), meld), false); // all of them: it makes the move
+  assert.equal(partOf(cards("KS"), meld), false);
+  assert.equal(partOf([], meld), false);
+});
+
+// the hint's move, found in the hand by its very codes
+check(() => {
+  const [meld] = listed("meld 8S 8S 2H");
+  assert.deepEqual(positionsOf(meld, cards("2H 2C 8S 8S 8H")), [2, 3, 0]);
+  assert.deepEqual(positionsOf(meld, cards("2C 8S 8H")), [1, -1, -1]);
+});
+
+// kinds and words: merge names two melds, the card-less moves use no card
+check(() => {
+  const [merge, draw, out, discard] = listed("merge K K#2", "draw", "out", "discard 4D");
+  assert.deepEqual([merge.kind, merge.label, merge.target, merge.cards], ["merge", "K", "K#2", []]);
+  assert.deepEqual([draw.cards, out.cards, discard.cards], [[], [], ["4D"]]);
+});
+
+// every text in both languages, a function taking as many parameters in each
+check(() => {
+  const shape = (value, path = "") => (typeof value === "object"
+    ? Object.entries(value).flatMap(([k, v]) => shape(v, `${path}.${k}`))
+    : [`${path}: ${typeof value === "function" ? `${value.length} parameters` : "text"}`]);
+  assert.deepEqual(LANGUAGES, ["en", "ru"]);
+  assert.deepEqual(shape(TEXT.ru).sort(), shape(TEXT.en).sort());
+});
+
+// Russian plurals of cards; faces the same in both languages, names in each
+check(() => {
+  const forms = [1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 111].map((n) => TEXT.ru.cards(n).split(" ")[1]);
+  assert.deepEqual(forms, ["карта", "карты", "карты", "карт", "карт", "карт", "карт", "карта", "карты", "карт", "карт"]);
+  assert.deepEqual([face("TH"), face("QS"), face("JK")], ["10♥", "Q♠", "Jk"]);
+  assert.deepEqual([cardName("TH", "en"), cardName("QS", "ru"), cardName("JK", "ru")],
+    ["ten of hearts", "дама пик", "джокер"]);
+  assert.deepEqual(places(4), ["you", "west", "north", "east"]);
+  for (const n of [2, 3, 4, 5, 6]) {
+    assert.equal(places(n).length, n);
+    for (const place of places(n)) assert.ok(TEXT.en[place] && TEXT.ru[place], place);
+  }
+});
+
+console.log(`moves.js and i18n.js: ${checks} checks passed`);
