@@ -14,6 +14,13 @@ PROTOS := $(wildcard proto/canasta/v1/*.proto)
 LOCAL_PKGS := clients/python clients/terminal
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK_DEV) \
   $(LOCAL_PKGS:%=%/pyproject.toml) $(PROTOS) | sha1sum | cut -c1-12)
+# make run needs no test tool: on a fresh machine it installs build.txt alone (the runtime set
+# plus what builds the service: protoc's plugins for gen/ and mypyc for the engine, pinned as in
+# dev.txt), and make test adds the rest of dev.txt to the same venv later. A venv that already
+# has the dev set has all of build.txt, so make run after make test installs nothing.
+LOCK_RUN := requirements/build.txt
+RUN_STAMP := $(VENV)/.runtime-$(shell cat pyproject.toml $(LOCK_RUN) \
+  $(LOCAL_PKGS:%=%/pyproject.toml) $(PROTOS) | sha1sum | cut -c1-12)
 # Generated from proto/ (git-ignored): Python messages, stubs and typed .pyi in gen/python.
 GEN := gen/python/canasta/v1/engine_service_pb2.py
 BUF := npx -y @bufbuild/buf@1.75.0
@@ -23,7 +30,8 @@ DEV_KEY_FILE ?= .dev-keys/seal.keys
 CHROMIUM ?= /usr/bin/chromium
 WEB_DEPS := tests/web/node_modules/.package-lock.json
 
-.PHONY: setup native run demo test lint bench fuzz soak clean sdks sdk-test proto-baseline web-setup lock
+.PHONY: setup native run demo test lint bench bench-bots fuzz soak clean sdks sdk-test proto-baseline web-setup lock \
+  promtool-setup kustomize-setup
 
 setup: $(STAMP) $(GEN) native
 
@@ -31,7 +39,7 @@ setup: $(STAMP) $(GEN) native
 # time, then skipped while the engine's sources are unchanged (deploy/compile_engine.py).
 # NATIVE=0 leaves the engine in plain Python (the same rules; engine/build.py picks at import).
 NATIVE ?= 1
-native: $(STAMP)
+native: $(RUN_STAMP)
 ifneq ($(NATIVE),0)
 	@$(PY) deploy/compile_engine.py || { echo "make: the mypyc compile failed (see above);" \
 	  "NATIVE=0 runs the engine as plain Python"; exit 1; }
@@ -44,6 +52,14 @@ $(STAMP): pyproject.toml $(LOCK_DEV)
 	$(PY) -m pip install -q --require-hashes -r $(LOCK_DEV)
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e . $(LOCAL_PKGS:%=-e %)
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
+
+$(RUN_STAMP): pyproject.toml $(LOCK_RUN)
+	@if test -f $(STAMP); then touch $@; else \
+	  echo "make run: installing the service's runtime (requirements/build.txt, no test tools) into $(VENV)"; \
+	  { test -x $(PY) || $(PYTHON) -m venv $(VENV); } && \
+	  $(PY) -m pip install -q --require-hashes -r $(LOCK_RUN) && \
+	  $(PY) -m pip install -q --no-deps --no-build-isolation -e . $(LOCAL_PKGS:%=-e %) && \
+	  rm -f $(VENV)/.runtime-* && touch $@; fi
 
 # Regenerate the lock files from pyproject.toml with uv (pinned with hashes in
 # requirements/lock-tool.txt, installed into .cache/lock). Pins already in a lock are kept
@@ -69,7 +85,7 @@ $(UV): requirements/lock-tool.txt
 	$(LOCK_VENV)/bin/python -m pip install -q --require-hashes -r requirements/lock-tool.txt
 	touch $(UV)
 
-$(GEN): $(STAMP) $(PROTOS) service/codegen.py
+$(GEN): $(RUN_STAMP) $(PROTOS) service/codegen.py
 	$(PY) -m service.codegen
 
 # What the browser test needs; chromium comes from apt when missing (as root; else the test skips).
@@ -84,13 +100,26 @@ promtool-setup:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
 	  else echo "promtool-setup: cannot install prometheus here (not root or no apt): the promtool test will skip"; fi; }
 
+# kustomize renders k8s/ for tests/deploy: the pinned release, built by `go install` through the
+# Go module proxy into .cache/tools/bin (git-ignored; the build's caches are dropped after);
+# rebuilt when the pin changes.
+KUSTOMIZE_VERSION := v5.7.1
+KUSTOMIZE := .cache/tools/bin/kustomize
+kustomize-setup:
+	@$(KUSTOMIZE) version 2>/dev/null | grep -qx $(KUSTOMIZE_VERSION) || { \
+	  echo "kustomize-setup: building kustomize $(KUSTOMIZE_VERSION) (about a minute)"; \
+	  GOBIN=$(abspath .cache/tools/bin) GOMODCACHE=$(abspath .cache/tools/go/mod) \
+	  GOCACHE=$(abspath .cache/tools/go/build) GOFLAGS=-modcacherw GOTOOLCHAIN=local \
+	  go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION) \
+	  && rm -rf .cache/tools/go; }
+
 $(WEB_DEPS): tests/web/package.json tests/web/package-lock.json
 	npm ci --prefix tests/web --no-audit --no-fund
 
-run: setup
+run: $(RUN_STAMP) $(GEN) native
 	CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" $(PY) -m service
 
-demo: $(STAMP) $(GEN)
+demo: $(RUN_STAMP) $(GEN)
 	$(PY) -m service.demo
 
 lint: setup
@@ -104,7 +133,7 @@ lint: setup
 
 # The engine's doctests run on its source build (a compiled function keeps no doctest);
 # tests/test_build.py checks the compiled build plays exactly as the source one.
-test: setup lint web-setup promtool-setup
+test: setup lint web-setup promtool-setup kustomize-setup
 	CANASTA_ENGINE=pure $(PY) -m pytest -q engine
 	$(PY) -m pytest -n 2 tests
 	$(MAKE) --no-print-directory sdk-test
@@ -114,6 +143,11 @@ bench: setup
 	$(PY) bench/service_bench.py
 	$(PY) bench/bots_bench.py
 	$(PY) bench/limits_bench.py
+
+# The expert bot against greedy on duplicate deals (bench/expert_bench.py: 100 deals per game,
+# both cores; BENCH_BOTS_ARGS, e.g. --deals 10 --budget 16 --budget 48): bench/results/expert.json.
+bench-bots: setup
+	$(PY) bench/expert_bench.py $(BENCH_BOTS_ARGS)
 
 # The fuzzers of tests/hardening (REST from /openapi.json with schemathesis, raw gRPC bytes,
 # the snapshot opener, credentials) with FUZZ_EXAMPLES cases per operation and mode (make test: 55).

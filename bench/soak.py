@@ -97,7 +97,7 @@ EXPECTED: dict[str, Callable[[Outcome], bool]] = {
     **{k: _ok for k in ("step", "score", "view", "suggest", "export", "import", "variants",
                         "deal")},
     "tampered": lambda o: o == "INVALID_ARGUMENT SNAPSHOT_INVALID",
-    "version": lambda o: o == "FAILED_PRECONDITION SNAPSHOT_VERSION_UNSUPPORTED",
+    "version": lambda o: o == "INVALID_ARGUMENT SNAPSHOT_VERSION_UNSUPPORTED",
     "out_of_turn": lambda o: o.startswith("FAILED_PRECONDITION ") and o.split()[1].isupper(),
     "stale": lambda o: o == "ABORTED SNAPSHOT_STALE",
     "wrong_game": lambda o: o == "ABORTED SNAPSHOT_WRONG_GAME",

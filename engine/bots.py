@@ -13,6 +13,10 @@ returns a move from ``legal_moves(state)`` (for ``state.awaited``). The levels:
     contract allows, lays off, takes or buys a discard only when it builds toward
     the contract and discards its most expensive useless card. Move kinds it does
     not know score neutrally, so a later variant's moves still work.
+``expert``
+    a search over deals of the hidden cards consistent with the seat's view,
+    weighing greedy's favourite moves by greedy playouts (:mod:`engine.expert`);
+    its ``budget`` of playouts sets its strength.
 
 :func:`suggest_move` is the entry point a host (or the ``SuggestMove`` RPC) calls:
 the same state, level and seed always give the same move.
@@ -121,6 +125,46 @@ def canasta_greedy_move(state: State, rng: random.Random) -> Move:
     return _best(moves, lambda m: _score(state, m), rng, ok)
 
 
+def expert_move(state: AnyState, rng: random.Random) -> Move:
+    """The ``expert`` bot at its default budget (:mod:`engine.expert`)."""
+    from engine.expert import expert_move as search  # engine.expert builds on this module
+
+    return search(state, rng)
+
+
+def ranked_moves(state: AnyState, limit: int, per_kind: int) -> list[Move]:
+    """Up to ``limit`` legal moves of ``state.awaited`` by greedy's preference, at most
+    ``per_kind`` of each move type, the best of every type first: the expert's
+    candidates. A Canasta meld action is left out when greedy's search finds no way
+    to end the turn after it; ``undo`` only when nothing else is left."""
+    dead: set[tuple[object, ...]] = set()
+    if isinstance(state, MayIState):
+        moves = mayi_legal_moves(state)
+        scores = [_mayi_score(state, m) for m in moves]
+        canasta = None
+    else:
+        canasta = state
+        moves = canasta_legal_moves(canasta)
+        scores = [_score(canasta, m) for m in moves]
+
+    def ok(move: Move) -> bool:
+        return canasta is None or not isinstance(move, _STAGING) or bool(
+            _finishable(canasta, move, [_SEARCH_BUDGET], dead))
+
+    order = sorted(range(len(moves)), key=lambda i: -scores[i])  # ties: listing order
+    kinds: dict[type, list[Move]] = {}
+    for i in order:
+        move = moves[i]
+        bucket = kinds.setdefault(type(move), [])
+        if len(bucket) < per_kind and not isinstance(move, Undo) and ok(move):
+            bucket.append(move)
+    ranked: list[Move] = []
+    for rank in range(per_kind):  # the kinds in the order of their best move
+        ranked += [b[rank] for b in kinds.values() if rank < len(b)]
+    undo: list[Move] = [m for m in moves if isinstance(m, Undo)]
+    return ranked[:limit] or undo[:1] or moves[:1]
+
+
 def _best(moves: list[Move], score: Callable[[Move], float], rng: random.Random,
           ok: Callable[[Move], bool] = lambda m: True) -> Move:
     """The highest-scoring move that passes ``ok`` (ties in a random order)."""
@@ -140,6 +184,7 @@ def _best(moves: list[Move], score: Callable[[Move], float], rng: random.Random,
 BOTS: dict[str, Bot] = {
     "random": random_move,
     "greedy": greedy_move,
+    "expert": expert_move,
 }
 LEVELS: tuple[str, ...] = tuple(BOTS)
 
@@ -150,16 +195,19 @@ def bot_rng(state: AnyState, seed: int) -> random.Random:
 
 
 def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0,
-                 seat: int | None = None) -> Move:
+                 seat: int | None = None, budget: int | None = None) -> Move:
     """A legal move for ``seat`` (default: ``state.awaited``) by the bot ``level``, the
-    same for the same seed.
+    same for the same seed (and budget).
+
+    ``budget`` is the ``expert``'s playouts (default and maximum in
+    :mod:`engine.expert`; more is clamped); the other levels ignore it.
 
     The bot decides from what the seat may know only: it is handed
     :func:`engine.observation.redact` of the state, never the other hands, the
     stock or the seed, so it cannot peek (the same holds for every level).
 
-    :raises BadInput: ``BAD_OPTION_VALUE`` for an unknown level; ``BAD_SEAT`` for a
-        seat that does not exist.
+    :raises BadInput: ``BAD_OPTION_VALUE`` for an unknown level or a budget below 1;
+        ``BAD_SEAT`` for a seat that does not exist.
     :raises RuleViolation: ``HAND_OVER`` or ``GAME_OVER`` when nobody is to move;
         ``NOT_YOUR_TURN`` when ``seat`` may not move now.
     """
@@ -167,6 +215,10 @@ def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0,
     if bot is None:
         raise BadInput(Reason.BAD_OPTION_VALUE,
                        f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+    from engine.expert import clamp_budget
+    from engine.expert import expert_move as search
+
+    playouts = clamp_budget(budget)
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         over = state.phase is Phase.GAME_OVER
         raise RuleViolation(Reason.GAME_OVER if over else Reason.HAND_OVER,
@@ -182,7 +234,10 @@ def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0,
                             "CL-TURN-2")
     view = redact(state, seat)
     view = game_of(view).to_move(view, seat)  # May I?: a later seat answering a buy window
-    return bot(view, bot_rng(state, seed))
+    rng = bot_rng(state, seed)
+    if bot is expert_move:
+        return search(view, rng, playouts)
+    return bot(view, rng)
 
 
 # --- the Canasta games ----------------------------------------------------------------
@@ -377,4 +432,5 @@ def _mayi_score(state: MayIState, move: Move) -> float:
     return 0.0  # a move kind this bot does not know: neutral
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "bot_rng", "greedy_move", "random_move", "suggest_move"]
+__all__ = ["BOTS", "LEVELS", "Bot", "bot_rng", "expert_move", "greedy_move", "random_move",
+           "ranked_moves", "suggest_move"]

@@ -147,6 +147,11 @@ def _coders(tp: Any) -> tuple[Encoder, Decoder]:
 def _dataclass_coders(cls: type) -> tuple[Encoder, Decoder]:
     hints = typing.get_type_hints(cls)
     fields = [f.name for f in dataclasses.fields(cls) if f.init]
+    defaulted = [f.default is not dataclasses.MISSING
+                 or f.default_factory is not dataclasses.MISSING
+                 for f in dataclasses.fields(cls) if f.init]
+    # fields up to the last one without a default must be present
+    required = max((i + 1 for i, d in enumerate(defaulted) if not d), default=0)
     coders = [_coders(hints[name]) for name in fields]
     # only the fields whose value is not already JSON-ready get an encoder call
     encoded = [(i, enc) for i, (enc, _) in enumerate(coders) if enc is not _same]
@@ -161,9 +166,11 @@ def _dataclass_coders(cls: type) -> tuple[Encoder, Decoder]:
         return values
 
     def decode(data: Any) -> Any:
-        if len(data) != len(fields):
+        # a field added later, with a default, is absent from older snapshots: they still
+        # open, with its default
+        if not required <= len(data) <= len(fields):
             raise ValueError(f"{cls.__name__}: {len(data)} fields, not {len(fields)}")
-        return cls(**{name: dec(v) for name, dec, v in zip(fields, decoders, data, strict=True)})
+        return cls(**{name: dec(v) for name, dec, v in zip(fields, decoders, data, strict=False)})
 
     return encode, decode
 

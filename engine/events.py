@@ -32,6 +32,8 @@ from engine.moves import Move, TakePile
 from engine.play import apply, canonicalize
 from engine.state import Phase
 
+Laid = tuple[tuple[Card, ...], ...]  # the red threes laid, per seat (Game.red_threes)
+
 
 class EventKind(StrEnum):
     MOVE_PLAYED = "move_played"  # seat played move (its text)
@@ -82,7 +84,7 @@ def play(state: AnyState, move: Move, seat: int | None = None) -> Played:
 def deal_events(state: AnyState) -> tuple[Event, ...]:
     """The events of a fresh deal: who dealt, red threes laid, who plays first."""
     events = [Event(EventKind.HAND_DEALT, state.dealer)]
-    events += _red_threes(None, state)
+    events += _red_threes((), game_of(state).red_threes(state))
     if state.awaited >= 0:
         events.append(Event(EventKind.TURN_STARTED, state.turn.seat))
     return tuple(events + _ending(None, state))
@@ -90,29 +92,32 @@ def deal_events(state: AnyState) -> tuple[Event, ...]:
 
 def move_events(prev: AnyState, move: Move, seat: int, nxt: AnyState) -> tuple[Event, ...]:
     """What happened when ``seat`` played the canonical ``move`` from ``prev`` to ``nxt``."""
+    game = game_of(prev)
     events = [Event(EventKind.MOVE_PLAYED, seat, move=str(move))]
     from_pile: tuple[Card, ...] = ()
     if isinstance(move, TakePile):  # the Canasta games take the pile, May I? its top card
-        from_pile = game_of(prev).pile_taken(prev)
+        from_pile = game.pile_taken(prev)
         events.append(Event(EventKind.PILE_TAKEN, seat, cards=from_pile, count=len(from_pile),
                             private=True))
     elif isinstance(move, Buy):
         from_pile = prev.pile[-1:]
-    for s, cards in _draws(prev, nxt, seat, from_pile):
+    reds = (game.red_threes(prev), game.red_threes(nxt))
+    for s, cards in _draws(prev, nxt, reds, seat, from_pile):
         events.append(Event(EventKind.CARDS_DRAWN, s, cards=cards, count=len(cards),
                             private=True))
-    events += _red_threes(prev, nxt)
+    events += _red_threes(*reds)
     if nxt.turn.seat != prev.turn.seat and nxt.awaited >= 0:
         events.append(Event(EventKind.TURN_STARTED, nxt.turn.seat))
     return tuple(events + _ending(prev.phase, nxt))
 
 
-def _red_threes(prev: AnyState | None, nxt: AnyState) -> list[Event]:
+def _red_threes(before: Laid, after: Laid) -> list[Event]:
+    """The red threes each seat laid between ``before`` (``()``: a fresh deal) and ``after``."""
     out = []
-    for seat, reds in enumerate(nxt.red3):
-        before = len(prev.red3[seat]) if prev is not None else 0
-        if len(reds) > before:
-            out.append(Event(EventKind.RED_THREES_LAID, seat, cards=reds[before:]))
+    for seat, reds in enumerate(after):
+        had = len(before[seat]) if before else 0
+        if len(reds) > had:
+            out.append(Event(EventKind.RED_THREES_LAID, seat, cards=reds[had:]))
     return out
 
 
@@ -126,17 +131,15 @@ def _ending(prev_phase: Phase | None, nxt: AnyState) -> list[Event]:
     return out
 
 
-def _held(state: AnyState, seat: int) -> int:
-    return len(state.hands[seat]) + len(state.red3[seat])
-
-
-def _draws(prev: AnyState, nxt: AnyState, seat: int,
+def _draws(prev: AnyState, nxt: AnyState, reds: tuple[Laid, Laid], seat: int,
            from_pile: tuple[Card, ...]) -> list[tuple[int, tuple[Card, ...]]]:
     """Who drew which stock cards in one move, the mover first (a May I? buy draws for
     the buyer and for the player in turn): the cards that reached a seat's hand or red
-    threes and not from the pile."""
+    threes (``reds``: before and after) and not from the pile."""
+    before, after = reds
     gained = [s for s in range(len(nxt.hands))
-              if _held(nxt, s) > _held(prev, s) or (s == seat and from_pile)]
+              if len(nxt.hands[s]) + len(after[s]) > len(prev.hands[s]) + len(before[s])
+              or (s == seat and from_pile)]
     if not gained:
         return []
     left = len(nxt.stock)
@@ -144,8 +147,8 @@ def _draws(prev: AnyState, nxt: AnyState, seat: int,
         return [(gained[0], tuple(sorted(prev.stock[left:])))]  # the common case: one draw
     out = []
     for s in sorted(gained, key=lambda s: (s != seat, s)):
-        got = Counter(nxt.hands[s]) + Counter(nxt.red3[s])
-        got.subtract(Counter(prev.hands[s]) + Counter(prev.red3[s]))
+        got = Counter(nxt.hands[s]) + Counter(after[s])
+        got.subtract(Counter(prev.hands[s]) + Counter(before[s]))
         if s == seat:
             got.subtract(Counter(from_pile))
         if +got:

@@ -43,6 +43,7 @@ class Game:
     evolve: Callable[..., Any]  # a copy with some fields changed, no legal-move cache
     redact: Callable[[Any, int], Any]  # what a seat may know, as a state (engine.observation)
     pile_taken: Callable[[Any], tuple[Card, ...]]  # the pile cards a take brings
+    red_threes: Callable[[Any], tuple[tuple[Card, ...], ...]]  # laid per seat (none in May I?)
     check_reachable: Callable[[Any], None]  # refuse a state play cannot make (engine.bounds)
     to_move: Callable[[Any, int], Any]  # the state with this seat to move (for a bot)
     bots: Mapping[str, Callable[[Any, random.Random], Move]]
@@ -73,6 +74,7 @@ def _canasta() -> Game:
         seat_view=views.canasta_seat_view, provisional_score=views.canasta_provisional_score,
         export_position=notation.canasta_export_position, evolve=state.evolve,
         redact=observation.canasta_redact, pile_taken=lambda s: s.pile,
+        red_threes=lambda s: s.red3,
         check_reachable=bounds.canasta_check_reachable, to_move=lambda s, seat: s,
         bots={"random": bots.canasta_random_move, "greedy": bots.canasta_greedy_move})
 
@@ -87,6 +89,7 @@ def _may_i() -> Game:
         seat_view=views.seat_view, provisional_score=views.provisional_score,
         export_position=notation.export_position, evolve=successor.evolve,
         redact=observation.mayi_redact, pile_taken=lambda s: s.pile[-1:],
+        red_threes=lambda s: ((),) * s.rules.players,
         check_reachable=bounds.mayi_check_reachable,
         to_move=lambda s, seat: s if seat == s.awaited else observation.answering_first(s, seat),
         bots={"random": bots.mayi_random_move, "greedy": bots.mayi_greedy_move})

@@ -4,13 +4,14 @@ Melds are listed by *shape* (how many naturals, jokers and deuces), with the
 concrete copies picked canonically (lowest card ids), so identical cards never
 make two moves. The list is the single source of truth: :func:`engine.play.apply`
 accepts exactly the moves listed here (after canonicalising the cards a client
-chose), so "listed moves apply" and "unlisted moves are refused" hold by
-construction.
+chose), and refuses the others with the first rule check they fail
+(engine/checks.py): the generators keep the candidates that pass the same checks.
 """
 
 from __future__ import annotations
 
 from engine.cards import CARDS
+from engine.checks import draw_refusal
 from engine.games import game_of
 from engine.mayi.state import AnyState
 from engine.moves import (
@@ -25,15 +26,8 @@ from engine.moves import (
     Undo,
 )
 from engine.state import Phase, State
-from engine.takes import compulsory_take, take_moves
-from engine.turn import (
-    black_meld_staged,
-    can_ask,
-    discard_allowed,
-    meld_actions,
-    minimum_met,
-    out_allowed,
-)
+from engine.takes import decline_refusal, take_moves
+from engine.turn import ask_refusal, end_refusal, meld_actions, undo_refusal
 
 
 def legal_moves(state: AnyState) -> list[Move]:
@@ -85,19 +79,20 @@ def is_legal(state: AnyState, move: Move) -> bool:
 
 def _draw_moves(state: State) -> list[Move]:
     moves: list[Move] = []
-    if state.phase is Phase.DRAW and state.stock:
-        moves.append(Draw())
+    if state.phase is Phase.DRAW and draw_refusal(state) is None:
+        moves.append(_DRAW)
     takes = take_moves(state)
     moves.extend(takes)
-    if state.phase is Phase.DRAW_EXHAUSTED and not compulsory_take(state, takes):
-        moves.append(Decline())
-    if can_ask(state):
-        moves.append(Ask())
+    if state.phase is Phase.DRAW_EXHAUSTED and decline_refusal(state, takes) is None:
+        moves.append(_DECLINE)
+    if ask_refusal(state) is None:
+        moves.append(_ASK)
     return moves
 
 
-# Moves are immutable values: the discard of each card type is built once.
+# Moves are immutable values: each is built once.
 _DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in CARDS)
+_DRAW, _DECLINE, _ASK, _UNDO, _OUT, _END = Draw(), Decline(), Ask(), Undo(), GoOut(), EndHand()
 
 
 def _meld_phase_moves(state: State) -> list[Move]:
@@ -106,19 +101,22 @@ def _meld_phase_moves(state: State) -> list[Move]:
     moves = meld_actions(state)
     t = state.turn
     hand = state.hands[t.seat]
-    if t.staged:
-        moves.append(Undo())
-    if can_ask(state):
-        moves.append(Ask())
+    if undo_refusal(state) is None:
+        moves.append(_UNDO)
+    if ask_refusal(state) is None:
+        moves.append(_ASK)
+    # the turn's end: the checks' verdict is the same for every card of the hand
     if not hand:
-        if out_allowed(state):
-            moves.append(GoOut())
+        end: Discard | GoOut | EndHand = _OUT
     elif t.no_discard:
-        if minimum_met(state) and not black_meld_staged(state):
-            moves.append(EndHand())
+        end = _END
     elif len(hand) == 1:
-        if out_allowed(state):
-            moves.append(GoOut(hand[0]))
-    elif discard_allowed(state):
-        moves.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))
+        end = GoOut(hand[0])
+    else:
+        end = _DISCARDS[hand[0]]
+    if end_refusal(state, end) is None:
+        if type(end) is Discard:
+            moves.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))
+        else:
+            moves.append(end)
     return moves

@@ -5,25 +5,35 @@ stock and the pile are written bottom to top. ``export_position`` followed by
 ``import_position`` gives back an equal state, and exporting again gives the
 same text. For hand-written positions a zone may be ``*N`` (N cards from the
 cards not placed elsewhere) or ``*`` (all of them), filled in line order from
-the unplaced cards shuffled by the position's seed.
+the unplaced cards shuffled by the position's seed. The lines every position has
+and their reader are :mod:`engine.notation_lines`; this module holds the Canasta
+family's own fields, and dispatches a May I? position to :mod:`engine.mayi.notation`.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
-from mypy_extensions import mypyc_attr
-
-from engine.cards import CODES, RANK_CHARS, SUIT_CHARS, Card, parse_cards, rank_of_char
+from engine.cards import RANK_CHARS, SUIT_CHARS, Card, parse_cards, rank_of_char
 from engine.deck import composition
-from engine.errors import BadInput, EngineError, Reason
+from engine.errors import BadInput, Reason
 from engine.game import rules_for
 from engine.games import game_of
 from engine.mayi import notation as mayi_notation
 from engine.mayi.state import AnyState
 from engine.melds import SEQ_RANK, WILD_RANK, base_label, parse_label
 from engine.moves import AddToMeld, Meld, Merge, Move, parse_move
+from engine.notation_lines import (
+    Reader,
+    cards_text,
+    fill_zones,
+    flags_text,
+    head_lines,
+    ints_text,
+    option_text,
+    read_position,
+    zone_lines,
+)
 from engine.options import OptionSpec
 from engine.rules import RuleSet
 from engine.scoring import hand_result
@@ -34,12 +44,8 @@ from engine.variants import variant_module
 HEADER = "canasta-position 1"
 
 
-def _cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(CODES[c] for c in cards) or "-"
-
-
 def _melds(melds: tuple[MeldPile, ...]) -> str:
-    return " | ".join(f"{base_label(m)}@{m.owner}: {_cards(m.cards)}" for m in melds) or "-"
+    return " | ".join(f"{base_label(m)}@{m.owner}: {cards_text(m.cards)}" for m in melds) or "-"
 
 
 def _code(rank: int) -> str:
@@ -53,14 +59,6 @@ def _read_code(text: str) -> int:
     if len(text) == 2 and text[0] == "~" and text[1].upper() in SUIT_CHARS:
         return SEQ_RANK + SUIT_CHARS.index(text[1].upper())
     return WILD_RANK if text.upper() == "W" else rank_of_char(text)
-
-
-def _flags(values: tuple[bool, ...]) -> str:
-    return " ".join("1" if v else "0" for v in values)
-
-
-def _ints(values: tuple[int, ...]) -> str:
-    return " ".join(str(v) for v in values)
 
 
 def export_position(state: AnyState) -> str:
@@ -80,116 +78,44 @@ def canasta_export_position(state: State) -> str:
     derived = dict(rules_for(rules.variant, rules.players, given).options)
     given.update({k: v for k, v in rules.options
                   if k in defaults and defaults[k] is None and derived.get(k) != v})
-    opts = ",".join(f"{k}={_opt(v)}" for k, v in sorted(given.items())) or "-"
+    opts = ",".join(f"{k}={option_text(v)}" for k, v in sorted(given.items())) or "-"
     t = state.turn
     lines = [
-        HEADER,
-        f"variant: {rules.variant}",
-        f"players: {rules.players}",
-        f"options: {opts}",
-        f"seed: {state.seed}",
-        f"hand: {state.hand_no}",
-        f"dealer: {state.dealer}",
-        f"ply: {state.ply}",
-        f"scores: {_ints(state.scores)}",
-        f"phase: {state.phase.value}",
-        f"turn: {t.seat}",
-        f"drew: {t.drew or '-'}",
+        *head_lines(HEADER, state, opts),
         f"asked: {'1' if t.asked else '0'} {t.answer or '-'} {t.asked_in.value}",
         f"created: {' '.join(_code(r) for r in t.created) or '-'}",
         f"flags: {'1' if t.laid_off_on_partner else '0'} {'1' if t.no_discard else '0'}"
         + (" 1" if t.last_chance else ""),
-        f"stock: {_cards(state.stock)}",
-        f"pile: {_cards(state.pile)}",
+        *zone_lines(state),
     ]
-    for seat, hand in enumerate(state.hands):
-        lines.append(f"hand{seat}: {_cards(hand)}")
     for team, melds in enumerate(state.melds):
         lines.append(f"melds{team}: {_melds(melds)}")
     for seat, reds in enumerate(state.red3):
-        lines.append(f"red3_{seat}: {_cards(reds)}")
+        lines.append(f"red3_{seat}: {cards_text(reds)}")
     lines += [
-        f"opened: {_flags(state.opened)}",
-        f"melded: {_flags(state.melded)}",
-        f"pending_red3: {_flags(state.pending_red3)}",
-        f"asks: {_ints(state.asks)}",
-        f"penalties: {_ints(state.penalties)}",
+        f"opened: {flags_text(state.opened)}",
+        f"melded: {flags_text(state.melded)}",
+        f"pending_red3: {flags_text(state.pending_red3)}",
+        f"asks: {ints_text(state.asks)}",
+        f"penalties: {ints_text(state.penalties)}",
     ]
     if state.side_of != rules.layout.seat_team:
-        lines.append(f"sides: {_ints(state.side_of)}")
+        lines.append(f"sides: {ints_text(state.side_of)}")
     if state.lone >= 0:
         lines.append(f"lone: {state.lone}")
+    if state.upcards:
+        lines.append(f"upcards: {cards_text(state.upcards)}")
     if t.staged:
         lines.append("staged: " + " | ".join(str(m) for m in t.staged))
-        lines.append(f"base_hand: {_cards(t.base_hand)}")
+        lines.append(f"base_hand: {cards_text(t.base_hand)}")
         lines.append(f"base_melds: {_melds(t.base_melds)}")
     if state.result is not None:
         lines.append(f"result: {state.result.went_out} {'1' if state.result.concealed else '0'}")
     return "\n".join(lines) + "\n"
 
 
-def _opt(v: object) -> str:
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
-
-
 def _specs(rules: RuleSet) -> tuple[OptionSpec, ...]:
     return variant_module(rules.variant).OPTIONS
-
-
-@mypyc_attr(native_class=False)
-class _Reader:
-    """Parses the lines and fills ``*`` zones from the unplaced cards."""
-
-    def __init__(self, text: str) -> None:
-        lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-        if not lines or lines[0] != HEADER:
-            raise BadInput(Reason.BAD_NOTATION, f"a position starts with '{HEADER}'")
-        self.fields: dict[str, str] = {}
-        self.order: list[str] = []
-        for ln in lines[1:]:
-            key, sep, value = ln.partition(":")
-            if not sep:
-                raise BadInput(Reason.BAD_NOTATION, f"expected 'key: value', got {ln!r}")
-            key = key.strip()
-            if key in self.fields:
-                raise BadInput(Reason.BAD_NOTATION, f"line {key!r} is given twice")
-            self.fields[key] = value.strip()
-            self.order.append(key)
-        self.wild_zones: list[tuple[str, int]] = []
-
-    def get(self, key: str, default: str | None = None) -> str:
-        if key in self.fields:
-            return self.fields[key]
-        if default is None:
-            raise BadInput(Reason.BAD_NOTATION, f"the position lacks the line {key!r}")
-        return default
-
-    def ints(self, key: str, count: int, default: str | None = None) -> tuple[int, ...]:
-        try:
-            values = tuple(int(v) for v in self.get(key, default).split())
-        except ValueError:
-            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} needs integers") from None
-        if len(values) != count:
-            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} needs {count} values")
-        return values
-
-    def flags(self, key: str, count: int) -> tuple[bool, ...]:
-        values = self.ints(key, count, " ".join(["0"] * count))
-        if any(v not in (0, 1) for v in values):
-            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} takes 0 or 1 values")
-        return tuple(bool(v) for v in values)
-
-    def zone(self, key: str, default: str = "-") -> tuple[Card, ...] | int:
-        """Explicit cards, or a count of cards still to fill (``*N``; ``*`` = -1)."""
-        value = self.get(key, default)
-        if value.startswith("*"):
-            if value == "*":
-                return -1
-            try:
-                return int(value[1:])
-            except ValueError:
-                raise BadInput(Reason.BAD_NOTATION, f"bad fill count in {key!r}") from None
-        return () if value == "-" else parse_cards(value)
 
 
 def _parse_melds(rules: RuleSet, text: str) -> tuple[MeldPile, ...]:
@@ -218,20 +144,12 @@ def import_position(text: str) -> AnyState:
     """
     if mayi_notation.is_mayi_position(text):  # May I? is its own game: engine/mayi
         return mayi_notation.import_position(text)
-    try:
-        return _import(text)
-    except EngineError as err:
-        if isinstance(err, BadInput) and err.reason is not Reason.BAD_CARD:
-            raise
-        raise BadInput(Reason.BAD_NOTATION, f"bad position: {err.message}") from None
-    # a name of its own: compiled, ``err`` holds only the EngineError of the clause above
-    except (ValueError, IndexError, KeyError) as bad:
-        raise BadInput(Reason.BAD_NOTATION, f"bad position: {bad}") from None
+    return read_position(_import, text)
 
 
 def _import(text: str) -> State:
-    r = _Reader(text)
-    players = r.ints("players", 1)[0]
+    r = Reader(text, HEADER)
+    players = r.one("players")
     opts_text = r.get("options", "-")
     options = {} if opts_text == "-" else dict(
         kv.split("=", 1) for kv in opts_text.split(",") if kv.strip())
@@ -241,29 +159,29 @@ def _import(text: str) -> State:
         raise BadInput(Reason.BAD_NOTATION, "a May I? position needs the May I? notation")
     n = rules.players
     teams = len(rules.layout.teams)
-    seed = r.ints("seed", 1, "0")[0]
-    hand_no = r.ints("hand", 1, "0")[0]
+    seed = r.one("seed", "0")
+    hand_no = r.one("hand", "0")
     active = rules.active_seats(hand_no)
-    dealer = r.ints("dealer", 1, str(active[-1]))[0]
+    dealer = r.one("dealer", str(active[-1]))
     if dealer not in active:
         raise BadInput(Reason.BAD_NOTATION, f"seat {dealer} is not playing this hand")
     i = active.index(dealer)
     order = active[i + 1:] + active[: i + 1]
-    zones: dict[str, tuple[Card, ...] | int] = {
-        "stock": r.zone("stock"), "pile": r.zone("pile")}
+    zones = {"stock": r.zone("stock"), "pile": r.zone("pile")}
     for seat in range(n):
         zones[f"hand{seat}"] = r.zone(f"hand{seat}")
         zones[f"red3_{seat}"] = r.zone(f"red3_{seat}")
     melds = tuple(_parse_melds(rules, r.get(f"melds{t}", "-")) for t in range(teams))
-    _fill(rules, seed, zones, melds, [k for k in r.order if k in zones])
+    cards = fill_zones(composition(rules), seed, zones, (m.cards for side in melds for m in side),
+                       [k for k in r.order if k in zones])
     phase = Phase(r.get("phase", "draw"))
-    turn_seat = r.ints("turn", 1, str(order[0]))[0]
+    turn_seat = r.one("turn", str(order[0]))
     asked = r.get("asked", "0 - draw").split()
     flags = r.flags("flags", 3) if len(r.get("flags", "0 0").split()) == 3 else (
         r.flags("flags", 2) + (False,))
     drew = r.get("drew", "-")
     created = r.get("created", "-")
-    hands = tuple(tuple(sorted(zones[f"hand{s}"])) for s in range(n))  # type: ignore[arg-type]
+    hands = tuple(tuple(sorted(cards[f"hand{s}"])) for s in range(n))
     turn = Turn(
         seat=turn_seat, drew="" if drew == "-" else drew, asked=asked[0] == "1",
         answer="" if asked[1] == "-" else asked[1], asked_in=Phase(asked[2]),
@@ -273,15 +191,15 @@ def _import(text: str) -> State:
     state = State(
         rules=rules, seed=seed, hand_no=hand_no, dealer=dealer, scores=r.ints("scores", teams,
                                                                               "0 " * teams),
-        order=order, stock=zones["stock"], pile=zones["pile"],  # type: ignore[arg-type]
-        hands=hands, melds=melds,
-        red3=tuple(zones[f"red3_{s}"] for s in range(n)),  # type: ignore[misc]
+        order=order, stock=cards["stock"], pile=cards["pile"], hands=hands, melds=melds,
+        red3=tuple(cards[f"red3_{s}"] for s in range(n)),
         opened=r.flags("opened", teams), melded=r.flags("melded", n),
         pending_red3=r.flags("pending_red3", n), asks=r.ints("asks", n, "0 " * n),
         penalties=r.ints("penalties", teams, "0 " * teams), phase=phase, turn=turn,
-        ply=r.ints("ply", 1, "0")[0],
-        side_of=r.ints("sides", n, _ints(rules.layout.seat_team)),
-        lone=r.ints("lone", 1, "-1")[0],
+        ply=r.one("ply", "0"),
+        side_of=r.ints("sides", n, ints_text(rules.layout.seat_team)),
+        lone=r.one("lone", "-1"),
+        upcards=_upcards(rules, r.get("upcards", "-")),
     )
     state = _staged(rules, r, state)
     _check(state)
@@ -291,36 +209,16 @@ def _import(text: str) -> State:
     return state
 
 
-def _fill(rules: RuleSet, seed: int, zones: dict[str, tuple[Card, ...] | int],
-          melds: tuple[tuple[MeldPile, ...], ...], order: list[str]) -> None:
-    placed: Counter[Card] = Counter()
-    for v in zones.values():
-        if isinstance(v, tuple):
-            placed.update(v)
-    for team in melds:
-        for m in team:
-            placed.update(m.cards)
-    pool_counts = composition(rules) - placed
-    if placed - composition(rules):
-        extra = placed - composition(rules)
-        raise BadInput(Reason.BAD_NOTATION,
-                       f"more copies than the deck holds: {_cards(tuple(extra.elements()))}")
-    pool = sorted(pool_counts.elements())
-    random.Random(f"position:{seed}").shuffle(pool)
-    for key in order:
-        want = zones[key]
-        if isinstance(want, int):
-            take = len(pool) if want < 0 else want
-            if take > len(pool):
-                raise BadInput(Reason.BAD_NOTATION, f"not enough unplaced cards for {key!r}")
-            zones[key] = tuple(pool[:take])
-            pool = pool[take:]
-    if pool:
-        raise BadInput(Reason.BAD_NOTATION,
-                       f"{len(pool)} cards are not placed: use '*' for the stock or a hand")
+def _upcards(rules: RuleSet, text: str) -> tuple[Card, ...]:
+    """The cards turned up at the deal: a record of the table (they may be anywhere now),
+    each a card of the game."""
+    cards = () if text == "-" else parse_cards(text)
+    if any(c not in composition(rules) for c in cards):
+        raise BadInput(Reason.BAD_NOTATION, "an upcard that is not a card of the game")
+    return cards
 
 
-def _staged(rules: RuleSet, r: _Reader, state: State) -> State:
+def _staged(rules: RuleSet, r: Reader, state: State) -> State:
     if "staged" not in r.fields:
         return state
     moves: list[Move] = [parse_move(m) for m in r.get("staged").split("|")]

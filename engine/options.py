@@ -5,6 +5,11 @@ mapping of names to values (strings from an API, or Python values); every name
 must be known and every value valid, or a :class:`~engine.errors.BadInput` is
 raised. Nothing is ever silently ignored. The ``opt.`` prefix of the rules files
 is accepted and dropped.
+
+An option every game has goes by one name in all of them (:data:`SHARED`), so a
+client sets the target score or the tie policy without knowing the variant; the
+names a variant used before stay accepted as aliases (snapshots and positions
+written with them still open), and answers use the current name.
 """
 
 from __future__ import annotations
@@ -17,6 +22,13 @@ from mypy_extensions import mypyc_attr
 from engine.errors import BadInput, Reason
 
 OptionValue = bool | int | str
+
+# The options shared by the games that have them: the score that ends the game and what
+# an exact tie at the end does (May I? has neither: its schedule of deals ends it, MI-GAME-2).
+TARGET_SCORE = "target_score"
+TIE_POLICY = "tie_policy"
+TIE_CHOICES = ("play_on", "draw")
+SHARED = (TARGET_SCORE, TIE_POLICY)
 
 
 @mypyc_attr(native_class=False)
@@ -31,6 +43,20 @@ class OptionSpec:
     doc: str
     choices: tuple[str, ...] = ()
     minimum: int = 0
+    # former names of this option, still accepted on input
+    aliases: tuple[str, ...] = ()
+    # when the former names took true/false: the value each means (for true, for false)
+    alias_from_bool: tuple[str, str] | None = None
+
+    def from_alias(self, alias: str, raw: object) -> object:
+        """A value given under a former name, as this option reads it.
+
+        :raises BadInput: reason ``BAD_OPTION_VALUE``.
+        """
+        if self.alias_from_bool is None:
+            return raw
+        yes, no = self.alias_from_bool
+        return yes if _parse_bool(alias, raw) else no
 
     def parse(self, raw: object) -> OptionValue:
         """Parse and validate a raw value.
@@ -86,16 +112,54 @@ def _parse_bool(name: str, raw: object) -> bool:
 def resolve_options(
     specs: tuple[OptionSpec, ...], given: Mapping[str, object] | None
 ) -> dict[str, OptionValue | None]:
-    """Merge given options over the defaults; unknown names are an error.
+    """Merge given options over the defaults; unknown names are an error, and so is
+    one option given under two of its names.
 
     :raises BadInput: reasons ``UNKNOWN_OPTION`` or ``BAD_OPTION_VALUE``.
     """
     by_name = {s.name: s for s in specs}
+    by_alias = {a: s for s in specs for a in s.aliases}
     values: dict[str, OptionValue | None] = {s.name: s.default for s in specs}
+    given_as: dict[str, str] = {}
     for raw_name, raw in (given or {}).items():
         name = raw_name.removeprefix("opt.")
         spec = by_name.get(name)
+        value = raw
         if spec is None:
-            raise BadInput(Reason.UNKNOWN_OPTION, f"unknown option {raw_name!r}")
-        values[name] = spec.parse(raw)
+            spec = by_alias.get(name)
+            if spec is None:
+                raise BadInput(Reason.UNKNOWN_OPTION, f"unknown option {raw_name!r}")
+            value = spec.from_alias(name, raw)
+        parsed = spec.parse(value)
+        if spec.name in given_as and values[spec.name] != parsed:
+            raise BadInput(Reason.BAD_OPTION_VALUE,
+                           f"option {spec.name} is given twice with different values "
+                           f"(as {given_as[spec.name]} and {raw_name})")
+        given_as[spec.name] = raw_name
+        values[spec.name] = parsed
     return values
+
+
+def options_table(specs: tuple[OptionSpec, ...]) -> str:
+    """A variant's options as the Markdown table its rules page prints, made from the
+    declarations so the page cannot drift from them (tests/test_rules_docs.py)."""
+    rows = ["| Option | Default | Values | Rule | What it does |", "|---|---|---|---|---|"]
+    for spec in specs:
+        name = f"`{spec.name}`"
+        if spec.aliases:
+            name += " (alias " + ", ".join(f"`{a}`" for a in spec.aliases) + ")"
+        if spec.default is None:
+            default = "by table shape"
+        elif isinstance(spec.default, bool):
+            default = str(spec.default).lower()
+        else:
+            default = str(spec.default)
+        if spec.kind is bool:
+            values = "true, false"
+        elif spec.kind is int:
+            values = f"integer ≥ {spec.minimum}"
+        else:
+            values = ", ".join(f"`{c}`" for c in spec.choices)
+        doc = spec.doc.replace("|", "\\|")
+        rows.append(f"| {name} | {default} | {values} | {spec.rule} | {doc} |")
+    return "\n".join(rows) + "\n"

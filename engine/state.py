@@ -175,6 +175,10 @@ class State:
     # meld side of each seat; differs from the scoring teams only in cutthroat play
     side_of: tuple[int, ...] = ()
     lone: int = -1  # cutthroat: the lone hand, once someone has taken the pile
+    # the cards turned up at the deal to start the pile, in the order turned (a wild card,
+    # red three or black three turned up is covered by the next one, CL-DEAL-4): seen by
+    # everyone at the table, so every view shows them for the whole hand
+    upcards: tuple[Card, ...] = ()
     # the legal-move cache: set once, in one assignment (engine.legal), so threads that
     # share a state never see it half filled or doubled
     _legal: tuple[Move, ...] | None = field(default=None, init=False, compare=False,

@@ -91,7 +91,7 @@ def deal(
         melds=((),) * teams, red3=((),) * n, opened=(False,) * teams, melded=(False,) * n,
         pending_red3=tuple(any(IS_RED_THREE[c] for c in h) for h in hands),
         asks=(0,) * n, penalties=(0,) * teams, phase=Phase.DRAW, turn=Turn(order[0]),
-        side_of=rules.layout.seat_team,
+        side_of=rules.layout.seat_team, upcards=tuple(pile),
     )
     if rules.opt("red3_dealt_timing") == "after_deal":
         for seat in order:

@@ -14,12 +14,16 @@ from typing import NamedTuple
 from mypy_extensions import mypyc_attr
 
 from engine.cards import RANK, THREE, Card
+from engine.errors import Reason, RuleViolation
 from engine.hands import HandView, remove_cards
 from engine.melds import (
     SEQ_RANK,
 )
 from engine.moves import (
     AddToMeld,
+    Discard,
+    EndHand,
+    GoOut,
     Meld,
     Move,
 )
@@ -52,19 +56,64 @@ from engine.transitions import (
     staged_points,
 )
 
+# Refusals without a detail of the position are built once: the generators ask these
+# checks for every candidate, and most candidates that fail, fail here.
+_NO_PARTNER = RuleViolation(Reason.ASK_NOT_ALLOWED,
+                            "there is no partner to ask: play without permission", "CL-P2-5")
+_ASK_ONCE = RuleViolation(Reason.ASK_NOT_ALLOWED,
+                          "you may ask only once, before melding or taking the pile", "CL-OUT-4")
+_NOTHING_STAGED = RuleViolation(Reason.NOTHING_TO_UNDO, "no meld of this turn to take back",
+                                "CL-MIN-8")
+_GOES_ON = RuleViolation(Reason.WRONG_PHASE, "the turn goes on: discard", "CL-EXH-2")
+_NO_DISCARD = RuleViolation(Reason.WRONG_PHASE,
+                            "after a red three as the last stock card there is no discard",
+                            "CL-EXH-2")
+_NOBODY_OUT = RuleViolation(Reason.MUST_KEEP_CARD,
+                            "nobody goes out: the last card may not be discarded", "BO-OUT-1")
+_MINIMUM_STAGED = RuleViolation(
+    Reason.OPENING_MINIMUM_NOT_MET,
+    "the melds of this turn do not reach the minimum: add or undo", "CL-MIN-8")
+_LAST_CARD = RuleViolation(Reason.MUST_KEEP_CARD,
+                           "discarding the last card is going out: use 'out'", "CL-DISC-5")
+_LAY_FIRST = RuleViolation(Reason.MUST_KEEP_CARD,
+                           "go out by melding all but at most one card first", "CL-OUT-1")
+_OUT_REFUSED = RuleViolation(Reason.GO_OUT_REFUSED, "your partner said no", "CL-OUT-6")
+_BLACK_STAGED = RuleViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
+                              "black threes were melded: this turn must go out", "CL-MELD-3")
+_MUST_GO_OUT = RuleViolation(Reason.MUST_GO_OUT,
+                             "your partner said yes and you can go out: you must", "CL-OUT-5")
+_BLACK_OUT = {rule: RuleViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
+                                  "black threes are melded only when going out", rule)
+              for rule in ("CL-MELD-3", "SA-B3-1")}
+_BONUS_FIRST = RuleViolation(
+    Reason.OPENING_MINIMUM_NOT_MET, "reach the minimum before completing the first canasta "
+    "(its bonus cards end the undo)", "SV-BONUS-2")
+_MINIMUM_LOST = RuleViolation(Reason.OPENING_MINIMUM_NOT_MET,
+                              "the minimum count can no longer be reached this turn", "CL-MIN-8")
 
-def can_ask(state: State) -> bool:
-    """CL-OUT-4: once per turn, before drawing or right after a stock draw."""
+
+def ask_refusal(state: State) -> RuleViolation | None:
+    """CL-OUT-4: once per turn, before drawing or right after a stock draw; CL-P2-5: only
+    with a partner."""
     rules = state.rules
     t = state.turn
-    if not rules.permission or t.asked or partner_of(state, t.seat) < 0:
-        return False
+    if partner_of(state, t.seat) < 0:
+        return _NO_PARTNER
+    if not rules.permission or t.asked:
+        return _ASK_ONCE
     limit = int(rules.opt("permission_asks_per_hand"))
     if limit and state.asks[t.seat] >= limit:
-        return False
+        return _ASK_ONCE
     if state.phase in (Phase.DRAW, Phase.DRAW_EXHAUSTED):
-        return True
-    return state.phase is Phase.MELD and t.drew == "stock" and not t.staged and not t.no_discard
+        return None
+    if state.phase is Phase.MELD and t.drew == "stock" and not t.staged and not t.no_discard:
+        return None
+    return _ASK_ONCE
+
+
+def undo_refusal(state: State) -> RuleViolation | None:
+    """CL-MIN-8: ``undo`` takes back the melds staged this turn, if any."""
+    return None if state.turn.staged else _NOTHING_STAGED
 
 
 def minimum_met(state: State) -> bool:
@@ -103,15 +152,47 @@ def black_meld_staged(state: State) -> bool:
     return any(isinstance(m, Meld) and RANK[m.groups[0][0]] == THREE for m in staged)
 
 
-def discard_allowed(state: State) -> bool:
-    """A turn-ending discard that keeps cards (CL-MIN-8, CL-MELD-3, CL-OUT-5)."""
-    if state.turn.no_discard or len(state.hands[state.turn.seat]) < 2:
-        return False
-    if not minimum_met(state) or black_meld_staged(state):
-        return False
-    if state.turn.answer == "yes" and state.rules.opt("permission_yes") == "strict":
-        return not can_still_go_out(state)
-    return True
+def end_refusal(state: State, move: Discard | GoOut | EndHand) -> RuleViolation | None:
+    """The first rule that keeps this move from ending the turn, or ``None`` (CL-DISC-1/5,
+    CL-EXH-2, BO-OUT-1, CL-MIN-8, CL-MELD-3, CL-OUT-1/5/6). Apart from the card being in
+    the hand, the verdict does not depend on which card is discarded."""
+    t = state.turn
+    hand = state.hands[t.seat]
+    rules = state.rules
+    card = None if isinstance(move, EndHand) else move.card
+    if card is not None and card not in hand:
+        return RuleViolation(Reason.CARDS_NOT_IN_HAND, f"{card} is not in the hand",
+                             "CL-DISC-1")
+    if isinstance(move, EndHand):
+        if not (t.no_discard and hand):
+            return _GOES_ON
+        if not minimum_met(state):
+            return _MINIMUM_STAGED
+        return _BLACK_STAGED if black_meld_staged(state) else None
+    if t.no_discard and (card is not None or hand):
+        return _NO_DISCARD
+    going_out = isinstance(move, GoOut)
+    if not rules.going_out and (going_out or len(hand) <= 1):
+        return _NOBODY_OUT
+    out_ok = going_out and out_allowed(state)
+    if not out_ok and not minimum_met(state):
+        return _MINIMUM_STAGED
+    if not going_out:
+        if len(hand) <= 1:
+            return _LAST_CARD
+        if black_meld_staged(state):
+            return _BLACK_STAGED
+        if (t.answer == "yes" and rules.opt("permission_yes") == "strict"
+                and can_still_go_out(state)):
+            return _MUST_GO_OUT
+        return None
+    if len(hand) != (0 if card is None else 1):
+        return _LAY_FIRST
+    if out_ok:
+        return None
+    if t.answer == "no":
+        return _OUT_REFUSED
+    return _needs_canastas(rules.canastas_to_go_out, "CL-OUT-1")
 
 
 def can_still_go_out(state: State) -> bool:
@@ -214,18 +295,18 @@ def meld_actions(state: State) -> list[Move]:
         candidates.extend(Meld(gs) for gs in opening_sets(rules, hand, need))
     else:
         candidates.extend(meld_candidates(rules, hv, melds))
-    facts = _turn_facts(state, hv)
+    facts = turn_facts(state, hv)
     if facts.check_minimum or facts.black_staged:
-        return [m for m in candidates if _meld_action_ok(state, m, facts)]
+        return [m for m in candidates if meld_context_refusal(state, m, facts, False) is None]
     # an opened side: an action that keeps two cards and lays no black threes is legal
     spare = len(hand) - 2
     return [m for m in candidates
             if (len(m.cards) <= spare if type(m) is AddToMeld else _keeps_two(rules, m, spare))
-            or _meld_action_ok(state, m, facts)]
+            or meld_context_refusal(state, m, facts, False) is None]
 
 
 @mypyc_attr(native_class=False)
-class _TurnFacts(NamedTuple):
+class TurnFacts(NamedTuple):
     """What every candidate's check asks of the turn, worked out once per list."""
 
     check_minimum: bool  # an unopened side under turn_total validation (CL-MIN-8)
@@ -239,16 +320,17 @@ class _TurnFacts(NamedTuple):
     groups: NaturalGroups = ()
 
 
-def _turn_facts(state: State, hv: HandView) -> _TurnFacts:
+def turn_facts(state: State, hv: HandView) -> TurnFacts:
+    """The facts of the turn the meld checks share (``hv``: the active hand)."""
     rules = state.rules
     seat = state.turn.seat
     team = state.team_of(seat)
     black = black_meld_staged(state)
     if state.opened[team] or rules.opt("initial_meld_validation") == "batch":
-        return _TurnFacts(False, False, 0, 0, False, black)
+        return TurnFacts(False, False, 0, 0, False, black)
     bonus = bonus_due(state, team)
     groups = natural_groups(rules, hv, group_cap(rules, bonus)) if rules.multi_groups else ()
-    return _TurnFacts(True, any(counts_for_opening(rules, m) for m in state.turn.staged),
+    return TurnFacts(True, any(counts_for_opening(rules, m) for m in state.turn.staged),
                       minimum_of(state, seat), staged_points(state), bonus, black, groups)
 
 
@@ -258,28 +340,66 @@ def _keeps_two(rules: RuleSet, move: Move, spare: int) -> bool:
     return card_count(move) <= spare and not is_black_meld(rules, move)
 
 
-def _meld_action_ok(state: State, move: Move, facts: _TurnFacts) -> bool:
-    """Hand size (CL-MELD-11, CL-OUT-3, BO-OUT-1), black threes (CL-MELD-3),
-    feasibility (CL-MIN-8)."""
-    left = len(state.hands[state.turn.seat]) - card_count(move)
-    black = is_black_meld(state.rules, move)
-    if facts.check_minimum and not _minimum_reachable(state, move, facts):
-        return False
-    # once black threes are laid the turn must end in going out (CL-MELD-3)
-    going_out = black or facts.black_staged
+def meld_context_refusal(state: State, move: Move, facts: TurnFacts,
+                         explain: bool = True) -> RuleViolation | None:
+    """The turn's checks of a meld action of a legal shape: black threes lead to going out
+    (CL-MELD-3, SA-B3-1), the hand keeps the cards it must (CL-MELD-11, CL-OUT-3/6,
+    BO-OUT-2, BO-C1), the minimum stays reachable (CL-MIN-8, SV-BONUS-2).
+
+    The generator asks only for the verdict (``explain=False``): a short hand is then
+    refused without working out which going-out rule it misses."""
+    seat = state.turn.seat
+    left = len(state.hands[seat]) - card_count(move)
+    rules = state.rules
+    going_out = facts.black_staged or is_black_meld(rules, move)
     if left >= 2 and not going_out:
-        return True
+        return _minimum_refusal(state, move, facts) if facts.check_minimum else None
     after = stage(state, move)
-    left = max(left, len(after.hands[state.turn.seat]))  # SV-BONUS-2: the bonus cards
+    left = max(left, len(after.hands[seat]))  # SV-BONUS-2: the bonus cards
     if going_out and not _could_go_out(after):
-        return False
+        return _BLACK_OUT["CL-MELD-3" if rules.simple_melds else "SA-B3-1"]
     if left < (1 if state.turn.no_discard else 2):
         # one meld per action: a last card may stay if laying it still goes out
         # (the exact going-out search covers group melds only)
-        rules = state.rules
         groups_only = rules.going_out and not rules.sequences and not rules.wild_melds
-        return out_allowed(after) or (left == 1 and groups_only and can_still_go_out(after))
-    return True
+        if not (out_allowed(after) or (left == 1 and groups_only and can_still_go_out(after))):
+            return _keep_refusal(state, after) if explain else _KEEP_ONE
+    return _minimum_refusal(state, move, facts) if facts.check_minimum else None
+
+
+def _keep_refusal(state: State, after: State) -> RuleViolation:
+    """Why an action that leaves fewer cards than the turn needs cannot go out."""
+    rules = state.rules
+    team = state.team_of(state.turn.seat)
+    if not rules.going_out:
+        return _KEEP_TWO
+    if rules.out_needs_sequence and not any(
+            m.rank >= SEQ_RANK and m.is_canasta for m in after.melds[team]):
+        return _NEEDS_ESCALERA
+    if state.turn.answer == "no":
+        return _REFUSED_KEEP
+    if canastas(after) < rules.canastas_to_go_out:
+        return _needs_canastas(rules.canastas_to_go_out, "CL-OUT-3")
+    return _MINIMUM_LOST if not state.opened[team] else _KEEP_ONE
+
+
+_KEEP_TWO = RuleViolation(Reason.MUST_KEEP_CARD, "nobody goes out: keep two cards to discard "
+                          "one and hold one", "BO-OUT-2")
+_NEEDS_ESCALERA = RuleViolation(Reason.GO_OUT_NEEDS_CANASTAS, "going out needs two canastas, "
+                                "one of them an escalera: keep a card", "BO-C1")
+_REFUSED_KEEP = RuleViolation(Reason.GO_OUT_REFUSED,
+                              "your partner said no: keep a card to discard", "CL-OUT-6")
+_KEEP_ONE = RuleViolation(Reason.MUST_KEEP_CARD, "keep a card to discard", "CL-OUT-3")
+_CANASTAS_NEEDED: dict[tuple[int, str], RuleViolation] = {}
+
+
+def _needs_canastas(count: int, rule: str) -> RuleViolation:
+    """GO_OUT_NEEDS_CANASTAS for ``count`` canastas, built once per count and rule."""
+    found = _CANASTAS_NEEDED.get((count, rule))
+    if found is None:
+        found = _CANASTAS_NEEDED[(count, rule)] = RuleViolation(
+            Reason.GO_OUT_NEEDS_CANASTAS, f"going out needs {count} canasta(s)", rule)
+    return found
 
 
 def _could_go_out(state: State) -> bool:
@@ -292,9 +412,9 @@ def _could_go_out(state: State) -> bool:
     return can_still_go_out(state)
 
 
-def _minimum_reachable(state: State, move: Move, facts: _TurnFacts) -> bool:
+def _minimum_refusal(state: State, move: Move, facts: TurnFacts) -> RuleViolation | None:
     """CL-MIN-8 feasibility: can an unopened side (``facts.check_minimum``) still reach
-    its minimum after this move?
+    its minimum after this move? SV-BONUS-2: not by completing the first canasta first.
 
     An optimistic bound (wild capacity and pairs completed by wilds), so no move
     that could lead to an opening is hidden; a dead end is left by ``undo``.
@@ -303,34 +423,37 @@ def _minimum_reachable(state: State, move: Move, facts: _TurnFacts) -> bool:
     team = state.team_of(state.turn.seat)
     counting = counts_for_opening(rules, move)
     if not counting and not facts.staged_counting:
-        return True  # BO-INIT-2: black threes alone start no opening
+        return None  # BO-INIT-2: black threes alone start no opening
     need = facts.need
     values = rules.values
     cards = cards_of(move) if counting else ()
     have = facts.staged + sum(map(values.__getitem__, cards))
     if have >= need:
-        return True
+        return None
     if facts.groups and _untouched_groups(state, move, facts, need - have):
-        return True
+        return None
     left, melds = apply_stage(rules, state.turn.seat, state.hands[state.turn.seat],
                               state.melds[team], move)
     if facts.bonus and any(m.is_canasta for m in melds):
-        return False  # SV-BONUS-2: the bonus draw makes the melds final: minimum first
+        return _BONUS_FIRST  # the bonus draw makes the melds final: minimum first
     keep = 1 if state.turn.no_discard else 2
     if not rules.simple_melds:
         bonus = min(rules.first_canasta_bonus, len(state.stock)) if facts.bonus else -1
-        return reach_minimum(rules, left, melds, need - have, keep, bonus)
+        return None if reach_minimum(rules, left, melds, need - have, keep, bonus) else (
+            _MINIMUM_LOST)
     # the classic meld model: the optimistic bounds first (most staged melds fail or pass
     # there), then the exact searches, so that no listed move leads to a turn that only
     # `undo` can leave (CL-MIN-8, CL-MIN-9)
     concealed = _concealed_possible(state, left, melds)
     if have + _best_more(rules, HandView(rules, left), melds) >= need and reach_minimum(
             rules, left, melds, need - have, keep, -1):
-        return True
-    return concealed and reach_out_from(rules, state.turn.seat, left, melds, 0)
+        return None
+    if concealed and reach_out_from(rules, state.turn.seat, left, melds, 0):
+        return None
+    return _MINIMUM_LOST
 
 
-def _untouched_groups(state: State, move: Move, facts: _TurnFacts, deficit: int) -> bool:
+def _untouched_groups(state: State, move: Move, facts: TurnFacts, deficit: int) -> bool:
     """A quick sufficient test before the move is laid: new groups of the hand's
     naturals of ranks the move leaves alone (``facts.groups``) reach ``deficit`` while
     the cards the turn must keep stay, so :func:`reach_minimum` would say "yes".

@@ -74,6 +74,14 @@ class SeatView:
     result: tuple[SideResult, ...]  # final score once the hand is over
     went_out: int
     winner: int
+    # The public table a player sees across it, the same in every view:
+    # red threes laid, per seat (the sides' red_threes add up their seats')
+    seat_red_threes: tuple[tuple[str, ...], ...] = ()
+    # the cards turned up at the deal to start the pile, in the order turned
+    upcards: tuple[str, ...] = ()
+    # May I?: the deal's contract (sets, sequences) and each seat's buys left (-1: no limit)
+    contract: tuple[int, int] = (0, 0)
+    buys_left: tuple[int, ...] = ()
 
 
 def codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -128,6 +136,8 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
         result=result.sides if result and over else (),
         went_out=result.went_out if result else -1,
         winner=result.winner if result else -1,
+        seat_red_threes=tuple(codes(r) for r in state.red3),
+        upcards=codes(state.upcards),
     )
 
 

@@ -3,7 +3,10 @@
 Copies the few googleapis protos the contract imports out of the installed
 ``googleapis-common-protos`` wheel into ``gen/proto`` (for buf and protoc; no
 registry needed), then runs ``grpc_tools.protoc`` with the mypy-protobuf
-plugins into ``gen/python``. Both folders are generated and git-ignored.
+plugins into ``gen/python``, and beside the code the contract's descriptors *with*
+their comments (:data:`DESCRIPTORS`, protoc's ``--include_source_info``): the generated
+modules drop the comments, which the OpenAPI document and gRPC reflection show. Both
+folders are generated and git-ignored.
 """
 
 from __future__ import annotations
@@ -12,11 +15,17 @@ import argparse
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from google.protobuf.descriptor_pb2 import FileDescriptorSet
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
 GEN = ROOT / "gen"
 VENDORED = ("google/api/annotations.proto", "google/api/http.proto")
+# the descriptor set with source info, relative to the generated Python root
+DESCRIPTORS = Path("canasta") / "v1" / "descriptors.binpb"
 
 
 def vendor(dest: Path) -> None:
@@ -40,13 +49,14 @@ def generate(out: Path, vendored: Path) -> None:
     files = sorted(str(p.relative_to(PROTO)) for p in (PROTO / "canasta").rglob("*.proto"))
     if out.exists():
         shutil.rmtree(out)
-    out.mkdir(parents=True)
+    (out / DESCRIPTORS).parent.mkdir(parents=True)
     args = [
         "protoc", f"-I{PROTO}", f"-I{vendored}", f"-I{builtin}",
         f"--plugin=protoc-gen-mypy={bindir / 'protoc-gen-mypy'}",
         f"--plugin=protoc-gen-mypy_grpc={bindir / 'protoc-gen-mypy_grpc'}",
         f"--python_out={out}", f"--grpc_python_out={out}",
-        f"--mypy_out=quiet:{out}", f"--mypy_grpc_out=quiet:{out}", *files,
+        f"--mypy_out=quiet:{out}", f"--mypy_grpc_out=quiet:{out}",
+        "--include_source_info", f"--descriptor_set_out={out / DESCRIPTORS}", *files,
     ]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
@@ -55,6 +65,21 @@ def generate(out: Path, vendored: Path) -> None:
             (pkg / "__init__.py").touch()
             pkg = pkg.parent
     (out / "py.typed").touch()
+
+
+def descriptor_set(root: Path | None = None) -> FileDescriptorSet:
+    """The contract's descriptors with their comments, as :func:`generate` wrote them
+    (``root``: the generated Python root, ``gen/python`` by default)."""
+    from google.protobuf.descriptor_pb2 import FileDescriptorSet
+
+    if root is None:
+        from service.api.pb import GEN_ROOT
+
+        root = GEN_ROOT
+    path = root / DESCRIPTORS
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: run `make setup`")
+    return FileDescriptorSet.FromString(path.read_bytes())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -37,6 +37,7 @@ from engine import (
     parse_move,
 )
 from engine.cards import CARDS, CODES, RANK, Card, parse_card
+from engine.checks import refusal
 from engine.deck import composition
 from engine.moves import (
     AddToMeld,
@@ -364,8 +365,13 @@ def check_refusal(err: EngineError) -> None:
 
 
 def check_refusals(state: State, moves: list[Move]) -> None:
+    """CL-TURN-3: the rule checks pass exactly the listed moves (every listed move passes
+    them all; an unlisted one is refused by the first it fails, never ``NOT_LISTED``)."""
     listed = legal_moves(state)
     before = export_position(state)
+    if state.phase not in OVER:
+        for move in listed:
+            assert refusal(state, move) is None, f"{move} is listed, yet {refusal(state, move)}"
     for move in moves:
         try:
             canonical: Move | None = canonicalize(state, move)
@@ -470,7 +476,7 @@ def _leaves(obj: object, path: str) -> Iterator[tuple[str, str]]:
 
 
 CARD_PATHS = {"hand.*", "pile_top", "pile.*", "sides.*.melds.*.cards.*", "sides.*.red_threes.*",
-              "legal_moves.*", "staged.*"}
+              "legal_moves.*", "staged.*", "seat_red_threes.*.*", "upcards.*"}
 
 
 def _sub(small: Counter[str], big: Counter[str]) -> bool:
@@ -500,6 +506,10 @@ def check_view(state: State, seat: int) -> None:
     assert view.pile == (tuple(CODES[c] for c in state.pile) if reveal else ())
     assert Counter(c for side in view.sides for m in side.melds for c in m.cards) == table
     assert Counter(c for side in view.sides for c in side.red_threes) == reds
+    # red threes lie face up before their seat, the upcards were turned face up at the
+    # deal (CL-R3-1, CL-DEAL-4): the table everyone saw
+    assert view.seat_red_threes == tuple(tuple(CODES[c] for c in z) for z in state.red3)
+    assert view.upcards == tuple(CODES[c] for c in state.upcards)
     if seat != state.awaited or seat < 0:
         assert view.legal_moves == ()
     for text in view.legal_moves:  # a move shows only the mover's own cards

@@ -145,6 +145,19 @@ def test_a_whole_hand_against_a_local_server() -> None:
     assert "you: draw" in out and re.search(r"^seat [123] \(greedy\): ", out, re.MULTILINE)
     assert played and "draw" in played
     _assert_scored(out, sides=2)
+    # a pipe is no terminal: the web table's card faces (10♥, Jk), never a colour code
+    assert "\x1b[" not in out and re.search(r"^Your hand \(\d+\): .*[♠♥♦♣]", out, re.MULTILINE)
+    # (but what you typed, and the service's words for a refusal)
+    shown = [x for x in out.split("Hand over: ")[0].splitlines()
+             if "your move> " not in x and not x.startswith("refused: ")]
+    assert not [x for x in shown if re.search(r"\b[2-9TJQKA][SHDC]\b", x)]
+    # each of your draws names the card drawn, and it is in the hand shown next (but a red
+    # three, laid at once: CL-R3-2)
+    drew = re.findall(r"^you: draw\n  you drew (.+)\n(?:.*\n)*?Your hand \(\d+\): (.*)$", out,
+                      re.MULTILINE)
+    assert len(drew) == played.count("draw"), out
+    assert all(card in hand.split() or card in ("3♥", "3♦")
+               for cards, hand in drew for card in cards.split()), drew
 
 
 def test_a_hand_against_a_running_server(tmp_path: Path) -> None:
@@ -172,10 +185,100 @@ def test_other_games_start_and_quit(variant: str, players: int) -> None:
     assert prompt == PROMPTS[0], text
     assert f"--- {variant} · {players} players · hand 1" in text
     assert MOVE_LINE.search(text)
+    # May I? shows the deal's contract (MI-CON-1; MI-GAME-1: zioncheck5 by default) and
+    # the buys left (MI-BUY-5: three a deal by default)
+    shown = "\nContract: two sets\nBuys left: you 3 · seat 1 3 · seat 2 3\n"
+    assert (shown in text) == (variant == "may_i"), text
+    assert ("Contract: " in text) == (variant == "may_i"), text
     session.send("quit")
     assert session.read()[1] is None
     assert session.close() == 0
     assert session.transcript.rstrip().endswith("bye")
+
+
+def test_may_i_shows_the_contract_of_the_schedule_given() -> None:
+    """MI-CON-1 / MI-GAME-1: a custom schedule's first contract, named as the rules
+    document names contracts; MI-BUY-5: no limit of buys."""
+    session = Session("--variant", "may_i", "--players", "3", "--seed", "3",
+                      "--option", "schedule=rs,rr", "--option", "max_buys_per_deal=none")
+    text, prompt = session.read()
+    assert prompt == PROMPTS[0], text
+    assert "\nContract: one set + one sequence\n" in text, text
+    assert "\nBuys left: you no limit · seat 1 no limit · seat 2 no limit\n" in text, text
+    session.send("quit")
+    assert session.read()[1] is None and session.close() == 0
+
+
+def test_contracts_in_words() -> None:
+    """The contracts of docs/rules-may-i.md ("Contracts and the game"), in its words."""
+    from canasta_terminal.table import contract_text
+
+    assert [contract_text(*c) for c in [(2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3)]
+            ] == ["two sets", "one set + one sequence", "two sequences", "three sets",
+                  "two sets + one sequence", "one set + two sequences", "three sequences"]
+
+
+class _Out(io.StringIO):
+    """An output stream that says whether it is a terminal, with an encoding."""
+
+    def __init__(self, tty: bool, encoding: str = "utf-8") -> None:
+        super().__init__()
+        self.tty, self.enc = tty, encoding
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self.enc
+
+
+def test_cards_are_written_with_suit_symbols_and_colour_where_the_output_has_them() -> None:
+    """The web table's faces (10♥, Jk: clients/web/i18n.js); ANSI red for hearts and
+    diamonds on a terminal only, never with NO_COLOR set or TERM=dumb; card codes where
+    the output cannot encode the suit symbols."""
+    from canasta_terminal.table import Style
+
+    tty = Style.of(_Out(tty=True), environ={"TERM": "xterm"})
+    assert tty == Style(symbols=True, colour=True)
+    assert tty.cards(["TH", "QS", "4D", "JK", "2C"]) == \
+        "\x1b[31m10♥\x1b[0m Q♠ \x1b[31m4♦\x1b[0m Jk 2♣"
+    assert tty.text("meld TH TD JK") == "meld \x1b[31m10♥\x1b[0m \x1b[31m10♦\x1b[0m Jk"
+    assert tty.text("add S:5-9 5S") == "add S:5-9 5♠"  # a meld's label is not a card
+    for env in ({"NO_COLOR": "1"}, {"TERM": "dumb"}):
+        assert Style.of(_Out(tty=True), environ=env) == Style(symbols=True, colour=False)
+    piped = Style.of(_Out(tty=False), environ={})
+    assert piped == Style(symbols=True, colour=False)
+    assert piped.cards(["TH", "JK"]) == "10♥ Jk"
+    ascii_tty = Style.of(_Out(tty=True, encoding="ascii"), environ={})
+    assert ascii_tty.cards(["TH", "QS"]) == "\x1b[31mTH\x1b[0m QS"
+    ascii_pipe = Style.of(_Out(tty=False, encoding="ascii"), environ={})
+    assert ascii_pipe.text("meld TH TD JK") == "meld TH TD JK"
+
+
+def test_a_move_is_typed_with_the_faces_it_is_listed_with() -> None:
+    from canasta_terminal.table import typed
+
+    assert typed("meld 10♥ 10♦ Jk") == "meld TH TD JK"
+    assert typed("discard 4D") == "discard 4D"
+    assert typed("add S:5-9 5♠") == "add S:5-9 5S"
+
+
+def test_the_cards_drawn_or_taken_are_named_for_your_seat_only() -> None:
+    """The host's answers (the bots' moves) carry every seat's drawn and taken cards:
+    the table names yours and only yours."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import PLAIN, Style, _event_text
+
+    style = Style(symbols=True)
+    drawn = game.Event(type=game.EVENT_TYPE_CARDS_DRAWN, seat=0, cards=["7C", "KD"], count=2)
+    assert _event_text(drawn, 0, style) == "  you drew 7♣ K♦"
+    assert _event_text(drawn, 0, PLAIN) == "  you drew 7C KD"
+    assert _event_text(drawn, 1, style) == ""
+    taken = game.Event(type=game.EVENT_TYPE_PILE_TAKEN, seat=2, cards=["QH", "QD", "5S"],
+                       count=3)
+    assert _event_text(taken, 2, style) == "  you took the pile (3 cards): Q♥ Q♦ 5♠"
+    assert _event_text(taken, 0, style) == "  seat 2 took the pile (3 cards)"
 
 
 def test_end_of_input_leaves_quietly_and_stops_the_local_server() -> None:
@@ -197,9 +300,11 @@ def test_a_bad_variant_is_reported() -> None:
     assert session.close() == 2
 
 
-_CARD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")
-# lines with cards that are yours (your moves, hints, refusals) or public (red threes laid)
-_YOURS_OR_PUBLIC = re.compile(r"^(you: |hint: |refused: |  seat \d laid red threes )")
+_CARD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b|(?:10|[2-9JQKA])[♠♥♦♣]|\bJk\b")
+# lines with cards that are yours (your moves, hints, refusals, draws and takes) or public
+# (red threes laid)
+_YOURS_OR_PUBLIC = re.compile(r"^(you: |hint: |refused: |  you drew |  you took the pile |"
+                              r"  seat \d laid red threes )")
 
 
 @dataclass
@@ -242,6 +347,7 @@ class _Player:
         self.seen = 0
         self.moves: list[str] = []
         self.tried = False
+        self.took = False
         self.screens: list[tuple[str, bytes]] = []
 
     def readline(self) -> str:
@@ -258,6 +364,9 @@ class _Player:
             return "hint\n"
         if text.startswith("hint: "):
             return "meld 2C 2D 2H\n"
+        if not self.took and (take := [m for m in self.moves if m.startswith("take")]):
+            self.took = True
+            return take[0] + "\n"  # once: the pile's cards are named
         return self.moves[_choose(self.moves)] + "\n"
 
 
@@ -267,7 +376,7 @@ def test_your_screen_never_shows_another_seats_hand() -> None:
     other hands; every call made for you presents your seat's token, the bots' and the
     next deal the host's, and no answer the table got carries another seat's view."""
     from canasta_client import CanastaClient
-    from canasta_terminal.table import Table, build_parser, render
+    from canasta_terminal.table import Table, build_parser, render, typed
 
     from tests.service.servers import running
 
@@ -276,7 +385,9 @@ def test_your_screen_never_shows_another_seats_hand() -> None:
         out = io.StringIO()
         player = _Player(client, out)
         args = build_parser().parse_args(["--players", "4", "--seed", "11", "--hands", "2"])
-        assert Table(client, args, player, out).play() == 0  # type: ignore[arg-type]
+        table = Table(client, args, player, out)  # type: ignore[arg-type]
+        assert table.play() == 0
+        style = table.style
 
         dealt = client.calls[0]
         assert dealt.name == "deal" and dealt.kwargs["view_seat"] == 0
@@ -287,32 +398,44 @@ def test_your_screen_never_shows_another_seats_hand() -> None:
         full = {snap: list(inner.view(snap, token=host).views) for _, snap in player.screens}
 
     # the bots' moves as the table announces them (a move played is public)
-    announced = {f"seat {c.answer.seat} (greedy): {c.answer.move.text}"
+    announced = {f"seat {c.answer.seat} (greedy): {style.text(c.answer.move.text)}"
                  for c in client.calls if c.name == "apply_move" and c.kwargs.get("seat")}
     shown = 0
+    named_seen: list[str] = []
     for text, snapshot in player.screens:
         views = full[snapshot]
         assert [v.seat for v in views] == [0, 1, 2, 3]
         legal = set(views[0].legal_moves)
         if "--- classic · 4 players" in text:  # the table is drawn: exactly seat 0's view
-            table = render(views[0], 0)
-            assert table in text
-            text = text.replace(table, "")
-            hand = next(x for x in table.splitlines() if x.startswith("Your hand ("))
-            cards = hand.split(": ", 1)[1].split()
+            screen = render(views[0], 0, style)
+            assert screen in text
+            text = text.replace(screen, "")
+            hand = next(x for x in screen.splitlines() if x.startswith("Your hand ("))
+            cards = typed(hand.split(": ", 1)[1]).split()
             assert cards == list(views[0].hand)
             assert all(cards != list(v.hand) for v in views[1:])
+            # the cards you just drew or took are named, and are yours now: in the hand
+            # shown, or on your side's table (a pile's top melded, a red three laid)
+            side = next(x for x in views[0].sides if 0 in x.seats)
+            yours = cards + [c for m in side.melds for c in m.cards] + list(side.red_threes)
+            for got in re.findall(r"^  you (?:drew|took the pile \(\d+ cards\):) (.+)$", text,
+                                  re.MULTILINE):
+                named = typed(got).split()
+                assert all(named.count(c) <= yours.count(c) for c in named), (got, yours)
+                named_seen.append(got)
             shown += 1
         # every other line is public or yours: none can hold another seat's cards
         for line in text.splitlines():
             if listed := MOVE_LINE.match(line):
-                assert listed.group(2) in legal, line
+                assert typed(listed.group(2)) in legal, line
             elif line.startswith("seat "):
                 assert line in announced, line
             else:
                 assert _YOURS_OR_PUBLIC.match(line) or not _CARD.search(line), line
     assert shown >= 5 and "Next hand?" in out.getvalue()
     assert "hint: " in out.getvalue() and "refused: " in out.getvalue()
+    assert player.took and "  you took the pile (" in out.getvalue()
+    assert any(x.count(" ") == 0 for x in named_seen)  # a draw of one card, named
 
     kinds: set[str] = set()
     for c in client.calls:

@@ -183,6 +183,14 @@ func (c *Client) ExportPosition(ctx context.Context, snapshot []byte, opts ...Ca
 	return call(c, ctx, &pb.ExportPositionRequest{Snapshot: snapshot}, c.rpc.ExportPosition, opts)
 }
 
+// ExportRecord returns the game record (docs/records.md) of the moves the host kept
+// (req.Record, checked against the snapshot; empty: a record starting at the snapshot): the
+// whole record for the host token (req.ViewSeat picks a seat's, -1 the public one; use
+// SeatPtr), a seat's own for its token, the public one for a spectator.
+func (c *Client) ExportRecord(ctx context.Context, req *pb.ExportRecordRequest, opts ...CallOption) (*pb.ExportRecordResponse, error) {
+	return call(c, ctx, req, c.rpc.ExportRecord, opts)
+}
+
 // SuggestMove returns a bot's legal move, not applied: for the seat whose move is due (host
 // token; req.Seat picks another, use SeatPtr) or the token's own seat. The same snapshot,
 // level ("greedy" or "random") and seed give the same move.

@@ -457,6 +457,44 @@ func TestImportPositionThenExportItWithTheHostToken(t *testing.T) {
 	}
 }
 
+func TestExportRecordForTheHostAndASeat(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	d := deal(t, c)
+	host := c.WithToken(d.GetHostToken())
+	start, err := host.ExportRecord(ctx, &pb.ExportRecordRequest{Snapshot: d.GetSnapshot()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	played, err := host.Play(ctx, d.GetSnapshot(), "draw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := start.GetRecord() + fmt.Sprintf("%d %s\n", played.GetSeat(), played.GetMove().GetText())
+	full, err := host.ExportRecord(ctx, &pb.ExportRecordRequest{Snapshot: played.GetSnapshot(), Record: record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(full.GetRecord(), "canasta-record 1\n") || !strings.Contains(full.GetRecord(), "seed: 21") {
+		t.Fatalf("the host's record:\n%s", full.GetRecord())
+	}
+	own, err := c.ExportRecord(ctx, &pb.ExportRecordRequest{Snapshot: played.GetSnapshot(), Record: record},
+		canasta.Token(d.GetSeatTokens()[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(own.GetRecord(), "view: 1") || strings.Contains(own.GetRecord(), "seed:") {
+		t.Fatalf("seat 1's record:\n%s", own.GetRecord())
+	}
+	asked, err := host.ExportRecord(ctx, &pb.ExportRecordRequest{Snapshot: played.GetSnapshot(), Record: record,
+		ViewSeat: canasta.SeatPtr(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked.GetRecord() != own.GetRecord() {
+		t.Fatalf("the host's copy of seat 1's record differs:\n%s", asked.GetRecord())
+	}
+}
+
 func TestSeatTokensExportIsRefused(t *testing.T) {
 	c, ctx := dial(t), context.Background()
 	d := deal(t, c)

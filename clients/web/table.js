@@ -16,7 +16,7 @@ import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
 const params = new URLSearchParams(location.search);
 const DELAY = Number(params.get("delay") ?? 400); // ms between bot moves, to follow them
 // The hint's bot: the strongest level the service offers (docs/api.md, SuggestMove).
-const HINT_LEVEL = "greedy";
+const HINT_LEVEL = "expert";
 const LANG_KEY = "canasta.lang";
 
 const game = {

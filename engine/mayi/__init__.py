@@ -3,7 +3,8 @@
 May I? is not a Canasta, so it is its own game module on the shared pieces
 (cards, errors, options, the phase enum and the result rows). The public facade
 (``engine.new_game``, ``legal_moves``, ``apply``, ``next_deal``, the views and the
-notation) dispatches on the state type, so callers use one API for every game.
+notation) finds a state's game in :mod:`engine.games`, so callers use one API for every
+game.
 
 This package file imports none of its modules on purpose: the shared modules import
 :mod:`engine.mayi.state` and :mod:`engine.mayi.moves` at load time, and those must

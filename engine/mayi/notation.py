@@ -12,7 +12,8 @@ cards shuffled by the position's seed; cards written after it lie on top
 the last seat deals, ``turn`` = the dealer's left, ``phase draw``, ``fresh 1``
 when the pile holds a card in the draw or buy phase, ``discarder`` = the seat
 before the player in turn when the discard is fresh, ``drew stock`` in the meld
-phase, scores and buys 0.
+phase, scores and buys 0. The lines every position has and their reader are
+:mod:`engine.notation_lines`; this module holds May I?'s own fields.
 
 >>> from engine.mayi.game import new_game
 >>> s = new_game(4, seed=3)
@@ -22,13 +23,10 @@ True
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
-from mypy_extensions import mypyc_attr
-
-from engine.cards import CODES, Card, parse_cards
-from engine.errors import BadInput, EngineError, Reason
+from engine.cards import CODES, JOKER, Card, parse_cards
+from engine.errors import BadInput, Reason
 from engine.mayi.melds import classify
 from engine.mayi.rules import OPTIONS, MayIRules, build
 from engine.mayi.scoring import deal_result, game_over
@@ -36,62 +34,56 @@ from engine.mayi.state import MayIState, MayITurn
 from engine.mayi.successor import evolve
 from engine.mayi.table import TableMeld
 from engine.mayi.transitions import buy_refusal, composition
+from engine.notation_lines import (
+    Reader,
+    cards_text,
+    fill_zones,
+    head_lines,
+    ints_text,
+    option_text,
+    read_position,
+    zone_lines,
+)
 from engine.state import Phase
 
 HEADER = "mayi-position 1"
 # a Canasta-style header is read too when the text says "variant: may_i"
 CANASTA_HEADER = "canasta-position 1"
-Zone = tuple[int, tuple[Card, ...]]  # (cards still to fill, -1 = all the rest; given cards)
 _PHASES = (Phase.DRAW, Phase.BUY_WINDOW, Phase.MELD, Phase.HAND_OVER, Phase.GAME_OVER)
 
 
-def _cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(CODES[c] for c in cards) or "-"
-
-
-def _ints(values: tuple[int, ...]) -> str:
-    return " ".join(str(v) for v in values) or "-"
-
-
-def _opt(v: object) -> str:
-    if v is None:
-        return "none"
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+def _upcards(text: str) -> tuple[Card, ...]:
+    """The card turned up at the deal: a record of the table (it may be anywhere now),
+    a card of the two packs (no joker)."""
+    cards = () if text == "-" else parse_cards(text)
+    if any(c == JOKER for c in cards):
+        raise BadInput(Reason.BAD_NOTATION, "May I? has no jokers to turn up")
+    return cards
 
 
 def export_position(state: MayIState) -> str:
     """The position as text (see the module docstring)."""
     rules = state.rules
     defaults = {s.name: s.default for s in OPTIONS}
-    opts = "; ".join(f"{k}={_opt(v)}" for k, v in rules.options if defaults[k] != v) or "-"
+    opts = "; ".join(f"{k}={option_text(v)}" for k, v in rules.options
+                     if defaults[k] != v) or "-"
     t = state.turn
     lines = [
-        HEADER,
-        f"variant: {rules.variant}",
-        f"players: {rules.players}",
-        f"options: {opts}",
-        f"seed: {state.seed}",
-        f"hand: {state.hand_no}",
-        f"dealer: {state.dealer}",
-        f"ply: {state.ply}",
-        f"scores: {_ints(state.scores)}",
-        f"phase: {state.phase.value}",
-        f"turn: {t.seat}",
-        f"drew: {t.drew or '-'}",
+        *head_lines(HEADER, state, opts),
         f"fresh: {1 if t.fresh else 0}",
         f"discarder: {t.discarder}",
-        f"window: {_ints(t.window)}",
+        f"window: {ints_text(t.window)}",
         f"taken: {CODES[t.taken] if t.taken is not None else '-'}",
         f"went_down: {1 if t.went_down else 0}",
         f"laid_off: {1 if t.laid_off else 0}",
         f"reshuffles: {state.reshuffles}",
-        f"buys: {_ints(state.buys)}",
-        f"stock: {_cards(state.stock)}",
-        f"pile: {_cards(state.pile)}",
+        f"buys: {ints_text(state.buys)}",
+        *zone_lines(state),
     ]
-    lines += [f"hand{s}: {_cards(h)}" for s, h in enumerate(state.hands)]
-    lines += [f"melds{s}: " + (" | ".join(_cards(m.cards) for m in melds) or "-")
+    lines += [f"melds{s}: " + (" | ".join(cards_text(m.cards) for m in melds) or "-")
               for s, melds in enumerate(state.melds)]
+    if state.upcards:
+        lines.append(f"upcards: {cards_text(state.upcards)}")
     if state.result is not None:
         lines.append(f"result: {state.result.went_out}")
     return "\n".join(lines) + "\n"
@@ -107,62 +99,6 @@ def is_mayi_position(text: str) -> bool:
         return False
     return any(ln.partition(":")[0].strip() == "variant" and ln.partition(":")[2].strip()
                == "may_i" for ln in head.splitlines())
-
-
-@mypyc_attr(native_class=False)
-class _Reader:
-    def __init__(self, text: str) -> None:
-        lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-        if lines and lines[0] == CANASTA_HEADER:
-            lines[0] = HEADER
-        if not lines or lines[0] != HEADER:
-            raise BadInput(Reason.BAD_NOTATION, f"a May I? position starts with '{HEADER}'")
-        self.fields: dict[str, str] = {}
-        self.order: list[str] = []
-        for ln in lines[1:]:
-            key, sep, value = ln.partition(":")
-            key = key.strip()
-            if not sep:
-                raise BadInput(Reason.BAD_NOTATION, f"expected 'key: value', got {ln!r}")
-            if key in self.fields:
-                raise BadInput(Reason.BAD_NOTATION, f"line {key!r} is given twice")
-            self.fields[key] = value.strip()
-            self.order.append(key)
-
-    def get(self, key: str, default: str | None = None) -> str:
-        if key in self.fields:
-            return self.fields[key]
-        if default is None:
-            raise BadInput(Reason.BAD_NOTATION, f"the position lacks the line {key!r}")
-        return default
-
-    def ints(self, key: str, count: int | None, default: str | None = None) -> tuple[int, ...]:
-        text = self.get(key, default)
-        try:
-            values = () if text == "-" else tuple(int(v) for v in text.split())
-        except ValueError:
-            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} needs integers") from None
-        if count is not None and len(values) != count:
-            raise BadInput(Reason.BAD_NOTATION, f"line {key!r} needs {count} values")
-        return values
-
-    def one(self, key: str, default: str) -> int:
-        return self.ints(key, 1, default)[0]
-
-    def zone(self, key: str) -> Zone:
-        """Explicit cards, with ``*N`` (or ``*``: all the rest) unplaced cards under them."""
-        value = self.get(key, "-")
-        fill = 0
-        if value.startswith("*"):
-            head, _, value = value.partition(" ")
-            try:
-                fill = -1 if head == "*" else int(head[1:])
-            except ValueError:
-                raise BadInput(Reason.BAD_NOTATION, f"bad fill count in {key!r}") from None
-            if fill < -1:
-                raise BadInput(Reason.BAD_NOTATION, f"bad fill count in {key!r}")
-        value = value.strip()
-        return fill, (() if value in ("", "-") else parse_cards(value))
 
 
 def _options(text: str) -> dict[str, str]:
@@ -203,19 +139,11 @@ def import_position(text: str) -> MayIState:
     :raises BadInput: ``BAD_NOTATION`` (or an option error) for malformed or
         inconsistent text, including cards that are not exactly the 104 of the game.
     """
-    try:
-        return _import(text)
-    except EngineError as err:
-        if isinstance(err, BadInput) and err.reason is not Reason.BAD_CARD:
-            raise
-        raise BadInput(Reason.BAD_NOTATION, f"bad position: {err.message}") from None
-    # a name of its own: compiled, ``err`` holds only the EngineError of the clause above
-    except (ValueError, IndexError, KeyError) as bad:
-        raise BadInput(Reason.BAD_NOTATION, f"bad position: {bad}") from None
+    return read_position(_import, text)
 
 
 def _import(text: str) -> MayIState:
-    r = _Reader(text)
+    r = Reader(text, HEADER, "a May I? position", (CANASTA_HEADER,))
     if r.get("variant", "may_i") != "may_i":
         raise BadInput(Reason.BAD_NOTATION, "a May I? position has variant may_i")
     rules = build(r.one("players", "4"), _options(r.get("options", "-")))
@@ -229,10 +157,11 @@ def _import(text: str) -> MayIState:
         raise BadInput(Reason.BAD_NOTATION, f"there is no seat {dealer}")
     order = tuple((dealer + 1 + k) % n for k in range(n))
     melds = tuple(_melds(rules, r.get(f"melds{s}", "-")) for s in range(n))
-    zones: dict[str, Zone] = {"stock": r.zone("stock"), "pile": r.zone("pile")}
+    zones = {"stock": r.zone("stock"), "pile": r.zone("pile")}
     for s in range(n):
         zones[f"hand{s}"] = r.zone(f"hand{s}")
-    cards = _fill(seed, zones, melds, [k for k in r.order if k in zones])
+    cards = fill_zones(composition(), seed, zones, (m.cards for seat in melds for m in seat),
+                       [k for k in r.order if k in zones])
     phase = Phase(r.get("phase", "draw"))
     if phase not in _PHASES:
         raise BadInput(Reason.BAD_NOTATION, f"phase {phase.value} is not a May I? phase")
@@ -259,6 +188,7 @@ def _import(text: str) -> MayIState:
         melds=melds, down=tuple(bool(m) for m in melds),
         buys=r.ints("buys", n, " ".join(["0"] * n)), phase=phase, turn=turn,
         reshuffles=r.one("reshuffles", "0"), ply=r.one("ply", "0"),
+        upcards=_upcards(r.get("upcards", "-")),
     )
     _check(state)
     if "result" in r.fields:
@@ -274,37 +204,6 @@ def _import(text: str) -> MayIState:
     elif phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         raise BadInput(Reason.BAD_NOTATION, "a finished deal needs its 'result' line")
     return state
-
-
-def _fill(seed: int, zones: dict[str, Zone], melds: tuple[tuple[TableMeld, ...], ...],
-          order: list[str]) -> dict[str, tuple[Card, ...]]:
-    """The cards of every zone: the given ones, under them the fills, taken in line order
-    from the unplaced cards shuffled by the seed."""
-    placed: Counter[Card] = Counter()
-    for _, given in zones.values():
-        placed.update(given)
-    for seat in melds:
-        for m in seat:
-            placed.update(m.cards)
-    deck = composition()
-    extra = placed - deck
-    if extra:
-        raise BadInput(Reason.BAD_NOTATION,
-                       f"more copies than the deck holds: {_cards(tuple(sorted(extra.elements())))}")
-    pool = sorted((deck - placed).elements())
-    random.Random(f"position:{seed}").shuffle(pool)
-    out = {key: given for key, (_, given) in zones.items()}
-    for key in order:
-        want, given = zones[key]
-        take = len(pool) if want < 0 else want
-        if take > len(pool):
-            raise BadInput(Reason.BAD_NOTATION, f"not enough unplaced cards for {key!r}")
-        out[key] = tuple(pool[:take]) + given
-        pool = pool[take:]
-    if pool:
-        raise BadInput(Reason.BAD_NOTATION,
-                       f"{len(pool)} cards are not placed: use '*' for the stock or a hand")
-    return out
 
 
 def _check(state: MayIState) -> None:

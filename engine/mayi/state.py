@@ -87,6 +87,9 @@ class MayIState:
     reshuffles: int = 0  # pile reshuffles this deal (MI-STOCK-1), seeds the next one
     ply: int = 0
     result: MayIResult | None = None
+    # the card turned up at the deal under turn_upcard (MI-DEAL-2): seen by everyone, so
+    # every view shows it for the whole deal
+    upcards: tuple[Card, ...] = ()
     # the legal-move cache: set once, in one assignment (engine.legal), so threads that
     # share a state never see it half filled or doubled
     _legal: tuple[Move, ...] | None = field(default=None, init=False, compare=False,
@@ -106,11 +109,6 @@ class MayIState:
         if phase is BUY_WINDOW:
             return self.turn.window[0]
         return self.turn.seat
-
-    @property
-    def red3(self) -> tuple[tuple[Card, ...], ...]:
-        """No red threes in May I? (kept so that generic hosts can read every state alike)."""
-        return ((),) * self.rules.players
 
 
 # A state of any game of the engine: the facade (engine.game, .legal, .play, .views,

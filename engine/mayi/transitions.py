@@ -109,7 +109,7 @@ def deal(rules: MayIRules, seed: int, hand_no: int, dealer: int, scores: tuple[i
         rules=rules, seed=seed, hand_no=hand_no, dealer=dealer, scores=scores, order=order,
         stock=tuple(stock), pile=tuple(pile), hands=tuple(tuple(sorted(h)) for h in hands),
         melds=((),) * n, down=(False,) * n, buys=(0,) * n, phase=Phase.DRAW,
-        turn=MayITurn(order[0], "", upcard, -1),
+        turn=MayITurn(order[0], "", upcard, -1), upcards=tuple(pile),
     )
 
 

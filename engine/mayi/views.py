@@ -16,6 +16,9 @@ Mapping onto the Canasta-shaped view (fields May I? has no use for stay empty):
   ``buy_priority=first_call``, every candidate still in the window).
 * ``asked``/``answer``/``staged``: unused.
 
+* ``contract`` and ``buys_left``: the deal's contract and each seat's buys left, public
+  at a real table (the contract is announced, buys are made aloud), so in every view.
+
 Other hands are sizes only; the stock is a count.
 """
 
@@ -49,6 +52,7 @@ def seat_view(state: MayIState, seat: int) -> SeatView:
         for s in range(state.rules.players))
     over = state.phase is Phase.HAND_OVER or state.phase is Phase.GAME_OVER
     result = state.result
+    window = buy_window(state)
     return SeatView(
         seat=seat, variant=state.rules.variant, players=state.rules.players,
         hand_no=state.hand_no, dealer=state.dealer, phase=state.phase.value,
@@ -63,6 +67,9 @@ def seat_view(state: MayIState, seat: int) -> SeatView:
         result=result.sides if result is not None and over else (),
         went_out=result.went_out if result is not None else -1,
         winner=result.winner if result is not None else -1,
+        seat_red_threes=((),) * state.rules.players,  # no red threes in May I?
+        contract=window.contract, buys_left=window.buys_left,
+        upcards=tuple(CODES[c] for c in state.upcards),
     )
 
 

@@ -1,14 +1,20 @@
-"""The variant registry: id -> module with NAME, OPTIONS, player range and ``build``."""
+"""The variant registry: id -> module with NAME, OPTIONS, player range and ``build``,
+and each table's facts (:func:`table_facts`) that ListVariants publishes."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
+from engine.cards import CARDS, JOKER, Card
+from engine.deck import composition
 from engine.errors import BadInput, Reason
+from engine.mayi import transitions as mayi_transitions
 from engine.mayi.rules import MayIRules
 from engine.options import OptionSpec
 from engine.rules import RuleSet
@@ -58,3 +64,39 @@ def variant_module(variant: str) -> VariantModule:
 def catalogue() -> list[VariantInfo]:
     return [VariantInfo(k, m.NAME, m.NAME_RU, m.MIN_PLAYERS, m.MAX_PLAYERS, m.OPTIONS)
             for k, m in VARIANTS.items()]
+
+
+@mypyc_attr(native_class=False)
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """One player count's table with the default options: what a client needs to write a
+    position or a stacked deck without dealing a game to count its cards."""
+
+    players: int
+    packs: int  # packs of 52
+    jokers: int
+    cards: int
+    hand_size: int  # dealt to each seat in play (May I?: in the first deal)
+    draw_count: int  # cards a stock draw takes
+    seats_in_play: tuple[tuple[int, ...], ...]  # per hand, cycling
+    sides: tuple[tuple[int, ...], ...]  # the scoring teams
+    hand_sizes: tuple[int, ...] = ()  # May I?: per deal of the schedule
+
+
+@cache
+def table_facts(variant: str, players: int) -> TableFacts:
+    """The facts of a variant's table for ``players`` seats, default options.
+
+    :raises BadInput: ``UNKNOWN_VARIANT`` or ``BAD_PLAYER_COUNT``.
+    """
+    rules = variant_module(variant).build(players)
+    if isinstance(rules, MayIRules):
+        deck: Counter[Card] = mayi_transitions.composition()
+        hand, draw, sizes = rules.hand_sizes[0], 1, rules.hand_sizes
+    else:
+        deck = composition(rules)
+        hand, draw, sizes = rules.hand_size, rules.draw_count, ()
+    return TableFacts(players=players, packs=deck[CARDS[0]], jokers=deck[JOKER],
+                      cards=sum(deck.values()), hand_size=hand, draw_count=draw,
+                      seats_in_play=rules.layout.rotation, sides=rules.layout.teams,
+                      hand_sizes=sizes)

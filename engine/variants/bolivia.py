@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.cards import IS_BLACK_THREE
-from engine.options import OptionSpec, OptionValue, resolve_options
+from engine.options import (
+    TARGET_SCORE,
+    TIE_CHOICES,
+    TIE_POLICY,
+    OptionSpec,
+    OptionValue,
+    resolve_options,
+)
 from engine.rules import RuleSet
 from engine.variants.classic import VALUES
 from engine.variants.samba import BANDS, check_players, family_rules
@@ -51,8 +58,12 @@ def bolivia_options(bolivia_bonus: int) -> tuple[OptionSpec, ...]:
 
 
 OPTIONS: tuple[OptionSpec, ...] = bolivia_options(2500) + (
-    OptionSpec("bolivia.target", int, 15000, "BO-GAME-1", "score that ends the game",
-               minimum=1),
+    OptionSpec(TARGET_SCORE, int, 15000, "BO-GAME-1",
+               "score that ends the game: the deal in which a side reaches it is the last",
+               minimum=1, aliases=("bolivia.target",)),
+    OptionSpec(TIE_POLICY, str, "play_on", "BO-GAME-1",
+               "equal totals at or above the target: play_on = another deal; draw = a drawn "
+               "game", choices=TIE_CHOICES),
 )
 
 
@@ -94,7 +105,7 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
     check_players("bolivia", players)
     opts = resolve_options(OPTIONS, options)
     return family_rules("bolivia", opts, dict(
-        target=int(opts["bolivia.target"] or 0),
+        target=int(opts[TARGET_SCORE] or 0),
         min_bands=((7000, 150),) + BANDS,  # BO-INIT-1: Samba's table, 150 from 7000
         canasta_bonus=(("wild", int(opts["bolivia.bolivia_bonus"] or 0)),  # BO-CAN-2
                        ("sequence", 1500), ("natural", 500), ("mixed", 300)),

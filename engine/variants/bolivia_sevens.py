@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.cards import RANK, SEVEN
-from engine.options import OptionSpec, resolve_options
+from engine.options import TIE_CHOICES, TIE_POLICY, OptionSpec, resolve_options
 from engine.rules import RuleSet
 from engine.variants.bolivia import bolivia_fields, bolivia_options, hand_values
 from engine.variants.samba import NEG, check_players, family_rules
@@ -32,8 +32,10 @@ OPTIONS: tuple[OptionSpec, ...] = bolivia_options(2000) + (
                "a seven in hand costs its 5 points on top of the 500 (-505)"),
     OptionSpec("sv.negative_minimum", int, 60, "SV-INIT-1",
                "initial-meld minimum with a negative score (60 seed, 15 classic)"),
-    OptionSpec("sv.tiebreak_extra_deal", bool, False, "SV-GAME-1",
-               "equal totals after the fourth deal play another deal (default: a draw)"),
+    OptionSpec(TIE_POLICY, str, "draw", "SV-GAME-1",
+               "equal totals after the fourth deal: draw = a drawn game; play_on = another "
+               "deal", choices=TIE_CHOICES, aliases=("sv.tiebreak_extra_deal",),
+               alias_from_bool=("play_on", "draw")),
 )
 
 BONUS_CARDS = 11  # SV-BONUS-1
@@ -53,7 +55,7 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
     bands = ((10500, 180), (7000, 140), (3500, 100), (0, 60), (NEG, negative))
     fields = bolivia_fields(opts)
     fields["hand_values"] = hand_values(opts, {c: seven for c in range(52) if RANK[c] == SEVEN})
-    extra = bool(opts["sv.tiebreak_extra_deal"])
+    extra = opts[TIE_POLICY] == "play_on"
     return family_rules("bolivia_sevens", opts, dict(
         target=0,  # no points target: the round of four deals decides (SV-GAME-1)
         deals=DEALS,
@@ -71,4 +73,4 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
         first_canasta_bonus=BONUS_CARDS,
         bonus_per_side=bool(opts["sv.bonus_per_side"]),
         **fields,
-    ), core={"tie_policy": "play_on" if extra else "draw"})  # SV-GAME-1: a tie is a draw
+    ))

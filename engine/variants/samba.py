@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.errors import BadInput, Reason
-from engine.options import OptionSpec, OptionValue, resolve_options
+from engine.options import (
+    TARGET_SCORE,
+    TIE_CHOICES,
+    TIE_POLICY,
+    OptionSpec,
+    OptionValue,
+    resolve_options,
+)
 from engine.rules import Layout, RuleSet
 from engine.variants.classic import VALUES, WILD
 
@@ -41,9 +48,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "a red three as the last stock card ends the deal (false: the turn goes on)"),
     OptionSpec("samba.ask_partner", bool, False, "SA-OUT-5",
                "ask partner's permission to go out (the answer binds)"),
-    OptionSpec("samba.target", int, 10000, "SA-GAME-1",
-               "score that ends the game (engine option, not in the rules' registry)",
-               minimum=1),
+    OptionSpec(TARGET_SCORE, int, 10000, "SA-GAME-1",
+               "score that ends the game: the deal in which a side reaches it is the last",
+               minimum=1, aliases=("samba.target",)),
+    OptionSpec(TIE_POLICY, str, "play_on", "SA-GAME-1",
+               "equal totals at or above the target: play_on = another deal; draw = a drawn "
+               "game", choices=TIE_CHOICES),
 )
 
 LAYOUT = Layout(((0, 2), (1, 3)), ((0, 1, 2, 3),))  # SA-COMP-3: partners sit opposite
@@ -66,14 +76,11 @@ def check_players(variant: str, players: int) -> None:
 
 
 def family_rules(variant: str, opts: Mapping[str, OptionValue | None],
-                 fields: Mapping[str, object],
-                 core: Mapping[str, OptionValue] | None = None) -> RuleSet:
+                 fields: Mapping[str, object]) -> RuleSet:
     """A Samba-family rule set: the common data (SA-COMP, SA-DEAL, SA-DRAW, SA-MELD,
-    SA-SEQ, SA-PILE) with the variant's own ``fields`` over it; ``core`` fixes more
-    classic options the shared core reads."""
+    SA-SEQ, SA-PILE) with the variant's own ``fields`` over it."""
     options = {k: v for k, v in opts.items() if v is not None}
     options.update(CORE)
-    options.update(core or {})
     base: dict[str, object] = dict(
         variant=variant, players=4, layout=LAYOUT, packs=3, jokers=6, hand_size=15,
         draw_count=2, canastas_to_go_out=2, values=VALUES, wild=WILD, permission=False,
@@ -94,7 +101,7 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
     check_players("samba", players)
     opts = resolve_options(OPTIONS, options)
     return family_rules("samba", opts, dict(
-        target=int(opts["samba.target"] or 0),
+        target=int(opts[TARGET_SCORE] or 0),
         min_bands=((7000, int(opts["samba.min_7000"] or 0)),) + BANDS,
         permission=bool(opts["samba.ask_partner"]),
         group_max=7 if opts["samba.canasta_closed_at_7"] else 0,

@@ -28,6 +28,9 @@ NextDeal           with or without a deck;    without a deck; s's view, no      
                    the game's credentials     credentials
 ExportPosition     as CANASTA_EXPORT_POLICY   refused                           refused
                    allows
+ExportRecord       the whole record, or any   s's own record (its hand and      the public record
+                   seat's (``view_seat``)     draws; other hands once a hand    (moves and results,
+                                              is over), or the public one       no hand)
 Deal, Import-      anyone: the caller becomes the new game's host (its credentials are answered);
 Position,          ListVariants is public. These calls have no game to check a credential
 ListVariants       against, so one sent with them is not read.
@@ -235,6 +238,31 @@ class Access:
         if policy is ExportPolicy.OFF or (policy is ExportPolicy.IMPORTED and not header.imported):
             raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, ServiceReason.EXPORT_DISABLED,
                                metadata={"policy": policy.value})
+
+    @staticmethod
+    def recorder(role: Role, requested: int | None) -> int | None:
+        """Whose record ExportRecord writes: ``None`` the whole record, else a seat's
+        (``-1`` the public one), as :meth:`views` decides. The record comes from the caller
+        and must replay to the snapshot, so the whole one tells the host nothing it did not
+        hold already.
+
+        :raises ServiceError: a seat or spectator asking for another seat's record.
+        """
+        return Access.views(role, requested)
+
+    @staticmethod
+    def position_recorder(role: Role) -> None:
+        """Who may send ExportRecord a record that starts from a position: the host. A
+        deal's record binds the secret seed (or the whole deck); a position typed by a
+        player could probe where the hidden cards lie, one guess per call.
+
+        :raises ServiceError: any other role.
+        """
+        if role.is_spectator:
+            raise _required()
+        if role.seat is not None:
+            raise _denied(role.seat, "only the host may send a record that starts from a "
+                          "position")
 
     @staticmethod
     def adviser(role: Role, requested: int | None) -> int | None:

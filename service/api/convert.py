@@ -8,14 +8,15 @@ as ``text`` alone, so a new variant still works without a service change.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from engine import events as engine_events
 from engine.cards import CODES, RANK_CHARS, Card, parse_card, rank_of_char
+from engine.events import Event, EventKind
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
-from engine.mayi.state import AnyState, MayIState
+from engine.mayi.state import AnyState
 from engine.melds import parse_label
 from engine.moves import (
     AddToMeld,
@@ -36,8 +37,8 @@ from engine.moves import (
     parse_move,
 )
 from engine.options import OptionSpec
-from engine.state import SEQ_RANK, WILD_RANK, Phase, SideResult
-from engine.variants import VariantInfo
+from engine.state import SEQ_RANK, WILD_RANK, SideResult
+from engine.variants import TableFacts, VariantInfo, table_facts
 from engine.views import MeldView, SeatView, SideView
 from service.api import jsonfmt
 from service.api.errors import invalid_request
@@ -311,6 +312,12 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> 
         side_score_pb(r, teams[r.team], out.result.add())
     out.went_out = v.went_out
     out.winner = v.winner
+    for reds in v.seat_red_threes:
+        out.seat_red_threes.add().cards.extend(reds)
+    out.upcards.extend(v.upcards)
+    if v.buys_left:  # May I?
+        out.may_i.sets, out.may_i.sequences = v.contract
+        out.may_i.buys_left.extend(v.buys_left)
     return out
 
 
@@ -340,6 +347,21 @@ def _option_pb(spec: OptionSpec, out: game.VariantOption) -> None:
     out.minimum = spec.minimum
     out.rule = spec.rule
     out.description = spec.doc
+    out.aliases.extend(spec.aliases)
+
+
+def _table_pb(t: TableFacts, out: game.VariantTable) -> None:
+    out.players = t.players
+    out.packs = t.packs
+    out.jokers = t.jokers
+    out.cards = t.cards
+    out.hand_size = t.hand_size
+    out.draw_count = t.draw_count
+    for seats in t.seats_in_play:
+        out.seats_in_play.add().seats.extend(seats)
+    for seats in t.sides:
+        out.sides.add().seats.extend(seats)
+    out.hand_sizes.extend(t.hand_sizes)
 
 
 def variant_pb(info: VariantInfo, lang: str, out: game.Variant) -> game.Variant:
@@ -349,95 +371,38 @@ def variant_pb(info: VariantInfo, lang: str, out: game.Variant) -> game.Variant:
     out.max_players = info.max_players
     for spec in info.options:
         _option_pb(spec, out.options.add())
+    for players in range(info.min_players, info.max_players + 1):
+        _table_pb(table_facts(info.id, players), out.tables.add())
     return out
 
 
 # --- events ------------------------------------------------------------------------
 
 
-def _event(kind: int, seat: int = -1, move: str = "", cards: Sequence[str] = (),
-           count: int = 0, team: int = -1) -> game.Event:
-    e = game.Event(type=kind, seat=seat, move=move, count=count, team=team)  # type: ignore[arg-type]
-    e.cards.extend(cards)
-    return e
+# The contract's event type of each engine event kind (a kind the contract lacks fails here,
+# at import, not in a call).
+_EVENT_TYPES = {k: game.EventType.Value(f"EVENT_TYPE_{k.name}") for k in EventKind}
 
 
-def _red_threes(prev: AnyState | None, nxt: AnyState) -> list[game.Event]:
+def events_pb(events: Iterable[Event], viewer: int | None = None) -> list[game.Event]:
+    """The messages of the engine's events as ``viewer`` may see them.
+
+    Everyone sees the same events. The cards of a private one (the stock cards a seat
+    drew, the pile it took) are in it only for that seat's own eyes and the host's
+    (``viewer`` ``None``); ``-1`` is a spectator (service/api/access.py).
+    """
     out = []
-    for seat, reds in enumerate(nxt.red3):
-        before = len(prev.red3[seat]) if prev is not None else 0
-        if len(reds) > before:
-            out.append(_event(game.EVENT_TYPE_RED_THREES_LAID, seat,
-                              cards=_cards(reds[before:])))
-    return out
-
-
-def _ending(prev_phase: Phase | None, nxt: AnyState) -> list[game.Event]:
-    over = (Phase.HAND_OVER, Phase.GAME_OVER)
-    if nxt.phase not in over or prev_phase in over or nxt.result is None:
-        return []
-    out = [_event(game.EVENT_TYPE_HAND_OVER, nxt.result.went_out)]
-    if nxt.phase is Phase.GAME_OVER:
-        out.append(_event(game.EVENT_TYPE_GAME_OVER, team=nxt.result.winner))
-    return out
-
-
-def _held(state: AnyState, seat: int) -> int:
-    return len(state.hands[seat]) + len(state.red3[seat])
-
-
-def _draws(prev: AnyState, nxt: AnyState, seat: int,
-           from_pile: tuple[Card, ...]) -> list[tuple[int, list[Card]]]:
-    """Who drew which stock cards in one move, the mover first (a May I? buy draws for
-    the buyer and for the player in turn): the cards that reached a seat's hand or red
-    threes and not from the pile."""
-    gained = [s for s in range(len(nxt.hands))
-              if _held(nxt, s) > _held(prev, s) or (s == seat and from_pile)]
-    if not gained:
-        return []
-    left = len(nxt.stock)
-    if len(gained) == 1 and not from_pile and prev.stock[:left] == nxt.stock:
-        return [(gained[0], sorted(prev.stock[left:]))]  # the common case: one plain draw
-    out = []
-    for s in sorted(gained, key=lambda s: (s != seat, s)):
-        got = Counter(nxt.hands[s]) + Counter(nxt.red3[s])
-        got.subtract(Counter(prev.hands[s]) + Counter(prev.red3[s]))
-        if s == seat:
-            got.subtract(Counter(from_pile))
-        if +got:
-            out.append((s, sorted((+got).elements())))
+    for e in events:
+        msg = game.Event(type=_EVENT_TYPES[e.kind], seat=e.seat, move=e.move,
+                         count=e.count, team=e.team)
+        if e.cards and (not e.private or viewer is None or viewer == e.seat):
+            msg.cards.extend(_cards(e.cards))
+        out.append(msg)
     return out
 
 
 def move_events(prev: AnyState, move: Move, seat: int, nxt: AnyState,
                 viewer: int | None = None) -> list[game.Event]:
-    """What happened when ``seat`` played ``move``, as ``viewer`` may see it.
-
-    Everyone sees the same public events. The cards a seat drew from the stock
-    (``CARDS_DRAWN``) or took with the pile (``PILE_TAKEN``) are in them only for
-    that seat's own eyes and the host's (``viewer`` ``None``); ``-1`` is a spectator.
-    """
-    events = [_event(game.EVENT_TYPE_MOVE_PLAYED, seat, move=str(move))]
-    from_pile: tuple[Card, ...] = ()
-    if isinstance(move, TakePile):  # the Canasta games take the pile, May I? its top card
-        from_pile = prev.pile[-1:] if isinstance(prev, MayIState) else prev.pile
-        events.append(_event(game.EVENT_TYPE_PILE_TAKEN, seat, count=len(from_pile),
-                             cards=_cards(from_pile) if viewer in (None, seat) else ()))
-    elif isinstance(move, Buy):
-        from_pile = prev.pile[-1:]
-    for s, cards in _draws(prev, nxt, seat, from_pile):
-        events.append(_event(game.EVENT_TYPE_CARDS_DRAWN, s, count=len(cards),
-                             cards=_cards(cards) if viewer in (None, s) else ()))
-    events += _red_threes(prev, nxt)
-    if nxt.turn.seat != prev.turn.seat and nxt.awaited >= 0:
-        events.append(_event(game.EVENT_TYPE_TURN_STARTED, nxt.turn.seat))
-    return events + _ending(prev.phase, nxt)
-
-
-def deal_events(state: AnyState) -> list[game.Event]:
-    """The events of a fresh deal: who dealt, red threes laid, who plays first."""
-    events = [_event(game.EVENT_TYPE_HAND_DEALT, state.dealer)]
-    events += _red_threes(None, state)
-    if state.awaited >= 0:
-        events.append(_event(game.EVENT_TYPE_TURN_STARTED, state.turn.seat))
-    return events + _ending(None, state)
+    """What happened when ``seat`` played the canonical ``move`` from ``prev`` to ``nxt``
+    (:func:`engine.events.move_events`), as ``viewer`` may see it (:func:`events_pb`)."""
+    return events_pb(engine_events.move_events(prev, move, seat, nxt), viewer)

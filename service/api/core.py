@@ -28,12 +28,14 @@ from google.protobuf.message import Message
 from engine.bots import LEVELS, suggest_move
 from engine.bounds import check_reachable
 from engine.errors import BadInput, EngineError, Reason, RuleViolation
+from engine.events import deal_events, play
+from engine.expert import clamp_budget
 from engine.game import new_game, next_deal
 from engine.legal import legal_moves, legal_moves_for
 from engine.mayi.state import AnyState
 from engine.moves import MOVE_KINDS, Move
 from engine.notation import export_position, import_position
-from engine.play import apply, canonicalize
+from engine.records import begin, parse, replay, write
 from engine.state import Phase
 from engine.variants import catalogue
 from engine.views import private_parts, provisional_score, seat_view
@@ -56,9 +58,11 @@ _FIELDS: dict[str, str] = {
     Reason.UNKNOWN_OPTION: "options", Reason.BAD_OPTION_VALUE: "options",
     Reason.BAD_DECK: "deck", Reason.BAD_CARD: "move", Reason.BAD_MOVE_SYNTAX: "move",
     Reason.BAD_NOTATION: "position", Reason.BAD_SEAT: "seat",
-    Reason.POSITION_OUT_OF_BOUNDS: "position",
+    Reason.POSITION_OUT_OF_BOUNDS: "position", Reason.CARDS_NOT_IN_HAND: "move",
 }
 _DECK_FIELDS = {**_FIELDS, Reason.BAD_CARD: "deck"}
+_RECORD_FIELDS = {**_FIELDS, Reason.BAD_CARD: "record", Reason.BAD_MOVE_SYNTAX: "record",
+                  Reason.BAD_NOTATION: "record", Reason.BAD_DECK: "record"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +126,8 @@ class Core:
                        self.export_position, _FIELDS),
                 Method("SuggestMove", api.SuggestMoveRequest, api.SuggestMoveResponse,
                        self.suggest_move, _FIELDS),
+                Method("ExportRecord", api.ExportRecordRequest, api.ExportRecordResponse,
+                       self.export_record, _RECORD_FIELDS),
             )
         }
 
@@ -245,7 +251,7 @@ class Core:
         game_id = new_game_id()
         # a caller's deck marks the game as stacked, in every later snapshot too
         resp.snapshot = self._seal(state, game_id, 0, False, resp.header, bool(req.deck))
-        resp.events.extend(convert.deal_events(state))
+        resp.events.extend(convert.events_pb(deal_events(state)))
         self._credentials(HOST, game_id, state.rules.players, resp)
         metrics.DEALS.labels(state.rules.variant).inc()
         return resp
@@ -276,19 +282,16 @@ class Core:
         header, state, role = self._open(req.snapshot, call, self._opt(req, "expected_seq"),
                                          self._opt(req, "expected_game_id"))
         claim = self.access.actor(role, self._opt(req, "seat"))
-        move = convert.move_from_pb(req.move)
-        nxt = apply(state, move, claim)
-        mover = state.awaited if claim is None else claim
-        done: Move = canonicalize(state, move)
-        resp = api.ApplyMoveResponse(seat=mover, awaited=nxt.awaited,
+        played = play(state, convert.move_from_pb(req.move), claim)
+        nxt, done = played.state, played.move
+        resp = api.ApplyMoveResponse(seat=played.seat, awaited=nxt.awaited,
                                      hand_over=nxt.phase in OVER,
                                      game_over=nxt.phase is Phase.GAME_OVER)
         self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
                                    resp.header, header.stacked)
         resp.move.CopyFrom(convert.move_message(done))
-        resp.events.extend(convert.move_events(state, done, mover, nxt,
-                                               self.access.events_viewer(role)))
+        resp.events.extend(convert.events_pb(played.events, self.access.events_viewer(role)))
         variant = nxt.rules.variant
         metrics.MOVES.labels(variant, MOVE_KINDS.get(type(done), type(done).__name__)).inc()
         if nxt.phase in OVER and state.phase not in OVER:
@@ -324,7 +327,7 @@ class Core:
         self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
                                    resp.header, header.stacked or bool(req.deck))
-        resp.events.extend(convert.deal_events(nxt))
+        resp.events.extend(convert.events_pb(deal_events(nxt)))
         self._credentials(role, header.game_id, nxt.rules.players, resp)
         metrics.DEALS.labels(nxt.rules.variant).inc()
         return resp
@@ -350,16 +353,44 @@ class Core:
         convert.header_pb(header, resp.header)
         return resp
 
+    def export_record(self, req: api.ExportRecordRequest,
+                      call: Call) -> api.ExportRecordResponse:
+        """The caller's record of the game (docs/records.md): the host's record, replayed
+        (every move and result checked) and refused unless it ends at exactly the
+        snapshot's position, written for the role; an empty record starts at the snapshot.
+        A mismatch says only that: the caller learns nothing else of the real game."""
+        header, state, role = self._open(req.snapshot, call)
+        viewer = self.access.recorder(role, self._opt(req, "view_seat"))
+        if viewer is not None and not -1 <= viewer < state.rules.players:
+            raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {viewer}"),
+                              "view_seat")
+        record = parse(req.record) if req.record.strip() else begin(state)
+        if record.position and req.record.strip():
+            # a made-up position would let a player test guesses of the hidden cards
+            self.access.position_recorder(role)
+        if replay(record) != state:
+            raise from_engine(BadInput(Reason.BAD_NOTATION, "the record does not end at this "
+                                       "snapshot's position"), "record")
+        resp = api.ExportRecordResponse(record=write(record, viewer))
+        convert.header_pb(header, resp.header)
+        return resp
+
     def suggest_move(self, req: api.SuggestMoveRequest,
                      call: Call) -> api.SuggestMoveResponse:
         level = req.level or "greedy"
         if level not in LEVELS:
             raise invalid_request("level", f"unknown bot level {req.level!r}; known: "
                                   f"{', '.join(LEVELS)}")
+        budget = self._opt(req, "budget")
+        if budget is not None and budget < 1:
+            raise invalid_request("budget", f"the bot budget must be at least 1 playout, "
+                                  f"not {budget}")
         _, state, role = self._open(req.snapshot, call)
         seat = self.access.adviser(role, self._opt(req, "seat"))
-        move = suggest_move(state, level, req.seed, seat)
+        move = suggest_move(state, level, req.seed, seat, budget)
         resp = api.SuggestMoveResponse(seat=state.awaited if seat is None else seat, level=level)
+        if level == "expert":
+            resp.budget = clamp_budget(budget)
         convert.move_to_pb(move, resp.move)
         metrics.SUGGESTIONS.labels(state.rules.variant, level).inc()
         return resp

@@ -5,6 +5,11 @@ Every refusal is a :class:`ServiceError` carrying a gRPC code, a stable reason
 optional offending field (sent as ``BadRequest``) and metadata. The transport
 adapters turn it into a gRPC status (``grpc-status-details-bin``) or the
 AIP-193 JSON body with the HTTP status that ``google/rpc/code.proto`` gives.
+
+Every reason belongs to one :class:`Category`, sent as ``ErrorInfo.metadata.category``:
+the one thing a client branches on (docs/api.md, *Errors*), and the codes follow it: a
+rule refusal, and only that, is ``FAILED_PRECONDITION`` and HTTP 422; a malformed
+request and a snapshot that does not open are ``INVALID_ARGUMENT`` and 400.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import grpc
 from google.protobuf import json_format
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from engine.errors import BadInput, EngineError
+from engine.errors import BadInput, EngineError, Reason
 from service.api import messages
 
 DOMAIN = "canasta-rules"
@@ -46,6 +51,53 @@ class ServiceReason(StrEnum):
     DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED"
     UNAVAILABLE = "UNAVAILABLE"
     INTERNAL = "INTERNAL"
+
+
+class Category(StrEnum):
+    """What kind of refusal an error is: what a client does about it. Never rename one."""
+
+    RULE = "rule"  # a well-formed move the rules forbid in this position: pick a legal one
+    REQUEST = "request"  # the request is malformed, or names cards the seat does not hold
+    SNAPSHOT = "snapshot"  # the snapshot does not open, or is not the one expected
+    CREDENTIALS = "credentials"  # no credential, a bad one, or one that may not do this
+    LIMIT = "limit"  # a size, time or concurrency limit: retry smaller, later or elsewhere
+    SERVER = "server"  # the server's side: stopping, a bug
+
+
+_SERVICE_CATEGORIES: dict[str, Category] = {
+    **{r: Category.SNAPSHOT for r in ServiceReason if r.startswith("SNAPSHOT_")},
+    **{r: Category.CREDENTIALS for r in ServiceReason if r.startswith("CREDENTIAL_")},
+    ServiceReason.SEAT_NOT_ALLOWED: Category.CREDENTIALS,
+    ServiceReason.EXPORT_DISABLED: Category.CREDENTIALS,
+    ServiceReason.REQUEST_INVALID: Category.REQUEST,
+    ServiceReason.UNSUPPORTED_MEDIA_TYPE: Category.REQUEST,
+    ServiceReason.NOT_FOUND: Category.REQUEST,
+    ServiceReason.METHOD_NOT_ALLOWED: Category.REQUEST,
+    ServiceReason.REQUEST_TOO_LARGE: Category.LIMIT,
+    ServiceReason.TOO_MANY_CALLS: Category.LIMIT,
+    ServiceReason.REQUEST_TIMEOUT: Category.LIMIT,
+    ServiceReason.DEADLINE_EXCEEDED: Category.LIMIT,
+    ServiceReason.UNAVAILABLE: Category.SERVER,
+    ServiceReason.INTERNAL: Category.SERVER,
+}
+# The engine's malformed-input reasons (raised as BadInput, engine/errors.py).
+_BAD_INPUT: frozenset[str] = frozenset({
+    Reason.BAD_CARD, Reason.BAD_MOVE_SYNTAX, Reason.BAD_NOTATION, Reason.UNKNOWN_VARIANT,
+    Reason.BAD_PLAYER_COUNT, Reason.UNKNOWN_OPTION, Reason.BAD_OPTION_VALUE, Reason.BAD_DECK,
+    Reason.BAD_SEAT, Reason.POSITION_OUT_OF_BOUNDS})
+# Refusals the engine raises as rule violations that are a client's error whatever the
+# rules say: a move naming cards the seat does not hold was never offered to it.
+REQUEST_VIOLATIONS: frozenset[Reason] = frozenset({Reason.CARDS_NOT_IN_HAND})
+
+
+def category_of(reason: str) -> Category:
+    """The category of a reason: the service's own by the table above, the engine's
+    malformed-input reasons ``request``, every other engine reason ``rule``."""
+    if reason in _SERVICE_CATEGORIES:
+        return _SERVICE_CATEGORIES[reason]
+    if reason in _BAD_INPUT or reason in REQUEST_VIOLATIONS:
+        return Category.REQUEST
+    return Category.RULE
 
 
 # HTTP status per gRPC code (google/rpc/code.proto).
@@ -92,6 +144,7 @@ class ServiceError(Exception):
         self.metadata = dict(metadata or {})
         self.params = dict(params or {})
         self.http_status = http_status or HTTP_STATUS.get(code, 500)
+        self.category = category_of(reason)
 
     def message(self, lang: str) -> str:
         return messages.text(self.reason, lang, self.params, self.english)
@@ -138,18 +191,21 @@ def unavailable() -> ServiceError:
 
 
 def from_engine(err: EngineError, field: str = "") -> ServiceError:
-    """Map an engine error: malformed input → INVALID_ARGUMENT, a rule → FAILED_PRECONDITION."""
-    code = (grpc.StatusCode.INVALID_ARGUMENT if isinstance(err, BadInput)
-            else grpc.StatusCode.FAILED_PRECONDITION)
+    """Map an engine error by its category: a malformed request → INVALID_ARGUMENT (400),
+    a rule refusal → FAILED_PRECONDITION (HTTP 422: well-formed, refused by the rules)."""
     meta = {"rule": err.rule} if err.rule else {}
-    return ServiceError(code, err.reason.value, english=err.message,
-                        field=field if isinstance(err, BadInput) else "", metadata=meta)
+    if isinstance(err, BadInput) or err.reason in REQUEST_VIOLATIONS:
+        return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, err.reason.value,
+                            english=err.message, field=field, metadata=meta)
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, err.reason.value,
+                        english=err.message, metadata=meta, http_status=422)
 
 
 def to_status(err: ServiceError, lang: str, request_id: str = "") -> status_pb2.Status:
     """The ``google.rpc.Status`` of an error, its message in ``lang``."""
     msg = err.message(lang)
     meta = dict(err.metadata)
+    meta["category"] = err.category.value
     if request_id:
         meta["request_id"] = request_id
     status = status_pb2.Status(code=err.code.value[0], message=msg)

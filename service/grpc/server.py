@@ -20,17 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent import futures
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import grpc
+from google.protobuf import descriptor_pb2
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
+from service import codegen
 from service.api.core import Call, Core
 from service.api.errors import (
     ServiceError,
@@ -311,6 +313,52 @@ def server_options(settings: Settings) -> list[tuple[str, Any]]:
     return options
 
 
+class CommentedReflection(reflection.ReflectionServicer):
+    """Server reflection whose ``canasta.v1`` files carry their comments.
+
+    grpcio-reflection serializes files from the descriptor pool, whose descriptors have
+    no source info (generated modules drop it), so ``grpcurl describe`` would show no
+    comment. Each such file in an answer is swapped for its copy in the descriptor set
+    with source info that ``make setup`` generates (:func:`service.codegen.descriptor_set`).
+    The pool finds no file for a method's name (``grpcurl describe
+    canasta.v1.CanastaEngine.Deal``): such a request asks for its service's file.
+    """
+
+    def __init__(self, service_names: Iterable[str]) -> None:
+        super().__init__(service_names)
+        files = codegen.descriptor_set().file
+        self.files = {f.name: f.SerializeToString() for f in files}
+        self.methods = {f"{f.package}.{s.name}.{m.name}": f"{f.package}.{s.name}"
+                        for f in files for s in f.service for m in s.method}
+
+    def _by_service(self, requests: Iterable[reflection_pb2.ServerReflectionRequest]
+                    ) -> Iterator[reflection_pb2.ServerReflectionRequest]:
+        for request in requests:
+            service = self.methods.get(request.file_containing_symbol)
+            if service is not None:
+                request = reflection_pb2.ServerReflectionRequest(
+                    host=request.host, file_containing_symbol=service)
+            yield request
+
+    def ServerReflectionInfo(  # noqa: N802 (the generated servicer's name)
+        self, request_iterator: Iterable[reflection_pb2.ServerReflectionRequest],
+        context: grpc.ServicerContext | grpc.aio.ServicerContext[Any, Any],
+    ) -> Iterator[reflection_pb2.ServerReflectionResponse]:
+        for answer in super().ServerReflectionInfo(self._by_service(request_iterator),
+                                                   context):
+            if answer.HasField("file_descriptor_response"):
+                files = answer.file_descriptor_response.file_descriptor_proto
+                for i, blob in enumerate(files):
+                    name = descriptor_pb2.FileDescriptorProto.FromString(blob).name
+                    files[i] = self.files.get(name, blob)
+            yield answer
+
+
+# the generated registration (untyped in grpcio-reflection's stubs)
+add_reflection: Callable[[CommentedReflection, grpc.Server], None] = \
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server
+
+
 def _address(bind: str, port: int) -> str:
     return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
 
@@ -331,9 +379,9 @@ def start(core: Core, settings: Settings, health: Health, gate: Gate) -> tuple[g
         maximum_concurrent_rpcs=None)  # the gate limits the engine's calls, not health
     health_pb2_grpc.add_HealthServicer_to_server(health.servicer, server)
     if settings.reflection:
-        reflection.enable_server_reflection(
+        add_reflection(CommentedReflection(
             (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-             reflection.SERVICE_NAME), server)
+             reflection.SERVICE_NAME)), server)
     port = server.add_insecure_port(_address(settings.bind, settings.grpc_port))
     server.start()
     return server, port
@@ -346,4 +394,4 @@ async def stop(server: grpc.Server, gate: Gate, grace: float) -> None:
     await asyncio.to_thread(server.stop(left).wait)
 
 
-__all__ = ["Observe", "Servicer", "start", "stop"]
+__all__ = ["CommentedReflection", "Observe", "Servicer", "start", "stop"]

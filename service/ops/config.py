@@ -1,8 +1,13 @@
-"""Service settings, read once from ``CANASTA_*`` environment variables.
+"""Service settings, read once from ``CANASTA_*`` environment variables (pydantic-settings).
 
-Every setting has an embedded default so ``make run`` needs nothing else; a
-value that does not parse stops the process with a clear message instead of
-being replaced silently. The README's "Configuration" section lists them all.
+Every setting has an embedded default so ``make run`` needs nothing else, and a
+description (``Settings.model_json_schema()``; the README's "Configuration" section
+lists them all). Blank values mean the default. A value that does not parse or is
+out of range stops the process with a message naming the variable
+(:class:`ConfigError`) instead of being replaced silently.
+
+``Settings(...)`` is exactly what its caller passes (tests, embedding);
+:meth:`Settings.from_env` is the one place the environment is read.
 """
 
 from __future__ import annotations
@@ -10,8 +15,19 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, ValidationError, field_validator, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+PREFIX = "CANASTA_"
 
 
 class ExportPolicy(StrEnum):
@@ -33,31 +49,135 @@ class ConfigError(ValueError):
     """A setting has a value that cannot be used."""
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    bind: str = "127.0.0.1"
-    grpc_port: int = 50051
-    http_port: int = 8080
-    seal_keys: str = ""
-    dev_key_file: str = ""
-    max_message_bytes: int = 65536
-    max_snapshot_bytes: int = 16384
-    max_concurrent_rpcs: int = 256
-    grace_seconds: float = 10.0
-    max_connection_age_s: int = 0
-    log_level: str = "INFO"
-    access_log: bool = True
-    reflection: bool = True
-    state_cache: int = 1024
-    export_policy: ExportPolicy = ExportPolicy.ANY
-    access: AccessMode = AccessMode.TOKENS
-    grpc_threads: int = 4  # the engine's gRPC calls run in this many threads
+def _whole(value: Any) -> Any:
+    """Seconds are whole numbers in the environment (``1.5`` is refused, as it always was)."""
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            raise ValueError("must be a whole number of seconds") from None
+    return value
+
+
+Seconds = Annotated[float, BeforeValidator(_whole)]
+_ORIGIN = re.compile(r"https?://([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?")
+
+
+class Settings(BaseSettings):
+    """The service's settings; each field is the variable ``CANASTA_<FIELD NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="forbid",
+                                      validate_by_name=True)
+
+    bind: str = Field("127.0.0.1", description="address both servers bind (0.0.0.0 or :: "
+                                               "for all)")
+    grpc_port: int = Field(50051, ge=0, le=65535, description="gRPC port (0: any free port)")
+    http_port: int = Field(8080, ge=0, le=65535, description="REST/HTTP port (0: any free "
+                                                             "port)")
+    seal_keys: str = Field("", description="snapshot keys KEY_ID:KEY,... (32-byte keys, "
+                                           "base64 or hex); the first seals, all open")
+    dev_key_file: str = Field("", description="with no CANASTA_SEAL_KEYS: a development key "
+                                              "file, made on first use, with a warning")
+    max_message_bytes: int = Field(65536, ge=1024, le=64 << 20,
+                                   description="largest request on either face")
+    max_snapshot_bytes: int = Field(16384, ge=256, le=16 << 20,
+                                    description="largest snapshot accepted")
+    max_concurrent_rpcs: int = Field(256, ge=1, le=1 << 20,
+                                     description="concurrent gRPC calls of the engine")
+    grace_seconds: Seconds = Field(10.0, ge=0, le=3600, description="on SIGTERM/SIGINT, how "
+                                   "long in-flight calls may take to finish")
+    max_connection_age_s: int = Field(
+        0, ge=0, le=1 << 24, validation_alias=f"{PREFIX}GRPC_MAX_CONNECTION_AGE_S",
+        description="close gRPC connections after this age so clients rebalance (0: off)")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        "INFO", description="DEBUG, INFO, WARNING or ERROR")
+    access_log: bool = Field(True, description="one JSON log line per call")
+    reflection: bool = Field(True, description="gRPC server reflection")
+    state_cache: int = Field(1024, ge=0, le=1 << 20,
+                             description="opened snapshots kept in memory (LRU; 0: off)")
+    export_policy: ExportPolicy = Field(ExportPolicy.ANY, description="what the host may "
+                                        "export with ExportPosition: any, imported or off")
+    access: AccessMode = Field(AccessMode.TOKENS, description="tokens: every answer is scoped "
+                               "to the caller's credential; trusted: a call without one acts "
+                               "as the host")
+    grpc_threads: int = Field(4, ge=1, le=256,
+                              description="threads the engine's gRPC calls run in")
     # REST (service/rest/limits.py): what one client may make the server hold, and for how long
-    http_max_header_bytes: int = 32768
-    http_header_timeout_s: float = 10.0
-    http_body_timeout_s: float = 30.0
-    http_max_connections: int = 1000
-    cors_origins: tuple[str, ...] = ()  # () : no CORS headers; ("*",): any origin
+    http_max_header_bytes: int = Field(32768, ge=1024, le=1 << 20,
+                                       description="largest REST header block")
+    http_header_timeout_s: Seconds = Field(10.0, ge=1, le=3600, description="seconds a REST "
+                                           "request's headers may take to arrive")
+    http_body_timeout_s: Seconds = Field(30.0, ge=1, le=3600, description="seconds a REST "
+                                         "request's body may take to arrive after its headers")
+    http_max_connections: int = Field(1000, ge=1, le=1 << 20,
+                                      description="open REST connections per process")
+    cors_origins: Annotated[tuple[str, ...], NoDecode] = Field(
+        (), description="web origins allowed to call REST from a browser, comma-separated "
+                        "(scheme://host[:port]), or * for any; none: no CORS headers")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_is_default(cls, data: Any) -> Any:
+        """Values are stripped; a blank one means the default."""
+        if not isinstance(data, dict):
+            return data
+        out = {}
+        for key, value in data.items():
+            if isinstance(value, str):
+                value = value.strip()
+                if not value:
+                    continue
+            out[key] = value
+        return out
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("export_policy", "access", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.lower() if isinstance(value, str) else value
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _origins(cls, value: Any) -> Any:
+        """Comma-separated web origins (``scheme://host[:port]``, as browsers send them in
+        ``Origin``), or ``*`` alone for any origin."""
+        if not isinstance(value, str):
+            return value
+        if value == "*":
+            return ("*",)
+        out: list[str] = []
+        for item in value.split(","):
+            origin = item.strip().rstrip("/").lower()
+            if not _ORIGIN.fullmatch(origin):
+                raise ValueError("must list origins such as https://game.example.com "
+                                 "(scheme://host[:port], comma-separated) or be *")
+            if origin not in out:
+                out.append(origin)
+        return tuple(out)
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Only what the caller passes: :meth:`from_env` adds the environment."""
+        return (init_settings,)
+
+    @classmethod
+    def env_name(cls, field: str) -> str:
+        """The variable that sets ``field``."""
+        alias = cls.model_fields[field].validation_alias
+        return alias if isinstance(alias, str) else PREFIX + field.upper()
+
+    @classmethod
+    def env_names(cls) -> frozenset[str]:
+        """Every variable the settings read."""
+        return frozenset(cls.env_name(f) for f in cls.model_fields)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -65,94 +185,23 @@ class Settings:
 
         :raises ConfigError: a value does not parse or is out of range.
         """
-        e = os.environ if env is None else env
-        d = cls()
-        return cls(
-            bind=e.get("CANASTA_BIND", d.bind).strip() or d.bind,
-            grpc_port=_int(e, "CANASTA_GRPC_PORT", d.grpc_port, 0, 65535),
-            http_port=_int(e, "CANASTA_HTTP_PORT", d.http_port, 0, 65535),
-            seal_keys=e.get("CANASTA_SEAL_KEYS", "").strip(),
-            dev_key_file=e.get("CANASTA_DEV_KEY_FILE", "").strip(),
-            max_message_bytes=_int(e, "CANASTA_MAX_MESSAGE_BYTES", d.max_message_bytes,
-                                   1024, 64 << 20),
-            max_snapshot_bytes=_int(e, "CANASTA_MAX_SNAPSHOT_BYTES", d.max_snapshot_bytes,
-                                    256, 16 << 20),
-            max_concurrent_rpcs=_int(e, "CANASTA_MAX_CONCURRENT_RPCS", d.max_concurrent_rpcs,
-                                     1, 1 << 20),
-            grace_seconds=float(_int(e, "CANASTA_GRACE_SECONDS", int(d.grace_seconds), 0, 3600)),
-            max_connection_age_s=_int(e, "CANASTA_GRPC_MAX_CONNECTION_AGE_S",
-                                      d.max_connection_age_s, 0, 1 << 24),
-            log_level=_choice(e, "CANASTA_LOG_LEVEL", d.log_level,
-                              ("DEBUG", "INFO", "WARNING", "ERROR")),
-            access_log=_bool(e, "CANASTA_ACCESS_LOG", d.access_log),
-            reflection=_bool(e, "CANASTA_REFLECTION", d.reflection),
-            state_cache=_int(e, "CANASTA_STATE_CACHE", d.state_cache, 0, 1 << 20),
-            export_policy=ExportPolicy(_choice(e, "CANASTA_EXPORT_POLICY", d.export_policy.value,
-                                               tuple(p.value for p in ExportPolicy))),
-            access=AccessMode(_choice(e, "CANASTA_ACCESS", d.access.value,
-                                      tuple(m.value for m in AccessMode))),
-            grpc_threads=_int(e, "CANASTA_GRPC_THREADS", d.grpc_threads, 1, 256),
-            http_max_header_bytes=_int(e, "CANASTA_HTTP_MAX_HEADER_BYTES",
-                                       d.http_max_header_bytes, 1024, 1 << 20),
-            http_header_timeout_s=float(_int(e, "CANASTA_HTTP_HEADER_TIMEOUT_S",
-                                             int(d.http_header_timeout_s), 1, 3600)),
-            http_body_timeout_s=float(_int(e, "CANASTA_HTTP_BODY_TIMEOUT_S",
-                                           int(d.http_body_timeout_s), 1, 3600)),
-            http_max_connections=_int(e, "CANASTA_HTTP_MAX_CONNECTIONS", d.http_max_connections,
-                                      1, 1 << 20),
-            cors_origins=_origins(e, "CANASTA_CORS_ORIGINS"),
-        )
+        source = EnvSettingsSource(cls)
+        # the source reads os.environ case-insensitively; the names are exact (a lower-case
+        # canasta_grpc_port is not a setting) and a given mapping replaces the environment
+        given = os.environ if env is None else env
+        source.env_vars = {n.lower(): given[n] for n in cls.env_names() if n in given}
+        try:
+            return cls(**source())
+        except ValidationError as err:
+            raise ConfigError("; ".join(_explain(cls, e) for e in err.errors())) from None
 
 
-def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be an integer, not {raw!r}") from None
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
-    return value
+def _explain(cls: type[Settings], error: Any) -> str:
+    """One validation error as ``CANASTA_X: what is wrong, not 'value'``."""
+    key = str(error["loc"][0]) if error["loc"] else ""
+    name = cls.env_name(key) if key in cls.model_fields else key
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"{name}: {message}, not {error['input']!r}"
 
 
-_ORIGIN = re.compile(r"https?://([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?")
-
-
-def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
-    """Comma-separated web origins (``scheme://host[:port]``, as browsers send them in
-    ``Origin``), or ``*`` alone for any origin."""
-    raw = env.get(name, "").strip()
-    if not raw or raw == "*":
-        return (raw,) if raw else ()
-    out: list[str] = []
-    for item in raw.split(","):
-        origin = item.strip().rstrip("/").lower()
-        if not _ORIGIN.fullmatch(origin):
-            raise ConfigError(f"{name} must list origins such as https://game.example.com "
-                              f"(scheme://host[:port], comma-separated) or be *, not {item!r}")
-        if origin not in out:
-            out.append(origin)
-    return tuple(out)
-
-
-def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
-    raw = env.get(name, "").strip().lower()
-    if not raw:
-        return default
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{name} must be true or false, not {raw!r}")
-
-
-def _choice(env: Mapping[str, str], name: str, default: str, choices: tuple[str, ...]) -> str:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    value = raw.upper() if default.isupper() else raw.lower()
-    if value not in choices:
-        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
-    return value
+__all__ = ["AccessMode", "ConfigError", "ExportPolicy", "Settings"]

@@ -7,21 +7,37 @@ Every operation lists the HTTP statuses it can answer with (docs/api.md,
 *Errors*) and the ``X-Request-Id`` header every answer carries; errors are the
 AIP-193 body. Operations on a game's snapshot declare the ``bearerAuth`` scheme
 (the game's credential; optional, since a spectator sends none).
-``tests/hardening/test_openapi_fuzz.py`` holds the server to it.
+
+Descriptions are the proto comments (operations, messages, fields, enum values),
+read from the descriptors with source info that ``make setup`` generates
+(:func:`service.codegen.descriptor_set`): the generated modules drop comments. A
+request field is ``required`` where the service refuses the request without it
+(:data:`REQUIRED`); each operation carries an example request and answer
+(:mod:`service.rest.examples`). ``tests/service/test_api_document.py`` counts the
+descriptions and checks the examples and requirements against the live service;
+``tests/hardening/test_openapi_fuzz.py`` holds the server to the document.
+Written here rather than derived by FastAPI from pydantic models: such models would
+make REST slower and the document poorer (measured: :mod:`service.rest.app`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from google.api import annotations_pb2
 from google.protobuf.descriptor import (
     Descriptor,
+    EnumDescriptor,
     FieldDescriptor,
     MethodDescriptor,
     ServiceDescriptor,
 )
+from google.protobuf.descriptor_pb2 import DescriptorProto, EnumDescriptorProto, FileDescriptorProto
 from google.rpc import code_pb2
+
+from service import codegen
+from service.rest import examples
 
 _INT32 = {"type": "integer", "format": "int32", "minimum": -(1 << 31), "maximum": (1 << 31) - 1}
 _UINT32 = {"type": "integer", "format": "uint32", "minimum": 0, "maximum": (1 << 32) - 1}
@@ -54,10 +70,14 @@ _TYPE_URL = "type.googleapis.com/google.rpc."
 def _detail(name: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "title": f"google.rpc.{name}",
             "required": ["@type", *required], "additionalProperties": False,
-            "properties": {"@type": {"const": _TYPE_URL + name}, **properties}}
+            "properties": {"@type": {"const": _TYPE_URL + name,
+                                     "description": "the detail's type"}, **properties}}
 
 
-_TEXT = {"type": "string"}
+def _text(description: str) -> dict[str, Any]:
+    return {"type": "string", "description": description}
+
+
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "AIP-193 error: the google.rpc.Status of the gRPC answer.",
@@ -65,6 +85,7 @@ ERROR_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "properties": {"error": {
         "type": "object",
+        "description": "what went wrong",
         "required": ["code", "status", "message", "details"],
         "additionalProperties": False,
         "properties": {
@@ -72,18 +93,23 @@ ERROR_SCHEMA: dict[str, Any] = {
             "status": {"type": "string", "description": "the google.rpc.Code name",
                        "enum": [v.name for v in code_pb2.DESCRIPTOR.enum_types_by_name[
                            "Code"].values if v.number]},
-            "message": {"type": "string", "description": "in the Accept-Language language"},
-            "details": {"type": "array", "items": {"oneOf": [
+            "message": _text("in the Accept-Language language"),
+            "details": {"type": "array", "description": "one ErrorInfo, and where they "
+                        "apply a BadRequest and a LocalizedMessage", "items": {"oneOf": [
                 _detail("ErrorInfo", {
                     "reason": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$",
                                "description": "the stable code to branch on (docs/errors.md)"},
-                    "domain": {"const": "canasta-rules"},
-                    "metadata": {"type": "object", "additionalProperties": _TEXT}},
+                    "domain": {"const": "canasta-rules", "description": "always canasta-rules"},
+                    "metadata": {"type": "object", "additionalProperties": {"type": "string"},
+                                 "description": "facts of the refusal, and the request_id"}},
                     ["reason", "domain"]),
-                _detail("BadRequest", {"fieldViolations": {"type": "array", "items": {
-                    "type": "object", "additionalProperties": False,
-                    "properties": {"field": _TEXT, "description": _TEXT}}}}, []),
-                _detail("LocalizedMessage", {"locale": _TEXT, "message": _TEXT},
+                _detail("BadRequest", {"fieldViolations": {
+                    "type": "array", "description": "the request fields at fault",
+                    "items": {"type": "object", "additionalProperties": False, "properties": {
+                        "field": _text("the field's path in the request"),
+                        "description": _text("what is wrong with it")}}}}, []),
+                _detail("LocalizedMessage", {"locale": _text("the message's language"),
+                                             "message": _text("the message in it")},
                         ["locale", "message"]),
             ]}},
         },
@@ -96,7 +122,8 @@ _REQUEST_ID = {"X-Request-Id": {"required": True, "schema": {"type": "string"},
 _CHALLENGE = {"WWW-Authenticate": {"required": True, "schema": {"type": "string"},
                                    "description": "the scheme to use: Bearer (RFC 6750)"}}
 # the RPCs where a seat's credential may ask for more than its seat may have
-_SEAT_LIMITED = frozenset({"ApplyMove", "GetView", "NextDeal", "ExportPosition", "SuggestMove"})
+_SEAT_LIMITED = frozenset({"ApplyMove", "GetView", "NextDeal", "ExportPosition", "ExportRecord",
+                           "SuggestMove"})
 
 
 def _error(text: str) -> dict[str, Any]:
@@ -108,13 +135,17 @@ def _errors(method: MethodDescriptor, has_body: bool) -> dict[str, Any]:
     """The error answers of one RPC route (docs/api.md, *Errors*)."""
     out: dict[str, Any] = {}
     if has_body:
-        out["400"] = _error("INVALID_ARGUMENT or FAILED_PRECONDITION: a malformed request, a "
-                            "snapshot that does not open, a move the rules forbid now")
+        out["400"] = _error("INVALID_ARGUMENT (category request or snapshot): a malformed "
+                            "request, cards the seat does not hold, a snapshot that does not "
+                            "open")
     if _on_a_game(method):
         out["401"] = _error("UNAUTHENTICATED CREDENTIAL_REQUIRED, CREDENTIAL_INVALID, "
                             "CREDENTIAL_KEY_RETIRED or CREDENTIAL_VERSION_UNSUPPORTED: the "
                             "call needs a valid credential of this game")
         out["401"]["headers"] = {**_REQUEST_ID, **_CHALLENGE}
+    if _on_a_game(method):
+        out["422"] = _error("FAILED_PRECONDITION (category rule): a well-formed move or call "
+                            "the rules refuse in this position (ErrorInfo.metadata.rule)")
     if method.name in _SEAT_LIMITED:
         out["403"] = _error("PERMISSION_DENIED SEAT_NOT_ALLOWED: a seat's credential used for "
                             "what only another seat or the host may do" + (
@@ -132,6 +163,21 @@ def _errors(method: MethodDescriptor, has_body: bool) -> dict[str, Any]:
     out["500"] = _error("INTERNAL: a bug")
     out["503"] = _error("UNAVAILABLE: the server is shutting down or at its connection limit")
     return out
+
+
+# Request fields the service refuses a request without (REQUEST_INVALID on the field):
+# these, and every request's snapshot (empty: SNAPSHOT_INVALID).
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "canasta.v1.DealRequest": ("variant", "players"),
+    "canasta.v1.ApplyMoveRequest": ("move",),
+    "canasta.v1.ImportPositionRequest": ("position",),
+}
+
+
+def required(request: Descriptor) -> tuple[str, ...]:
+    """The fields (proto names) a request message must carry."""
+    snapshot = ("snapshot",) if "snapshot" in request.fields_by_name else ()
+    return (*snapshot, *REQUIRED.get(request.full_name, ()))
 
 
 def _on_a_game(method: MethodDescriptor) -> bool:
@@ -153,22 +199,82 @@ def http_rule(method: MethodDescriptor) -> tuple[str, str]:
     return kind.upper(), getattr(rule, kind)
 
 
+def comments(files: Iterable[FileDescriptorProto]) -> dict[str, str]:
+    """The comment of every service, method, message, field, enum and enum value of
+    ``files`` (descriptors with source info), by full name; an enum value's name is
+    its enum's full name, a dot and the value's name. Leading comments, else trailing."""
+    out: dict[str, str] = {}
+    for file in files:
+        # source locations are paths of field numbers: FileDescriptorProto.message_type
+        # is 4, enum_type 5, service 6 (and ServiceDescriptorProto.method 2)
+        names: dict[tuple[int, ...], str] = {}
+        for i, m in enumerate(file.message_type):
+            _message_names(m, file.package, (4, i), names)
+        for i, e in enumerate(file.enum_type):
+            _enum_names(e, file.package, (5, i), names)
+        for i, svc in enumerate(file.service):
+            names[(6, i)] = f"{file.package}.{svc.name}"
+            for j, method in enumerate(svc.method):
+                names[(6, i, 2, j)] = f"{file.package}.{svc.name}.{method.name}"
+        for loc in file.source_code_info.location:
+            name = names.get(tuple(loc.path))
+            text = _clean(loc.leading_comments or loc.trailing_comments)
+            if name is not None and text:
+                out[name] = text
+    return out
+
+
+def _enum_names(e: EnumDescriptorProto, scope: str, path: tuple[int, ...],
+                names: dict[tuple[int, ...], str]) -> None:
+    name = names[path] = f"{scope}.{e.name}"
+    for i, value in enumerate(e.value):  # EnumDescriptorProto.value is 2
+        names[(*path, 2, i)] = f"{name}.{value.name}"
+
+
+def _message_names(m: DescriptorProto, scope: str, path: tuple[int, ...],
+                   names: dict[tuple[int, ...], str]) -> None:
+    """DescriptorProto: field is 2, nested_type 3, enum_type 4."""
+    name = names[path] = f"{scope}.{m.name}"
+    for i, f in enumerate(m.field):
+        names[(*path, 2, i)] = f"{name}.{f.name}"
+    for i, nested in enumerate(m.nested_type):
+        _message_names(nested, name, (*path, 3, i), names)
+    for i, e in enumerate(m.enum_type):
+        _enum_names(e, name, (*path, 4, i), names)
+
+
+def _clean(comment: str) -> str:
+    """A proto comment as Markdown: lines stripped, paragraphs kept."""
+    return "\n".join(line.strip() for line in comment.strip().splitlines())
+
+
 def _ref(desc: Descriptor) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{desc.full_name}"}
 
 
-def _field(field: FieldDescriptor, todo: list[Descriptor]) -> dict[str, Any]:
+def _enum(enum: EnumDescriptor, notes: Mapping[str, str]) -> dict[str, Any]:
+    """An enum by name; its description lists what each value means."""
+    lines = [notes.get(enum.full_name, enum.name), ""]
+    lines += [f"- `{v.name}`: {notes.get(f'{enum.full_name}.{v.name}', v.name)}"
+              for v in enum.values]
+    return {"type": "string", "enum": [v.name for v in enum.values],
+            "description": "\n".join(lines)}
+
+
+def _field(field: FieldDescriptor, todo: list[Descriptor | EnumDescriptor],
+           notes: Mapping[str, str]) -> dict[str, Any]:
     if field.type == FieldDescriptor.TYPE_MESSAGE:
         msg = field.message_type
         assert msg is not None
         if msg.GetOptions().map_entry:
             return {"type": "object",
-                    "additionalProperties": _field(msg.fields_by_name["value"], todo)}
+                    "additionalProperties": _field(msg.fields_by_name["value"], todo, notes)}
         todo.append(msg)
         item: dict[str, Any] = _ref(msg)
     elif field.type == FieldDescriptor.TYPE_ENUM:
         assert field.enum_type is not None
-        item = {"type": "string", "enum": [v.name for v in field.enum_type.values]}
+        todo.append(field.enum_type)
+        item = {"$ref": f"#/components/schemas/{field.enum_type.full_name}"}
     else:
         item = dict(_SCALARS[field.type])
     if field.is_repeated:
@@ -176,20 +282,48 @@ def _field(field: FieldDescriptor, todo: list[Descriptor]) -> dict[str, Any]:
     return item
 
 
-def _schema(desc: Descriptor, todo: list[Descriptor]) -> dict[str, Any]:
-    props = {f.json_name: _field(f, todo) for f in desc.fields}
+def _property(field: FieldDescriptor, todo: list[Descriptor | EnumDescriptor],
+              notes: Mapping[str, str]) -> dict[str, Any]:
+    """A field's schema with its comment (beside a ``$ref`` too: OpenAPI 3.1)."""
+    out = _field(field, todo, notes)
+    note = notes.get(field.full_name)
+    return {**out, "description": note} if note else out
+
+
+def _schema(desc: Descriptor, todo: list[Descriptor | EnumDescriptor],
+            notes: Mapping[str, str], required: tuple[str, ...]) -> dict[str, Any]:
+    props = {f.json_name: _property(f, todo, notes) for f in desc.fields}
     out: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    text = [notes[desc.full_name]] if desc.full_name in notes else []
     real = [o for o in desc.oneofs if not o.name.startswith("_")]
-    if real:
-        out["description"] = "; ".join(
-            f"at most one of {', '.join(f.json_name for f in o.fields)}" for o in real)
+    text += [f"At most one of {', '.join(f.json_name for f in o.fields)}." for o in real]
+    if text:
+        out["description"] = "\n\n".join(text)
+    if required:
+        out["required"] = [desc.fields_by_name[name].json_name for name in required]
     return out
 
 
+def _summary(text: str) -> str:
+    """A comment's first sentence, cut to its head when long."""
+    first = text.replace("\n", " ").split(". ", 1)[0].rstrip(".")
+    for cut in (": ", "; ", " ("):
+        if len(first) > 60:
+            first = first.split(cut, 1)[0]
+    return first
+
+
+def _probe(summary: str, description: str, responses: dict[str, Any]) -> dict[str, Any]:
+    return {"get": {"summary": summary, "description": description, "responses": responses}}
+
+
 def document(service: ServiceDescriptor, title: str, version: str) -> dict[str, Any]:
-    """The whole OpenAPI document of a service's HTTP rules."""
+    """The whole OpenAPI document of a service's HTTP rules, described by the proto
+    comments of the generated descriptor set."""
+    notes = comments(codegen.descriptor_set().file)
     schemas: dict[str, Any] = {"Error": ERROR_SCHEMA}
-    todo: list[Descriptor] = []
+    todo: list[Descriptor | EnumDescriptor] = []
+    inputs: dict[str, tuple[str, ...]] = {}
     paths: dict[str, Any] = {}
     params = [
         {"name": "Accept-Language", "in": "header", "required": False,
@@ -200,39 +334,54 @@ def document(service: ServiceDescriptor, title: str, version: str) -> dict[str, 
     for method in service.methods:
         verb, path = http_rule(method)
         todo += [method.input_type, method.output_type]
+        inputs[method.input_type.full_name] = required(method.input_type)
+        text = notes.get(method.full_name, method.name)
+        request, answer = examples.EXAMPLES[method.name]
         op: dict[str, Any] = {
             "operationId": method.name,
-            "summary": f"{service.full_name}.{method.name}",
+            "summary": _summary(text),
+            "description": f"{text}\n\ngRPC: `{service.full_name}/{method.name}`.",
             "parameters": params,
             "responses": {
-                "200": {"description": "OK", "headers": _REQUEST_ID, "content": {
-                    "application/json": {"schema": _ref(method.output_type)}}},
+                "200": {"description": notes.get(method.output_type.full_name, "OK"),
+                        "headers": _REQUEST_ID, "content": {"application/json": {
+                            "schema": _ref(method.output_type), "example": answer}}},
                 **_errors(method, verb != "GET"),
             },
         }
         if verb != "GET":
-            op["requestBody"] = {"required": True, "content": {
-                "application/json": {"schema": _ref(method.input_type)}}}
+            op["requestBody"] = {"required": True, "content": {"application/json": {
+                "schema": _ref(method.input_type), "example": request}}}
         if _on_a_game(method):
             op["security"] = [{"bearerAuth": []}, {}]
         paths.setdefault(path, {})[verb.lower()] = op
     while todo:
         desc = todo.pop()
-        if desc.full_name not in schemas:
-            schemas[desc.full_name] = _schema(desc, todo)
-    status = {"application/json": {"schema": {
+        if desc.full_name in schemas:
+            continue
+        if isinstance(desc, EnumDescriptor):
+            schemas[desc.full_name] = _enum(desc, notes)
+        else:
+            schemas[desc.full_name] = _schema(desc, todo, notes,
+                                              inputs.get(desc.full_name, ()))
+    status = {"application/json": {"example": {"status": "SERVING"}, "schema": {
         "type": "object", "required": ["status"], "additionalProperties": False,
-        "properties": {"status": {"type": "string", "enum": ["SERVING", "NOT_SERVING"]}}}}}
+        "properties": {"status": {"type": "string", "enum": ["SERVING", "NOT_SERVING"],
+                                  "description": "NOT_SERVING while shutting down"}}}}}
     probe = {"description": "OK", "headers": _REQUEST_ID, "content": status}
-    paths["/healthz"] = {"get": {"summary": "liveness", "responses": {"200": probe}}}
-    paths["/readyz"] = {"get": {"summary": "readiness", "responses": {
-        "200": probe, "503": {**probe, "description": "shutting down"}}}}
-    paths["/metrics"] = {"get": {"summary": "Prometheus metrics", "responses": {"200": {
-        "description": "OK", "headers": _REQUEST_ID,
-        "content": {"text/plain": {"schema": {"type": "string"}}}}}}}
+    paths["/healthz"] = _probe("liveness", "SERVING while the process runs (for a liveness "
+                               "probe).", {"200": probe})
+    paths["/readyz"] = _probe("readiness", "SERVING while the server takes calls, 503 "
+                              "NOT_SERVING once it is shutting down (for a readiness probe).",
+                              {"200": probe, "503": {**probe, "description": "shutting down"}})
+    paths["/metrics"] = _probe("Prometheus metrics", "The Prometheus text exposition "
+                               "(docs/operations.md lists the metrics).", {"200": {
+                                   "description": "OK", "headers": _REQUEST_ID,
+                                   "content": {"text/plain": {"schema": {"type": "string"}}}}})
     return {
         "openapi": "3.1.0",
-        "info": {"title": title, "version": version},
+        "info": {"title": title, "version": version,
+                 "description": notes.get(service.full_name, "")},
         "paths": paths,
         "components": {"schemas": dict(sorted(schemas.items())),
                        "securitySchemes": {"bearerAuth": BEARER}},

@@ -100,7 +100,7 @@ def read_header(blob: bytes) -> tuple[Header, int]:
     version = blob[2]
     if version not in SUPPORTED_VERSIONS:
         raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION, ServiceReason.SNAPSHOT_VERSION_UNSUPPORTED,
+            grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.SNAPSHOT_VERSION_UNSUPPORTED,
             metadata={"format_version": str(version),
                       "supported": ",".join(map(str, SUPPORTED_VERSIONS))},
             params={"version": version, "supported": ",".join(map(str, SUPPORTED_VERSIONS))})
@@ -212,7 +212,7 @@ class Sealer:
         except (EngineError, UnicodeDecodeError):
             # Authentic but unreadable: written by an engine whose notation differs.
             raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION, ServiceReason.SNAPSHOT_VERSION_UNSUPPORTED,
+                grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.SNAPSHOT_VERSION_UNSUPPORTED,
                 metadata={"format_version": str(header.format_version),
                           "supported": ",".join(map(str, SUPPORTED_VERSIONS))},
                 params={"version": header.format_version,

@@ -12,7 +12,7 @@ from pathlib import Path
 from google.protobuf.internal import api_implementation
 
 from service.ops.config import Settings
-from tests.deploy.kustomize_lite import render
+from tests.deploy.kustomize import render
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from service.ops import metrics
-from tests.deploy.kustomize_lite import render
+from tests.deploy.kustomize import render
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "deploy" / "prometheus" / "canasta-rules.yaml"

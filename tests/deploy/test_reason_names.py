@@ -16,7 +16,7 @@ from service.ops.config import Settings
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = {r.value for r in Reason} | {r.value for r in ServiceReason}
 # upper-case words in those files that are not reasons: settings, gRPC codes
-SETTINGS = {f"CANASTA_{name.upper()}" for name in Settings.__dataclass_fields__}
+SETTINGS = Settings.env_names()
 CODE_NAMES = {"INVALID_ARGUMENT", "FAILED_PRECONDITION", "RESOURCE_EXHAUSTED",
               "DEADLINE_EXCEEDED", "PERMISSION_DENIED", "ALREADY_EXISTS", "NOT_FOUND",
               "OUT_OF_RANGE", "DATA_LOSS"}

@@ -27,7 +27,7 @@ ACCESS_REASONS = CREDENTIAL_REASONS | {"SEAT_NOT_ALLOWED", "SNAPSHOT_WRONG_GAME"
 # The RPCs of a game (they open a snapshot and so read the credential); Deal, ImportPosition
 # and ListVariants have no game to check one against and do not read it.
 GAME_METHODS = ("LegalMoves", "ApplyMove", "ScoreHand", "GetView", "NextDeal",
-                "ExportPosition", "SuggestMove")
+                "ExportPosition", "ExportRecord", "SuggestMove")
 OPEN_METHODS = ("ListVariants", "Deal", "ImportPosition")
 MAC_CHARS = 22
 _ROLE = re.compile(r"host|s(?:0|[1-9][0-9]?)")

@@ -63,6 +63,7 @@ def request(method: str, position: Position) -> Message:
         "GetView": api.GetViewRequest(snapshot=snap),
         "NextDeal": api.NextDealRequest(snapshot=snap),
         "ExportPosition": api.ExportPositionRequest(snapshot=snap),
+        "ExportRecord": api.ExportRecordRequest(snapshot=snap),
         "SuggestMove": api.SuggestMoveRequest(snapshot=snap, level="random"),
     }[method]
 

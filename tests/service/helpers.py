@@ -25,6 +25,7 @@ ROUTES = {
     "NextDeal": ("POST", "/v1/next-deal"),
     "ImportPosition": ("POST", "/v1/position:import"),
     "ExportPosition": ("POST", "/v1/position:export"),
+    "ExportRecord": ("POST", "/v1/record:export"),
     "SuggestMove": ("POST", "/v1/suggest-move"),
 }
 
@@ -38,6 +39,7 @@ class Failure:
     fields: list[str]
     message: str
     http_status: int = 0
+    category: str = ""  # ErrorInfo.metadata.category (docs/api.md, Errors)
 
 
 def response_class(method: str) -> type[Message]:
@@ -60,17 +62,17 @@ def call_grpc(stub: api_grpc.CanastaEngineStub, method: str, request: Message,
 
 def grpc_failure(err: grpc.RpcError) -> Failure:
     status = rpc_status.from_call(err)
-    reason, fields = "", []
+    reason, fields, category = "", [], ""
     for detail in status.details if status else ():
         if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
             info = error_details_pb2.ErrorInfo()
             detail.Unpack(info)
-            reason = info.reason
+            reason, category = info.reason, info.metadata.get("category", "")
         elif detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
             bad = error_details_pb2.BadRequest()
             detail.Unpack(bad)
             fields = [v.field for v in bad.field_violations]
-    return Failure(err.code().name, reason, fields, err.details() or "")
+    return Failure(err.code().name, reason, fields, err.details() or "", category=category)
 
 
 def to_json(request: Message) -> str:
@@ -101,14 +103,15 @@ def rest_failure(resp: httpx.Response) -> Failure:
     body: dict[str, Any] = json.loads(resp.content)
     error = body["error"]
     assert error["code"] == resp.status_code
-    reason, fields = "", []
+    reason, fields, category = "", [], ""
     for detail in error.get("details", []):
         kind = detail["@type"].rsplit("/", 1)[-1]
         if kind == "google.rpc.ErrorInfo":
-            reason = detail["reason"]
+            reason, category = detail["reason"], detail.get("metadata", {}).get("category", "")
         elif kind == "google.rpc.BadRequest":
             fields = [v["field"] for v in detail.get("fieldViolations", [])]
-    return Failure(error["status"], reason, fields, error["message"], resp.status_code)
+    return Failure(error["status"], reason, fields, error["message"], resp.status_code,
+                   category)
 
 
 def ok(result: Message | Failure) -> Any:

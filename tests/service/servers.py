@@ -7,7 +7,6 @@ import asyncio
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any
 
 import grpc
@@ -70,7 +69,8 @@ class Running:
 @contextmanager
 def running(keys: KeyRing | None = None, **changes: Any) -> Iterator[Running]:
     """Start a server pair with :data:`BASE` settings changed by ``changes``."""
-    server = Running(replace(BASE, **changes), keys or KeyRing.parse(new_key_entry("test-1")))
+    settings = Settings(**{**BASE.model_dump(), **changes})
+    server = Running(settings, keys or KeyRing.parse(new_key_entry("test-1")))
     server.start()
     try:
         yield server

@@ -16,6 +16,7 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from engine.game import new_game
+from service.api.errors import category_of
 from service.api.pb import api, api_grpc, game
 from service.sealing.keys import KeyRing, new_key_entry
 from service.sealing.snapshot import Sealer, new_game_id
@@ -120,7 +121,7 @@ CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
      IA, "SNAPSHOT_INVALID", 400, "snapshot"),
     ("unknown-format-version", "LegalMoves",
      lambda g: _legal(g.snapshot[:2] + bytes((9,)) + g.snapshot[3:]),
-     FP, "SNAPSHOT_VERSION_UNSUPPORTED", 400, None),
+     IA, "SNAPSHOT_VERSION_UNSUPPORTED", 400, None),
     ("unknown-variant", "Deal", lambda g: _deal(variant="no_such_game"), IA, "UNKNOWN_VARIANT", 400,
      "variant"),
     ("bad-player-count", "Deal", lambda g: _deal(players=9), IA, "BAD_PLAYER_COUNT", 400,
@@ -139,14 +140,14 @@ CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
     ("bad-card-in-deck", "Deal", lambda g: _deal(deck=["ZZ"]), IA, "BAD_CARD", 400, "deck"),
     ("bad-view-seat", "Deal", lambda g: _deal(view_seat=4), IA, "BAD_SEAT", 400, "view_seat"),
     ("illegal-move-phase", "ApplyMove", lambda g: _apply(g, "discard 4S"), FP, "WRONG_PHASE",
-     400, None),
+     422, None),
     ("illegal-move-cards", "ApplyMove",
      lambda g: api.ApplyMoveRequest(snapshot=g.melding, move=game.Move(text=f"discard {g.missing}")),
-     FP, "CARDS_NOT_IN_HAND", 400, None),
+     IA, "CARDS_NOT_IN_HAND", 400, "move"),
     ("illegal-draw-twice", "ApplyMove",
      lambda g: api.ApplyMoveRequest(snapshot=g.melding, move=game.Move(text="draw")),
-     FP, "WRONG_PHASE", 400, None),
-    ("out-of-turn", "ApplyMove", lambda g: _apply(g, "draw", seat=1), FP, "NOT_YOUR_TURN", 400,
+     FP, "WRONG_PHASE", 422, None),
+    ("out-of-turn", "ApplyMove", lambda g: _apply(g, "draw", seat=1), FP, "NOT_YOUR_TURN", 422,
      None),
     ("no-such-seat", "ApplyMove", lambda g: _apply(g, "draw", seat=7), IA, "BAD_SEAT", 400,
      "seat"),
@@ -170,7 +171,7 @@ CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
                                     move=game.Move(text="ask", draw=game.Move.Draw())),
      IA, "REQUEST_INVALID", 400, "move.text"),
     ("hand-not-over", "NextDeal", lambda g: api.NextDealRequest(snapshot=g.snapshot),
-     FP, "HAND_NOT_OVER", 400, None),
+     FP, "HAND_NOT_OVER", 422, None),
     ("bad-view-seat-get", "GetView", lambda g: api.GetViewRequest(snapshot=g.snapshot, seat=-2),
      IA, "BAD_SEAT", 400, "seat"),
     ("bad-notation", "ImportPosition",
@@ -264,9 +265,13 @@ def test_bad_input(case: str, method: str, build: Build, code: str, reason: str,
         assert isinstance(got, Failure), f"{case}: accepted"
         assert (got.code, got.reason) == (code, reason), got
         assert got.message
+        # the documented mapping: a rule refusal, and only that, is FAILED_PRECONDITION
+        assert got.category == category_of(reason).value, got
+        assert (got.category == "rule") == (code == FP), got
         if field is not None:
             assert got.fields == [field], got
     assert isinstance(over_rest, Failure) and over_rest.http_status == status
+    assert (status == 422) == (code == FP)  # rule refusals have their own HTTP status
     if reason.startswith("CREDENTIAL") or reason == "SEAT_NOT_ALLOWED":
         for got in (over_grpc, over_rest):  # a refusal of access names no card
             assert not CARD_CODE.search(got.message), got.message

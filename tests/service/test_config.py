@@ -44,6 +44,36 @@ def test_bad_values_fail_loudly(name: str, value: str) -> None:
         Settings.from_env({name: value})
 
 
+@pytest.mark.parametrize(("name", "value"), [
+    ("CANASTA_GRPC_MAX_CONNECTION_AGE_S", "-1"), ("CANASTA_GRACE_SECONDS", "1.5"),
+    ("CANASTA_CORS_ORIGINS", "*,https://a.b"), ("CANASTA_ACCESS", "open"),
+])
+def test_a_bad_value_is_named_with_what_was_given(name: str, value: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        Settings.from_env({name: value})
+    assert str(err.value).startswith(f"{name}: ") and repr(value) in str(err.value)
+
+
+def test_blank_values_mean_the_default() -> None:
+    assert Settings.from_env({"CANASTA_BIND": "  ", "CANASTA_GRPC_PORT": "",
+                              "CANASTA_GRACE_SECONDS": " 3 "}) \
+        == Settings(grace_seconds=3.0)
+
+
+def test_only_from_env_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CANASTA_GRPC_PORT", "6001")
+    monkeypatch.setenv("canasta_http_port", "6002")  # the names are exact
+    assert Settings().grpc_port == 50051
+    s = Settings.from_env()
+    assert (s.grpc_port, s.http_port) == (6001, 8080)
+
+
+def test_every_setting_is_described() -> None:
+    schema = Settings.model_json_schema()["properties"]
+    assert len(Settings.env_names()) == len(schema)
+    assert all(prop.get("description") for prop in schema.values())
+
+
 def test_key_forms() -> None:
     assert decode_key("a", KEY.hex()) == KEY
     assert decode_key("a", base64.b64encode(KEY).decode()) == KEY

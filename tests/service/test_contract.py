@@ -22,7 +22,7 @@ from tests.service.helpers import ROUTES
 from tests.service.servers import Running
 
 RPCS = ["ListVariants", "Deal", "LegalMoves", "ApplyMove", "ScoreHand", "GetView", "NextDeal",
-        "ImportPosition", "ExportPosition", "SuggestMove"]
+        "ImportPosition", "ExportPosition", "ExportRecord", "SuggestMove"]
 
 
 def test_the_service_and_its_http_rules() -> None:
@@ -80,6 +80,15 @@ def test_every_reason_has_english_and_russian() -> None:
             f"add an English and a Russian line for {reason.value} to service/api/messages.py")
         en, ru = messages.MESSAGES[reason.value]
         assert en and ru.endswith(".") and any("а" <= ch <= "я" for ch in ru.lower()), reason
+
+
+def test_russian_messages_use_the_clients_words() -> None:
+    """The client's rules call wild cards «свободные карты» and Samba's sequences
+    «секвенс» (as the web table does): a refusal must not name them otherwise."""
+    russian = " ".join(ru.lower() for _, ru in messages.MESSAGES.values())
+    for other in ("дик", "последовательн"):
+        assert other not in russian, other
+    assert "свободн" in russian and "секвенс" in russian
 
 
 def test_every_variant_has_a_russian_name() -> None:

@@ -12,6 +12,7 @@ from engine import Phase, apply, legal_moves, new_game, next_deal, parse_card, p
 from engine.bots import greedy_move
 from engine.cards import CODES
 from engine.errors import BadMove
+from engine.games import game_of
 from engine.moves import MOVE_KINDS, AddToMeld, GoOut, Move, TakePile
 from service.api import convert
 from service.api.errors import ServiceError
@@ -283,9 +284,10 @@ def test_drawn_cards_are_told_to_the_drawer_alone(variant: str, players: int,
         drawn = {e.seat: sorted(e.cards) for e in host if e.type == game.EVENT_TYPE_CARDS_DRAWN}
         taken = Counter(state.pile) - Counter(nxt.pile) if str(move).startswith(
             ("take", "buy")) else Counter()
+        reds = game_of(state).red_threes
         for s in range(players):
-            got = (Counter(nxt.hands[s]) + Counter(nxt.red3[s])
-                   - Counter(state.hands[s]) - Counter(state.red3[s]))
+            got = (Counter(nxt.hands[s]) + Counter(reds(nxt)[s])
+                   - Counter(state.hands[s]) - Counter(reds(state)[s]))
             if s == seat:
                 got -= taken
             assert drawn.get(s, []) == sorted(CODES[c] for c in got.elements()), (move, s)

@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
+from google.protobuf.message_factory import GetMessageClass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Phase, apply, legal_moves, new_game
 from service.api import convert
 from service.api.pb import api
-from service.rest import jsonparse
+from service.rest import examples, jsonparse
 
 REQUESTS = [api.DealRequest, api.LegalMovesRequest, api.ApplyMoveRequest, api.ScoreHandRequest,
             api.GetViewRequest, api.NextDealRequest, api.ImportPositionRequest,
@@ -80,6 +81,14 @@ def test_real_request_bodies_parse_alike() -> None:
     b'{"snapshot": "YW-_"}', b'{"move": {"meld": {"groups": [null]}}}',
     b'{"expected_seq": 3, "expectedSeq": 3}', b'{"move": []}', b'{"move": {"layOff": {"seat": 1,'
     b' "meld": 0, "card": "9D"}}}',
+    # integers as text: only plain decimals are read on the fast path
+    b'{"expectedSeq": "0"}', b'{"expectedSeq": "007"}', b'{"expectedSeq": "-0"}',
+    b'{"expectedSeq": "-1"}', b'{"expectedSeq": "18446744073709551615"}',
+    b'{"expectedSeq": "18446744073709551616"}', b'{"expectedSeq": "99999999999999999999999"}',
+    b'{"expectedSeq": "1e3"}', b'{"expectedSeq": " 1"}', b'{"expectedSeq": "1_000"}',
+    b'{"expectedSeq": "+1"}', b'{"expectedSeq": "\\uff11"}', b'{"expectedSeq": ""}',
+    b'{"seed": "-9223372036854775809"}', b'{"players": "2147483648"}', b'{"players": "-4"}',
+    b'{"seat": "2", "viewSeat": "-1"}', b'{"snapshot": "AA==", "seat": "1"}',
 ])
 def test_edge_bodies_parse_alike(body: bytes) -> None:
     _agree(body, api.ApplyMoveRequest)
@@ -109,10 +118,29 @@ def test_plain_bodies_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> Non
         raise AssertionError("fell back to json_format")
 
     monkeypatch.setattr(jsonparse.json_format, "Parse", refuse)
-    for cls, data in _real_bodies():
-        # a 64-bit integer written as a string is json_format's to read
-        data = {k: int(v) if k in ("expectedSeq", "seed") else v for k, v in data.items()}
+    for cls, data in _real_bodies() + _documented_bodies():
         jsonparse.parse(json.dumps(data).encode(), cls())
+
+
+def _documented_bodies() -> list[tuple[type[Message], dict[str, Any]]]:
+    """The request bodies /openapi.json and docs/api.md show (64-bit integers as strings)."""
+    snap = base64.b64encode(bytes(range(256)) * 3).decode()
+    out: list[tuple[type[Message], dict[str, Any]]] = []
+    for method in api.DESCRIPTOR.services_by_name["CanastaEngine"].methods:
+        body = {k: snap if k == "snapshot" else v
+                for k, v in examples.EXAMPLES[method.name][0].items()}
+        out.append((GetMessageClass(method.input_type), body))
+    return [*out,
+            (api.DealRequest, {"variant": "classic", "players": 4, "seed": "8236417",
+                               "options": {"target_score": "1500"}}),
+            (api.ApplyMoveRequest, {"snapshot": snap, "move": {"text": "draw", "draw": {}},
+                                    "expectedSeq": "0"}),
+            (api.SuggestMoveRequest, {"snapshot": snap, "level": "greedy", "seed": "42"})]
+
+
+def test_documented_bodies_parse_alike() -> None:
+    for cls, data in _documented_bodies():
+        assert _agree(json.dumps(data).encode(), cls)[0] == "ok", data
 
 
 def _snapshot_agrees(body: bytes) -> bytes | None:

@@ -41,7 +41,8 @@ GAMES = [("classic", 2, {}), ("classic", 3, {}), ("classic", 4, {}), ("classic",
          ("may_i", 3, {}), ("may_i", 4, {}), ("may_i", 5, {"buy_priority": "first_call"})]
 POSITIONS = 5  # per hand: spread over its plies, a May I? buy window among them
 MOVES_TRIED = 3  # of the acting seat's legal moves, applied
-LEVELS = ("random", "greedy")
+LEVELS = ("random", "greedy", "expert")
+BUDGET = 8  # the expert's playouts: a few sampled deals, enough to show a peek, cheap
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +111,8 @@ def calls(state: AnyState, seat: int, snapshot: bytes) -> Iterator[tuple[str, Me
     yield "LegalMoves", api.LegalMovesRequest(snapshot=snapshot)
     yield "ScoreHand", api.ScoreHandRequest(snapshot=snapshot)
     for level in LEVELS:
-        yield "SuggestMove", api.SuggestMoveRequest(snapshot=snapshot, level=level, seed=5)
+        yield "SuggestMove", api.SuggestMoveRequest(snapshot=snapshot, level=level, seed=5,
+                                                    budget=BUDGET)
     yield "ExportPosition", api.ExportPositionRequest(snapshot=snapshot)
     yield "NextDeal", api.NextDealRequest(snapshot=snapshot)
     for move in tried_moves(state, seat):

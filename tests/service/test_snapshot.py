@@ -123,12 +123,15 @@ def test_every_truncation_and_extension_is_refused() -> None:
         sealer.open(blob + b"\0")
 
 
-def test_unknown_version_is_a_failed_precondition() -> None:
+def test_unknown_version_is_a_snapshot_error() -> None:
+    """docs/api.md, Errors: a snapshot that does not open is INVALID_ARGUMENT (category
+    snapshot); FAILED_PRECONDITION is a rule refusal only."""
     sealer = _sealer(NEW)
     blob, _ = sealer.seal(mid_hand(), new_game_id(), 0, False)
     with pytest.raises(ServiceError) as err:
         sealer.open(blob[:2] + bytes((FORMAT_VERSION + 1,)) + blob[3:])
-    assert _reason(err) == (grpc.StatusCode.FAILED_PRECONDITION, "SNAPSHOT_VERSION_UNSUPPORTED")
+    assert _reason(err) == (grpc.StatusCode.INVALID_ARGUMENT, "SNAPSHOT_VERSION_UNSUPPORTED")
+    assert err.value.category == "snapshot"
     assert err.value.metadata["supported"] == "1,2"
 
 

@@ -139,3 +139,30 @@ def test_metrics_count_suggestions(stub: api_grpc.CanastaEngineStub, http: httpx
     assert re.search(r'canasta_suggestions_total\{level="random",variant="classic"\} [1-9]',
                      text)
     assert 'grpc_method="SuggestMove"' in text
+
+
+def test_the_expert_level_and_its_budget(stub: api_grpc.CanastaEngineStub,
+                                         http: httpx.Client) -> None:
+    """The expert's budget is clamped to its maximum (the answer says what ran) and a
+    budget below 1 is a typed refusal on ``budget``, over both transports."""
+    from engine.expert import MAX_BUDGET
+
+    deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=4, seed=21)))
+    token = deal.seat_tokens[0]
+    huge = api.SuggestMoveRequest(snapshot=deal.snapshot, level="expert", seed=3, budget=10**6)
+    most = api.SuggestMoveRequest(snapshot=deal.snapshot, level="expert", seed=3,
+                                  budget=MAX_BUDGET)
+    by_grpc = ok(call_grpc(stub, "SuggestMove", huge, token=token))
+    assert (by_grpc.level, by_grpc.budget, by_grpc.seat) == ("expert", MAX_BUDGET, 0)
+    assert ok(call_rest(http, "SuggestMove", most, token=token)) == by_grpc
+    applied = ok(call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(
+        snapshot=deal.snapshot, move=by_grpc.move), token=token))
+    assert applied.move.text == by_grpc.move.text
+    for level in ("expert", "greedy"):
+        for budget in (0, -3):
+            request = api.SuggestMoveRequest(snapshot=deal.snapshot, level=level, budget=budget)
+            for bad in (call_grpc(stub, "SuggestMove", request, token=token),
+                        call_rest(http, "SuggestMove", request, token=token)):
+                assert isinstance(bad, Failure)
+                assert (bad.code, bad.reason, bad.fields) == (
+                    "INVALID_ARGUMENT", "REQUEST_INVALID", ["budget"])

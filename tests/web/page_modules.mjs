@@ -116,4 +116,25 @@ check(() => {
   }
 });
 
+// the Russian page speaks the client's words for cards and rules: its rules translation
+// (Canasta's "свободные карты" for wild cards, "сброс", "комбинация", natural and mixed
+// canastas, red threes, "секвенс" for Samba's sequences) and the service's messages
+// (service/api/messages.py: "раздача", "первая выкладка", "колода"); never a second word
+// for the same thing
+check(() => {
+  const source = readFileSync(new URL("../../clients/web/i18n.js", import.meta.url), "utf8");
+  const ru = source.slice(source.indexOf("\n  ru: {")).toLowerCase();
+  for (const word of ["свободн", "сброс", "комбинаци", "натуральн", "смешанн", "канаст",
+    "красн", "тройк", "секвенс", "самба", "эскалера", "боливия", "раздач", "первая выкладка",
+    "колод", "минимум", "заморожен", "выход", "партнёр", "контракт", "джокер", "двойк"]) {
+    assert.ok(ru.includes(word), `the Russian page never says ${word}`);
+  }
+  for (const word of ["дикие", "диких", "дикая", "дикую", "последовательност", "резерв",
+    "открытый пакет", "сочетани"]) {
+    assert.ok(!ru.includes(word), `the Russian page says ${word}`);
+  }
+  assert.deepEqual(["S", "H", "D", "C"].map((s) => cardName(`Q${s}`, "ru")),
+    ["дама пик", "дама червей", "дама бубен", "дама треф"]);
+});
+
 console.log(`moves.js and i18n.js: ${checks} checks passed`);

@@ -23,7 +23,7 @@
 // refused move's own 400) and any request to another origin fail the run.
 //
 // Prints one line per turn and "RESULT {json}" at the end; exits non-zero on any failure.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -35,11 +35,17 @@ const MAX_TURNS = 300;
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 const OTHER = { en: "ru", ru: "en" };
 const CARD = /^(JK|[2-9TJQKA][SHDC])$/;
+const CODE_IN_TEXT = /\b(JK|[2-9TJQKA][SHDC])\b/;
+// the page's own card names (a data: URL is an ES module wherever the file lies)
+const { cardName } = await import("data:text/javascript;base64," + Buffer.from(
+  readFileSync(new URL("../../clients/web/i18n.js", import.meta.url), "utf8")).toString("base64"));
 const origin = new URL(base).origin;
 mkdirSync(outDir, { recursive: true });
 
 // What the page sent and got, in order: { path, auth, language, body, status, answer }.
 const calls = [];
+// Every request to the server under test, "METHOD /path": the page's files and the API
+const requested = new Set();
 const blocked = [];
 const problems = [];
 const lastSnapshot = () => calls.findLast((c) => c.status === 200 && c.answer?.snapshot)?.answer.snapshot;
@@ -75,6 +81,7 @@ async function compareWithHost(page) {
     hand: [...document.querySelectorAll("#hand .card")].map((c) => c.dataset.card),
     cards: [...document.querySelectorAll("[data-card]")].map((c) => c.dataset.card),
     moves: [...document.querySelectorAll("#moves button.move")].map((b) => b.dataset.move),
+    written: [...document.querySelectorAll("#moves button.move")].map((b) => b.textContent),
   }));
   const out = [];
   if (JSON.stringify(shown.hand) !== JSON.stringify(mine.hand ?? [])) {
@@ -91,6 +98,9 @@ async function compareWithHost(page) {
   if (JSON.stringify(shown.moves) !== JSON.stringify(mine.legalMoves ?? [])) {
     out.push(`moves shown ${shown.moves} are not seat 0's ${mine.legalMoves}`);
   }
+  // the move list is written with the hand's card faces (10♥), not the codes (TH)
+  const coded = shown.written.filter((t) => CODE_IN_TEXT.test(t));
+  if (coded.length) problems.push(`the move list shows card codes: ${coded}`);
   // every card on the page: seat 0's hand, the melds, the red threes and the pile top
   const expected = [...(mine.hand ?? []), ...(mine.pileTop ? [mine.pileTop] : [])];
   for (const side of mine.sides ?? []) {
@@ -209,6 +219,7 @@ try {
       await route.abort("internetdisconnected");
       return;
     }
+    requested.add(`${request.method()} ${url.pathname}`);
     if (!url.pathname.startsWith("/v1/")) {
       await route.continue();
       return;
@@ -271,6 +282,7 @@ try {
   let keyboardSelections = 0;
   let shapeMatches = 0;
   let drawnChecked = 0;
+  let accessibleChecked = 0;
   let switched = "";
   let refused = "";
   const leaks = [];
@@ -349,10 +361,23 @@ try {
         if (its !== want) problems.push(`turn ${turns}: offered ${m} for the cards ${positions.map((i) => hand[i])}`);
       }
     }
-    // every card and every button has an accessible name
-    const unnamed = await page.$$eval("button, #hand .card, [data-card]", (els) => els
-      .filter((e) => !(e.getAttribute("aria-label") || e.textContent).trim()).map((e) => e.outerHTML.slice(0, 80)));
-    if (unnamed.length) problems.push(`turn ${turns}: nameless ${unnamed}`);
+    // every card and every button has an accessible name: a card is named as the page's
+    // language names it (the hand's: "(just drawn)" may follow), a move button says its
+    // cards by name, neither by code nor by suit symbol
+    const named = await page.evaluate(() => ({
+      unnamed: [...document.querySelectorAll("button, #hand .card, [data-card]")]
+        .filter((e) => !(e.getAttribute("aria-label") || e.textContent).trim()).map((e) => e.outerHTML.slice(0, 80)),
+      cards: [...document.querySelectorAll("[data-card]")].map((e) => [e.dataset.card, e.getAttribute("aria-label") ?? ""]),
+      moves: [...document.querySelectorAll("#actions button.action, #moves button.move")].map((b) => b.getAttribute("aria-label") ?? ""),
+      lang: document.documentElement.lang,
+    }));
+    if (named.unnamed.length) problems.push(`turn ${turns}: nameless ${named.unnamed}`);
+    const misnamed = named.cards.filter(([code, label]) => label !== cardName(code, named.lang)
+      && !label.startsWith(`${cardName(code, named.lang)} (`));
+    if (misnamed.length) problems.push(`turn ${turns}: cards named ${JSON.stringify(misnamed)}`);
+    const unspoken = named.moves.filter((label) => !label || CODE_IN_TEXT.test(label) || /[♠♥♦♣]/.test(label));
+    if (unspoken.length) problems.push(`turn ${turns}: move buttons named ${JSON.stringify(unspoken)}`);
+    accessibleChecked += named.cards.length;
 
     if (!midShot && (turns >= 12 || (turns >= 4 && positions.length >= 2))) {
       // mid-hand: cards selected, the moves they make offered; then the other language
@@ -498,6 +523,7 @@ try {
   const credentials = checkCredentials();
   console.log("RESULT " + JSON.stringify({
     state: final, turns, hints, played, compared, keyboardSelections, shapeMatches, drawnChecked,
+    accessibleChecked, requested: [...requested].sort(),
     switched, refused, canastas, melds: expectMelds.length, sentences, languages, rows: shown.rows,
     nextDealt, shots, blocked, leaks, credentialProblems: credentials.problems, calls: credentials.kinds,
     problems,

@@ -13,8 +13,13 @@ every request it sends, checks that the calls made for seat 0 present seat 0's
 token and the bots' the host token, and compares the page with the host's full view
 of the same snapshot at each of seat 0's turns (no other seat's hand on the page).
 
+The page speaks the public REST API only: every request it sends to the server is one of
+its own files or a public route (ROUTES, by verb). Each turn, every card's accessible name
+is the page language's name of that card, and the move buttons say cards by name.
+
 page_modules.mjs checks the page's modules that need no browser under node: how selected
-cards are matched to listed moves (moves.js) and that both languages are complete (i18n.js).
+cards are matched to listed moves (moves.js), that both languages are complete (i18n.js),
+and that the Russian uses the client's words for cards and rules.
 
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
@@ -186,6 +191,16 @@ def test_a_whole_hand_by_selecting_cards(server: Running, variant: str, seed: st
     assert calls["deal"] == 1 and calls.get("next-deal", 0) == (result["nextDealt"] != "")
     assert set(calls) <= {"variants", "deal", "apply-move you", "apply-move bot",
                           "suggest-move you", "suggest-move bot", "score-hand", "next-deal"}
+    # the public REST API only: every request to the server is one of its routes, by its
+    # verb, or one of the page's own files
+    public = {f"{verb} {path}" for verb, path in ROUTES.values()}
+    page_files = {"GET /play", "GET /play/table.js", "GET /play/i18n.js", "GET /play/moves.js",
+                  "GET /play/table.css"}
+    assert set(result["requested"]) <= public | page_files, result["requested"]
+    assert {"GET /v1/variants", "POST /v1/deal", "POST /v1/apply-move",
+            "POST /v1/suggest-move", "POST /v1/score-hand"} <= set(result["requested"])
+    # accessible names: every card named in the page's language, checked at every turn
+    assert result["accessibleChecked"] >= result["turns"] * 10
     # the page, at each of seat 0's turns and after the hand, against the host's full
     # view of the same snapshot: seat 0's hand and moves, the public table, no other card
     assert result["leaks"] == []

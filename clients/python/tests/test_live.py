@@ -262,6 +262,19 @@ def test_import_position_then_export_it_with_the_host_token(client: CanastaClien
     assert host.export_position(imported.snapshot).position == position
 
 
+def test_export_record_for_the_host_and_a_seat(client: CanastaClient) -> None:
+    deal = client.deal("classic", 4, seed=5)
+    host = client.with_token(deal.host_token)
+    record = host.export_record(deal.snapshot).record  # the record's start
+    played = host.play(deal.snapshot, "draw")
+    record += f"{played.seat} {played.move.text}\n"
+    full = host.export_record(played.snapshot, record).record
+    assert full.startswith("canasta-record 1\n") and "seed: 5" in full and "0 draw" in full
+    own = client.export_record(played.snapshot, record, token=deal.seat_tokens[1]).record
+    assert "view: 1" in own and "seed:" not in own and "0 draw" in own
+    assert host.export_record(played.snapshot, record, view_seat=1).record == own
+
+
 def test_a_seat_tokens_export_is_refused(client: CanastaClient) -> None:
     deal = client.deal("classic", 4, seed=5)
     for token in deal.seat_tokens:

@@ -1,6 +1,7 @@
 import { create, type DescMessage, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import {
   ApplyMoveRequestSchema, CanastaEngine, DealRequestSchema, ExportPositionRequestSchema,
+  ExportRecordRequestSchema, type ExportRecordResponse,
   GetViewRequestSchema, ImportPositionRequestSchema, LegalMovesRequestSchema,
   ListVariantsRequestSchema, NextDealRequestSchema, ScoreHandRequestSchema,
   SuggestMoveRequestSchema, type ApplyMoveResponse, type DealResponse,
@@ -69,10 +70,18 @@ export interface NextDealExtras {
   expectedGameId?: string;
 }
 
+/** ExportRecord's optional fields. */
+export interface ExportRecordExtras {
+  /** Whose record (the host's token only): a seat's, -1 the public one; unset: the token's. */
+  viewSeat?: number;
+}
+
 /** SuggestMove's optional fields. */
 export interface SuggestMoveExtras {
-  /** `"greedy"` (the default) or `"random"`. */
+  /** `"greedy"` (the default), `"random"` or `"expert"`. */
   level?: string;
+  /** The expert's playouts (the server's default when unset; clamped to its maximum). */
+  budget?: number;
   /** The same snapshot, level and seed give the same move. */
   seed?: bigint;
   /** The seat to advise (the host's token only; a seat's token gets its own seat's move). */
@@ -192,6 +201,17 @@ export class CanastaClient {
   exportPosition(snapshot: Uint8Array, options?: CallOptions): Promise<ExportPositionResponse> {
     return this.call(CanastaEngine.method.exportPosition,
       create(ExportPositionRequestSchema, { snapshot }), options);
+  }
+
+  /**
+   * The game record (docs/records.md) of the moves the host kept (`record`, checked
+   * against the snapshot; empty: a record starting at the snapshot): the whole record for
+   * the host's token, a seat's own for its token, the public one for a spectator.
+   */
+  exportRecord(snapshot: Uint8Array, record: string = "", extras: ExportRecordExtras = {},
+               options?: CallOptions): Promise<ExportRecordResponse> {
+    return this.call(CanastaEngine.method.exportRecord,
+      create(ExportRecordRequestSchema, { snapshot, record, ...extras }), options);
   }
 
   /**

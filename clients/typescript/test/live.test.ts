@@ -225,6 +225,21 @@ for (const [name, make] of clients) {
       assert.equal(again.position, position);
     });
 
+    it("exports the game record for the host and a seat", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 5n });
+      const host = client.withToken(deal.hostToken);
+      let { record } = await host.exportRecord(deal.snapshot);
+      const played = await host.play(deal.snapshot, "draw");
+      record += `${played.seat} ${played.move?.text}\n`;
+      const full = await host.exportRecord(played.snapshot, record);
+      assert.ok(full.record.startsWith("canasta-record 1\n") && full.record.includes("seed: 5"));
+      const own = await client.exportRecord(played.snapshot, record, {},
+        { token: deal.seatTokens[1] });
+      assert.ok(own.record.includes("view: 1") && !own.record.includes("seed:"));
+      const asked = await host.exportRecord(played.snapshot, record, { viewSeat: 1 });
+      assert.equal(asked.record, own.record);
+    });
+
     it("refuses a seat's token the export", async () => {
       const deal = await client.deal({ variant: "classic", players: 4, seed: 5n });
       for (const token of deal.seatTokens) {

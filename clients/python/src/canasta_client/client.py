@@ -182,13 +182,30 @@ class CanastaClient:
         return self._call(self.stub.ExportPosition, pb.ExportPositionRequest(snapshot=snapshot),
                           timeout, token)
 
+    def export_record(self, snapshot: bytes, record: str = "", *, view_seat: int | None = None,
+                      token: str | None = None,
+                      timeout: float | None = None) -> pb.ExportRecordResponse:
+        """The game record (docs/records.md) of the moves the host kept, checked against the
+        snapshot: the whole record for the host (``view_seat``: a seat's, -1 the public
+        one), a seat's own for its token, the public one for a spectator. An empty
+        ``record`` starts one at the snapshot."""
+        request = pb.ExportRecordRequest(snapshot=snapshot, record=record)
+        if view_seat is not None:
+            request.view_seat = view_seat
+        return self._call(self.stub.ExportRecord, request, timeout, token)
+
     def suggest_move(self, snapshot: bytes, level: str = "greedy", seed: int = 0, *,
-                     seat: int | None = None, token: str | None = None,
+                     seat: int | None = None, budget: int | None = None,
+                     token: str | None = None,
                      timeout: float | None = None) -> pb.SuggestMoveResponse:
-        """A bot's legal move (``greedy`` or ``random``) for the seat whose move is due, or
-        ``seat`` (the credential's own seat for a seat token); the same snapshot, level and
-        seed give the same move. Apply it with :meth:`apply_move`."""
+        """A bot's legal move (``random``, ``greedy`` or ``expert``) for the seat whose move
+        is due, or ``seat`` (the credential's own seat for a seat token); ``budget``: the
+        expert's playouts (the server's default when unset, clamped to its maximum). The
+        same snapshot, level, seed and budget give the same move. Apply it with
+        :meth:`apply_move`."""
         request = pb.SuggestMoveRequest(snapshot=snapshot, level=level, seed=seed)
         if seat is not None:
             request.seat = seat
+        if budget is not None:
+            request.budget = budget
         return self._call(self.stub.SuggestMove, request, timeout, token)

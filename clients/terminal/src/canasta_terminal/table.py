@@ -13,17 +13,27 @@ present the host token, whose answers ask for your view only and are never shown
 It plays against ``--server HOST:PORT``, or by default against a server of its own
 started for the game (:mod:`canasta_terminal.local`).
 
-Type a move by its text (``discard 4D``, ``meld KS KH KD``) or by its number in the
-list; ``hint`` asks the greedy bot, ``help`` lists the commands, ``quit`` leaves.
+Cards are shown with the web table's faces (``10♥``, ``Jk``) where the output can
+encode the suit symbols, hearts and diamonds in red when it is a terminal and
+``NO_COLOR`` is not set (https://no-color.org), and by their codes (``TH``) otherwise.
+After your draw the table names the cards you drew, after a take the pile's cards; in
+May I? it shows the deal's contract.
+
+Type a move by its text (``discard 4D`` or ``discard 4♦``, ``meld KS KH KD``) or by its
+number in the list; ``hint`` asks the greedy bot, ``help`` lists the commands, ``quit``
+leaves.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import random
+import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TextIO
 
 from canasta.v1 import engine_service_pb2 as api
@@ -33,11 +43,12 @@ from canasta_client import CanastaClient, CanastaError
 from canasta_terminal.local import NoLocalServer, local_server
 
 TIMEOUT = 10.0
-LEVELS = ("random", "greedy")  # the bots of SuggestMove (docs/api.md)
+LEVELS = ("random", "greedy", "expert")  # the bots of SuggestMove (docs/api.md)
 
 HELP = """commands:
   <number>        play the move with that number in the list
   <move text>     play a move by its text, e.g. "discard 4D", "meld KS KH KD", "take"
+                  (cards as listed or by their codes: "discard 10♥" or "discard TH")
   hint            what the greedy bot would play for you
   moves           list your legal moves again
   help            this text
@@ -50,12 +61,87 @@ def reason(err: CanastaError) -> str:
     return err.reason or err.code.name
 
 
+# --- card faces ---------------------------------------------------------------------------
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED, RESET = "\x1b[31m", "\x1b[0m"
+_CODE = re.compile(r"^(?:[2-9TJQKA][SHDC]|JK)$")
+
+
+def face(code: str) -> str:
+    """A card's face as the web table writes it (clients/web/i18n.js): 10♥, Jk."""
+    if code == "JK":
+        return "Jk"
+    return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
+
+
+# the codes of typed faces, so a move can be typed as it is listed ("discard 10♥")
+_CODES = {face(r + s): r + s for r in "23456789TJQKA" for s in SUITS} | {"Jk": "JK"}
+
+
+@dataclass(frozen=True)
+class Style:
+    """How cards are written: suit symbols where the output can encode them, red
+    hearts and diamonds where it is a terminal that wants colour."""
+
+    symbols: bool = False
+    colour: bool = False
+
+    @classmethod
+    def of(cls, stream: TextIO, environ: Mapping[str, str] = os.environ) -> Style:
+        """The style for ``stream``: symbols when its encoding has them (a text buffer
+        without one holds any text), colour only on a terminal, unless ``NO_COLOR`` is
+        set (https://no-color.org) or ``TERM`` is ``dumb``."""
+        try:
+            "".join(SUITS.values()).encode(getattr(stream, "encoding", None) or "utf-8")
+            symbols = True
+        except (UnicodeEncodeError, LookupError):
+            symbols = False
+        colour = (stream.isatty() and not environ.get("NO_COLOR")
+                  and environ.get("TERM") != "dumb")
+        return cls(symbols, colour)
+
+    def card(self, code: str) -> str:
+        if not _CODE.match(code):
+            return code
+        text = face(code) if self.symbols else code
+        return f"{RED}{text}{RESET}" if self.colour and code[1] in "HD" else text
+
+    def cards(self, codes: Iterable[str]) -> str:
+        return " ".join(self.card(c) for c in codes)
+
+    def text(self, move: str) -> str:
+        """A move's text with its cards written in this style."""
+        return " ".join(self.card(w) for w in move.split(" "))
+
+
+PLAIN = Style()
+
+
+def typed(answer: str) -> str:
+    """A typed move with the faces in it turned back into card codes."""
+    return " ".join(_CODES.get(w, w) for w in answer.split())
+
+
+# --- the May I? contract --------------------------------------------------------------------
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve")
+
+
+def contract_text(sets: int, runs: int) -> str:
+    """A contract in the words of docs/rules-may-i.md: "two sets + one sequence"."""
+    def count(n: int, word: str) -> str:
+        return f"{_NUMBERS[n] if n < len(_NUMBERS) else n} {word}{'' if n == 1 else 's'}"
+    return " + ".join(count(n, word) for n, word in ((sets, "set"), (runs, "sequence")) if n)
+
+
 # --- rendering ----------------------------------------------------------------------------
 
 
-def _meld_text(m: game.MeldView) -> str:
+def _meld_text(m: game.MeldView, style: Style) -> str:
     tag = f" ({m.canasta} canasta)" if m.canasta else ""
-    return f"[{m.rank}] {' '.join(m.cards)}{tag}"
+    return f"[{m.rank}] {style.cards(m.cards)}{tag}"
 
 
 def _side_name(side: game.SideView, you: int, solo: bool) -> str:
@@ -66,32 +152,39 @@ def _side_name(side: game.SideView, you: int, solo: bool) -> str:
     return f"team {side.team}{mine}, seats {seats}"
 
 
-def render(view: game.SeatView, you: int) -> str:
-    """What the table shows you: scores, the table, the pile, hands, your cards."""
+def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
+    """What the table shows you: scores, the deal's contract and buys (May I?), the
+    table, the pile, hands, your cards."""
     solo = all(len(s.seats) == 1 for s in view.sides)
     lines = [f"--- {view.variant} · {view.players} players · hand {view.hand_no + 1} · "
              f"dealer seat {view.dealer} · you are seat {you} ---"]
+    if view.HasField("may_i"):  # public: every seat knows the deal's contract and buys
+        deal = view.may_i
+        lines.append(f"Contract: {contract_text(deal.sets, deal.sequences)}")
+        lines.append("Buys left: " + " · ".join(
+            f"{'you' if i == you else f'seat {i}'} {'no limit' if n < 0 else n}"
+            for i, n in enumerate(deal.buys_left)))
     lines.append("Scores: " + " · ".join(f"{_side_name(s, you, solo)}: {s.score}"
                                          for s in view.sides))
-    top = view.pile_top or "-"
+    top = style.card(view.pile_top) if view.pile_top else "-"
     frozen = "  (frozen)" if view.pile_frozen else ""
     lines.append(f"Stock {view.stock_size} · Pile {view.pile_size} · top {top}{frozen}")
     lines.append("Melds:")
     for s in view.sides:
-        melds = " | ".join(_meld_text(m) for m in s.melds) or "-"
-        extra = f" · red threes {' '.join(s.red_threes)}" if s.red_threes else ""
+        melds = " | ".join(_meld_text(m, style) for m in s.melds) or "-"
+        extra = f" · red threes {style.cards(s.red_threes)}" if s.red_threes else ""
         lines.append(f"  {_side_name(s, you, solo)}: {melds}{extra}")
     others = " · ".join(f"seat {i}: {n}" for i, n in enumerate(view.hand_sizes) if i != you)
     lines.append(f"Cards held: {others}")
     if view.staged:
-        lines.append("Staged this turn: " + " ; ".join(view.staged))
-    lines.append(f"Your hand ({len(view.hand)}): {' '.join(view.hand)}")
+        lines.append("Staged this turn: " + " ; ".join(style.text(t) for t in view.staged))
+    lines.append(f"Your hand ({len(view.hand)}): {style.cards(view.hand)}")
     return "\n".join(lines)
 
 
-def render_moves(moves: Sequence[game.Move]) -> str:
+def render_moves(moves: Sequence[game.Move], style: Style = PLAIN) -> str:
     width = len(str(len(moves)))
-    return "Your moves:\n" + "\n".join(f"  {i + 1:>{width}}) {m.text}"
+    return "Your moves:\n" + "\n".join(f"  {i + 1:>{width}}) {style.text(m.text)}"
                                        for i, m in enumerate(moves))
 
 
@@ -126,13 +219,18 @@ def render_score(score: api.ScoreHandResponse, you: int, variant: str) -> str:
     return "\n".join(lines)
 
 
-def _event_text(e: game.Event) -> str:
-    """An event's public line. Never the cards of a draw or a take: the bots' answers
-    are the host's, whose events carry the cards every seat drew."""
+def _event_text(e: game.Event, you: int, style: Style) -> str:
+    """An event's line. The cards of a draw or a take are named for your seat only:
+    the bots' answers are the host's, whose events carry the cards every seat drew
+    (yours too, as in a May I? draw that waits for the buy window)."""
+    if e.type == game.EVENT_TYPE_CARDS_DRAWN and e.seat == you and e.cards:
+        return f"  you drew {style.cards(e.cards)}"
     if e.type == game.EVENT_TYPE_PILE_TAKEN:
+        if e.seat == you and e.cards:
+            return f"  you took the pile ({e.count} cards): {style.cards(e.cards)}"
         return f"  seat {e.seat} took the pile ({e.count} cards)"
     if e.type == game.EVENT_TYPE_RED_THREES_LAID:
-        return f"  seat {e.seat} laid red threes {' '.join(e.cards)}"
+        return f"  seat {e.seat} laid red threes {style.cards(e.cards)}"
     return ""
 
 
@@ -152,6 +250,7 @@ class Table:
         self.you: int = args.seat
         self.host: str | None = None  # the host token: the bots' moves and the deals
         self.mine: str | None = None  # your seat's token: your view, moves, hints, score
+        self.style = Style.of(out)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -213,13 +312,13 @@ class Table:
                                               token=self.host)
         done = self.client.apply_move(snapshot, suggestion.move, seat=suggestion.seat,
                                       view_seat=self.you, token=self.host)
-        self.say(f"seat {done.seat} ({self.args.bot}): {done.move.text}")
+        self.say(f"seat {done.seat} ({self.args.bot}): {self.style.text(done.move.text)}")
         self.say_events(done.events)
         return done.snapshot
 
     def say_events(self, events: Sequence[game.Event]) -> None:
         for e in events:
-            if text := _event_text(e):
+            if text := _event_text(e, self.you, self.style):
                 self.say(text)
 
     def play_hand(self, snapshot: bytes) -> tuple[bytes, api.ScoreHandResponse] | None:
@@ -237,8 +336,8 @@ class Table:
                 continue
             if shown != ply:
                 view = self.client.view(snapshot, self.you, token=self.mine).views[0]
-                self.say(render(view, self.you))
-                self.say(render_moves(legal.moves))
+                self.say(render(view, self.you, self.style))
+                self.say(render_moves(legal.moves, self.style))
                 shown = ply
             answer = self.ask("your move> ")
             if answer is None or answer.lower() in ("q", "quit", "exit"):
@@ -252,7 +351,7 @@ class Table:
             except CanastaError as err:
                 self.say(f"refused: {reason(err)}: {err.message}")
                 continue
-            self.say(f"you: {done.move.text}")
+            self.say(f"you: {self.style.text(done.move.text)}")
             self.say_events(done.events)
             snapshot = done.snapshot
             ply += 1
@@ -264,15 +363,15 @@ class Table:
                   snapshot: bytes) -> game.Move | None:
         word = answer.lower()
         if not word or word == "moves":
-            self.say(render_moves(moves))
+            self.say(render_moves(moves, self.style))
             return None
         if word in ("help", "?"):
             self.say(HELP.rstrip())
             return None
         if word == "hint":
-            hint = self.client.suggest_move(snapshot, "greedy", self.args.seed,
+            hint = self.client.suggest_move(snapshot, "expert", self.args.seed,
                                             token=self.mine)
-            self.say(f"hint: {hint.move.text}")
+            self.say(f"hint: {self.style.text(hint.move.text)}")
             return None
         if word.isdigit():
             n = int(word)
@@ -280,7 +379,7 @@ class Table:
                 self.say(f"no move {n}: pick 1 to {len(moves)}")
                 return None
             return moves[n - 1]
-        return game.Move(text=answer)
+        return game.Move(text=typed(answer))
 
 
 def build_parser(prog: str = "canasta play") -> argparse.ArgumentParser:

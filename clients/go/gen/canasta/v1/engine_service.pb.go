@@ -1273,25 +1273,151 @@ func (x *ExportPositionResponse) GetHeader() *SnapshotHeader {
 	return nil
 }
 
+// Request of ExportRecord.
+type ExportRecordRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The sealed game, as it is now.
+	Snapshot []byte `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	// The record the host kept since the deal (docs/records.md): its start, then
+	// one "SEAT MOVE" line per applied move (the answer's `seat` and `move.text`)
+	// and a "hand N" line per NextDeal. It must replay to exactly this snapshot's
+	// position. Empty: a record that starts at this snapshot.
+	Record string `protobuf:"bytes,2,opt,name=record,proto3" json:"record,omitempty"`
+	// Whose record (host only): a seat's, -1 the public one; unset: the whole
+	// record for the host, the caller's own for a seat token.
+	ViewSeat      *int32 `protobuf:"varint,3,opt,name=view_seat,json=viewSeat,proto3,oneof" json:"view_seat,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRecordRequest) Reset() {
+	*x = ExportRecordRequest{}
+	mi := &file_canasta_v1_engine_service_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRecordRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRecordRequest) ProtoMessage() {}
+
+func (x *ExportRecordRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_engine_service_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRecordRequest.ProtoReflect.Descriptor instead.
+func (*ExportRecordRequest) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_engine_service_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ExportRecordRequest) GetSnapshot() []byte {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
+func (x *ExportRecordRequest) GetRecord() string {
+	if x != nil {
+		return x.Record
+	}
+	return ""
+}
+
+func (x *ExportRecordRequest) GetViewSeat() int32 {
+	if x != nil && x.ViewSeat != nil {
+		return *x.ViewSeat
+	}
+	return 0
+}
+
+// Answer of ExportRecord.
+type ExportRecordResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The record in text, with every finished hand's result.
+	Record string `protobuf:"bytes,1,opt,name=record,proto3" json:"record,omitempty"`
+	// The snapshot's clear header.
+	Header        *SnapshotHeader `protobuf:"bytes,2,opt,name=header,proto3" json:"header,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRecordResponse) Reset() {
+	*x = ExportRecordResponse{}
+	mi := &file_canasta_v1_engine_service_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRecordResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRecordResponse) ProtoMessage() {}
+
+func (x *ExportRecordResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_engine_service_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRecordResponse.ProtoReflect.Descriptor instead.
+func (*ExportRecordResponse) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_engine_service_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ExportRecordResponse) GetRecord() string {
+	if x != nil {
+		return x.Record
+	}
+	return ""
+}
+
+func (x *ExportRecordResponse) GetHeader() *SnapshotHeader {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
 // Request of SuggestMove.
 type SuggestMoveRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The sealed game.
 	Snapshot []byte `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
-	// The bot: "greedy" (the default when empty) or "random".
+	// The bot: "greedy" (the default when empty), "random" or "expert" (docs/bots.md).
 	Level string `protobuf:"bytes,2,opt,name=level,proto3" json:"level,omitempty"`
-	// Seed of the bot's choices: the same snapshot, level and seed give the same move.
+	// Seed of the bot's choices: the same snapshot, level, seed and budget give the same move.
 	Seed uint64 `protobuf:"varint,3,opt,name=seed,proto3" json:"seed,omitempty"`
 	// The seat to advise (May I?: a seat in a buy window may answer out of turn);
 	// unset: the caller's seat for a seat token, the awaited seat for the host.
-	Seat          *int32 `protobuf:"varint,4,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
+	Seat *int32 `protobuf:"varint,4,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
+	// The expert's playouts: its strength and time (unset: 48; more than 500 is
+	// clamped to 500; below 1 is refused). The other levels ignore it.
+	Budget        *int32 `protobuf:"varint,5,opt,name=budget,proto3,oneof" json:"budget,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SuggestMoveRequest) Reset() {
 	*x = SuggestMoveRequest{}
-	mi := &file_canasta_v1_engine_service_proto_msgTypes[18]
+	mi := &file_canasta_v1_engine_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1303,7 +1429,7 @@ func (x *SuggestMoveRequest) String() string {
 func (*SuggestMoveRequest) ProtoMessage() {}
 
 func (x *SuggestMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_engine_service_proto_msgTypes[18]
+	mi := &file_canasta_v1_engine_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1316,7 +1442,7 @@ func (x *SuggestMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestMoveRequest.ProtoReflect.Descriptor instead.
 func (*SuggestMoveRequest) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_engine_service_proto_rawDescGZIP(), []int{18}
+	return file_canasta_v1_engine_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SuggestMoveRequest) GetSnapshot() []byte {
@@ -1347,6 +1473,13 @@ func (x *SuggestMoveRequest) GetSeat() int32 {
 	return 0
 }
 
+func (x *SuggestMoveRequest) GetBudget() int32 {
+	if x != nil && x.Budget != nil {
+		return *x.Budget
+	}
+	return 0
+}
+
 // Answer of SuggestMove.
 type SuggestMoveResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1355,14 +1488,16 @@ type SuggestMoveResponse struct {
 	// The suggested move, canonical (typed and text); ApplyMove accepts it as it is.
 	Move *Move `protobuf:"bytes,2,opt,name=move,proto3" json:"move,omitempty"`
 	// The bot that chose it.
-	Level         string `protobuf:"bytes,3,opt,name=level,proto3" json:"level,omitempty"`
+	Level string `protobuf:"bytes,3,opt,name=level,proto3" json:"level,omitempty"`
+	// The playouts the expert ran (the request's budget, clamped); unset for the other levels.
+	Budget        *int32 `protobuf:"varint,4,opt,name=budget,proto3,oneof" json:"budget,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SuggestMoveResponse) Reset() {
 	*x = SuggestMoveResponse{}
-	mi := &file_canasta_v1_engine_service_proto_msgTypes[19]
+	mi := &file_canasta_v1_engine_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1374,7 +1509,7 @@ func (x *SuggestMoveResponse) String() string {
 func (*SuggestMoveResponse) ProtoMessage() {}
 
 func (x *SuggestMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_engine_service_proto_msgTypes[19]
+	mi := &file_canasta_v1_engine_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1387,7 +1522,7 @@ func (x *SuggestMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestMoveResponse.ProtoReflect.Descriptor instead.
 func (*SuggestMoveResponse) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_engine_service_proto_rawDescGZIP(), []int{19}
+	return file_canasta_v1_engine_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SuggestMoveResponse) GetSeat() int32 {
@@ -1409,6 +1544,13 @@ func (x *SuggestMoveResponse) GetLevel() string {
 		return x.Level
 	}
 	return ""
+}
+
+func (x *SuggestMoveResponse) GetBudget() int32 {
+	if x != nil && x.Budget != nil {
+		return *x.Budget
+	}
+	return 0
 }
 
 var File_canasta_v1_engine_service_proto protoreflect.FileDescriptor
@@ -1521,17 +1663,30 @@ const file_canasta_v1_engine_service_proto_rawDesc = "" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\"h\n" +
 	"\x16ExportPositionResponse\x12\x1a\n" +
 	"\bposition\x18\x01 \x01(\tR\bposition\x122\n" +
-	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\"|\n" +
+	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\"y\n" +
+	"\x13ExportRecordRequest\x12\x1a\n" +
+	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x12\x16\n" +
+	"\x06record\x18\x02 \x01(\tR\x06record\x12 \n" +
+	"\tview_seat\x18\x03 \x01(\x05H\x00R\bviewSeat\x88\x01\x01B\f\n" +
+	"\n" +
+	"_view_seat\"b\n" +
+	"\x14ExportRecordResponse\x12\x16\n" +
+	"\x06record\x18\x01 \x01(\tR\x06record\x122\n" +
+	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\"\xa4\x01\n" +
 	"\x12SuggestMoveRequest\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x12\x14\n" +
 	"\x05level\x18\x02 \x01(\tR\x05level\x12\x12\n" +
 	"\x04seed\x18\x03 \x01(\x04R\x04seed\x12\x17\n" +
-	"\x04seat\x18\x04 \x01(\x05H\x00R\x04seat\x88\x01\x01B\a\n" +
-	"\x05_seat\"e\n" +
+	"\x04seat\x18\x04 \x01(\x05H\x00R\x04seat\x88\x01\x01\x12\x1b\n" +
+	"\x06budget\x18\x05 \x01(\x05H\x01R\x06budget\x88\x01\x01B\a\n" +
+	"\x05_seatB\t\n" +
+	"\a_budget\"\x8d\x01\n" +
 	"\x13SuggestMoveResponse\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12$\n" +
 	"\x04move\x18\x02 \x01(\v2\x10.canasta.v1.MoveR\x04move\x12\x14\n" +
-	"\x05level\x18\x03 \x01(\tR\x05level2\x94\b\n" +
+	"\x05level\x18\x03 \x01(\tR\x05level\x12\x1b\n" +
+	"\x06budget\x18\x04 \x01(\x05H\x00R\x06budget\x88\x01\x01B\t\n" +
+	"\a_budget2\x85\t\n" +
 	"\rCanastaEngine\x12g\n" +
 	"\fListVariants\x12\x1f.canasta.v1.ListVariantsRequest\x1a .canasta.v1.ListVariantsResponse\"\x14\x82\xd3\xe4\x93\x02\x0e\x12\f/v1/variants\x12N\n" +
 	"\x04Deal\x12\x17.canasta.v1.DealRequest\x1a\x18.canasta.v1.DealResponse\"\x13\x82\xd3\xe4\x93\x02\r:\x01*\"\b/v1/deal\x12g\n" +
@@ -1542,7 +1697,8 @@ const file_canasta_v1_engine_service_proto_rawDesc = "" +
 	"\aGetView\x12\x1a.canasta.v1.GetViewRequest\x1a\x1b.canasta.v1.GetViewResponse\"\x13\x82\xd3\xe4\x93\x02\r:\x01*\"\b/v1/view\x12_\n" +
 	"\bNextDeal\x12\x1b.canasta.v1.NextDealRequest\x1a\x1c.canasta.v1.NextDealResponse\"\x18\x82\xd3\xe4\x93\x02\x12:\x01*\"\r/v1/next-deal\x12w\n" +
 	"\x0eImportPosition\x12!.canasta.v1.ImportPositionRequest\x1a\".canasta.v1.ImportPositionResponse\"\x1e\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/v1/position:import\x12w\n" +
-	"\x0eExportPosition\x12!.canasta.v1.ExportPositionRequest\x1a\".canasta.v1.ExportPositionResponse\"\x1e\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/v1/position:export\x12k\n" +
+	"\x0eExportPosition\x12!.canasta.v1.ExportPositionRequest\x1a\".canasta.v1.ExportPositionResponse\"\x1e\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/v1/position:export\x12o\n" +
+	"\fExportRecord\x12\x1f.canasta.v1.ExportRecordRequest\x1a .canasta.v1.ExportRecordResponse\"\x1c\x82\xd3\xe4\x93\x02\x16:\x01*\"\x11/v1/record:export\x12k\n" +
 	"\vSuggestMove\x12\x1e.canasta.v1.SuggestMoveRequest\x1a\x1f.canasta.v1.SuggestMoveResponse\"\x1b\x82\xd3\xe4\x93\x02\x15:\x01*\"\x10/v1/suggest-moveb\x06proto3"
 
 var (
@@ -1557,7 +1713,7 @@ func file_canasta_v1_engine_service_proto_rawDescGZIP() []byte {
 	return file_canasta_v1_engine_service_proto_rawDescData
 }
 
-var file_canasta_v1_engine_service_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_canasta_v1_engine_service_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_canasta_v1_engine_service_proto_goTypes = []any{
 	(*ListVariantsRequest)(nil),    // 0: canasta.v1.ListVariantsRequest
 	(*ListVariantsResponse)(nil),   // 1: canasta.v1.ListVariantsResponse
@@ -1577,62 +1733,67 @@ var file_canasta_v1_engine_service_proto_goTypes = []any{
 	(*ImportPositionResponse)(nil), // 15: canasta.v1.ImportPositionResponse
 	(*ExportPositionRequest)(nil),  // 16: canasta.v1.ExportPositionRequest
 	(*ExportPositionResponse)(nil), // 17: canasta.v1.ExportPositionResponse
-	(*SuggestMoveRequest)(nil),     // 18: canasta.v1.SuggestMoveRequest
-	(*SuggestMoveResponse)(nil),    // 19: canasta.v1.SuggestMoveResponse
-	nil,                            // 20: canasta.v1.DealRequest.OptionsEntry
-	(*Variant)(nil),                // 21: canasta.v1.Variant
-	(*SnapshotHeader)(nil),         // 22: canasta.v1.SnapshotHeader
-	(*SeatView)(nil),               // 23: canasta.v1.SeatView
-	(*Event)(nil),                  // 24: canasta.v1.Event
-	(*Move)(nil),                   // 25: canasta.v1.Move
-	(*SideScore)(nil),              // 26: canasta.v1.SideScore
+	(*ExportRecordRequest)(nil),    // 18: canasta.v1.ExportRecordRequest
+	(*ExportRecordResponse)(nil),   // 19: canasta.v1.ExportRecordResponse
+	(*SuggestMoveRequest)(nil),     // 20: canasta.v1.SuggestMoveRequest
+	(*SuggestMoveResponse)(nil),    // 21: canasta.v1.SuggestMoveResponse
+	nil,                            // 22: canasta.v1.DealRequest.OptionsEntry
+	(*Variant)(nil),                // 23: canasta.v1.Variant
+	(*SnapshotHeader)(nil),         // 24: canasta.v1.SnapshotHeader
+	(*SeatView)(nil),               // 25: canasta.v1.SeatView
+	(*Event)(nil),                  // 26: canasta.v1.Event
+	(*Move)(nil),                   // 27: canasta.v1.Move
+	(*SideScore)(nil),              // 28: canasta.v1.SideScore
 }
 var file_canasta_v1_engine_service_proto_depIdxs = []int32{
-	21, // 0: canasta.v1.ListVariantsResponse.variants:type_name -> canasta.v1.Variant
-	20, // 1: canasta.v1.DealRequest.options:type_name -> canasta.v1.DealRequest.OptionsEntry
-	22, // 2: canasta.v1.DealResponse.header:type_name -> canasta.v1.SnapshotHeader
-	23, // 3: canasta.v1.DealResponse.views:type_name -> canasta.v1.SeatView
-	24, // 4: canasta.v1.DealResponse.events:type_name -> canasta.v1.Event
-	25, // 5: canasta.v1.LegalMovesResponse.moves:type_name -> canasta.v1.Move
-	25, // 6: canasta.v1.ApplyMoveRequest.move:type_name -> canasta.v1.Move
-	22, // 7: canasta.v1.ApplyMoveResponse.header:type_name -> canasta.v1.SnapshotHeader
-	25, // 8: canasta.v1.ApplyMoveResponse.move:type_name -> canasta.v1.Move
-	24, // 9: canasta.v1.ApplyMoveResponse.events:type_name -> canasta.v1.Event
-	23, // 10: canasta.v1.ApplyMoveResponse.views:type_name -> canasta.v1.SeatView
-	26, // 11: canasta.v1.ScoreHandResponse.sides:type_name -> canasta.v1.SideScore
-	23, // 12: canasta.v1.GetViewResponse.views:type_name -> canasta.v1.SeatView
-	22, // 13: canasta.v1.NextDealResponse.header:type_name -> canasta.v1.SnapshotHeader
-	23, // 14: canasta.v1.NextDealResponse.views:type_name -> canasta.v1.SeatView
-	24, // 15: canasta.v1.NextDealResponse.events:type_name -> canasta.v1.Event
-	22, // 16: canasta.v1.ImportPositionResponse.header:type_name -> canasta.v1.SnapshotHeader
-	23, // 17: canasta.v1.ImportPositionResponse.views:type_name -> canasta.v1.SeatView
-	22, // 18: canasta.v1.ExportPositionResponse.header:type_name -> canasta.v1.SnapshotHeader
-	25, // 19: canasta.v1.SuggestMoveResponse.move:type_name -> canasta.v1.Move
-	0,  // 20: canasta.v1.CanastaEngine.ListVariants:input_type -> canasta.v1.ListVariantsRequest
-	2,  // 21: canasta.v1.CanastaEngine.Deal:input_type -> canasta.v1.DealRequest
-	4,  // 22: canasta.v1.CanastaEngine.LegalMoves:input_type -> canasta.v1.LegalMovesRequest
-	6,  // 23: canasta.v1.CanastaEngine.ApplyMove:input_type -> canasta.v1.ApplyMoveRequest
-	8,  // 24: canasta.v1.CanastaEngine.ScoreHand:input_type -> canasta.v1.ScoreHandRequest
-	10, // 25: canasta.v1.CanastaEngine.GetView:input_type -> canasta.v1.GetViewRequest
-	12, // 26: canasta.v1.CanastaEngine.NextDeal:input_type -> canasta.v1.NextDealRequest
-	14, // 27: canasta.v1.CanastaEngine.ImportPosition:input_type -> canasta.v1.ImportPositionRequest
-	16, // 28: canasta.v1.CanastaEngine.ExportPosition:input_type -> canasta.v1.ExportPositionRequest
-	18, // 29: canasta.v1.CanastaEngine.SuggestMove:input_type -> canasta.v1.SuggestMoveRequest
-	1,  // 30: canasta.v1.CanastaEngine.ListVariants:output_type -> canasta.v1.ListVariantsResponse
-	3,  // 31: canasta.v1.CanastaEngine.Deal:output_type -> canasta.v1.DealResponse
-	5,  // 32: canasta.v1.CanastaEngine.LegalMoves:output_type -> canasta.v1.LegalMovesResponse
-	7,  // 33: canasta.v1.CanastaEngine.ApplyMove:output_type -> canasta.v1.ApplyMoveResponse
-	9,  // 34: canasta.v1.CanastaEngine.ScoreHand:output_type -> canasta.v1.ScoreHandResponse
-	11, // 35: canasta.v1.CanastaEngine.GetView:output_type -> canasta.v1.GetViewResponse
-	13, // 36: canasta.v1.CanastaEngine.NextDeal:output_type -> canasta.v1.NextDealResponse
-	15, // 37: canasta.v1.CanastaEngine.ImportPosition:output_type -> canasta.v1.ImportPositionResponse
-	17, // 38: canasta.v1.CanastaEngine.ExportPosition:output_type -> canasta.v1.ExportPositionResponse
-	19, // 39: canasta.v1.CanastaEngine.SuggestMove:output_type -> canasta.v1.SuggestMoveResponse
-	30, // [30:40] is the sub-list for method output_type
-	20, // [20:30] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	23, // 0: canasta.v1.ListVariantsResponse.variants:type_name -> canasta.v1.Variant
+	22, // 1: canasta.v1.DealRequest.options:type_name -> canasta.v1.DealRequest.OptionsEntry
+	24, // 2: canasta.v1.DealResponse.header:type_name -> canasta.v1.SnapshotHeader
+	25, // 3: canasta.v1.DealResponse.views:type_name -> canasta.v1.SeatView
+	26, // 4: canasta.v1.DealResponse.events:type_name -> canasta.v1.Event
+	27, // 5: canasta.v1.LegalMovesResponse.moves:type_name -> canasta.v1.Move
+	27, // 6: canasta.v1.ApplyMoveRequest.move:type_name -> canasta.v1.Move
+	24, // 7: canasta.v1.ApplyMoveResponse.header:type_name -> canasta.v1.SnapshotHeader
+	27, // 8: canasta.v1.ApplyMoveResponse.move:type_name -> canasta.v1.Move
+	26, // 9: canasta.v1.ApplyMoveResponse.events:type_name -> canasta.v1.Event
+	25, // 10: canasta.v1.ApplyMoveResponse.views:type_name -> canasta.v1.SeatView
+	28, // 11: canasta.v1.ScoreHandResponse.sides:type_name -> canasta.v1.SideScore
+	25, // 12: canasta.v1.GetViewResponse.views:type_name -> canasta.v1.SeatView
+	24, // 13: canasta.v1.NextDealResponse.header:type_name -> canasta.v1.SnapshotHeader
+	25, // 14: canasta.v1.NextDealResponse.views:type_name -> canasta.v1.SeatView
+	26, // 15: canasta.v1.NextDealResponse.events:type_name -> canasta.v1.Event
+	24, // 16: canasta.v1.ImportPositionResponse.header:type_name -> canasta.v1.SnapshotHeader
+	25, // 17: canasta.v1.ImportPositionResponse.views:type_name -> canasta.v1.SeatView
+	24, // 18: canasta.v1.ExportPositionResponse.header:type_name -> canasta.v1.SnapshotHeader
+	24, // 19: canasta.v1.ExportRecordResponse.header:type_name -> canasta.v1.SnapshotHeader
+	27, // 20: canasta.v1.SuggestMoveResponse.move:type_name -> canasta.v1.Move
+	0,  // 21: canasta.v1.CanastaEngine.ListVariants:input_type -> canasta.v1.ListVariantsRequest
+	2,  // 22: canasta.v1.CanastaEngine.Deal:input_type -> canasta.v1.DealRequest
+	4,  // 23: canasta.v1.CanastaEngine.LegalMoves:input_type -> canasta.v1.LegalMovesRequest
+	6,  // 24: canasta.v1.CanastaEngine.ApplyMove:input_type -> canasta.v1.ApplyMoveRequest
+	8,  // 25: canasta.v1.CanastaEngine.ScoreHand:input_type -> canasta.v1.ScoreHandRequest
+	10, // 26: canasta.v1.CanastaEngine.GetView:input_type -> canasta.v1.GetViewRequest
+	12, // 27: canasta.v1.CanastaEngine.NextDeal:input_type -> canasta.v1.NextDealRequest
+	14, // 28: canasta.v1.CanastaEngine.ImportPosition:input_type -> canasta.v1.ImportPositionRequest
+	16, // 29: canasta.v1.CanastaEngine.ExportPosition:input_type -> canasta.v1.ExportPositionRequest
+	18, // 30: canasta.v1.CanastaEngine.ExportRecord:input_type -> canasta.v1.ExportRecordRequest
+	20, // 31: canasta.v1.CanastaEngine.SuggestMove:input_type -> canasta.v1.SuggestMoveRequest
+	1,  // 32: canasta.v1.CanastaEngine.ListVariants:output_type -> canasta.v1.ListVariantsResponse
+	3,  // 33: canasta.v1.CanastaEngine.Deal:output_type -> canasta.v1.DealResponse
+	5,  // 34: canasta.v1.CanastaEngine.LegalMoves:output_type -> canasta.v1.LegalMovesResponse
+	7,  // 35: canasta.v1.CanastaEngine.ApplyMove:output_type -> canasta.v1.ApplyMoveResponse
+	9,  // 36: canasta.v1.CanastaEngine.ScoreHand:output_type -> canasta.v1.ScoreHandResponse
+	11, // 37: canasta.v1.CanastaEngine.GetView:output_type -> canasta.v1.GetViewResponse
+	13, // 38: canasta.v1.CanastaEngine.NextDeal:output_type -> canasta.v1.NextDealResponse
+	15, // 39: canasta.v1.CanastaEngine.ImportPosition:output_type -> canasta.v1.ImportPositionResponse
+	17, // 40: canasta.v1.CanastaEngine.ExportPosition:output_type -> canasta.v1.ExportPositionResponse
+	19, // 41: canasta.v1.CanastaEngine.ExportRecord:output_type -> canasta.v1.ExportRecordResponse
+	21, // 42: canasta.v1.CanastaEngine.SuggestMove:output_type -> canasta.v1.SuggestMoveResponse
+	32, // [32:43] is the sub-list for method output_type
+	21, // [21:32] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_canasta_v1_engine_service_proto_init() }
@@ -1647,13 +1808,15 @@ func file_canasta_v1_engine_service_proto_init() {
 	file_canasta_v1_engine_service_proto_msgTypes[12].OneofWrappers = []any{}
 	file_canasta_v1_engine_service_proto_msgTypes[14].OneofWrappers = []any{}
 	file_canasta_v1_engine_service_proto_msgTypes[18].OneofWrappers = []any{}
+	file_canasta_v1_engine_service_proto_msgTypes[20].OneofWrappers = []any{}
+	file_canasta_v1_engine_service_proto_msgTypes[21].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_canasta_v1_engine_service_proto_rawDesc), len(file_canasta_v1_engine_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   21,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

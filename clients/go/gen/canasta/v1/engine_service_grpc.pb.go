@@ -28,6 +28,7 @@ const (
 	CanastaEngine_NextDeal_FullMethodName       = "/canasta.v1.CanastaEngine/NextDeal"
 	CanastaEngine_ImportPosition_FullMethodName = "/canasta.v1.CanastaEngine/ImportPosition"
 	CanastaEngine_ExportPosition_FullMethodName = "/canasta.v1.CanastaEngine/ExportPosition"
+	CanastaEngine_ExportRecord_FullMethodName   = "/canasta.v1.CanastaEngine/ExportRecord"
 	CanastaEngine_SuggestMove_FullMethodName    = "/canasta.v1.CanastaEngine/SuggestMove"
 )
 
@@ -70,6 +71,11 @@ type CanastaEngineClient interface {
 	// The whole position of a snapshot in the text notation (reveals every hand):
 	// the host alone, as CANASTA_EXPORT_POLICY allows.
 	ExportPosition(ctx context.Context, in *ExportPositionRequest, opts ...grpc.CallOption) (*ExportPositionResponse, error)
+	// The game record (docs/records.md) of the moves the host kept, checked by
+	// replay against the snapshot: the whole record for the host, a seat's own
+	// record (other hands hidden until a hand is over) for its token, the
+	// public record (no hand at all) for a spectator.
+	ExportRecord(ctx context.Context, in *ExportRecordRequest, opts ...grpc.CallOption) (*ExportRecordResponse, error)
 	// A legal move chosen by a bot (not applied), from what the moving seat
 	// may know only: for the awaited seat (host) or the caller's own seat.
 	SuggestMove(ctx context.Context, in *SuggestMoveRequest, opts ...grpc.CallOption) (*SuggestMoveResponse, error)
@@ -173,6 +179,16 @@ func (c *canastaEngineClient) ExportPosition(ctx context.Context, in *ExportPosi
 	return out, nil
 }
 
+func (c *canastaEngineClient) ExportRecord(ctx context.Context, in *ExportRecordRequest, opts ...grpc.CallOption) (*ExportRecordResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ExportRecordResponse)
+	err := c.cc.Invoke(ctx, CanastaEngine_ExportRecord_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *canastaEngineClient) SuggestMove(ctx context.Context, in *SuggestMoveRequest, opts ...grpc.CallOption) (*SuggestMoveResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(SuggestMoveResponse)
@@ -222,6 +238,11 @@ type CanastaEngineServer interface {
 	// The whole position of a snapshot in the text notation (reveals every hand):
 	// the host alone, as CANASTA_EXPORT_POLICY allows.
 	ExportPosition(context.Context, *ExportPositionRequest) (*ExportPositionResponse, error)
+	// The game record (docs/records.md) of the moves the host kept, checked by
+	// replay against the snapshot: the whole record for the host, a seat's own
+	// record (other hands hidden until a hand is over) for its token, the
+	// public record (no hand at all) for a spectator.
+	ExportRecord(context.Context, *ExportRecordRequest) (*ExportRecordResponse, error)
 	// A legal move chosen by a bot (not applied), from what the moving seat
 	// may know only: for the awaited seat (host) or the caller's own seat.
 	SuggestMove(context.Context, *SuggestMoveRequest) (*SuggestMoveResponse, error)
@@ -261,6 +282,9 @@ func (UnimplementedCanastaEngineServer) ImportPosition(context.Context, *ImportP
 }
 func (UnimplementedCanastaEngineServer) ExportPosition(context.Context, *ExportPositionRequest) (*ExportPositionResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ExportPosition not implemented")
+}
+func (UnimplementedCanastaEngineServer) ExportRecord(context.Context, *ExportRecordRequest) (*ExportRecordResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ExportRecord not implemented")
 }
 func (UnimplementedCanastaEngineServer) SuggestMove(context.Context, *SuggestMoveRequest) (*SuggestMoveResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SuggestMove not implemented")
@@ -448,6 +472,24 @@ func _CanastaEngine_ExportPosition_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CanastaEngine_ExportRecord_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ExportRecordRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CanastaEngineServer).ExportRecord(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CanastaEngine_ExportRecord_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CanastaEngineServer).ExportRecord(ctx, req.(*ExportRecordRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _CanastaEngine_SuggestMove_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(SuggestMoveRequest)
 	if err := dec(in); err != nil {
@@ -508,6 +550,10 @@ var CanastaEngine_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ExportPosition",
 			Handler:    _CanastaEngine_ExportPosition_Handler,
+		},
+		{
+			MethodName: "ExportRecord",
+			Handler:    _CanastaEngine_ExportRecord_Handler,
 		},
 		{
 			MethodName: "SuggestMove",

@@ -696,7 +696,17 @@ type SeatView struct {
 	// Seat that went out, -1 none (or the stock ran out).
 	WentOut int32 `protobuf:"varint,22,opt,name=went_out,json=wentOut,proto3" json:"went_out,omitempty"`
 	// Team that won the game, -1 none.
-	Winner        int32 `protobuf:"varint,23,opt,name=winner,proto3" json:"winner,omitempty"`
+	Winner int32 `protobuf:"varint,23,opt,name=winner,proto3" json:"winner,omitempty"`
+	// Red threes laid by each seat, index = seat (a side's `red_threes` are its
+	// seats' together). Public: they lie face up at the table.
+	SeatRedThrees []*SeatCards `protobuf:"bytes,24,rep,name=seat_red_threes,json=seatRedThrees,proto3" json:"seat_red_threes,omitempty"`
+	// The cards turned up at the deal to start the pile, in the order turned (a
+	// wild card or a three turned up is covered by the next card), the same for the
+	// whole hand; empty when none was turned (May I? without its turn_upcard
+	// option). Public.
+	Upcards []string `protobuf:"bytes,25,rep,name=upcards,proto3" json:"upcards,omitempty"`
+	// May I? only: this deal's contract and each seat's buys left. Public.
+	MayI          *MayIDeal `protobuf:"bytes,26,opt,name=may_i,json=mayI,proto3" json:"may_i,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -892,6 +902,137 @@ func (x *SeatView) GetWinner() int32 {
 	return 0
 }
 
+func (x *SeatView) GetSeatRedThrees() []*SeatCards {
+	if x != nil {
+		return x.SeatRedThrees
+	}
+	return nil
+}
+
+func (x *SeatView) GetUpcards() []string {
+	if x != nil {
+		return x.Upcards
+	}
+	return nil
+}
+
+func (x *SeatView) GetMayI() *MayIDeal {
+	if x != nil {
+		return x.MayI
+	}
+	return nil
+}
+
+// Cards of one seat.
+type SeatCards struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Card codes.
+	Cards         []string `protobuf:"bytes,1,rep,name=cards,proto3" json:"cards,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeatCards) Reset() {
+	*x = SeatCards{}
+	mi := &file_canasta_v1_game_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatCards) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatCards) ProtoMessage() {}
+
+func (x *SeatCards) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatCards.ProtoReflect.Descriptor instead.
+func (*SeatCards) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *SeatCards) GetCards() []string {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+// The public facts of a May I? deal.
+type MayIDeal struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Sets (three or more of a rank) the contract asks for to go down.
+	Sets int32 `protobuf:"varint,1,opt,name=sets,proto3" json:"sets,omitempty"`
+	// Sequences (four or more in a suit) the contract asks for to go down.
+	Sequences int32 `protobuf:"varint,2,opt,name=sequences,proto3" json:"sequences,omitempty"`
+	// Buys each seat may still make this deal, index = seat; -1 = no limit.
+	BuysLeft      []int32 `protobuf:"varint,3,rep,packed,name=buys_left,json=buysLeft,proto3" json:"buys_left,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MayIDeal) Reset() {
+	*x = MayIDeal{}
+	mi := &file_canasta_v1_game_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MayIDeal) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MayIDeal) ProtoMessage() {}
+
+func (x *MayIDeal) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MayIDeal.ProtoReflect.Descriptor instead.
+func (*MayIDeal) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *MayIDeal) GetSets() int32 {
+	if x != nil {
+		return x.Sets
+	}
+	return 0
+}
+
+func (x *MayIDeal) GetSequences() int32 {
+	if x != nil {
+		return x.Sequences
+	}
+	return 0
+}
+
+func (x *MayIDeal) GetBuysLeft() []int32 {
+	if x != nil {
+		return x.BuysLeft
+	}
+	return nil
+}
+
 // One side's (team's) table.
 type SideView struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -917,7 +1058,7 @@ type SideView struct {
 
 func (x *SideView) Reset() {
 	*x = SideView{}
-	mi := &file_canasta_v1_game_proto_msgTypes[4]
+	mi := &file_canasta_v1_game_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -929,7 +1070,7 @@ func (x *SideView) String() string {
 func (*SideView) ProtoMessage() {}
 
 func (x *SideView) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[4]
+	mi := &file_canasta_v1_game_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -942,7 +1083,7 @@ func (x *SideView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SideView.ProtoReflect.Descriptor instead.
 func (*SideView) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{4}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *SideView) GetTeam() int32 {
@@ -1030,7 +1171,7 @@ type MeldView struct {
 
 func (x *MeldView) Reset() {
 	*x = MeldView{}
-	mi := &file_canasta_v1_game_proto_msgTypes[5]
+	mi := &file_canasta_v1_game_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1042,7 +1183,7 @@ func (x *MeldView) String() string {
 func (*MeldView) ProtoMessage() {}
 
 func (x *MeldView) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[5]
+	mi := &file_canasta_v1_game_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1055,7 +1196,7 @@ func (x *MeldView) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MeldView.ProtoReflect.Descriptor instead.
 func (*MeldView) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{5}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *MeldView) GetRank() string {
@@ -1126,7 +1267,7 @@ type SideScore struct {
 
 func (x *SideScore) Reset() {
 	*x = SideScore{}
-	mi := &file_canasta_v1_game_proto_msgTypes[6]
+	mi := &file_canasta_v1_game_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1138,7 +1279,7 @@ func (x *SideScore) String() string {
 func (*SideScore) ProtoMessage() {}
 
 func (x *SideScore) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[6]
+	mi := &file_canasta_v1_game_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1151,7 +1292,7 @@ func (x *SideScore) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SideScore.ProtoReflect.Descriptor instead.
 func (*SideScore) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{6}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *SideScore) GetTeam() int32 {
@@ -1216,7 +1357,7 @@ type ScoreBreakdown struct {
 
 func (x *ScoreBreakdown) Reset() {
 	*x = ScoreBreakdown{}
-	mi := &file_canasta_v1_game_proto_msgTypes[7]
+	mi := &file_canasta_v1_game_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1228,7 +1369,7 @@ func (x *ScoreBreakdown) String() string {
 func (*ScoreBreakdown) ProtoMessage() {}
 
 func (x *ScoreBreakdown) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[7]
+	mi := &file_canasta_v1_game_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1241,7 +1382,7 @@ func (x *ScoreBreakdown) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScoreBreakdown.ProtoReflect.Descriptor instead.
 func (*ScoreBreakdown) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{7}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ScoreBreakdown) GetBase() int32 {
@@ -1319,14 +1460,17 @@ type Variant struct {
 	// Most seats.
 	MaxPlayers int32 `protobuf:"varint,4,opt,name=max_players,json=maxPlayers,proto3" json:"max_players,omitempty"`
 	// Rule options accepted by DealRequest.options.
-	Options       []*VariantOption `protobuf:"bytes,5,rep,name=options,proto3" json:"options,omitempty"`
+	Options []*VariantOption `protobuf:"bytes,5,rep,name=options,proto3" json:"options,omitempty"`
+	// The table of each player count from min_players to max_players, with the
+	// default options: what a client needs to write a position or a stacked deck.
+	Tables        []*VariantTable `protobuf:"bytes,6,rep,name=tables,proto3" json:"tables,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Variant) Reset() {
 	*x = Variant{}
-	mi := &file_canasta_v1_game_proto_msgTypes[8]
+	mi := &file_canasta_v1_game_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1338,7 +1482,7 @@ func (x *Variant) String() string {
 func (*Variant) ProtoMessage() {}
 
 func (x *Variant) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[8]
+	mi := &file_canasta_v1_game_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1351,7 +1495,7 @@ func (x *Variant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Variant.ProtoReflect.Descriptor instead.
 func (*Variant) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{8}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Variant) GetId() string {
@@ -1389,6 +1533,179 @@ func (x *Variant) GetOptions() []*VariantOption {
 	return nil
 }
 
+func (x *Variant) GetTables() []*VariantTable {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+// The table of a game for one player count (default options).
+type VariantTable struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Number of seats.
+	Players int32 `protobuf:"varint,1,opt,name=players,proto3" json:"players,omitempty"`
+	// Packs of 52 cards in the deck.
+	Packs int32 `protobuf:"varint,2,opt,name=packs,proto3" json:"packs,omitempty"`
+	// Jokers in the deck (card code `JK`).
+	Jokers int32 `protobuf:"varint,3,opt,name=jokers,proto3" json:"jokers,omitempty"`
+	// Cards in the deck: packs * 52 + jokers. A stacked DealRequest.deck holds
+	// exactly these cards: `packs` copies of each of the 52 codes and the jokers.
+	Cards int32 `protobuf:"varint,4,opt,name=cards,proto3" json:"cards,omitempty"`
+	// Cards dealt to each seat in play (May I?: in the first deal; see hand_sizes).
+	HandSize int32 `protobuf:"varint,5,opt,name=hand_size,json=handSize,proto3" json:"hand_size,omitempty"`
+	// Cards a draw from the stock takes.
+	DrawCount int32 `protobuf:"varint,6,opt,name=draw_count,json=drawCount,proto3" json:"draw_count,omitempty"`
+	// The seats dealt in, hand by hand from the first, cycling (one entry when every
+	// seat plays every hand; five players and the six-player rotation differ).
+	SeatsInPlay []*SeatList `protobuf:"bytes,7,rep,name=seats_in_play,json=seatsInPlay,proto3" json:"seats_in_play,omitempty"`
+	// The sides that score together, each with its seats (May I?: one per seat).
+	Sides []*SeatList `protobuf:"bytes,8,rep,name=sides,proto3" json:"sides,omitempty"`
+	// May I?: the cards dealt in each deal of the default schedule.
+	HandSizes     []int32 `protobuf:"varint,9,rep,packed,name=hand_sizes,json=handSizes,proto3" json:"hand_sizes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *VariantTable) Reset() {
+	*x = VariantTable{}
+	mi := &file_canasta_v1_game_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *VariantTable) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*VariantTable) ProtoMessage() {}
+
+func (x *VariantTable) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use VariantTable.ProtoReflect.Descriptor instead.
+func (*VariantTable) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *VariantTable) GetPlayers() int32 {
+	if x != nil {
+		return x.Players
+	}
+	return 0
+}
+
+func (x *VariantTable) GetPacks() int32 {
+	if x != nil {
+		return x.Packs
+	}
+	return 0
+}
+
+func (x *VariantTable) GetJokers() int32 {
+	if x != nil {
+		return x.Jokers
+	}
+	return 0
+}
+
+func (x *VariantTable) GetCards() int32 {
+	if x != nil {
+		return x.Cards
+	}
+	return 0
+}
+
+func (x *VariantTable) GetHandSize() int32 {
+	if x != nil {
+		return x.HandSize
+	}
+	return 0
+}
+
+func (x *VariantTable) GetDrawCount() int32 {
+	if x != nil {
+		return x.DrawCount
+	}
+	return 0
+}
+
+func (x *VariantTable) GetSeatsInPlay() []*SeatList {
+	if x != nil {
+		return x.SeatsInPlay
+	}
+	return nil
+}
+
+func (x *VariantTable) GetSides() []*SeatList {
+	if x != nil {
+		return x.Sides
+	}
+	return nil
+}
+
+func (x *VariantTable) GetHandSizes() []int32 {
+	if x != nil {
+		return x.HandSizes
+	}
+	return nil
+}
+
+// Some seats.
+type SeatList struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Seat numbers.
+	Seats         []int32 `protobuf:"varint,1,rep,packed,name=seats,proto3" json:"seats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeatList) Reset() {
+	*x = SeatList{}
+	mi := &file_canasta_v1_game_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatList) ProtoMessage() {}
+
+func (x *SeatList) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatList.ProtoReflect.Descriptor instead.
+func (*SeatList) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *SeatList) GetSeats() []int32 {
+	if x != nil {
+		return x.Seats
+	}
+	return nil
+}
+
 // A named rule option.
 type VariantOption struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1405,14 +1722,16 @@ type VariantOption struct {
 	// Rule id the option changes.
 	Rule string `protobuf:"bytes,6,opt,name=rule,proto3" json:"rule,omitempty"`
 	// What the option does (English).
-	Description   string `protobuf:"bytes,7,opt,name=description,proto3" json:"description,omitempty"`
+	Description string `protobuf:"bytes,7,opt,name=description,proto3" json:"description,omitempty"`
+	// Former names of the option, still accepted in DealRequest.options.
+	Aliases       []string `protobuf:"bytes,8,rep,name=aliases,proto3" json:"aliases,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *VariantOption) Reset() {
 	*x = VariantOption{}
-	mi := &file_canasta_v1_game_proto_msgTypes[9]
+	mi := &file_canasta_v1_game_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1424,7 +1743,7 @@ func (x *VariantOption) String() string {
 func (*VariantOption) ProtoMessage() {}
 
 func (x *VariantOption) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[9]
+	mi := &file_canasta_v1_game_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1437,7 +1756,7 @@ func (x *VariantOption) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VariantOption.ProtoReflect.Descriptor instead.
 func (*VariantOption) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{9}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *VariantOption) GetName() string {
@@ -1489,6 +1808,13 @@ func (x *VariantOption) GetDescription() string {
 	return ""
 }
 
+func (x *VariantOption) GetAliases() []string {
+	if x != nil {
+		return x.Aliases
+	}
+	return nil
+}
+
 // Something that happened during a state change, visible to every seat.
 type Event struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1512,7 +1838,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_canasta_v1_game_proto_msgTypes[10]
+	mi := &file_canasta_v1_game_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1524,7 +1850,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[10]
+	mi := &file_canasta_v1_game_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1537,7 +1863,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{10}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Event) GetType() EventType {
@@ -1591,7 +1917,7 @@ type Move_Draw struct {
 
 func (x *Move_Draw) Reset() {
 	*x = Move_Draw{}
-	mi := &file_canasta_v1_game_proto_msgTypes[11]
+	mi := &file_canasta_v1_game_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1603,7 +1929,7 @@ func (x *Move_Draw) String() string {
 func (*Move_Draw) ProtoMessage() {}
 
 func (x *Move_Draw) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[11]
+	mi := &file_canasta_v1_game_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1639,7 +1965,7 @@ type Move_TakePile struct {
 
 func (x *Move_TakePile) Reset() {
 	*x = Move_TakePile{}
-	mi := &file_canasta_v1_game_proto_msgTypes[12]
+	mi := &file_canasta_v1_game_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1651,7 +1977,7 @@ func (x *Move_TakePile) String() string {
 func (*Move_TakePile) ProtoMessage() {}
 
 func (x *Move_TakePile) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[12]
+	mi := &file_canasta_v1_game_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1699,7 +2025,7 @@ type Move_MeldCards struct {
 
 func (x *Move_MeldCards) Reset() {
 	*x = Move_MeldCards{}
-	mi := &file_canasta_v1_game_proto_msgTypes[13]
+	mi := &file_canasta_v1_game_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1711,7 +2037,7 @@ func (x *Move_MeldCards) String() string {
 func (*Move_MeldCards) ProtoMessage() {}
 
 func (x *Move_MeldCards) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[13]
+	mi := &file_canasta_v1_game_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1754,7 +2080,7 @@ type Move_AddToMeld struct {
 
 func (x *Move_AddToMeld) Reset() {
 	*x = Move_AddToMeld{}
-	mi := &file_canasta_v1_game_proto_msgTypes[14]
+	mi := &file_canasta_v1_game_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1766,7 +2092,7 @@ func (x *Move_AddToMeld) String() string {
 func (*Move_AddToMeld) ProtoMessage() {}
 
 func (x *Move_AddToMeld) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[14]
+	mi := &file_canasta_v1_game_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1817,7 +2143,7 @@ type Move_Merge struct {
 
 func (x *Move_Merge) Reset() {
 	*x = Move_Merge{}
-	mi := &file_canasta_v1_game_proto_msgTypes[15]
+	mi := &file_canasta_v1_game_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1829,7 +2155,7 @@ func (x *Move_Merge) String() string {
 func (*Move_Merge) ProtoMessage() {}
 
 func (x *Move_Merge) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[15]
+	mi := &file_canasta_v1_game_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1868,7 +2194,7 @@ type Move_Buy struct {
 
 func (x *Move_Buy) Reset() {
 	*x = Move_Buy{}
-	mi := &file_canasta_v1_game_proto_msgTypes[16]
+	mi := &file_canasta_v1_game_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1880,7 +2206,7 @@ func (x *Move_Buy) String() string {
 func (*Move_Buy) ProtoMessage() {}
 
 func (x *Move_Buy) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[16]
+	mi := &file_canasta_v1_game_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1905,7 +2231,7 @@ type Move_PassBuy struct {
 
 func (x *Move_PassBuy) Reset() {
 	*x = Move_PassBuy{}
-	mi := &file_canasta_v1_game_proto_msgTypes[17]
+	mi := &file_canasta_v1_game_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1917,7 +2243,7 @@ func (x *Move_PassBuy) String() string {
 func (*Move_PassBuy) ProtoMessage() {}
 
 func (x *Move_PassBuy) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[17]
+	mi := &file_canasta_v1_game_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1945,7 +2271,7 @@ type Move_GoDown struct {
 
 func (x *Move_GoDown) Reset() {
 	*x = Move_GoDown{}
-	mi := &file_canasta_v1_game_proto_msgTypes[18]
+	mi := &file_canasta_v1_game_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1957,7 +2283,7 @@ func (x *Move_GoDown) String() string {
 func (*Move_GoDown) ProtoMessage() {}
 
 func (x *Move_GoDown) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[18]
+	mi := &file_canasta_v1_game_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1995,7 +2321,7 @@ type Move_LayOff struct {
 
 func (x *Move_LayOff) Reset() {
 	*x = Move_LayOff{}
-	mi := &file_canasta_v1_game_proto_msgTypes[19]
+	mi := &file_canasta_v1_game_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2007,7 +2333,7 @@ func (x *Move_LayOff) String() string {
 func (*Move_LayOff) ProtoMessage() {}
 
 func (x *Move_LayOff) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[19]
+	mi := &file_canasta_v1_game_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2055,7 +2381,7 @@ type Move_Discard struct {
 
 func (x *Move_Discard) Reset() {
 	*x = Move_Discard{}
-	mi := &file_canasta_v1_game_proto_msgTypes[20]
+	mi := &file_canasta_v1_game_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2067,7 +2393,7 @@ func (x *Move_Discard) String() string {
 func (*Move_Discard) ProtoMessage() {}
 
 func (x *Move_Discard) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[20]
+	mi := &file_canasta_v1_game_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2101,7 +2427,7 @@ type Move_GoOut struct {
 
 func (x *Move_GoOut) Reset() {
 	*x = Move_GoOut{}
-	mi := &file_canasta_v1_game_proto_msgTypes[21]
+	mi := &file_canasta_v1_game_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2113,7 +2439,7 @@ func (x *Move_GoOut) String() string {
 func (*Move_GoOut) ProtoMessage() {}
 
 func (x *Move_GoOut) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[21]
+	mi := &file_canasta_v1_game_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2145,7 +2471,7 @@ type Move_Ask struct {
 
 func (x *Move_Ask) Reset() {
 	*x = Move_Ask{}
-	mi := &file_canasta_v1_game_proto_msgTypes[22]
+	mi := &file_canasta_v1_game_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2157,7 +2483,7 @@ func (x *Move_Ask) String() string {
 func (*Move_Ask) ProtoMessage() {}
 
 func (x *Move_Ask) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[22]
+	mi := &file_canasta_v1_game_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2184,7 +2510,7 @@ type Move_Answer struct {
 
 func (x *Move_Answer) Reset() {
 	*x = Move_Answer{}
-	mi := &file_canasta_v1_game_proto_msgTypes[23]
+	mi := &file_canasta_v1_game_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2196,7 +2522,7 @@ func (x *Move_Answer) String() string {
 func (*Move_Answer) ProtoMessage() {}
 
 func (x *Move_Answer) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[23]
+	mi := &file_canasta_v1_game_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2228,7 +2554,7 @@ type Move_Undo struct {
 
 func (x *Move_Undo) Reset() {
 	*x = Move_Undo{}
-	mi := &file_canasta_v1_game_proto_msgTypes[24]
+	mi := &file_canasta_v1_game_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2240,7 +2566,7 @@ func (x *Move_Undo) String() string {
 func (*Move_Undo) ProtoMessage() {}
 
 func (x *Move_Undo) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[24]
+	mi := &file_canasta_v1_game_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2265,7 +2591,7 @@ type Move_Decline struct {
 
 func (x *Move_Decline) Reset() {
 	*x = Move_Decline{}
-	mi := &file_canasta_v1_game_proto_msgTypes[25]
+	mi := &file_canasta_v1_game_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2277,7 +2603,7 @@ func (x *Move_Decline) String() string {
 func (*Move_Decline) ProtoMessage() {}
 
 func (x *Move_Decline) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[25]
+	mi := &file_canasta_v1_game_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2302,7 +2628,7 @@ type Move_EndHand struct {
 
 func (x *Move_EndHand) Reset() {
 	*x = Move_EndHand{}
-	mi := &file_canasta_v1_game_proto_msgTypes[26]
+	mi := &file_canasta_v1_game_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2314,7 +2640,7 @@ func (x *Move_EndHand) String() string {
 func (*Move_EndHand) ProtoMessage() {}
 
 func (x *Move_EndHand) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[26]
+	mi := &file_canasta_v1_game_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2398,7 +2724,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\agame_id\x18\x04 \x01(\tR\x06gameId\x12\x10\n" +
 	"\x03seq\x18\x05 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bimported\x18\x06 \x01(\bR\bimported\x12\x18\n" +
-	"\astacked\x18\a \x01(\bR\astacked\"\x84\x05\n" +
+	"\astacked\x18\a \x01(\bR\astacked\"\x88\x06\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12\x18\n" +
@@ -2427,7 +2753,16 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"legalMoves\x12-\n" +
 	"\x06result\x18\x15 \x03(\v2\x15.canasta.v1.SideScoreR\x06result\x12\x19\n" +
 	"\bwent_out\x18\x16 \x01(\x05R\awentOut\x12\x16\n" +
-	"\x06winner\x18\x17 \x01(\x05R\x06winner\"\xe8\x01\n" +
+	"\x06winner\x18\x17 \x01(\x05R\x06winner\x12=\n" +
+	"\x0fseat_red_threes\x18\x18 \x03(\v2\x15.canasta.v1.SeatCardsR\rseatRedThrees\x12\x18\n" +
+	"\aupcards\x18\x19 \x03(\tR\aupcards\x12)\n" +
+	"\x05may_i\x18\x1a \x01(\v2\x14.canasta.v1.MayIDealR\x04mayI\"!\n" +
+	"\tSeatCards\x12\x14\n" +
+	"\x05cards\x18\x01 \x03(\tR\x05cards\"Y\n" +
+	"\bMayIDeal\x12\x12\n" +
+	"\x04sets\x18\x01 \x01(\x05R\x04sets\x12\x1c\n" +
+	"\tsequences\x18\x02 \x01(\x05R\tsequences\x12\x1b\n" +
+	"\tbuys_left\x18\x03 \x03(\x05R\bbuysLeft\"\xe8\x01\n" +
 	"\bSideView\x12\x12\n" +
 	"\x04team\x18\x01 \x01(\x05R\x04team\x12\x14\n" +
 	"\x05seats\x18\x02 \x03(\x05R\x05seats\x12\x14\n" +
@@ -2465,7 +2800,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"red_threes\x18\x06 \x01(\x05R\tredThrees\x12(\n" +
 	"\x10red_three_points\x18\a \x01(\x05R\x0eredThreePoints\x12\x17\n" +
 	"\ain_hand\x18\b \x01(\x05R\x06inHand\x12\x1c\n" +
-	"\tpenalties\x18\t \x01(\x05R\tpenalties\"\xa4\x01\n" +
+	"\tpenalties\x18\t \x01(\x05R\tpenalties\"\xd6\x01\n" +
 	"\aVariant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
@@ -2473,7 +2808,22 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"minPlayers\x12\x1f\n" +
 	"\vmax_players\x18\x04 \x01(\x05R\n" +
 	"maxPlayers\x123\n" +
-	"\aoptions\x18\x05 \x03(\v2\x19.canasta.v1.VariantOptionR\aoptions\"\xf5\x01\n" +
+	"\aoptions\x18\x05 \x03(\v2\x19.canasta.v1.VariantOptionR\aoptions\x120\n" +
+	"\x06tables\x18\x06 \x03(\v2\x18.canasta.v1.VariantTableR\x06tables\"\xad\x02\n" +
+	"\fVariantTable\x12\x18\n" +
+	"\aplayers\x18\x01 \x01(\x05R\aplayers\x12\x14\n" +
+	"\x05packs\x18\x02 \x01(\x05R\x05packs\x12\x16\n" +
+	"\x06jokers\x18\x03 \x01(\x05R\x06jokers\x12\x14\n" +
+	"\x05cards\x18\x04 \x01(\x05R\x05cards\x12\x1b\n" +
+	"\thand_size\x18\x05 \x01(\x05R\bhandSize\x12\x1d\n" +
+	"\n" +
+	"draw_count\x18\x06 \x01(\x05R\tdrawCount\x128\n" +
+	"\rseats_in_play\x18\a \x03(\v2\x14.canasta.v1.SeatListR\vseatsInPlay\x12*\n" +
+	"\x05sides\x18\b \x03(\v2\x14.canasta.v1.SeatListR\x05sides\x12\x1d\n" +
+	"\n" +
+	"hand_sizes\x18\t \x03(\x05R\thandSizes\" \n" +
+	"\bSeatList\x12\x14\n" +
+	"\x05seats\x18\x01 \x03(\x05R\x05seats\"\x8f\x02\n" +
 	"\rVariantOption\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
 	"\x04type\x18\x02 \x01(\x0e2\x16.canasta.v1.OptionTypeR\x04type\x12(\n" +
@@ -2481,7 +2831,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\achoices\x18\x04 \x03(\tR\achoices\x12\x18\n" +
 	"\aminimum\x18\x05 \x01(\x05R\aminimum\x12\x12\n" +
 	"\x04rule\x18\x06 \x01(\tR\x04rule\x12 \n" +
-	"\vdescription\x18\a \x01(\tR\vdescriptionB\x10\n" +
+	"\vdescription\x18\a \x01(\tR\vdescription\x12\x18\n" +
+	"\aaliases\x18\b \x03(\tR\aaliasesB\x10\n" +
 	"\x0e_default_value\"\x9a\x01\n" +
 	"\x05Event\x12)\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x15.canasta.v1.EventTypeR\x04type\x12\x12\n" +
@@ -2520,7 +2871,7 @@ func file_canasta_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_canasta_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_canasta_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_canasta_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_canasta_v1_game_proto_goTypes = []any{
 	(OptionType)(0),        // 0: canasta.v1.OptionType
 	(EventType)(0),         // 1: canasta.v1.EventType
@@ -2528,62 +2879,71 @@ var file_canasta_v1_game_proto_goTypes = []any{
 	(*CardGroup)(nil),      // 3: canasta.v1.CardGroup
 	(*SnapshotHeader)(nil), // 4: canasta.v1.SnapshotHeader
 	(*SeatView)(nil),       // 5: canasta.v1.SeatView
-	(*SideView)(nil),       // 6: canasta.v1.SideView
-	(*MeldView)(nil),       // 7: canasta.v1.MeldView
-	(*SideScore)(nil),      // 8: canasta.v1.SideScore
-	(*ScoreBreakdown)(nil), // 9: canasta.v1.ScoreBreakdown
-	(*Variant)(nil),        // 10: canasta.v1.Variant
-	(*VariantOption)(nil),  // 11: canasta.v1.VariantOption
-	(*Event)(nil),          // 12: canasta.v1.Event
-	(*Move_Draw)(nil),      // 13: canasta.v1.Move.Draw
-	(*Move_TakePile)(nil),  // 14: canasta.v1.Move.TakePile
-	(*Move_MeldCards)(nil), // 15: canasta.v1.Move.MeldCards
-	(*Move_AddToMeld)(nil), // 16: canasta.v1.Move.AddToMeld
-	(*Move_Merge)(nil),     // 17: canasta.v1.Move.Merge
-	(*Move_Buy)(nil),       // 18: canasta.v1.Move.Buy
-	(*Move_PassBuy)(nil),   // 19: canasta.v1.Move.PassBuy
-	(*Move_GoDown)(nil),    // 20: canasta.v1.Move.GoDown
-	(*Move_LayOff)(nil),    // 21: canasta.v1.Move.LayOff
-	(*Move_Discard)(nil),   // 22: canasta.v1.Move.Discard
-	(*Move_GoOut)(nil),     // 23: canasta.v1.Move.GoOut
-	(*Move_Ask)(nil),       // 24: canasta.v1.Move.Ask
-	(*Move_Answer)(nil),    // 25: canasta.v1.Move.Answer
-	(*Move_Undo)(nil),      // 26: canasta.v1.Move.Undo
-	(*Move_Decline)(nil),   // 27: canasta.v1.Move.Decline
-	(*Move_EndHand)(nil),   // 28: canasta.v1.Move.EndHand
+	(*SeatCards)(nil),      // 6: canasta.v1.SeatCards
+	(*MayIDeal)(nil),       // 7: canasta.v1.MayIDeal
+	(*SideView)(nil),       // 8: canasta.v1.SideView
+	(*MeldView)(nil),       // 9: canasta.v1.MeldView
+	(*SideScore)(nil),      // 10: canasta.v1.SideScore
+	(*ScoreBreakdown)(nil), // 11: canasta.v1.ScoreBreakdown
+	(*Variant)(nil),        // 12: canasta.v1.Variant
+	(*VariantTable)(nil),   // 13: canasta.v1.VariantTable
+	(*SeatList)(nil),       // 14: canasta.v1.SeatList
+	(*VariantOption)(nil),  // 15: canasta.v1.VariantOption
+	(*Event)(nil),          // 16: canasta.v1.Event
+	(*Move_Draw)(nil),      // 17: canasta.v1.Move.Draw
+	(*Move_TakePile)(nil),  // 18: canasta.v1.Move.TakePile
+	(*Move_MeldCards)(nil), // 19: canasta.v1.Move.MeldCards
+	(*Move_AddToMeld)(nil), // 20: canasta.v1.Move.AddToMeld
+	(*Move_Merge)(nil),     // 21: canasta.v1.Move.Merge
+	(*Move_Buy)(nil),       // 22: canasta.v1.Move.Buy
+	(*Move_PassBuy)(nil),   // 23: canasta.v1.Move.PassBuy
+	(*Move_GoDown)(nil),    // 24: canasta.v1.Move.GoDown
+	(*Move_LayOff)(nil),    // 25: canasta.v1.Move.LayOff
+	(*Move_Discard)(nil),   // 26: canasta.v1.Move.Discard
+	(*Move_GoOut)(nil),     // 27: canasta.v1.Move.GoOut
+	(*Move_Ask)(nil),       // 28: canasta.v1.Move.Ask
+	(*Move_Answer)(nil),    // 29: canasta.v1.Move.Answer
+	(*Move_Undo)(nil),      // 30: canasta.v1.Move.Undo
+	(*Move_Decline)(nil),   // 31: canasta.v1.Move.Decline
+	(*Move_EndHand)(nil),   // 32: canasta.v1.Move.EndHand
 }
 var file_canasta_v1_game_proto_depIdxs = []int32{
-	13, // 0: canasta.v1.Move.draw:type_name -> canasta.v1.Move.Draw
-	14, // 1: canasta.v1.Move.take_pile:type_name -> canasta.v1.Move.TakePile
-	15, // 2: canasta.v1.Move.meld:type_name -> canasta.v1.Move.MeldCards
-	16, // 3: canasta.v1.Move.add_to_meld:type_name -> canasta.v1.Move.AddToMeld
-	22, // 4: canasta.v1.Move.discard:type_name -> canasta.v1.Move.Discard
-	23, // 5: canasta.v1.Move.go_out:type_name -> canasta.v1.Move.GoOut
-	24, // 6: canasta.v1.Move.ask:type_name -> canasta.v1.Move.Ask
-	25, // 7: canasta.v1.Move.answer:type_name -> canasta.v1.Move.Answer
-	26, // 8: canasta.v1.Move.undo:type_name -> canasta.v1.Move.Undo
-	27, // 9: canasta.v1.Move.decline:type_name -> canasta.v1.Move.Decline
-	28, // 10: canasta.v1.Move.end_hand:type_name -> canasta.v1.Move.EndHand
-	17, // 11: canasta.v1.Move.merge:type_name -> canasta.v1.Move.Merge
-	18, // 12: canasta.v1.Move.buy:type_name -> canasta.v1.Move.Buy
-	19, // 13: canasta.v1.Move.pass_buy:type_name -> canasta.v1.Move.PassBuy
-	20, // 14: canasta.v1.Move.go_down:type_name -> canasta.v1.Move.GoDown
-	21, // 15: canasta.v1.Move.lay_off:type_name -> canasta.v1.Move.LayOff
-	6,  // 16: canasta.v1.SeatView.sides:type_name -> canasta.v1.SideView
-	8,  // 17: canasta.v1.SeatView.result:type_name -> canasta.v1.SideScore
-	7,  // 18: canasta.v1.SideView.melds:type_name -> canasta.v1.MeldView
-	9,  // 19: canasta.v1.SideScore.breakdown:type_name -> canasta.v1.ScoreBreakdown
-	11, // 20: canasta.v1.Variant.options:type_name -> canasta.v1.VariantOption
-	0,  // 21: canasta.v1.VariantOption.type:type_name -> canasta.v1.OptionType
-	1,  // 22: canasta.v1.Event.type:type_name -> canasta.v1.EventType
-	3,  // 23: canasta.v1.Move.TakePile.extras:type_name -> canasta.v1.CardGroup
-	3,  // 24: canasta.v1.Move.MeldCards.groups:type_name -> canasta.v1.CardGroup
-	3,  // 25: canasta.v1.Move.GoDown.groups:type_name -> canasta.v1.CardGroup
-	26, // [26:26] is the sub-list for method output_type
-	26, // [26:26] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	17, // 0: canasta.v1.Move.draw:type_name -> canasta.v1.Move.Draw
+	18, // 1: canasta.v1.Move.take_pile:type_name -> canasta.v1.Move.TakePile
+	19, // 2: canasta.v1.Move.meld:type_name -> canasta.v1.Move.MeldCards
+	20, // 3: canasta.v1.Move.add_to_meld:type_name -> canasta.v1.Move.AddToMeld
+	26, // 4: canasta.v1.Move.discard:type_name -> canasta.v1.Move.Discard
+	27, // 5: canasta.v1.Move.go_out:type_name -> canasta.v1.Move.GoOut
+	28, // 6: canasta.v1.Move.ask:type_name -> canasta.v1.Move.Ask
+	29, // 7: canasta.v1.Move.answer:type_name -> canasta.v1.Move.Answer
+	30, // 8: canasta.v1.Move.undo:type_name -> canasta.v1.Move.Undo
+	31, // 9: canasta.v1.Move.decline:type_name -> canasta.v1.Move.Decline
+	32, // 10: canasta.v1.Move.end_hand:type_name -> canasta.v1.Move.EndHand
+	21, // 11: canasta.v1.Move.merge:type_name -> canasta.v1.Move.Merge
+	22, // 12: canasta.v1.Move.buy:type_name -> canasta.v1.Move.Buy
+	23, // 13: canasta.v1.Move.pass_buy:type_name -> canasta.v1.Move.PassBuy
+	24, // 14: canasta.v1.Move.go_down:type_name -> canasta.v1.Move.GoDown
+	25, // 15: canasta.v1.Move.lay_off:type_name -> canasta.v1.Move.LayOff
+	8,  // 16: canasta.v1.SeatView.sides:type_name -> canasta.v1.SideView
+	10, // 17: canasta.v1.SeatView.result:type_name -> canasta.v1.SideScore
+	6,  // 18: canasta.v1.SeatView.seat_red_threes:type_name -> canasta.v1.SeatCards
+	7,  // 19: canasta.v1.SeatView.may_i:type_name -> canasta.v1.MayIDeal
+	9,  // 20: canasta.v1.SideView.melds:type_name -> canasta.v1.MeldView
+	11, // 21: canasta.v1.SideScore.breakdown:type_name -> canasta.v1.ScoreBreakdown
+	15, // 22: canasta.v1.Variant.options:type_name -> canasta.v1.VariantOption
+	13, // 23: canasta.v1.Variant.tables:type_name -> canasta.v1.VariantTable
+	14, // 24: canasta.v1.VariantTable.seats_in_play:type_name -> canasta.v1.SeatList
+	14, // 25: canasta.v1.VariantTable.sides:type_name -> canasta.v1.SeatList
+	0,  // 26: canasta.v1.VariantOption.type:type_name -> canasta.v1.OptionType
+	1,  // 27: canasta.v1.Event.type:type_name -> canasta.v1.EventType
+	3,  // 28: canasta.v1.Move.TakePile.extras:type_name -> canasta.v1.CardGroup
+	3,  // 29: canasta.v1.Move.MeldCards.groups:type_name -> canasta.v1.CardGroup
+	3,  // 30: canasta.v1.Move.GoDown.groups:type_name -> canasta.v1.CardGroup
+	31, // [31:31] is the sub-list for method output_type
+	31, // [31:31] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_canasta_v1_game_proto_init() }
@@ -2609,15 +2969,15 @@ func file_canasta_v1_game_proto_init() {
 		(*Move_GoDown_)(nil),
 		(*Move_LayOff_)(nil),
 	}
-	file_canasta_v1_game_proto_msgTypes[9].OneofWrappers = []any{}
-	file_canasta_v1_game_proto_msgTypes[21].OneofWrappers = []any{}
+	file_canasta_v1_game_proto_msgTypes[13].OneofWrappers = []any{}
+	file_canasta_v1_game_proto_msgTypes[25].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_canasta_v1_game_proto_rawDesc), len(file_canasta_v1_game_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   27,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -8,6 +8,8 @@ import io.github.canastarules.canasta.v1.DealRequest;
 import io.github.canastarules.canasta.v1.DealResponse;
 import io.github.canastarules.canasta.v1.ExportPositionRequest;
 import io.github.canastarules.canasta.v1.ExportPositionResponse;
+import io.github.canastarules.canasta.v1.ExportRecordRequest;
+import io.github.canastarules.canasta.v1.ExportRecordResponse;
 import io.github.canastarules.canasta.v1.GetViewRequest;
 import io.github.canastarules.canasta.v1.GetViewResponse;
 import io.github.canastarules.canasta.v1.ImportPositionRequest;
@@ -252,6 +254,21 @@ public final class CanastaClient implements AutoCloseable {
   public ExportPositionResponse exportPosition(ByteString snapshot, String token) {
     return call(token, s -> s.exportPosition(
         ExportPositionRequest.newBuilder().setSnapshot(snapshot).build()));
+  }
+
+  /**
+   * The game record (docs/records.md) of the moves the host kept ({@code setRecord}, checked
+   * against the snapshot; empty: a record starting at the snapshot): the whole record for the
+   * host token ({@code setViewSeat}: a seat's, -1 the public one), a seat's own for its
+   * token, the public one for a spectator.
+   */
+  public ExportRecordResponse exportRecord(ExportRecordRequest request) {
+    return exportRecord(request, null);
+  }
+
+  /** {@link #exportRecord(ExportRecordRequest)} with this call's {@code token}. */
+  public ExportRecordResponse exportRecord(ExportRecordRequest request, String token) {
+    return call(token, s -> s.exportRecord(request));
   }
 
   /**

@@ -12,6 +12,7 @@ import io.github.canastarules.canasta.v1.ApplyMoveResponse;
 import io.github.canastarules.canasta.v1.DealRequest;
 import io.github.canastarules.canasta.v1.DealResponse;
 import io.github.canastarules.canasta.v1.EventType;
+import io.github.canastarules.canasta.v1.ExportRecordRequest;
 import io.github.canastarules.canasta.v1.GetViewResponse;
 import io.github.canastarules.canasta.v1.ImportPositionResponse;
 import io.github.canastarules.canasta.v1.LegalMovesResponse;
@@ -306,6 +307,23 @@ class CanastaClientTest {
     assertEquals(4, imported.getSeatTokensCount());
     CanastaClient host = client.withToken(imported.getHostToken());
     assertEquals(position, host.exportPosition(imported.getSnapshot()).getPosition());
+  }
+
+  @Test
+  void exportRecordForTheHostAndASeat() {
+    DealResponse deal = client.deal("classic", 4, 5);
+    CanastaClient host = client.withToken(deal.getHostToken());
+    String start = host.exportRecord(
+        ExportRecordRequest.newBuilder().setSnapshot(deal.getSnapshot()).build()).getRecord();
+    ApplyMoveResponse played = host.play(deal.getSnapshot(), "draw");
+    String record = start + played.getSeat() + " " + played.getMove().getText() + "\n";
+    ExportRecordRequest request = ExportRecordRequest.newBuilder()
+        .setSnapshot(played.getSnapshot()).setRecord(record).build();
+    String full = host.exportRecord(request).getRecord();
+    assertTrue(full.startsWith("canasta-record 1\n") && full.contains("seed: 5"), full);
+    String own = client.exportRecord(request, deal.getSeatTokens(1)).getRecord();
+    assertTrue(own.contains("view: 1") && !own.contains("seed:"), own);
+    assertEquals(own, host.exportRecord(request.toBuilder().setViewSeat(1).build()).getRecord());
   }
 
   @Test

@@ -1,0 +1,203 @@
+"""The API document: /openapi.json described from the proto comments, its `required` fields
+the ones the service refuses a request without, an example request and answer per
+operation; gRPC reflection serves the same comments (what `grpcurl describe` shows)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import grpc
+import httpx
+import jsonschema
+import pytest
+from google.protobuf import descriptor_pb2, json_format
+from google.protobuf.message_factory import GetMessageClass
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from service.api.pb import SERVICE_NAME, api
+from service.rest import examples, openapi
+from tests.service.servers import Running
+
+SERVICE = api.DESCRIPTOR.services_by_name["CanastaEngine"]
+METHODS = {m.name: m for m in SERVICE.methods}
+
+
+@pytest.fixture(scope="module")
+def doc(http: httpx.Client) -> dict[str, Any]:
+    answer: dict[str, Any] = http.get("/openapi.json").json()
+    return answer
+
+
+def _properties(node: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every property schema anywhere in the document, with its name."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                found += list(value.items())
+            found += _properties(value)
+    elif isinstance(node, list):
+        for item in node:
+            found += _properties(item)
+    return found
+
+
+def _operations(doc: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(verb, path, op) for path, item in doc["paths"].items() for verb, op in item.items()]
+
+
+def test_operations_and_properties_are_described(doc: dict[str, Any]) -> None:
+    """Every operation has a summary and a description; at least 95 % of the properties
+    (all of them, today) have a description."""
+    operations = _operations(doc)
+    assert len(operations) == len(METHODS) + 3  # the RPCs and /healthz, /readyz, /metrics
+    for verb, path, op in operations:
+        assert op.get("summary") and op.get("description"), (verb, path)
+    props = _properties(doc)
+    described = [name for name, schema in props if schema.get("description")]
+    assert len(props) > 150  # the whole contract is counted
+    assert len(described) >= 0.95 * len(props), sorted(
+        name for name, schema in props if not schema.get("description"))
+
+
+def test_descriptions_are_the_proto_comments(doc: dict[str, Any]) -> None:
+    schemas = doc["components"]["schemas"]
+    seed = schemas["canasta.v1.DealRequest"]["properties"]["seed"]["description"]
+    assert seed.startswith("Shuffle seed: the same seed deals the same game.")
+    deal = doc["paths"]["/v1/deal"]["post"]
+    assert deal["summary"] == "Deal the first hand of a new game"
+    assert deal["description"].startswith("Deal the first hand of a new game.")
+    # a message field keeps its own comment beside the $ref
+    header = schemas["canasta.v1.DealResponse"]["properties"]["header"]
+    assert header["$ref"].endswith("SnapshotHeader") and header["description"]
+    # every enum value is explained
+    for name in ("canasta.v1.EventType", "canasta.v1.OptionType"):
+        enum = schemas[name]
+        for value in enum["enum"]:
+            line = next(ln for ln in enum["description"].splitlines()
+                        if ln.startswith(f"- `{value}`: "))
+            assert len(line) > len(f"- `{value}`: ") + 3, line
+    assert doc["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
+
+
+def _schema_of(doc: dict[str, Any], ref: dict[str, str]) -> dict[str, Any]:
+    """A ``$ref`` of the document as a schema jsonschema can resolve."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "components": doc["components"], "$ref": ref["$ref"]}
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_every_operation_has_examples_of_its_messages(doc: dict[str, Any], name: str) -> None:
+    """The request and answer examples are the RPC's messages in proto3 JSON (they parse,
+    every field known) and match the document's own schemas."""
+    method = METHODS[name]
+    verb, path = openapi.http_rule(method)
+    op = doc["paths"][path][verb.lower()]
+    request, answer = examples.EXAMPLES[name]
+    ok = op["responses"]["200"]["content"]["application/json"]
+    assert ok["example"] == answer
+    json_format.ParseDict(answer, GetMessageClass(method.output_type)())
+    jsonschema.validate(answer, _schema_of(doc, ok["schema"]))
+    json_format.ParseDict(request, GetMessageClass(method.input_type)())
+    if verb == "GET":
+        assert request == {} and "requestBody" not in op
+        return
+    body = op["requestBody"]["content"]["application/json"]
+    assert body["example"] == request
+    jsonschema.validate(request, _schema_of(doc, body["schema"]))
+
+
+def test_the_schemas_refuse_what_they_should(doc: dict[str, Any]) -> None:
+    """The example checks above are live: an unknown field or a missing required one fails."""
+    deal = _schema_of(doc, {"$ref": "#/components/schemas/canasta.v1.DealRequest"})
+    request = examples.EXAMPLES["Deal"][0]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**request, "seats": 2}, deal)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({k: v for k, v in request.items() if k != "variant"}, deal)
+
+
+def _real(http: httpx.Client) -> tuple[str, str]:
+    """A real snapshot and its host token, dealt by the Deal example."""
+    dealt = http.post("/v1/deal", json=examples.EXAMPLES["Deal"][0]).json()
+    return dealt["snapshot"], dealt["hostToken"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in METHODS if n != "ListVariants"))
+def test_required_is_what_the_service_refuses_without(doc: dict[str, Any], http: httpx.Client,
+                                                      name: str) -> None:
+    """Each field the document marks required, left out of the example request (a real
+    snapshot put in), is refused (REQUEST_INVALID on that field; SNAPSHOT_INVALID for the
+    snapshot); any other field left out is never refused as missing."""
+    method = METHODS[name]
+    verb, path = openapi.http_rule(method)
+    schema = doc["components"]["schemas"][method.input_type.full_name]
+    marked = set(schema.get("required", []))
+    snapshot, host = _real(http)
+    request = copy.deepcopy(examples.EXAMPLES[name][0])
+    if "snapshot" in request:
+        request["snapshot"] = snapshot
+    auth = {"authorization": f"Bearer {host}"}
+    assert set(request) >= marked
+    for field in request:
+        body = {k: v for k, v in request.items() if k != field}
+        answer = http.post(path, json=body, headers=auth)
+        error = answer.json().get("error", {}) if answer.status_code >= 400 else {}
+        reasons = [d.get("reason") for d in error.get("details", [])]
+        fields = [v["field"] for d in error.get("details", [])
+                  for v in d.get("fieldViolations", [])]
+        snake = next(f.name for f in method.input_type.fields if f.json_name == field)
+        refused = answer.status_code == 400 and (
+            "SNAPSHOT_INVALID" in reasons if field == "snapshot"
+            else "REQUEST_INVALID" in reasons and snake in fields)
+        assert refused == (field in marked), (name, field, answer.status_code, error)
+
+
+def _reflected(server: Running, symbol: str) -> dict[str, descriptor_pb2.FileDescriptorProto]:
+    """The files reflection answers for a symbol (its file and those it imports), by name."""
+    with grpc.insecure_channel(server.grpc_target) as channel:
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(file_containing_symbol=symbol)
+        answer = next(iter(stub.ServerReflectionInfo(iter([request]), timeout=10)))
+    files = [descriptor_pb2.FileDescriptorProto.FromString(blob)
+             for blob in answer.file_descriptor_response.file_descriptor_proto]
+    return {f.name: f for f in files}
+
+
+def test_reflection_serves_the_comments(server: Running) -> None:
+    """What `grpcurl describe canasta.v1.DealRequest` prints comes with the comments, of
+    the file and of the files it imports."""
+    files = _reflected(server, "canasta.v1.DealRequest")
+    assert {"canasta/v1/engine_service.proto", "canasta/v1/game.proto"} <= set(files)
+    notes = openapi.comments(files.values())
+    assert notes["canasta.v1.DealRequest"] == "Request of Deal."
+    assert notes["canasta.v1.DealRequest.seed"].startswith("Shuffle seed")
+    assert notes[f"{SERVICE_NAME}.Deal"] == "Deal the first hand of a new game."
+    assert notes["canasta.v1.EventType.EVENT_TYPE_CARDS_DRAWN"]
+    # `grpcurl describe canasta.v1.CanastaEngine.Deal` asks for a method's file
+    by_method = _reflected(server, f"{SERVICE_NAME}.Deal")
+    assert openapi.comments(by_method.values())[f"{SERVICE_NAME}.Deal"] == notes[
+        f"{SERVICE_NAME}.Deal"]
+
+
+def test_reflected_files_are_the_generated_contract(server: Running) -> None:
+    """The commented copies are the contract the server runs: only source info (and the
+    JSON names protoc writes out) differ."""
+    for name, reflected in _reflected(server, SERVICE_NAME).items():
+        if not name.startswith("canasta/"):
+            continue
+        generated = descriptor_pb2.FileDescriptorProto()
+        api.DESCRIPTOR.pool.FindFileByName(name).CopyToProto(generated)
+        assert reflected.source_code_info.location, name
+        reflected.ClearField("source_code_info")
+        for message in reflected.message_type:
+            _clear_json_names(message)
+        assert reflected == generated, name
+
+
+def _clear_json_names(message: descriptor_pb2.DescriptorProto) -> None:
+    for field in message.field:
+        field.ClearField("json_name")
+    for nested in message.nested_type:
+        _clear_json_names(nested)
