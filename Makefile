@@ -143,6 +143,7 @@ bench: setup
 	$(PY) bench/service_bench.py
 	$(PY) bench/bots_bench.py
 	$(PY) bench/limits_bench.py
+	$(PY) bench/slow_clients_bench.py
 
 # The expert bot against greedy on duplicate deals (bench/expert_bench.py: 100 deals per game,
 # both cores; BENCH_BOTS_ARGS, e.g. --deals 10 --budget 16 --budget 48): bench/results/expert.json.
