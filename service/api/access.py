@@ -116,6 +116,20 @@ def _required() -> ServiceError:
     return ServiceError(grpc.StatusCode.UNAUTHENTICATED, ServiceReason.CREDENTIAL_REQUIRED)
 
 
+def _own_seat(role: Role, requested: int | None, only: str) -> int | None:
+    """The seat a call acts for: the host's choice (``None``: the awaited seat), a seat's
+    own seat; a spectator is refused, and a seat that names another (``only`` says why)."""
+    if role.is_host:
+        return requested
+    if role.is_spectator:
+        raise _required()
+    seat = role.seat
+    assert seat is not None
+    if requested is not None and requested != seat:
+        raise _denied(seat, f"{only}, not for seat {requested}")
+    return seat
+
+
 class Access:
     """The access rules of one server: its key ring, access mode and export policy."""
 
@@ -182,15 +196,7 @@ class Access:
 
         :raises ServiceError: a spectator, or a seat claiming another seat.
         """
-        if role.is_host:
-            return requested
-        if role.is_spectator:
-            raise _required()
-        seat = role.seat
-        assert seat is not None
-        if requested is not None and requested != seat:
-            raise _denied(seat, f"it moves for itself only, not for seat {requested}")
-        return seat
+        return _own_seat(role, requested, "it moves for itself only")
 
     @staticmethod
     def lister(role: Role) -> int | None:
@@ -270,15 +276,7 @@ class Access:
 
         :raises ServiceError: a spectator, or a seat asking for another seat.
         """
-        if role.is_host:
-            return requested
-        if role.is_spectator:
-            raise _required()
-        seat = role.seat
-        assert seat is not None
-        if requested is not None and requested != seat:
-            raise _denied(seat, f"it is advised for itself only, not for seat {requested}")
-        return seat
+        return _own_seat(role, requested, "it is advised for itself only")
 
     @staticmethod
     def gets_credentials(role: Role) -> bool:
