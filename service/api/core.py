@@ -41,7 +41,13 @@ from engine.variants import catalogue
 from engine.views import private_parts, provisional_score, seat_view
 from service.api import convert, jsonfmt
 from service.api.access import HOST, Access, Role
-from service.api.errors import ServiceError, ServiceReason, from_engine, invalid_request
+from service.api.errors import (
+    REQUEST_VIOLATIONS,
+    ServiceError,
+    ServiceReason,
+    from_engine,
+    invalid_request,
+)
 from service.api.pb import api, game
 from service.ops import metrics
 from service.ops.config import AccessMode, ExportPolicy
@@ -160,7 +166,7 @@ class Core:
             metrics.REJECTED.labels(err.reason).inc()
             raise
         except EngineError as err:
-            if isinstance(err, RuleViolation):
+            if isinstance(err, RuleViolation) and err.reason not in REQUEST_VIOLATIONS:
                 metrics.VIOLATIONS.labels(err.reason.value).inc()
             else:
                 metrics.REJECTED.labels(err.reason.value).inc()

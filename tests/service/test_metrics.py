@@ -7,6 +7,7 @@ import re
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
+from engine.cards import CODES
 from service.api.pb import api, api_grpc, game
 from tests.service.helpers import call_grpc, call_rest, ok
 
@@ -68,6 +69,30 @@ def test_metrics_count_what_happens(stub: api_grpc.CanastaEngineStub, http: http
     # no credential is ever a label (nor any part of one)
     for token in (deal.host_token, *deal.seat_tokens):
         assert token.rsplit(".", 1)[1] not in text
+
+
+def test_a_move_with_cards_not_held_is_a_rejected_request(stub: api_grpc.CanastaEngineStub,
+                                                           http: httpx.Client) -> None:
+    """CARDS_NOT_IN_HAND is a malformed request (INVALID_ARGUMENT, category ``request``),
+    not a rule refusal: it is counted with the rejected requests, so the rule-violation
+    series (and any alert on it) shows only what the rules forbid."""
+    deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2, seed=8)))
+    drew = ok(call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(
+        snapshot=deal.snapshot, move=game.Move(text="draw")), token=deal.seat_tokens[0]))
+    held = set(drew.views[0].hand)
+    missing = next(c for c in CODES if c not in held)
+    before = _samples(http)
+    got = call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(
+        snapshot=drew.snapshot, move=game.Move(text=f"discard {missing}")),
+        token=deal.seat_tokens[0])
+    assert not isinstance(got, api.ApplyMoveResponse) and got.reason == "CARDS_NOT_IN_HAND"
+    after = _samples(http)
+
+    def delta(name: str, **labels: str) -> float:
+        return _value(after, name, **labels) - _value(before, name, **labels)
+
+    assert delta("canasta_requests_rejected_total", reason="CARDS_NOT_IN_HAND") == 1
+    assert delta("canasta_rule_violations_total") == 0
 
 
 def test_unknown_paths_do_not_make_new_series(http: httpx.Client) -> None:
