@@ -113,14 +113,19 @@ def _options(text: str) -> dict[str, str]:
 
 
 def begin(state: AnyState, names: Sequence[str] = (),
-          deck: Sequence[Card] | None = None) -> Record:
+          deck: Sequence[Card] | None = None, by_deal: bool | None = None) -> Record:
     """A record starting at ``state``: by its deal when ``state`` is the fresh first hand
-    that its seed (or ``deck``) deals, else from its position."""
+    that its seed (or ``deck``) deals, else from its position. ``by_deal`` decides that
+    instead of dealing again to compare, for a caller that knows it from elsewhere (the
+    service, from a snapshot's sealed header: the comparison reads hidden cards)."""
     rules = state.rules
     options = _options_line(state)
     hand = HandRecord(state.hand_no, tuple(deck) if deck is not None else None)
     rec = Record(rules.variant, rules.players, options, (hand,), names=tuple(names))
-    if state.hand_no == 0 and state.ply == 0:
+    if by_deal is not None:
+        if by_deal:
+            return replace(rec, seed=state.seed, dealer=state.dealer)
+    elif state.hand_no == 0 and state.ply == 0:
         try:
             fresh = new_game(rules.variant, rules.players, state.seed, _options(options),
                              deck, state.dealer)

@@ -370,13 +370,20 @@ class Core:
         if viewer is not None and not -1 <= viewer < state.rules.players:
             raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {viewer}"),
                               "view_seat")
-        record = parse(req.record) if req.record.strip() else begin(state)
-        if record.position and req.record.strip():
-            # a made-up position would let a player test guesses of the hidden cards
-            self.access.position_recorder(role)
-        if replay(record) != state:
-            raise from_engine(BadInput(Reason.BAD_NOTATION, "the record does not end at this "
-                                       "snapshot's position"), "record")
+        if req.record.strip():
+            record = parse(req.record)
+            if record.position:
+                # a made-up position would let a player test guesses of the hidden cards
+                self.access.position_recorder(role)
+            if replay(record) != state:
+                raise from_engine(BadInput(Reason.BAD_NOTATION, "the record does not end at "
+                                           "this snapshot's position"), "record")
+        else:
+            # an empty record starts at the snapshot: by its deal when the sealed header says
+            # the game was dealt from its seed and nothing has happened yet (public facts),
+            # never by dealing again to compare hidden cards
+            record = begin(state, by_deal=(state.hand_no == 0 and state.ply == 0
+                                           and not header.imported and not header.stacked))
         resp = api.ExportRecordResponse(record=write(record, viewer))
         convert.header_pb(header, resp.header)
         return resp

@@ -114,6 +114,8 @@ def calls(state: AnyState, seat: int, snapshot: bytes) -> Iterator[tuple[str, Me
         yield "SuggestMove", api.SuggestMoveRequest(snapshot=snapshot, level=level, seed=5,
                                                     budget=BUDGET)
     yield "ExportPosition", api.ExportPositionRequest(snapshot=snapshot)
+    # a record that does not reach this position: its refusal must not describe the position
+    yield "ExportRecord", api.ExportRecordRequest(snapshot=snapshot, record="")
     yield "NextDeal", api.NextDealRequest(snapshot=snapshot)
     for move in tried_moves(state, seat):
         yield "ApplyMove", api.ApplyMoveRequest(snapshot=snapshot, move=game.Move(text=str(move)))
