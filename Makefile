@@ -30,7 +30,7 @@ DEV_KEY_FILE ?= .dev-keys/seal.keys
 CHROMIUM ?= /usr/bin/chromium
 WEB_DEPS := tests/web/node_modules/.package-lock.json
 
-.PHONY: setup native run demo test lint bench bench-bots fuzz soak clean sdks sdk-test proto-baseline web-setup lock \
+.PHONY: setup native run host demo test lint bench bench-bots fuzz soak clean sdks sdk-test proto-baseline web-setup lock \
   promtool-setup kustomize-setup
 
 setup: $(STAMP) $(GEN) native
@@ -119,14 +119,29 @@ $(WEB_DEPS): tests/web/package.json tests/web/package-lock.json
 run: $(RUN_STAMP) $(GEN) native
 	CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" $(PY) -m service
 
+# The reference game host (examples/host/README.md) with a rules service beside it: the
+# host's page on CANASTA_HOST_PORT (8090), its tables in CANASTA_HOST_DB (.cache/host/tables.db).
+# The service listens for gRPC where CANASTA_HOST_RULES points (127.0.0.1:50051), its REST face
+# on any free port (CANASTA_HTTP_PORT); Ctrl-C stops both.
+CANASTA_HOST_RULES ?= 127.0.0.1:50051
+host: setup
+	@CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" \
+	  CANASTA_BIND="$${CANASTA_BIND:-$(firstword $(subst :, ,$(CANASTA_HOST_RULES)))}" \
+	  CANASTA_GRPC_PORT="$${CANASTA_GRPC_PORT:-$(lastword $(subst :, ,$(CANASTA_HOST_RULES)))}" \
+	  CANASTA_HTTP_PORT="$${CANASTA_HTTP_PORT:-0}" \
+	  $(PY) -m service & rules=$$!; \
+	trap 'kill $$rules 2>/dev/null; wait $$rules' EXIT; \
+	CANASTA_HOST_RULES=$(CANASTA_HOST_RULES) $(PY) -m examples.host
+
 demo: $(RUN_STAMP) $(GEN)
 	$(PY) -m service.demo
 
 lint: setup
-	$(VENV)/bin/ruff check engine service tests bench deploy clients/sdkgen.py clients/sdktest.py clients/python/src/canasta_client clients/python/tests clients/terminal
+	$(VENV)/bin/ruff check engine service tests bench deploy examples clients/sdkgen.py clients/sdktest.py clients/python/src/canasta_client clients/python/tests clients/terminal
 	$(VENV)/bin/mypy --strict engine
 	$(VENV)/bin/mypy --strict service
 	$(VENV)/bin/mypy --strict clients/terminal/src
+	$(VENV)/bin/mypy --strict examples/host
 	$(BUF) lint
 	$(BUF) breaking --against proto/buf-image.binpb --exclude-imports
 	$(VENV)/bin/hadolint deploy/Dockerfile

@@ -27,7 +27,7 @@ from engine.state import SideResult
 
 
 @mypyc_attr(native_class=False)
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Game:
     """One game: every function takes and returns that game's own states."""
 
@@ -53,8 +53,10 @@ _GAMES: dict[str, Game] = {}
 
 
 def game_of(state: AnyState) -> Game:
-    """The game that plays ``state``."""
-    return games()[state.rules.game]
+    """The game that plays ``state`` (on every call of the facade: one dict look-up once
+    the games are built)."""
+    found = _GAMES.get(state.rules.game)
+    return games()[state.rules.game] if found is None else found
 
 
 def games() -> dict[str, Game]:

@@ -23,6 +23,7 @@ from engine.melds import (
     repeats,
 )
 from engine.moves import AddToMeld, Group, Meld, Merge
+from engine.rules import MeldValidation
 from engine.shapes import closed_to_wilds, group_room, merge_moves, opening_sets, wild_cap
 from engine.state import MeldPile, State, minimum_of
 from engine.transitions import find_meld, group_rank
@@ -64,7 +65,7 @@ def _classic(state: State, move: Meld | AddToMeld | Merge) -> RuleViolation | No
         if meld is None:
             return _no(Reason.NO_SUCH_MELD, "your side has no meld of that rank", "CL-MELD-6")
         return _classic_cards(state, move.cards, move.rank) or _classic_add(state, meld, move)
-    batch = (rules.opt("initial_meld_validation") == "batch" and not state.opened[team]
+    batch = (rules.initial_meld_validation is MeldValidation.BATCH and not state.opened[team]
              and not state.turn.staged)
     if len(move.groups) > 1 and not batch:
         return _no(Reason.ONE_MELD_PER_ACTION,
@@ -151,7 +152,7 @@ def _black_limits(state: State, g: Group, melds: tuple[MeldPile, ...],
                   rule: str) -> RuleViolation | None:
     """CL-MELD-3, BO-B3-1/2: three to four black threes, one meld of them a side."""
     rules = state.rules
-    if len(g) > int(rules.opt("black_three_meld_max")):
+    if len(g) > rules.black_three_meld_max:
         return _no(Reason.MELD_CLOSED, "four black threes at most", "BO-B3-2")
     if find_meld(melds, THREE) is not None and not rules.black_threes_any_time:
         return _no(Reason.MELD_EXISTS, "your side has a meld of black threes: add to it", rule)
@@ -166,7 +167,7 @@ def _black_room(state: State, meld: MeldPile, cards: tuple[Card, ...],
         return _no(Reason.MELD_CLOSED, "nothing may be added to black threes", "BO-B3-2")
     if any(not IS_BLACK_THREE[c] for c in cards):
         return _no(Reason.MIXED_RANKS, "only black threes join black threes", rule)
-    if meld.size + len(cards) > int(rules.opt("black_three_meld_max")):
+    if meld.size + len(cards) > rules.black_three_meld_max:
         return _no(Reason.MELD_CLOSED, "four black threes at most", "BO-B3-2")
     return None
 

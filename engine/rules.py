@@ -8,13 +8,45 @@ checks itself when built, so an impossible combination fails loudly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 
 from mypy_extensions import mypyc_attr
 
 from engine.options import OptionValue
 
+
+class RedThreeTiming(StrEnum):
+    """When dealt red threes are laid and replaced (CL-R3-1)."""
+
+    FIRST_TURN = "first_turn"
+    AFTER_DEAL = "after_deal"
+
+
+class MeldValidation(StrEnum):
+    """How an initial meld is checked against the minimum (CL-MIN-8)."""
+
+    TURN_TOTAL = "turn_total"  # the staged melds, at the end of melding
+    BATCH = "batch"  # the whole initial meld in one action
+
+
+class PermissionYes(StrEnum):
+    """What a partner's "yes" to "may I go out?" obliges (CL-OUT-5)."""
+
+    STRICT = "strict"
+    PENALTY = "penalty"
+    ADVISORY = "advisory"
+
+
+class TiePolicy(StrEnum):
+    """An exact tie at or above the target (CL-GAME-4, SA-GAME-1, BO-GAME-1)."""
+
+    PLAY_ON = "play_on"
+    DRAW = "draw"
+
+
 # Classic options that the shared core reads, with their classic defaults. Other
-# variants fix them to these values unless their rule set names them.
+# variants fix them to these values unless their rule set names them. Each is also a
+# typed field of RuleSet, set from ``options`` when the rule set is built.
 CORE_DEFAULTS: dict[str, OptionValue] = {
     "upcard_black_three_stops": False,
     "red3_dealt_timing": "first_turn",
@@ -34,6 +66,12 @@ CORE_DEFAULTS: dict[str, OptionValue] = {
     "penalties": False,
     "black_three_meld_max": 4,
 }
+
+# The on/off options among them.
+_FLAGS = ("upcard_black_three_stops", "wilds_not_exceed_naturals",
+          "natural_canasta_closed_to_wilds", "concealed_requires_minimum",
+          "concealed_forbid_layoffs", "concealed_forbid_pile", "black_three_freezes",
+          "last_red_three_may_meld", "stock_empty_ends_hand", "reveal_discard_pile", "penalties")
 
 
 @mypyc_attr(native_class=False)
@@ -112,16 +150,34 @@ class RuleSet:
     bonus_per_side: bool = False  # ... once per side instead of once per deal (SV-BONUS-3)
     deals: int = 0  # a match of this many deals, 0 = play to the target (SV-GAME-1)
     tie_extra_deal: bool = False  # a tie after the last deal plays another deal
-    _opts: dict[str, OptionValue] = field(default_factory=dict, compare=False, repr=False)
+    # --- the options of CORE_DEFAULTS, typed: set from ``options`` (never passed) ---
+    upcard_black_three_stops: bool = field(default=False, init=False, compare=False)
+    red3_dealt_timing: RedThreeTiming = field(default=RedThreeTiming.FIRST_TURN, init=False,
+                                              compare=False)
+    wilds_not_exceed_naturals: bool = field(default=False, init=False, compare=False)
+    natural_canasta_closed_to_wilds: bool = field(default=False, init=False, compare=False)
+    initial_meld_validation: MeldValidation = field(default=MeldValidation.TURN_TOTAL,
+                                                    init=False, compare=False)
+    concealed_requires_minimum: bool = field(default=False, init=False, compare=False)
+    concealed_forbid_layoffs: bool = field(default=False, init=False, compare=False)
+    concealed_forbid_pile: bool = field(default=False, init=False, compare=False)
+    black_three_freezes: bool = field(default=False, init=False, compare=False)
+    permission_yes: PermissionYes = field(default=PermissionYes.STRICT, init=False,
+                                          compare=False)
+    permission_asks_per_hand: int = field(default=0, init=False, compare=False)
+    last_red_three_may_meld: bool = field(default=False, init=False, compare=False)
+    stock_empty_ends_hand: bool = field(default=False, init=False, compare=False)
+    reveal_discard_pile: bool = field(default=False, init=False, compare=False)
+    tie_policy: TiePolicy = field(default=TiePolicy.PLAY_ON, init=False, compare=False)
+    penalties: bool = field(default=False, init=False, compare=False)
+    black_three_meld_max: int = field(default=4, init=False, compare=False)
     _hash: int = field(default=0, init=False, compare=False, repr=False)
-
-    @property
-    def game(self) -> str:
-        """The game that plays these rules (engine/games.py)."""
-        return "canasta"
+    # the game that plays these rules (engine/games.py): a field, not a property, since
+    # the facade reads it on every call
+    game: str = field(default="canasta", init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_opts", dict(self.options))
+        self._set_options()
         # a rule set keys the engine's memoized searches: hash its fields once, not per lookup
         object.__setattr__(self, "_hash", hash(tuple(
             getattr(self, f.name) for f in fields(self) if f.compare)))
@@ -134,6 +190,21 @@ class RuleSet:
         if self.canastas_to_go_out < 1 or self.draw_count < 1:
             raise ValueError("canastas to go out and draw count must be positive")
         self._check_family()
+
+    def _set_options(self) -> None:
+        """The typed option fields from ``options`` (CORE_DEFAULTS for those not named)."""
+        given = {**CORE_DEFAULTS, **{k: v for k, v in self.options if v is not None}}
+        for name in _FLAGS:
+            object.__setattr__(self, name, bool(given[name]))
+        object.__setattr__(self, "red3_dealt_timing",
+                           RedThreeTiming(str(given["red3_dealt_timing"])))
+        object.__setattr__(self, "initial_meld_validation",
+                           MeldValidation(str(given["initial_meld_validation"])))
+        object.__setattr__(self, "permission_yes", PermissionYes(str(given["permission_yes"])))
+        object.__setattr__(self, "tie_policy", TiePolicy(str(given["tie_policy"])))
+        object.__setattr__(self, "permission_asks_per_hand",
+                           int(given["permission_asks_per_hand"] or 0))
+        object.__setattr__(self, "black_three_meld_max", int(given["black_three_meld_max"] or 4))
 
     def _check_family(self) -> None:
         if self.wild_limit < 0 or self.first_canasta_bonus < 0 or self.deals < 0:
@@ -164,15 +235,6 @@ class RuleSet:
     def simple_melds(self) -> bool:
         """One group per rank and nothing else: the classic meld model."""
         return not (self.multi_groups or self.sequences or self.wild_melds)
-
-    def opt(self, name: str) -> OptionValue:
-        """The resolved value of a named option.
-
-        A variant that does not publish one of the classic options the shared core
-        reads gets its classic default (:data:`CORE_DEFAULTS`).
-        """
-        found = self._opts.get(name)
-        return CORE_DEFAULTS[name] if found is None else found
 
     def hand_value(self, card: int) -> int:
         """What a card left in a hand costs at the end of a hand (BO-B3-4, SV-SEVEN-2)."""

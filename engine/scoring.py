@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.cards import IS_RED_THREE
 from engine.melds import canasta_keys
-from engine.rules import RuleSet
+from engine.rules import RuleSet, TiePolicy
 from engine.state import HandResult, MeldPile, SideResult, State
 
 
@@ -105,13 +105,13 @@ def game_winner(state: State, sides: tuple[SideResult, ...]) -> tuple[int, bool]
         leaders = [s.team for s in sides if s.cumulative == best]
         if len(leaders) == 1:
             return leaders[0], False
-        return -1, rules.opt("tie_policy") == "draw"
+        return -1, rules.tie_policy is TiePolicy.DRAW
     if best < state.rules.target:
         return -1, False
     leaders = [s.team for s in sides if s.cumulative == best]
     if len(leaders) == 1:
         return leaders[0], False
-    return -1, state.rules.opt("tie_policy") == "draw"
+    return -1, state.rules.tie_policy is TiePolicy.DRAW
 
 
 def cutthroat_results(state: State, went_out: int, concealed: bool) -> tuple[SideResult, ...]:

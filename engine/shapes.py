@@ -39,7 +39,7 @@ NO_LIMIT = 10**6
 
 def wild_cap(rules: RuleSet, naturals: int) -> int:
     """Most wild cards a group with this many naturals may hold (CL-MELD-1, SA-MELD-2)."""
-    if rules.opt("wilds_not_exceed_naturals"):
+    if rules.wilds_not_exceed_naturals:
         return min(rules.wild_limit, naturals)
     return rules.wild_limit
 
@@ -49,7 +49,7 @@ def closed_to_wilds(rules: RuleSet, meld: MeldPile) -> bool:
     if not meld.is_canasta:
         return False
     return rules.canasta_closed_to_wilds or (
-        meld.wilds == 0 and bool(rules.opt("natural_canasta_closed_to_wilds")))
+        meld.wilds == 0 and rules.natural_canasta_closed_to_wilds)
 
 
 def group_room(rules: RuleSet, meld: MeldPile) -> int:
@@ -128,7 +128,7 @@ def new_group_shapes(rules: RuleSet, hv: HandView, rank: int) -> list[Group]:
 
 def black_three_sets(rules: RuleSet, hv: HandView) -> list[Group]:
     """New black-three melds of 3 to the maximum (CL-MELD-3, BO-B3-1)."""
-    mx = int(rules.opt("black_three_meld_max"))
+    mx = rules.black_three_meld_max
     return [tuple(hv.black_threes[:k]) for k in range(3, min(mx, len(hv.black_threes)) + 1)]
 
 
@@ -141,7 +141,7 @@ def add_shapes(rules: RuleSet, hv: HandView, meld: MeldPile) -> list[Group]:
     if rank == THREE:
         if rules.black_threes_any_time or not hv.black_threes:  # BO-B3-2: nothing added
             return []
-        room = int(rules.opt("black_three_meld_max")) - meld.size
+        room = rules.black_three_meld_max - meld.size
         return [tuple(hv.black_threes[:k]) for k in range(1, min(room, len(hv.black_threes)) + 1)]
     if rank >= SEQ_RANK:
         return sequence_additions(hv.naturals, meld)

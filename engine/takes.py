@@ -69,7 +69,7 @@ def decline_refusal(state: State, takes: list[TakePile]) -> RuleViolation | None
 def pile_frozen_for_both(state: State) -> bool:
     """CL-PILE-4: a wild card or a red three anywhere in the pile (black three by option)."""
     wild = state.rules.wild
-    black = bool(state.rules.opt("black_three_freezes"))
+    black = state.rules.black_three_freezes
     return any(wild[c] or IS_RED_THREE[c] or (black and IS_BLACK_THREE[c]) for c in state.pile)
 
 
@@ -112,7 +112,7 @@ def _companion_facts(state: State) -> tuple[bool, MeldPile | None, bool]:
     existing = find_meld(state.melds[team], RANK[state.pile[-1]])
     frozen = not state.opened[team] or pile_frozen_for_both(state)
     closed = bool(existing and existing.is_natural_canasta
-                  and state.rules.opt("natural_canasta_closed_to_wilds"))
+                  and state.rules.natural_canasta_closed_to_wilds)
     return frozen, existing, closed
 
 

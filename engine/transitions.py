@@ -16,7 +16,7 @@ from engine.deck import shuffled_deck
 from engine.hands import add_cards, remove_cards
 from engine.melds import find_label, first_of_rank, insert_meld, meld_rank, replace_meld
 from engine.moves import AddToMeld, Group, Meld, Merge, Move, TakePile, canonical_group
-from engine.rules import RuleSet
+from engine.rules import PermissionYes, RedThreeTiming, RuleSet
 from engine.scoring import hand_result
 from engine.state import MeldPile, Phase, State, Turn, evolve
 
@@ -78,7 +78,7 @@ def deal(
         hands[order[k % len(order)]].append(cards[k])
     stock = list(reversed(cards[dealt:]))  # top card last
     pile = [stock.pop()]
-    stops_on_black = bool(rules.opt("upcard_black_three_stops"))
+    stops_on_black = rules.upcard_black_three_stops
     while stock and (
         rules.wild[pile[-1]] or IS_RED_THREE[pile[-1]]
         or (IS_BLACK_THREE[pile[-1]] and not stops_on_black)
@@ -93,7 +93,7 @@ def deal(
         asks=(0,) * n, penalties=(0,) * teams, phase=Phase.DRAW, turn=Turn(order[0]),
         side_of=rules.layout.seat_team, upcards=tuple(pile),
     )
-    if rules.opt("red3_dealt_timing") == "after_deal":
+    if rules.red3_dealt_timing is RedThreeTiming.AFTER_DEAL:
         for seat in order:
             state = lay_red_threes(state, seat)
             if state.phase is Phase.HAND_OVER or state.phase is Phase.GAME_OVER:
@@ -146,7 +146,7 @@ def draw_cards(state: State, seat: int, count: int, **changes: object) -> State:
     if state.rules.last_red_three_plays_on:
         return _short_of_cards(state, seat)
     if last_red:
-        if state.rules.opt("last_red_three_may_meld") and state.turn.seat == seat:
+        if state.rules.last_red_three_may_meld and state.turn.seat == seat:
             return evolve(state, turn=evolve(state.turn, no_discard=True))
         return finish_hand(state, -1, False)
     return state
@@ -360,10 +360,10 @@ def is_concealed(state: State) -> bool:
     rules = state.rules
     if state.melded[t.seat] or not t.drew:
         return False
-    if t.drew == "pile" and rules.opt("concealed_forbid_pile"):
+    if t.drew == "pile" and rules.concealed_forbid_pile:
         return False
     created = created_ranks(state)
-    if rules.opt("concealed_forbid_layoffs") and (t.laid_off_on_partner or any(
+    if rules.concealed_forbid_layoffs and (t.laid_off_on_partner or any(
         isinstance(m, AddToMeld) and m.rank not in created for m in t.staged
     )):
         return False
@@ -380,8 +380,8 @@ def _commit(state: State) -> State:
     laid = bool(t.staged) or t.drew == "pile"
     opens = t.drew == "pile" or any(counts_for_opening(state.rules, m) for m in t.staged)
     penalties = state.penalties
-    if (t.answer == "yes" and state.rules.opt("penalties") and state.hands[t.seat]
-            and state.rules.opt("permission_yes") != "advisory"):
+    if (t.answer == "yes" and state.rules.penalties and state.hands[t.seat]
+            and state.rules.permission_yes is not PermissionYes.ADVISORY):
         penalties = _set(penalties, team, penalties[team] + 100)  # CL-PEN-2
     return evolve(
         state, penalties=penalties, turn=evolve(t, staged=(), base_hand=(), base_melds=()),
@@ -398,7 +398,7 @@ def discard(state: State, card: Card) -> State:
                     hands=_set(state.hands, seat, hand))
     last_chance = state.turn.last_chance
     state = _commit(state)
-    if not state.stock and (state.rules.opt("stock_empty_ends_hand") or state.rules.cutthroat
+    if not state.stock and (state.rules.stock_empty_ends_hand or state.rules.cutthroat
                             or last_chance):
         return finish_hand(state, -1, False)
     i = state.order.index(seat)

@@ -36,7 +36,7 @@ from engine.reach import (
     reach_out,
     reach_out_from,
 )
-from engine.rules import RuleSet
+from engine.rules import MeldValidation, PermissionYes, RuleSet
 from engine.shapes import (
     card_count,
     cards_of,
@@ -101,7 +101,7 @@ def ask_refusal(state: State) -> RuleViolation | None:
         return _NO_PARTNER
     if not rules.permission or t.asked:
         return _ASK_ONCE
-    limit = int(rules.opt("permission_asks_per_hand"))
+    limit = rules.permission_asks_per_hand
     if limit and state.asks[t.seat] >= limit:
         return _ASK_ONCE
     if state.phase in (Phase.DRAW, Phase.DRAW_EXHAUSTED):
@@ -140,7 +140,7 @@ def out_allowed(state: State) -> bool:
         return False
     if minimum_met(state):
         return True
-    return (t.drew == "stock" and not state.rules.opt("concealed_requires_minimum")
+    return (t.drew == "stock" and not state.rules.concealed_requires_minimum
             and is_concealed(state))
 
 
@@ -182,7 +182,7 @@ def end_refusal(state: State, move: Discard | GoOut | EndHand) -> RuleViolation 
             return _LAST_CARD
         if black_meld_staged(state):
             return _BLACK_STAGED
-        if (t.answer == "yes" and rules.opt("permission_yes") == "strict"
+        if (t.answer == "yes" and rules.permission_yes is PermissionYes.STRICT
                 and can_still_go_out(state)):
             return _MUST_GO_OUT
         return None
@@ -231,12 +231,12 @@ def _can_lay_all(state: State, rest: tuple[Card, ...]) -> bool:
     team = state.team_of(state.turn.seat)
     hv = HandView(rules, rest)
     melds = state.melds[team]
-    mx = int(rules.opt("black_three_meld_max"))
+    mx = rules.black_three_meld_max
     black = find_meld(melds, THREE)
     b = len(hv.black_threes)
     if b and not ((black and black.size + b <= mx) or (not black and 3 <= b <= mx)):
         return False
-    closed = bool(rules.opt("natural_canasta_closed_to_wilds"))
+    closed = rules.natural_canasta_closed_to_wilds
     sizes: list[tuple[int, int]] = []  # (size, wild room) per meld after laying naturals
     for m in melds:
         if m.rank == THREE:
@@ -275,7 +275,7 @@ def _can_lay_all(state: State, rest: tuple[Card, ...]) -> bool:
     values = rules.values
     points = staged_points(state) + sum(map(values.__getitem__, rest))
     exempt = (state.turn.drew == "stock" and not state.melded[state.turn.seat]
-              and not rules.opt("concealed_requires_minimum"))
+              and not rules.concealed_requires_minimum)
     return exempt or points >= minimum_of(state, state.turn.seat)
 
 
@@ -287,7 +287,7 @@ def meld_actions(state: State) -> list[Move]:
     hand = state.hands[seat]
     hv = HandView(rules, hand)
     melds = state.melds[team]
-    batch = rules.opt("initial_meld_validation") == "batch"
+    batch = rules.initial_meld_validation is MeldValidation.BATCH
     unopened = not state.opened[team] and not state.turn.staged
     candidates: list[Move] = []
     if batch and unopened:
@@ -326,7 +326,7 @@ def turn_facts(state: State, hv: HandView) -> TurnFacts:
     seat = state.turn.seat
     team = state.team_of(seat)
     black = black_meld_staged(state)
-    if state.opened[team] or rules.opt("initial_meld_validation") == "batch":
+    if state.opened[team] or rules.initial_meld_validation is MeldValidation.BATCH:
         return TurnFacts(False, False, 0, 0, False, black)
     bonus = bonus_due(state, team)
     groups = natural_groups(rules, hv, group_cap(rules, bonus)) if rules.multi_groups else ()
@@ -475,7 +475,7 @@ def _concealed_possible(state: State, left: tuple[Card, ...], melds: tuple[MeldP
     wild card free for each, and at most one natural (the discard) is the only one of
     its rank with no meld to join, since a meld needs two naturals."""
     t = state.turn
-    if state.melded[t.seat] or t.drew != "stock" or state.rules.opt("concealed_requires_minimum"):
+    if state.melded[t.seat] or t.drew != "stock" or state.rules.concealed_requires_minimum:
         return False
     hv = HandView(state.rules, left)
     ranks = {m.rank for m in melds}

@@ -117,7 +117,7 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
             minimum=rules.minimum_for(state.scores[t]), opened=state.opened[t],
             pile_frozen=both or not state.opened[t], melds=meld_views(state.melds[t]),
             red_threes=tuple(CODES[c] for s in seats for c in state.red3[s])))
-    reveal = bool(rules.opt("reveal_discard_pile"))
+    reveal = rules.reveal_discard_pile
     over = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
     result = state.result
     return SeatView(

@@ -54,7 +54,7 @@ def test_former_sevens_tiebreak_is_an_alias(old: object, policy: str) -> None:
     """SV-GAME-1: sv.tiebreak_extra_deal (true/false) is tie_policy play_on/draw."""
     rules = rules_for("bolivia_sevens", 4, {"sv.tiebreak_extra_deal": old})
     assert rules == rules_for("bolivia_sevens", 4, {TIE_POLICY: policy})
-    assert rules.opt(TIE_POLICY) == policy and rules.tie_extra_deal == (policy == "play_on")
+    assert rules.tie_policy == policy and rules.tie_extra_deal == (policy == "play_on")
 
 
 def test_one_option_under_two_names() -> None:

@@ -55,6 +55,7 @@ from engine.moves import (
     Undo,
 )
 from engine.notation import export_position, import_position
+from engine.rules import RedThreeTiming, TiePolicy
 from engine.views import SeatView, seat_view, seat_views
 from tests.conftest import FUZZ, all_cards, examples
 
@@ -490,7 +491,7 @@ def check_view(state: State, seat: int) -> None:
     names = {f.name for f in fields(SeatView)}
     assert not names & {"seed", "stock", "hands", "deck"}
     own = Counter(CODES[c] for c in state.hands[seat]) if seat >= 0 else Counter[str]()
-    reveal = bool(state.rules.opt("reveal_discard_pile"))
+    reveal = state.rules.reveal_discard_pile
     table = Counter(CODES[c] for team in state.melds for m in team for c in m.cards)
     reds = Counter(CODES[c] for zone in state.red3 for c in zone)
     by_path: dict[str, list[str]] = {}
@@ -659,7 +660,7 @@ def test_stacked_deck_deals_in_order(players: int, options: Options, seed: int) 
             assert not held
             continue
         laid = state.red3[seat] and (seat == state.order[0] or
-                                     rules.opt("red3_dealt_timing") == "after_deal")
+                                     rules.red3_dealt_timing is RedThreeTiming.AFTER_DEAL)
         if laid:  # its dealt red threes were laid and replaced from the stock (CL-R3-1)
             assert _sub_cards(got[seat], held)
             assert len(state.hands[seat]) == rules.hand_size
@@ -907,7 +908,7 @@ def check_hand_result(state: State) -> None:
     elif len(leaders) == 1:
         assert state.phase is Phase.GAME_OVER and result.winner == leaders[0]
         assert not result.draw
-    elif state.rules.opt("tie_policy") == "draw":
+    elif state.rules.tie_policy is TiePolicy.DRAW:
         assert state.phase is Phase.GAME_OVER and result.draw and result.winner == -1
     else:  # play_on
         assert state.phase is Phase.HAND_OVER and result.winner == -1 and not result.draw

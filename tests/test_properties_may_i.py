@@ -41,7 +41,7 @@ from engine.mayi import transitions as tr
 from engine.mayi.legal import contract_melds, legal_moves_for
 from engine.mayi.melds import classify, contiguous
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
-from engine.mayi.rules import MayIRules, build
+from engine.mayi.rules import BuyPriority, MayIRules, build
 from engine.mayi.state import MayIState
 from engine.mayi.successor import evolve
 from engine.mayi.table import TableMeld
@@ -98,7 +98,7 @@ def chooser(pick: Pick) -> Choose:
     """Moves picked among the listed ones; with ``first_call`` any seat in the window
     answers (the seat is picked first)."""
     def choose(state: MayIState) -> tuple[Move, int | None]:
-        if state.phase is Phase.BUY_WINDOW and state.rules.opt("buy_priority") == "first_call":
+        if state.phase is Phase.BUY_WINDOW and state.rules.buy_priority is BuyPriority.FIRST_CALL:
             seat = pick(state.turn.window, f"ply {state.ply} seat")
             return pick(legal_moves_for(state, seat), f"ply {state.ply}"), seat
         return pick(legal_moves(state), f"ply {state.ply}"), None
@@ -446,10 +446,10 @@ def brute_downs(rules: MayIRules, hand_no: int, hand: tuple[Card, ...]
 
     def done(chosen: list[TableMeld]) -> None:
         rs = [g for g in chosen if g.is_run]
-        if not rules.opt("allow_contiguous_runs") and any(
+        if not rules.joinable and any(
                 contiguous(a, b, rules.wrap) for a, b in combinations(rs, 2)):
             return
-        if rules.opt("out_requires_discard") and sum(g.length for g in chosen) == len(hand):
+        if rules.keep_one and sum(g.length for g in chosen) == len(hand):
             return
         found.add(tuple(g.cards for g in chosen))
 

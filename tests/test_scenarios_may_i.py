@@ -30,6 +30,7 @@ from engine import (
 )
 from engine.cards import CARDS, CODES, parse_cards
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
+from engine.mayi.rules import NO_BUY_LIMIT
 from engine.mayi.scoring import hand_points
 from engine.mayi.state import MayIState
 from engine.mayi.transitions import composition
@@ -729,7 +730,7 @@ def test_MI_options_named_and_validated() -> None:
         "buy_penalty_cards", "buy_priority", "max_buys_per_deal", "down_players_may_buy",
         "layoff_same_turn", "out_requires_discard", "turn_upcard"}
     rules = rules_for("may_i", 4, {"mayi.ace_wrap": "false", "max_buys_per_deal": "unlimited"})
-    assert rules.opt("ace_wrap") is False and rules.opt("max_buys_per_deal") is None
+    assert rules.wrap is False and rules.buy_cap == NO_BUY_LIMIT
     for bad, reason in (({"mayi.nope": 1}, Reason.UNKNOWN_OPTION),
                         ({"buy_priority": "loudest"}, Reason.BAD_OPTION_VALUE),
                         ({"ace_wrap": "maybe"}, Reason.BAD_OPTION_VALUE),
@@ -776,7 +777,7 @@ def test_MI_notation_reads_both_headers() -> None:
                             "melds1: 9@1: 9S 9H 9C\nhand0: *10\nhand1: *7\nhand2: *10\n"
                             "pile: *3\nstock: *\n")
     assert isinstance(other, MayIState) and other.down == (False, True, False)
-    assert other.rules.opt("turn_upcard") is True and other.turn.drew == "stock"
+    assert other.rules.turn_upcard is True and other.turn.drew == "stock"
     with pytest.raises(BadInput) as err:
         import_position("mayi-position 1\nplayers: 4\nhand0: 7S 7S 7S\nstock: *\n")
     assert err.value.reason is Reason.BAD_NOTATION

@@ -138,9 +138,27 @@ func (c *Client) Deal(ctx context.Context, req *pb.DealRequest) (*pb.DealRespons
 }
 
 // LegalMoves lists the legal moves of the seat whose move is due (host token), or of the
-// token's seat when it may act.
-func (c *Client) LegalMoves(ctx context.Context, snapshot []byte, opts ...CallOption) (*pb.LegalMovesResponse, error) {
-	return call(c, ctx, &pb.LegalMovesRequest{Snapshot: snapshot}, c.rpc.LegalMoves, opts)
+// token's seat when it may act: one page of at most req.PageSize moves (0: the server's
+// maximum, 1,000); NextPageToken, passed as req.PageToken, continues the list.
+func (c *Client) LegalMoves(ctx context.Context, req *pb.LegalMovesRequest, opts ...CallOption) (*pb.LegalMovesResponse, error) {
+	return call(c, ctx, req, c.rpc.LegalMoves, opts)
+}
+
+// AllLegalMoves returns every legal move of LegalMoves, its pages followed to the end.
+func (c *Client) AllLegalMoves(ctx context.Context, snapshot []byte, opts ...CallOption) ([]*pb.Move, error) {
+	var moves []*pb.Move
+	req := &pb.LegalMovesRequest{Snapshot: snapshot}
+	for {
+		page, err := c.LegalMoves(ctx, req, opts...)
+		if err != nil {
+			return nil, err
+		}
+		moves = append(moves, page.GetMoves()...)
+		if page.GetNextPageToken() == "" {
+			return moves, nil
+		}
+		req = &pb.LegalMovesRequest{Snapshot: snapshot, PageToken: page.GetNextPageToken()}
+	}
 }
 
 // ApplyMove applies one move (req.Move: a listed move echoed back, or one with Text only).

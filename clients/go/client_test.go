@@ -71,7 +71,7 @@ func TestWholeClassicHandFourPlayers(t *testing.T) {
 	snapshot, seq := deal.GetSnapshot(), uint64(0)
 	var played *pb.ApplyMoveResponse
 	for i := 0; i < maxMoves; i++ {
-		legal, err := host.LegalMoves(ctx, snapshot)
+		legal, err := host.LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: snapshot})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +159,7 @@ func TestTamperedSnapshotIsSnapshotInvalid(t *testing.T) {
 	}
 	bad := slices.Clone(deal.GetSnapshot())
 	bad[len(bad)/2] ^= 1
-	_, err = c.LegalMoves(ctx, bad, canasta.Token(deal.GetHostToken()))
+	_, err = c.LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: bad}, canasta.Token(deal.GetHostToken()))
 	cerr := asError(t, err)
 	if cerr.Code != codes.InvalidArgument || cerr.Reason != "SNAPSHOT_INVALID" || !canasta.IsReason(err, "SNAPSHOT_INVALID") {
 		t.Fatalf("got %v", cerr)
@@ -309,7 +309,7 @@ func TestSeatTokenSeesItsOwnHandOnly(t *testing.T) {
 func TestSeatTokenMovesForItsSeatOnly(t *testing.T) {
 	c, ctx := dial(t), context.Background()
 	d := deal(t, c)
-	legal, err := c.LegalMoves(ctx, d.GetSnapshot(), canasta.Token(d.GetHostToken()))
+	legal, err := c.LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: d.GetSnapshot()}, canasta.Token(d.GetHostToken()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,7 @@ func TestSeatTokenMovesForItsSeatOnly(t *testing.T) {
 	other := c.WithToken(d.GetSeatTokens()[(turn+1)%4])
 	_, err = other.ApplyMove(ctx, &pb.ApplyMoveRequest{Snapshot: d.GetSnapshot(), Move: canasta.Move("draw"), Seat: canasta.SeatPtr(turn)})
 	wantRefusal(t, err, codes.PermissionDenied, "SEAT_NOT_ALLOWED")
-	waiting, err := other.LegalMoves(ctx, d.GetSnapshot())
+	waiting, err := other.LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: d.GetSnapshot()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,12 +336,12 @@ func TestSeatTokenMovesForItsSeatOnly(t *testing.T) {
 func TestCallWithoutTokenIsRefused(t *testing.T) {
 	c, ctx := dial(t), context.Background()
 	d := deal(t, c)
-	_, err := c.LegalMoves(ctx, d.GetSnapshot())
+	_, err := c.LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: d.GetSnapshot()})
 	wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_REQUIRED")
 	_, err = c.Play(ctx, d.GetSnapshot(), "draw")
 	wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_REQUIRED")
 	// Token("") sends none, whatever the client's
-	_, err = c.WithToken(d.GetHostToken()).LegalMoves(ctx, d.GetSnapshot(), canasta.Token(""))
+	_, err = c.WithToken(d.GetHostToken()).LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: d.GetSnapshot()}, canasta.Token(""))
 	wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_REQUIRED")
 	public, err := c.View(ctx, &pb.GetViewRequest{Snapshot: d.GetSnapshot()})
 	if err != nil {
@@ -356,7 +356,7 @@ func TestTokenOfAnotherGameIsInvalid(t *testing.T) {
 	c, ctx := dial(t), context.Background()
 	mine, theirs := deal(t, c), deal(t, c)
 	for _, token := range []string{theirs.GetHostToken(), theirs.GetSeatTokens()[0]} {
-		_, err := c.LegalMoves(ctx, mine.GetSnapshot(), canasta.Token(token))
+		_, err := c.LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: mine.GetSnapshot()}, canasta.Token(token))
 		wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_INVALID")
 		_, err = c.Play(ctx, mine.GetSnapshot(), "draw", canasta.Token(token))
 		wantRefusal(t, err, codes.Unauthenticated, "CREDENTIAL_INVALID")
@@ -404,7 +404,7 @@ func TestExpectedGameID(t *testing.T) {
 func TestSuggestMoveWithASeatToken(t *testing.T) {
 	c, ctx := dial(t), context.Background()
 	d := deal(t, c)
-	legal, err := c.LegalMoves(ctx, d.GetSnapshot(), canasta.Token(d.GetHostToken()))
+	legal, err := c.LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: d.GetSnapshot()}, canasta.Token(d.GetHostToken()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ from engine.mayi.melds import (
     run_ok,
 )
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
-from engine.mayi.rules import MayIRules
+from engine.mayi.rules import BuyPriority, MayIRules
 from engine.mayi.state import MayIState, TableFits
 from engine.mayi.successor import BUY_WINDOW, DRAW, MELD
 from engine.mayi.table import TableMeld
@@ -82,7 +82,7 @@ def may_answer_window(state: MayIState, seat: int) -> bool:
     """Whether ``seat`` may answer the open buy window now (MI-BUY-3)."""
     if state.phase is not BUY_WINDOW or seat not in state.turn.window:
         return False
-    return seat == state.turn.window[0] or state.rules.opt("buy_priority") == "first_call"
+    return seat == state.turn.window[0] or state.rules.buy_priority is BuyPriority.FIRST_CALL
 
 
 # --- going down ------------------------------------------------------------------------

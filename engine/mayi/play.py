@@ -171,7 +171,7 @@ def _why_down(state: MayIState, move: GoDown) -> RuleViolation | None:
     problem = contract_problem(state, move)
     if problem is not None:
         return RuleViolation(Reason.CONTRACT_NOT_MET, problem[1], problem[0])
-    if not left and state.rules.opt("out_requires_discard"):
+    if not left and state.rules.keep_one:
         return RuleViolation(Reason.MUST_KEEP_CARD, "keep a card for the final discard",
                              "MI-OUT-1")
     return None
@@ -196,7 +196,7 @@ def _why_layoff(state: MayIState, move: LayOff) -> RuleViolation | None:
         return RuleViolation(Reason.CARD_DOES_NOT_FIT,
                              f"{move.card} does not fit {state.melds[move.seat][move.meld]}",
                              "MI-OFF-3")
-    if len(hand) == 1 and state.rules.opt("out_requires_discard"):
+    if len(hand) == 1 and state.rules.keep_one:
         return RuleViolation(Reason.MUST_KEEP_CARD, "keep a card for the final discard",
                              "MI-OUT-1")
     return None

@@ -10,14 +10,15 @@ custom list of contracts, one per deal, separated by commas, each written with
 ``s`` for a set and ``r`` for a sequence: ``ss,sr,rr,sss,ssr`` is ``zioncheck5``.
 
 >>> rules = build(4, {"mayi.schedule": "ss,rr", "max_buys_per_deal": "none"})
->>> rules.contracts, rules.opt("max_buys_per_deal")
-(((2, 0), (0, 2)), None)
+>>> rules.contracts, rules.buy_cap == NO_BUY_LIMIT
+(((2, 0), (0, 2)), True)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from mypy_extensions import mypyc_attr
 
@@ -66,6 +67,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 _SPECS = {s.name: s for s in OPTIONS}
+NO_BUY_LIMIT = 1 << 30  # buy_cap with max_buys_per_deal=none
+
+
+class BuyPriority(StrEnum):
+    """Who gets a discard several players want to buy (MI-BUY-3)."""
+
+    ROTATION = "rotation"  # the nearest after the player in turn
+    FIRST_CALL = "first_call"  # the first buy applied
 _NONE_WORDS = ("none", "unlimited", "null", "")
 
 
@@ -83,21 +92,21 @@ class MayIRules:
     layout: Layout
     contracts: tuple[Contract, ...]
     hand_sizes: tuple[int, ...]  # cards dealt, per deal
-    _opts: dict[str, MayIOption] = field(default_factory=dict, compare=False, repr=False)
-    # typed copies of the options the hot paths read (set from ``options``)
+    # every option that play reads, typed (set from ``options``, never passed)
     wrap: bool = field(default=True, init=False, compare=False, repr=False)
     exact: bool = field(default=True, init=False, compare=False, repr=False)
     penalty: int = field(default=1, init=False, compare=False, repr=False)
-    buy_cap: int = field(default=3, init=False, compare=False, repr=False)  # huge: no limit
+    buy_cap: int = field(default=3, init=False, compare=False, repr=False)  # NO_BUY_LIMIT: none
+    buy_priority: BuyPriority = field(default=BuyPriority.ROTATION, init=False, compare=False,
+                                      repr=False)
+    turn_upcard: bool = field(default=False, init=False, compare=False, repr=False)
+    # the game that plays these rules (engine/games.py): a field, not a property, since
+    # the facade reads it on every call
+    game: str = field(default="may_i", init=False, compare=False, repr=False)
     down_may_buy: bool = field(default=True, init=False, compare=False, repr=False)
     same_turn_layoff: bool = field(default=False, init=False, compare=False, repr=False)
     keep_one: bool = field(default=False, init=False, compare=False, repr=False)
     joinable: bool = field(default=False, init=False, compare=False, repr=False)
-
-    @property
-    def game(self) -> str:
-        """The game that plays these rules (engine/games.py)."""
-        return "may_i"
 
     def __post_init__(self) -> None:
         opts = dict(self.options)
@@ -105,20 +114,18 @@ class MayIRules:
             raise ValueError("one hand size per contract")
         limit = opts["max_buys_per_deal"]
         for name, value in (
-            ("_opts", opts), ("wrap", bool(opts["ace_wrap"])),
+            ("wrap", bool(opts["ace_wrap"])),
             ("exact", bool(opts["contract_exact_sizes"])),
             ("penalty", int(opts["buy_penalty_cards"] or 1)),
-            ("buy_cap", 1 << 30 if limit is None else int(limit)),
+            ("buy_cap", NO_BUY_LIMIT if limit is None else int(limit)),
+            ("buy_priority", BuyPriority(str(opts["buy_priority"]))),
+            ("turn_upcard", bool(opts["turn_upcard"])),
             ("down_may_buy", bool(opts["down_players_may_buy"])),
             ("same_turn_layoff", bool(opts["layoff_same_turn"])),
             ("keep_one", bool(opts["out_requires_discard"])),
             ("joinable", bool(opts["allow_contiguous_runs"])),
         ):
             object.__setattr__(self, name, value)
-
-    def opt(self, name: str) -> MayIOption:
-        """The resolved value of a named option."""
-        return self._opts[name]
 
     @property
     def deals(self) -> int:

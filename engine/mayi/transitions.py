@@ -102,7 +102,7 @@ def deal(rules: MayIRules, seed: int, hand_no: int, dealer: int, scores: tuple[i
         hands[order[k % n]].append(cards[k])
     stock = list(reversed(cards[n * size:]))  # top card last
     pile: list[Card] = []
-    upcard = bool(rules.opt("turn_upcard"))
+    upcard = rules.turn_upcard
     if upcard:
         pile.append(stock.pop())
     return MayIState(

@@ -30,6 +30,7 @@ from mypy_extensions import mypyc_attr
 
 from engine.cards import CODES, RANK_CHARS, SUIT_CHARS
 from engine.mayi.legal import legal_moves_for
+from engine.mayi.rules import NO_BUY_LIMIT
 from engine.mayi.scoring import score_rows
 from engine.mayi.state import MayIState
 from engine.mayi.table import TableMeld
@@ -98,13 +99,13 @@ class BuyWindow:
 def buy_window(state: MayIState) -> BuyWindow:
     """The deal's contract, the buy counters and the state of the buy window."""
     t = state.turn
-    limit = state.rules.opt("max_buys_per_deal")
+    cap = state.rules.buy_cap
     fresh = t.fresh and bool(state.pile) and state.phase in (Phase.DRAW, Phase.BUY_WINDOW)
     return BuyWindow(
         contract=state.rules.contract(state.hand_no), deals=state.rules.deals, buys=state.buys,
-        buys_left=tuple(-1 if limit is None else max(0, int(limit) - b) for b in state.buys),
+        buys_left=tuple(-1 if cap == NO_BUY_LIMIT else max(0, cap - b) for b in state.buys),
         offered=CODES[state.pile[-1]] if fresh else "",
         discarder=t.discarder if fresh else -1,
         window=t.window if state.phase is Phase.BUY_WINDOW else (),
-        priority=str(state.rules.opt("buy_priority")),
+        priority=state.rules.buy_priority.value,
     )

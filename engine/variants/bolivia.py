@@ -10,6 +10,7 @@ the stock runs out, no going-out bonus, game to 15 000.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from engine.cards import IS_BLACK_THREE
 from engine.options import (
@@ -79,10 +80,11 @@ def hand_values(opts: Mapping[str, OptionValue | None],
     return tuple(out)
 
 
-def bolivia_fields(opts: Mapping[str, OptionValue | None]) -> dict[str, object]:
+def bolivia_rules(base: RuleSet, opts: Mapping[str, OptionValue | None]) -> RuleSet:
     """The rule data of BO over the Samba family base (BO-WILD, BO-B3, BO-OUT, BO-END)."""
     hoyle_out = opts["bolivia.going_out"] == "hoyle"
-    return dict(
+    return replace(
+        base,
         wild_limit=18 if opts["bolivia.unlimited_wilds_in_groups"] else 2,
         merge_groups=bool(opts["bolivia.allow_merge_groups"]),
         wild_melds=True,
@@ -104,11 +106,11 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
     """
     check_players("bolivia", players)
     opts = resolve_options(OPTIONS, options)
-    return family_rules("bolivia", opts, dict(
-        target=int(opts[TARGET_SCORE] or 0),
-        min_bands=((7000, 150),) + BANDS,  # BO-INIT-1: Samba's table, 150 from 7000
+    # BO-INIT-1: Samba's table, 150 from 7000
+    base = family_rules("bolivia", opts, int(opts[TARGET_SCORE] or 0), ((7000, 150),) + BANDS)
+    return replace(
+        bolivia_rules(base, opts),
         canasta_bonus=(("wild", int(opts["bolivia.bolivia_bonus"] or 0)),  # BO-CAN-2
                        ("sequence", 1500), ("natural", 500), ("mixed", 300)),
         red_three_table=((6, 1000),),  # BO-R3-2
-        **bolivia_fields(opts),
-    ))
+    )

@@ -12,11 +12,12 @@ round of four deals.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from engine.cards import RANK, SEVEN
 from engine.options import TIE_CHOICES, TIE_POLICY, OptionSpec, resolve_options
 from engine.rules import RuleSet
-from engine.variants.bolivia import bolivia_fields, bolivia_options, hand_values
+from engine.variants.bolivia import bolivia_options, bolivia_rules, hand_values
 from engine.variants.samba import NEG, check_players, family_rules
 
 NAME = "Bolivia with sevens"
@@ -53,14 +54,14 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
     negative = int(opts["sv.negative_minimum"] or 0)
     # SV-INIT-1: up to 3495 (negative too) 60; 3500 100; 7000 140; 10500 and more 180
     bands = ((10500, 180), (7000, 140), (3500, 100), (0, 60), (NEG, negative))
-    fields = bolivia_fields(opts)
-    fields["hand_values"] = hand_values(opts, {c: seven for c in range(52) if RANK[c] == SEVEN})
     extra = opts[TIE_POLICY] == "play_on"
-    return family_rules("bolivia_sevens", opts, dict(
-        target=0,  # no points target: the round of four deals decides (SV-GAME-1)
+    # no points target: the round of four deals decides (SV-GAME-1)
+    base = bolivia_rules(family_rules("bolivia_sevens", opts, 0, bands), opts)
+    return replace(
+        base,
+        hand_values=hand_values(opts, {c: seven for c in range(52) if RANK[c] == SEVEN}),
         deals=DEALS,
         tie_extra_deal=extra,
-        min_bands=bands,
         group_max=7,  # SV-CAN-1: no meld of any kind past seven cards
         canasta_bonus=(  # SV-CAN-3
             ("wild", int(opts["bolivia.bolivia_bonus"] or 0)),
@@ -72,5 +73,4 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
         red_three_kinds=("wild", "sequence", "natural:7"),  # SV-R3-2
         first_canasta_bonus=BONUS_CARDS,
         bonus_per_side=bool(opts["sv.bonus_per_side"]),
-        **fields,
-    ))
+    )

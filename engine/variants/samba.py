@@ -11,6 +11,7 @@ Samba family (Bolivia and Bolivia with sevens build on it).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from engine.errors import BadInput, Reason
 from engine.options import (
@@ -75,22 +76,20 @@ def check_players(variant: str, players: int) -> None:
                        f"{variant} is for four players in two partnerships, not {players}")
 
 
-def family_rules(variant: str, opts: Mapping[str, OptionValue | None],
-                 fields: Mapping[str, object]) -> RuleSet:
+def family_rules(variant: str, opts: Mapping[str, OptionValue | None], target: int,
+                 min_bands: tuple[tuple[int, int], ...]) -> RuleSet:
     """A Samba-family rule set: the common data (SA-COMP, SA-DEAL, SA-DRAW, SA-MELD,
-    SA-SEQ, SA-PILE) with the variant's own ``fields`` over it."""
+    SA-SEQ, SA-PILE); each variant derives its own from it with ``replace``."""
     options = {k: v for k, v in opts.items() if v is not None}
     options.update(CORE)
-    base: dict[str, object] = dict(
-        variant=variant, players=4, layout=LAYOUT, packs=3, jokers=6, hand_size=15,
-        draw_count=2, canastas_to_go_out=2, values=VALUES, wild=WILD, permission=False,
+    return RuleSet(
+        variant=variant, players=4, options=tuple(sorted(options.items())), layout=LAYOUT,
+        packs=3, jokers=6, hand_size=15, draw_count=2, canastas_to_go_out=2, target=target,
+        min_bands=min_bands, values=VALUES, wild=WILD, permission=False,
         wild_limit=2, canasta_closed_to_wilds=True, multi_groups=True, sequences=True,
         pile_pair_only=True, out_bonus=200, concealed_bonus=200,
         red_three_plus="canastas", red_three_canastas=2,
     )
-    base.update(fields)
-    base["options"] = tuple(sorted(options.items()))
-    return RuleSet(**base)  # type: ignore[arg-type]
 
 
 def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
@@ -100,9 +99,10 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
     """
     check_players("samba", players)
     opts = resolve_options(OPTIONS, options)
-    return family_rules("samba", opts, dict(
-        target=int(opts[TARGET_SCORE] or 0),
-        min_bands=((7000, int(opts["samba.min_7000"] or 0)),) + BANDS,
+    base = family_rules("samba", opts, int(opts[TARGET_SCORE] or 0),
+                        ((7000, int(opts["samba.min_7000"] or 0)),) + BANDS)
+    return replace(
+        base,
         permission=bool(opts["samba.ask_partner"]),
         group_max=7 if opts["samba.canasta_closed_at_7"] else 0,
         merge_groups=bool(opts["samba.allow_merge_groups"]),
@@ -112,4 +112,4 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
         concealed_bonus=int(opts["samba.concealed_out_bonus"] or 0),
         canasta_bonus=(("sequence", 1500), ("natural", 500), ("mixed", 300)),  # SA-CAN-1/2
         red_three_table=RED_THREE_SETS[str(opts["samba.red3_set_size"])],
-    ))
+    )

@@ -45,7 +45,13 @@ from service.api.errors import invalid_request
 from service.api.pb import game
 from service.sealing.snapshot import Header
 
+# The most moves one answer holds, in a view's legal_moves or a LegalMoves page: 1,000
+# of the longest moves (May I? go-downs) are about 150 KB of JSON. Only forged or
+# stacked May I? hands with non-default options list more (docs/operations.md).
+MOVES_PER_ANSWER = 1000
+
 # --- moves ---------------------------------------------------------------------
+
 
 
 def _cards(codes: Iterable[int]) -> list[str]:
@@ -285,6 +291,12 @@ def _side_pb(v: SideView, out: game.SideView) -> None:
     out.red_threes.extend(v.red_threes)
 
 
+def view_moves_pb(legal: Sequence[str], out: game.SeatView) -> None:
+    """A view's legal moves, cut at MOVES_PER_ANSWER, and how many there are."""
+    out.legal_moves.extend(legal[:MOVES_PER_ANSWER])
+    out.legal_moves_total = len(legal)
+
+
 def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> game.SeatView:
     """Fill ``out`` from an engine view."""
     out.seat = v.seat
@@ -307,7 +319,7 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> 
     out.asked = v.asked
     out.answer = v.answer
     out.staged.extend(v.staged)
-    out.legal_moves.extend(v.legal_moves)
+    view_moves_pb(v.legal_moves, out)
     for r in v.result:
         side_score_pb(r, teams[r.team], out.result.add())
     out.went_out = v.went_out

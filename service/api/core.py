@@ -17,6 +17,7 @@ builds its answer for that role.
 
 from __future__ import annotations
 
+import base64
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,6 +58,7 @@ log = logging.getLogger("canasta.core")
 _T = TypeVar("_T")
 
 OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
+MAX_PAGE = convert.MOVES_PER_ANSWER  # LegalMoves' largest and default page size
 
 # Which request field an engine input error points at, when it is not obvious.
 _FIELDS: dict[str, str] = {
@@ -87,9 +89,12 @@ class Call:
 @dataclass(frozen=True, slots=True)
 class SnapshotRequest:
     """A request of a snapshot alone, read from REST JSON without a protobuf message
-    (``jsonparse.snapshot_only``): under load, building one costs more than the rules."""
+    (``jsonparse.snapshot_only``): under load, building one costs more than the rules.
+    LegalMoves reads its paging fields from it, at their defaults."""
 
     snapshot: bytes
+    page_size: int = 0
+    page_token: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +236,7 @@ class Core:
         for msg, (s, hand, legal) in zip(out, parts, strict=True):
             msg.seat = s
             msg.hand.extend(hand)
-            msg.legal_moves.extend(legal)
+            convert.view_moves_pb(legal, msg)
 
     @staticmethod
     def _opt(msg: Message, field: str) -> Any:
@@ -266,10 +271,31 @@ class Core:
         seat = self.access.lister(role)
         return legal_moves(state) if seat is None else legal_moves_for(state, seat)
 
+    def _page(self, req: api.LegalMovesRequest | SnapshotRequest, header: Header,
+              moves: list[Move]) -> tuple[list[Move], str]:
+        """One page of a move list and the token of the next (AIP-158): at most
+        ``MAX_PAGE`` moves, so a forged position's answer stays within the documented
+        worst case (docs/operations.md, *Worst cases*) however many moves it has. The
+        token names the snapshot's seq, the list's length and the next offset: the list
+        is canonical and stable, and a token of another position is refused."""
+        size = req.page_size
+        if size < 0:
+            raise invalid_request("page_size", "page_size must not be negative")
+        size = MAX_PAGE if size == 0 else min(size, MAX_PAGE)
+        start = 0
+        if req.page_token:
+            start = _page_start(req.page_token, header.seq, len(moves))
+        end = start + size
+        return moves[start:end], (_page_token(header.seq, len(moves), end)
+                                  if end < len(moves) else "")
+
     def legal_moves(self, req: api.LegalMovesRequest, call: Call) -> api.LegalMovesResponse:
-        _, state, role = self._open(req.snapshot, call)
-        resp = api.LegalMovesResponse(seat=state.awaited, phase=state.phase.value)
-        convert.moves_pb(self._listed(state, role), resp.moves)
+        header, state, role = self._open(req.snapshot, call)
+        listed = self._listed(state, role)
+        page, token = self._page(req, header, listed)
+        resp = api.LegalMovesResponse(seat=state.awaited, phase=state.phase.value,
+                                      next_page_token=token, total_size=len(listed))
+        convert.moves_pb(page, resp.moves)
         return resp
 
     def legal_moves_json(self, req: api.LegalMovesRequest | SnapshotRequest,
@@ -277,10 +303,13 @@ class Core:
         """LegalMoves as JSON from each move's memoized JSON object, never building a
         message: REST's most frequent call, at under half the cost of the message path.
         The object is LegalMovesResponse as jsonfmt writes it: its fields in order."""
-        _, state, role = self._open(req.snapshot, call)
+        header, state, role = self._open(req.snapshot, call)
+        listed = self._listed(state, role)
+        page, token = self._page(req, header, listed)
         return jsonfmt.dumps({"seat": state.awaited,
-                              "moves": [convert.move_json(m) for m in self._listed(state, role)],
-                              "phase": state.phase.value})
+                              "moves": [convert.move_json(m) for m in page],
+                              "phase": state.phase.value, "nextPageToken": token,
+                              "totalSize": len(listed)})
 
     def apply_move(self, req: api.ApplyMoveRequest, call: Call) -> api.ApplyMoveResponse:
         if not req.HasField("move"):
@@ -407,3 +436,21 @@ class Core:
         convert.move_to_pb(move, resp.move)
         metrics.SUGGESTIONS.labels(state.rules.variant, level).inc()
         return resp
+
+
+def _page_token(seq: int, total: int, offset: int) -> str:
+    return base64.urlsafe_b64encode(f"{seq}.{total}.{offset}".encode()).decode().rstrip("=")
+
+
+def _page_start(token: str, seq: int, total: int) -> int:
+    """The offset a page token names, when it was given for this list (same seq, same
+    length) and points inside it; else INVALID_ARGUMENT on ``page_token``."""
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("ascii")
+        parts = [int(p) for p in raw.split(".")] if raw.isascii() else []
+    except (ValueError, UnicodeDecodeError):
+        parts = []
+    if len(parts) != 3 or parts[:2] != [seq, total] or not 0 < parts[2] < total:
+        raise invalid_request("page_token", "page_token is not one this position's "
+                              "LegalMoves answered (a token is valid for its snapshot only)")
+    return parts[2]

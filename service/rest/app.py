@@ -137,9 +137,9 @@ class _Rpc:
         self.cls = core.methods[name].request
         self.has_body = has_body
         self.limit = limit
-        # a request of the snapshot alone, answered as JSON directly, needs no message
-        self.lean = (core.methods[name].run_json is not None
-                     and [f.name for f in self.cls.DESCRIPTOR.fields] == ["snapshot"])
+        # a body of the snapshot alone (every other field at its default), answered as
+        # JSON directly, needs no message
+        self.lean = core.methods[name].run_json is not None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         given = None

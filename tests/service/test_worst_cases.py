@@ -10,9 +10,11 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from service.api.pb import api
-from tests.service.helpers import Failure, call_rest, ok
-from tests.worst_positions import WORST
+from engine.legal import legal_moves
+from engine.notation import import_position
+from service.api.pb import api, api_grpc, game
+from tests.service.helpers import Failure, call_grpc, call_rest, ok
+from tests.worst_positions import PAGED, WORST
 
 MAX_JSON = 256 * 1024
 
@@ -27,6 +29,85 @@ def test_the_largest_accepted_positions_answer_within_bounds(http: httpx.Client,
     assert resp.status_code == 200, resp.text
     assert len(resp.json()["moves"]) > 100  # a real worst case, not a trivial position
     assert len(resp.content) < MAX_JSON, (name, len(resp.content))
+
+
+@pytest.mark.parametrize("name", sorted(PAGED))
+def test_lists_of_thousands_come_a_page_at_a_time(http: httpx.Client, name: str) -> None:
+    """MI-CON-2 (sets of any size) and MI-BUY-2 (two penalty cards) let play reach lists
+    of thousands of moves: each REST answer stays under the bound, and the pages, followed
+    by their tokens, give the engine's whole list once, in its order."""
+    imported = ok(call_rest(http, "ImportPosition", api.ImportPositionRequest(
+        position=PAGED[name], view_seat=-1)))
+    engine = [str(m) for m in legal_moves(import_position(PAGED[name]))]
+    assert len(engine) > 1000  # more than one page
+    got: list[str] = []
+    body: dict[str, object] = {"snapshot": _b64(imported.snapshot)}
+    pages = 0
+    while True:
+        resp = http.post("/v1/legal-moves", json=body,
+                         headers={"authorization": f"Bearer {imported.host_token}"})
+        assert resp.status_code == 200, resp.text
+        assert len(resp.content) < MAX_JSON, (name, pages, len(resp.content))
+        answer = resp.json()
+        assert answer["totalSize"] == len(engine)
+        got += [m["text"] for m in answer["moves"]]
+        pages += 1
+        if not answer["nextPageToken"]:
+            break
+        body = {"snapshot": body["snapshot"], "pageToken": answer["nextPageToken"]}
+    assert got == engine
+    assert pages == -(-len(engine) // 1000)
+
+
+@pytest.mark.parametrize("name", sorted(PAGED))
+def test_views_carry_the_first_thousand_moves_and_their_count(http: httpx.Client,
+                                                              name: str) -> None:
+    """A view's legal_moves (every seat's views, for the host) are cut at 1,000, with
+    legal_moves_total the whole count, so GetView stays under the bound too."""
+    imported = ok(call_rest(http, "ImportPosition", api.ImportPositionRequest(
+        position=PAGED[name], view_seat=-1)))
+    engine = [str(m) for m in legal_moves(import_position(PAGED[name]))]
+    resp = http.post("/v1/view", json={"snapshot": _b64(imported.snapshot)},
+                     headers={"authorization": f"Bearer {imported.host_token}"})
+    assert resp.status_code == 200, resp.text
+    assert len(resp.content) < MAX_JSON, (name, len(resp.content))
+    mover = resp.json()["views"][0]
+    assert mover["legalMoves"] == engine[:1000]
+    assert mover["legalMovesTotal"] == len(engine)
+
+
+def test_page_size_and_tokens_over_grpc(stub: api_grpc.CanastaEngineStub) -> None:
+    """A smaller page size is kept, a larger one lowered to the maximum; a token is valid
+    only for the list it came from: another position's, a forged or a negative page size
+    is INVALID_ARGUMENT on its field, never a wrong page."""
+    position = PAGED["may_i three sets, any sizes"]
+    imported = ok(call_grpc(stub, "ImportPosition", api.ImportPositionRequest(
+        position=position, view_seat=-1)))
+    host = imported.host_token
+    everything = [str(m) for m in legal_moves(import_position(position))]
+
+    def page(**fields: object) -> api.LegalMovesResponse | Failure:
+        return call_grpc(stub, "LegalMoves", api.LegalMovesRequest(
+            snapshot=imported.snapshot, **fields), token=host)
+
+    first = ok(page(page_size=7))
+    assert [m.text for m in first.moves] == everything[:7]
+    second = ok(page(page_size=7, page_token=first.next_page_token))
+    assert [m.text for m in second.moves] == everything[7:14]
+    assert len(ok(page(page_size=10**6)).moves) == 1000
+    moved = ok(call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(
+        snapshot=imported.snapshot, move=game.Move(text="discard 8S"), view_seat=-1),
+        token=host))
+    for fields, field in [({"page_token": "bm90IGEgdG9rZW4"}, "page_token"),
+                          ({"page_token": first.next_page_token + "x"}, "page_token"),
+                          ({"page_size": -1}, "page_size")]:
+        got = page(**fields)
+        assert isinstance(got, Failure)
+        assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", "REQUEST_INVALID",
+                                                      [field]), fields
+    other = call_grpc(stub, "LegalMoves", api.LegalMovesRequest(
+        snapshot=moved.snapshot, page_token=first.next_page_token), token=host)
+    assert isinstance(other, Failure) and other.fields == ["page_token"]
 
 
 @pytest.mark.parametrize(("hand", "buys", "why"), [

@@ -282,3 +282,22 @@ def test_a_seat_tokens_export_is_refused(client: CanastaClient) -> None:
             client.export_position(deal.snapshot, token=token)
         assert caught.value.code == grpc.StatusCode.PERMISSION_DENIED
         assert caught.value.reason == "SEAT_NOT_ALLOWED"
+
+
+def test_legal_moves_come_in_pages(client: CanastaClient) -> None:
+    """A list longer than a page (a May I? hand with sets of any size, MI-CON-2) comes a page
+    at a time; all_legal_moves follows the tokens to the end, in the list's order."""
+    position = "\n".join([
+        "mayi-position 1", "variant: may_i", "players: 3", "options: contract_exact_sizes=false",
+        "hand: 3", "phase: meld", "turn: 0", "drew: stock", "buys: 3 0 0",
+        "hand0: 4S 4S 4H 4H 4D 4D 4C 4C 5S 5S 5H 5H 5D 5D 5C 5C 8S",
+        "hand1: *1", "hand2: *1", "stock: *", ""])
+    imported = client.import_position(position)
+    host = client.with_token(imported.host_token)
+    first = host.legal_moves(imported.snapshot)
+    assert len(first.moves) == 1000 and first.total_size > 1000 and first.next_page_token
+    small = host.legal_moves(imported.snapshot, page_size=3, page_token=first.next_page_token)
+    every = host.all_legal_moves(imported.snapshot)
+    assert len(every) == first.total_size
+    assert [m.text for m in every[:1000]] == [m.text for m in first.moves]
+    assert [m.text for m in small.moves] == [m.text for m in every[1000:1003]]

@@ -52,6 +52,14 @@ export type DealInit = MessageInitShape<typeof DealRequestSchema>;
 /** The request of ImportPosition (`position` required). */
 export type ImportPositionInit = MessageInitShape<typeof ImportPositionRequestSchema>;
 
+/** LegalMoves's optional fields, given with its call options: one page of the list. */
+export interface LegalMovesExtras {
+  /** The most moves to answer (0 or unset: the server's maximum, 1,000). */
+  pageSize?: number;
+  /** The previous answer's `nextPageToken`, for the next page of the same snapshot's list. */
+  pageToken?: string;
+}
+
 /** ApplyMove's optional fields. */
 export interface ApplyMoveExtras {
   expectedSeq?: bigint;
@@ -147,9 +155,27 @@ export class CanastaClient {
     return this.call(CanastaEngine.method.deal, request, options);
   }
 
-  /** The legal moves of the seat whose move is due (host), or of the token's seat when it may act. */
-  legalMoves(snapshot: Uint8Array, options?: CallOptions): Promise<LegalMovesResponse> {
-    return this.call(CanastaEngine.method.legalMoves, create(LegalMovesRequestSchema, { snapshot }), options);
+  /**
+   * The legal moves of the seat whose move is due (host), or of the token's seat when it may
+   * act: one page (at most 1,000 moves; `nextPageToken` set when the list goes on).
+   */
+  legalMoves(snapshot: Uint8Array,
+             options?: CallOptions & LegalMovesExtras): Promise<LegalMovesResponse> {
+    const { pageSize, pageToken, ...call } = options ?? {};
+    return this.call(CanastaEngine.method.legalMoves,
+                     create(LegalMovesRequestSchema, { snapshot, pageSize, pageToken }), call);
+  }
+
+  /** Every legal move of `legalMoves`, its pages followed to the end. */
+  async allLegalMoves(snapshot: Uint8Array, options?: CallOptions): Promise<Move[]> {
+    const moves: Move[] = [];
+    let pageToken = "";
+    do {
+      const page = await this.legalMoves(snapshot, { ...options, pageToken });
+      moves.push(...page.moves);
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    return moves;
   }
 
   /**

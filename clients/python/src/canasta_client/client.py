@@ -109,12 +109,29 @@ class CanastaClient:
             request.view_seat = view_seat
         return self._call(self.stub.Deal, request, timeout)
 
-    def legal_moves(self, snapshot: bytes, *, token: str | None = None,
+    def legal_moves(self, snapshot: bytes, *, page_size: int = 0, page_token: str = "",
+                    token: str | None = None,
                     timeout: float | None = None) -> pb.LegalMovesResponse:
         """The legal moves of the seat whose move is due (the host's credential), or of the
-        credential's seat when it may act, canonical, in a stable order."""
-        return self._call(self.stub.LegalMoves, pb.LegalMovesRequest(snapshot=snapshot), timeout,
-                          token)
+        credential's seat when it may act, canonical, in a stable order: one page of at
+        most ``page_size`` (0: the server's maximum, 1,000); pass the answer's
+        ``next_page_token`` as ``page_token`` for the next (see :meth:`all_legal_moves`)."""
+        request = pb.LegalMovesRequest(snapshot=snapshot, page_size=page_size,
+                                       page_token=page_token)
+        return self._call(self.stub.LegalMoves, request, timeout, token)
+
+    def all_legal_moves(self, snapshot: bytes, *, token: str | None = None,
+                        timeout: float | None = None) -> list[game_pb2.Move]:
+        """Every legal move of :meth:`legal_moves`, its pages followed to the end."""
+        moves: list[game_pb2.Move] = []
+        page_token = ""
+        while True:
+            page = self.legal_moves(snapshot, page_token=page_token, token=token,
+                                    timeout=timeout)
+            moves.extend(page.moves)
+            page_token = page.next_page_token
+            if not page_token:
+                return moves
 
     def apply_move(self, snapshot: bytes, move: MoveLike, *, expected_seq: int | None = None,
                    seat: int | None = None, view_seat: int | None = None,

@@ -292,7 +292,14 @@ func (x *DealResponse) GetSeatTokens() []string {
 type LegalMovesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The sealed game.
-	Snapshot      []byte `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	Snapshot []byte `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	// The most moves to answer (0: the server's maximum, 1,000; larger values are
+	// lowered to it). A position has rarely more than a few hundred moves; forged or
+	// stacked May I? hands with longer melds allowed can have tens of thousands.
+	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of the previous answer for the same snapshot, to continue
+	// the list there; empty for its start.
+	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -334,6 +341,20 @@ func (x *LegalMovesRequest) GetSnapshot() []byte {
 	return nil
 }
 
+func (x *LegalMovesRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *LegalMovesRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
 // Answer of LegalMoves.
 type LegalMovesResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -343,7 +364,12 @@ type LegalMovesResponse struct {
 	// seat's moves when it may act (in a May I? buy window too), else none.
 	Moves []*Move `protobuf:"bytes,2,rep,name=moves,proto3" json:"moves,omitempty"`
 	// Engine phase.
-	Phase         string `protobuf:"bytes,3,opt,name=phase,proto3" json:"phase,omitempty"`
+	Phase string `protobuf:"bytes,3,opt,name=phase,proto3" json:"phase,omitempty"`
+	// Set when the list goes on: pass it as page_token with the same snapshot for the
+	// next page. Empty on the last page.
+	NextPageToken string `protobuf:"bytes,4,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// How many moves the whole list holds, over all its pages.
+	TotalSize     int32 `protobuf:"varint,5,opt,name=total_size,json=totalSize,proto3" json:"total_size,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -397,6 +423,20 @@ func (x *LegalMovesResponse) GetPhase() string {
 		return x.Phase
 	}
 	return ""
+}
+
+func (x *LegalMovesResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
+func (x *LegalMovesResponse) GetTotalSize() int32 {
+	if x != nil {
+		return x.TotalSize
+	}
+	return 0
 }
 
 // Request of ApplyMove.
@@ -1582,13 +1622,19 @@ const file_canasta_v1_engine_service_proto_rawDesc = "" +
 	"\n" +
 	"host_token\x18\x05 \x01(\tR\thostToken\x12\x1f\n" +
 	"\vseat_tokens\x18\x06 \x03(\tR\n" +
-	"seatTokens\"/\n" +
+	"seatTokens\"k\n" +
 	"\x11LegalMovesRequest\x12\x1a\n" +
-	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\"f\n" +
+	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x12\x1b\n" +
+	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\"\xad\x01\n" +
 	"\x12LegalMovesResponse\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12&\n" +
 	"\x05moves\x18\x02 \x03(\v2\x10.canasta.v1.MoveR\x05moves\x12\x14\n" +
-	"\x05phase\x18\x03 \x01(\tR\x05phase\"\xa3\x02\n" +
+	"\x05phase\x18\x03 \x01(\tR\x05phase\x12&\n" +
+	"\x0fnext_page_token\x18\x04 \x01(\tR\rnextPageToken\x12\x1d\n" +
+	"\n" +
+	"total_size\x18\x05 \x01(\x05R\ttotalSize\"\xa3\x02\n" +
 	"\x10ApplyMoveRequest\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x12$\n" +
 	"\x04move\x18\x02 \x01(\v2\x10.canasta.v1.MoveR\x04move\x12&\n" +

@@ -689,7 +689,8 @@ type SeatView struct {
 	Answer string `protobuf:"bytes,18,opt,name=answer,proto3" json:"answer,omitempty"`
 	// Meld actions staged this turn (text forms).
 	Staged []string `protobuf:"bytes,19,rep,name=staged,proto3" json:"staged,omitempty"`
-	// Legal moves (text forms), only in the awaited seat's own view.
+	// Legal moves (text forms), only in the awaited seat's own view: at most the
+	// first 1,000 (LegalMoves pages through longer lists; see legal_moves_total).
 	LegalMoves []string `protobuf:"bytes,20,rep,name=legal_moves,json=legalMoves,proto3" json:"legal_moves,omitempty"`
 	// The hand's score once the hand is over.
 	Result []*SideScore `protobuf:"bytes,21,rep,name=result,proto3" json:"result,omitempty"`
@@ -706,9 +707,12 @@ type SeatView struct {
 	// option). Public.
 	Upcards []string `protobuf:"bytes,25,rep,name=upcards,proto3" json:"upcards,omitempty"`
 	// May I? only: this deal's contract and each seat's buys left. Public.
-	MayI          *MayIDeal `protobuf:"bytes,26,opt,name=may_i,json=mayI,proto3" json:"may_i,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	MayI *MayIDeal `protobuf:"bytes,26,opt,name=may_i,json=mayI,proto3" json:"may_i,omitempty"`
+	// How many legal moves the seat has (0 outside the awaited seat's own view): more
+	// than legal_moves holds only when the list was cut at 1,000.
+	LegalMovesTotal int32 `protobuf:"varint,27,opt,name=legal_moves_total,json=legalMovesTotal,proto3" json:"legal_moves_total,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *SeatView) Reset() {
@@ -921,6 +925,13 @@ func (x *SeatView) GetMayI() *MayIDeal {
 		return x.MayI
 	}
 	return nil
+}
+
+func (x *SeatView) GetLegalMovesTotal() int32 {
+	if x != nil {
+		return x.LegalMovesTotal
+	}
+	return 0
 }
 
 // Cards of one seat.
@@ -2724,7 +2735,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\agame_id\x18\x04 \x01(\tR\x06gameId\x12\x10\n" +
 	"\x03seq\x18\x05 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bimported\x18\x06 \x01(\bR\bimported\x12\x18\n" +
-	"\astacked\x18\a \x01(\bR\astacked\"\x88\x06\n" +
+	"\astacked\x18\a \x01(\bR\astacked\"\xb4\x06\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12\x18\n" +
@@ -2756,7 +2767,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\x06winner\x18\x17 \x01(\x05R\x06winner\x12=\n" +
 	"\x0fseat_red_threes\x18\x18 \x03(\v2\x15.canasta.v1.SeatCardsR\rseatRedThrees\x12\x18\n" +
 	"\aupcards\x18\x19 \x03(\tR\aupcards\x12)\n" +
-	"\x05may_i\x18\x1a \x01(\v2\x14.canasta.v1.MayIDealR\x04mayI\"!\n" +
+	"\x05may_i\x18\x1a \x01(\v2\x14.canasta.v1.MayIDealR\x04mayI\x12*\n" +
+	"\x11legal_moves_total\x18\x1b \x01(\x05R\x0flegalMovesTotal\"!\n" +
 	"\tSeatCards\x12\x14\n" +
 	"\x05cards\x18\x01 \x03(\tR\x05cards\"Y\n" +
 	"\bMayIDeal\x12\x12\n" +

@@ -32,6 +32,7 @@ import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -146,7 +147,33 @@ public final class CanastaClient implements AutoCloseable {
 
   /** {@link #legalMoves(ByteString)} with this call's {@code token}. */
   public LegalMovesResponse legalMoves(ByteString snapshot, String token) {
-    return call(token, s -> s.legalMoves(LegalMovesRequest.newBuilder().setSnapshot(snapshot).build()));
+    return legalMoves(LegalMovesRequest.newBuilder().setSnapshot(snapshot).build(), token);
+  }
+
+  /**
+   * One page of the legal moves: at most {@code setPageSize} moves (0: the server's maximum,
+   * 1,000); the answer's {@code getNextPageToken()}, set as {@code setPageToken}, continues.
+   */
+  public LegalMovesResponse legalMoves(LegalMovesRequest request) {
+    return legalMoves(request, null);
+  }
+
+  /** {@link #legalMoves(LegalMovesRequest)} with this call's {@code token}. */
+  public LegalMovesResponse legalMoves(LegalMovesRequest request, String token) {
+    return call(token, s -> s.legalMoves(request));
+  }
+
+  /** Every legal move of {@link #legalMoves(ByteString, String)}, its pages followed to the end. */
+  public List<Move> allLegalMoves(ByteString snapshot, String token) {
+    List<Move> moves = new ArrayList<>();
+    String pageToken = "";
+    do {
+      LegalMovesResponse page = legalMoves(
+          LegalMovesRequest.newBuilder().setSnapshot(snapshot).setPageToken(pageToken).build(), token);
+      moves.addAll(page.getMovesList());
+      pageToken = page.getNextPageToken();
+    } while (!pageToken.isEmpty());
+    return moves;
   }
 
   /**

@@ -1,0 +1,48 @@
+"""``python -m examples.host``: serve the host (``make host`` starts the rules service too).
+
+Settings from the environment: ``CANASTA_HOST_PORT`` (8090), ``CANASTA_HOST_BIND``
+(127.0.0.1), ``CANASTA_HOST_RULES`` (the rules service's gRPC target, 127.0.0.1:50051),
+``CANASTA_HOST_DB`` (the SQLite file, .cache/host/tables.db).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+import grpc
+import uvicorn
+from canasta_client import CanastaClient
+
+from .app import create_app
+from .store import SqliteStore
+
+log = logging.getLogger("canasta.host")
+
+
+def main() -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    port = int(os.environ.get("CANASTA_HOST_PORT", "8090"))
+    bind = os.environ.get("CANASTA_HOST_BIND", "127.0.0.1")
+    rules = os.environ.get("CANASTA_HOST_RULES", "127.0.0.1:50051")
+    db = Path(os.environ.get("CANASTA_HOST_DB", ".cache/host/tables.db"))
+    db.parent.mkdir(parents=True, exist_ok=True)
+    client = CanastaClient(rules, timeout=10.0)
+    try:  # the rules service may still be starting (make host starts both at once)
+        grpc.channel_ready_future(client.channel).result(timeout=30)
+    except grpc.FutureTimeoutError:
+        log.error("no rules service at %s (CANASTA_HOST_RULES)", rules)
+        return 1
+    store = SqliteStore(db)
+    log.info("tables in %s; rules service at %s; open http://%s:%d", db, rules, bind, port)
+    uvicorn.run(create_app(store, client), host=bind, port=port, ws="websockets-sansio",
+                log_level="info")
+    store.close()
+    client.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

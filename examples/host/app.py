@@ -1,0 +1,198 @@
+"""The host's HTTP and WebSocket faces (Starlette): the index page that creates tables, one
+page per seat, the seat's WebSocket, and a seat's record download.
+
+A player proves its seat with its seat token (the join link's fragment, sent as the
+socket's first message or as ``Authorization: Bearer``); the host token never leaves the
+server, nor does any snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from canasta_client import CanastaClient, CanastaError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+
+from .bots import Bots
+from .players import Players, status
+from .store import Store, Table
+from .tables import Refused, Tables, call
+
+STATIC = Path(__file__).parent / "static"
+# the standalone web table's modules (card faces, reading listed moves), reused by seat.js
+WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+CSP = "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:"
+HELLO_SECONDS = 10.0
+
+
+def refused(reason: str, message: str, status_code: int = 400) -> JSONResponse:
+    return JSONResponse({"reason": reason, "message": message}, status_code)
+
+
+STATUS = {"NOT_FOUND": 404, "SEAT_NOT_ALLOWED": 403, "SNAPSHOT_STALE": 409}
+
+
+def page(name: str) -> Response:
+    return FileResponse(STATIC / name, headers={"Content-Security-Policy": CSP,
+                                                "Cache-Control": "no-store"})
+
+
+def bearer(request: Request) -> str:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def join_links(table: Table) -> list[dict[str, Any]]:
+    """Each seat's join link (its token in the fragment: browsers never send a fragment to
+    a server, so it stays out of logs), or the bot that plays it."""
+    return [{"seat": s, "bot": table.bots.get(s),
+             "link": None if s in table.bots
+             else f"/play/{table.game_id}/{s}#{table.seat_tokens[s]}"}
+            for s in range(table.players)]
+
+
+def create_app(store: Store, client: CanastaClient) -> Starlette:
+    """The host over ``store`` and a client of the rules service."""
+    tables = Tables(store, client)
+    bots = Bots(tables)
+    players = Players(tables)
+
+    async def changed(table: Table) -> None:
+        bots.wake(table.game_id)
+        await players.push(table)
+
+    tables.changed = changed
+
+    async def index(request: Request) -> Response:
+        return page("index.html")
+
+    async def seat_page(request: Request) -> Response:
+        return page("seat.html")
+
+    async def variants(request: Request) -> Response:
+        answer = await call(client.list_variants)
+        return JSONResponse([{"id": v.id, "name": v.name, "min_players": v.min_players,
+                              "max_players": v.max_players} for v in answer.variants])
+
+    async def create(request: Request) -> Response:
+        try:
+            body = await request.json()
+            bot_seats = {int(s): str(level) for s, level in dict(body.get("bots", {})).items()}
+            options = {str(k): str(v) for k, v in dict(body.get("options", {})).items()}
+            table = await tables.create(str(body["variant"]), int(body["players"]), bot_seats,
+                                        options)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return refused("BAD_REQUEST", "send {variant, players, bots: {seat: level}}")
+        except Refused as err:
+            return refused(err.reason, err.message)
+        except CanastaError as err:
+            return refused(err.reason, err.message)
+        return JSONResponse({**status(table), "seats": join_links(table)}, 201)
+
+    async def table_status(request: Request) -> Response:
+        try:
+            return JSONResponse(status(await tables.get(request.path_params["game_id"])))
+        except Refused as err:
+            return refused(err.reason, err.message, 404)
+
+    async def record(request: Request) -> Response:
+        try:
+            text = await tables.seat_record(request.path_params["game_id"],
+                                            int(request.query_params.get("seat", "-1")),
+                                            bearer(request))
+        except ValueError:
+            return refused("BAD_REQUEST", "seat is a number")
+        except Refused as err:
+            return refused(err.reason, err.message, STATUS.get(err.reason, 400))
+        except CanastaError as err:
+            return refused(err.reason, err.message, 502)
+        return PlainTextResponse(text, headers={"Cache-Control": "no-store"})
+
+    async def socket(ws: WebSocket) -> None:
+        game_id = ws.path_params["game_id"]
+        seat = ws.path_params["seat"]
+        await ws.accept()
+        try:
+            hello = await asyncio.wait_for(ws.receive_json(), HELLO_SECONDS)
+            token = str(hello["token"])
+            table = await tables.get(game_id)
+            if not tables.is_seat(table, seat, token):
+                raise Refused("SEAT_NOT_ALLOWED", "that is not this seat's token")
+        except (TimeoutError, KeyError, TypeError, ValueError, Refused, WebSocketDisconnect,
+                WebSocketDisconnected):
+            await ws.close(4403)
+            return
+        players.join(game_id, seat, ws)
+        try:
+            await players.send(ws, await players.message(table, seat))
+            while True:
+                text = await ws.receive_text()
+                try:
+                    msg = json.loads(text)
+                except ValueError:
+                    msg = None
+                await play(ws, game_id, seat, token, msg)
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass  # gone (a failed send marks the socket disconnected too)
+        except CanastaError:  # no view to send (the rules service is away): reconnect later
+            await ws.close(1011)
+        finally:
+            players.leave(game_id, seat, ws)
+
+    async def play(ws: WebSocket, game_id: str, seat: int, token: str, msg: Any) -> None:
+        """One message of a seat: ``{"type": "move", "move": TEXT, "seq": N}`` or
+        ``{"type": "next", "seq": N}``; a refusal is answered to that seat alone."""
+        try:
+            kind, seq = msg["type"], int(msg["seq"])
+            if kind == "move":
+                await tables.move(game_id, seat, token, str(msg["move"]), seq)
+            elif kind == "next":
+                await tables.next_deal(game_id, seat, token, seq)
+            else:
+                raise Refused("BAD_REQUEST", f"unknown message type {kind!r}")
+        except (KeyError, TypeError, ValueError):
+            await players.send(ws, {"type": "refused", "reason": "BAD_REQUEST",
+                                    "message": "send {type, seq[, move]}"})
+        except Refused as err:
+            await players.send(ws, {"type": "refused", "reason": err.reason,
+                                    "message": err.message})
+        except CanastaError as err:
+            await players.send(ws, {"type": "refused", "reason": err.reason,
+                                    "message": err.message,
+                                    "rule": err.rule or ""})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        for game_id in await store.game_ids():  # a restart: the bots go on where they were
+            bots.wake(game_id)
+        yield
+        await bots.stop()
+
+    routes: list[Route | WebSocketRoute | Mount] = [
+        Route("/", index),
+        Route("/play/{game_id}/{seat:int}", seat_page),
+        Route("/api/variants", variants),
+        Route("/api/tables", create, methods=["POST"]),
+        Route("/api/tables/{game_id}", table_status),
+        Route("/api/tables/{game_id}/record", record),
+        WebSocketRoute("/ws/{game_id}/{seat:int}", socket),
+        Mount("/static", StaticFiles(directory=STATIC)),
+    ]
+    if WEB.is_dir():
+        routes.append(Mount("/web", StaticFiles(directory=WEB)))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.tables = tables
+    app.state.bots = bots
+    app.state.players = players
+    return app
+

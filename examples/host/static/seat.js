@@ -1,0 +1,169 @@
+// One seat's page: it joins with the seat token from the link's fragment, gets its own
+// seat's view over the WebSocket after every change, and sends the moves it picks from its
+// listed legal moves. It never holds a snapshot or the host token: the host keeps them.
+// Card faces and the reading of listed moves come from the standalone web table.
+
+import { cardName, face } from "/web/i18n.js";
+import { movesOf, parseMove } from "/web/moves.js";
+
+const $ = (id) => document.getElementById(id);
+const [, , gameId, seatText] = location.pathname.split("/");
+const seat = Number(seatText);
+const token = location.hash.slice(1);
+let state = null;
+let selected = new Set(); // positions in the hand
+let socket = null;
+
+const red = (code) => code[1] === "H" || code[1] === "D";
+const cards = (codes) => (codes.length ? codes.map(face).join(" ") : "–");
+const who = (s) => (s === seat ? "you" : state.bots[s] ? `seat ${s} (bot: ${state.bots[s]})` : `seat ${s}`);
+
+function showError(text) {
+  $("error").textContent = text;
+  $("error").hidden = !text;
+}
+
+function send(message) {
+  showError("");
+  socket.send(JSON.stringify({ ...message, seq: state.seq }));
+}
+
+function renderTable(view) {
+  const frozen = view.pile_frozen ? ", frozen" : "";
+  $("heaps").textContent = `Stock: ${view.stock_size} cards. Discard pile: ${view.pile_size} cards` +
+    `${frozen}, top ${view.pile_top ? face(view.pile_top) : "–"}.`;
+  $("seats").replaceChildren(...view.hand_sizes.map((n, s) => {
+    const li = document.createElement("li");
+    li.textContent = `${who(s)}: ${n} cards${s === view.dealer ? ", dealer" : ""}` +
+      `${s === view.awaited && !state.hand_over ? " ← to move" : ""}`;
+    if (s === seat) li.className = "mine";
+    return li;
+  }));
+  $("sides").replaceChildren(...view.sides.map((side) => {
+    const div = document.createElement("div");
+    const h = document.createElement("h3");
+    h.textContent = `Side ${side.team} (seats ${side.seats.join(", ")}): match score ${side.score}` +
+      `${side.opened ? "" : `, needs ${side.minimum} to open`}`;
+    div.append(h);
+    if (side.red_threes.length) div.append(`Red threes: ${cards(side.red_threes)}`);
+    for (const meld of side.melds) {
+      const p = document.createElement("p");
+      p.className = "meld";
+      p.textContent = `${meld.label}: ${cards(meld.cards)}${meld.canasta ? ` (${meld.canasta} canasta)` : ""}`;
+      div.append(p);
+    }
+    return div;
+  }));
+}
+
+function renderHand(view) {
+  $("hand-count").textContent = `(${view.hand.length})`;
+  $("hand").replaceChildren(...view.hand.map((code, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = red(code) ? "card red" : "card";
+    b.textContent = face(code);
+    b.setAttribute("aria-label", cardName(code, "en"));
+    b.setAttribute("aria-pressed", String(selected.has(i)));
+    b.addEventListener("click", () => {
+      if (selected.has(i)) selected.delete(i); else selected.add(i);
+      render();
+    });
+    return b;
+  }));
+}
+
+function renderMoves(view) {
+  const listed = view.legal_moves.map(parseMove);
+  const picked = [...selected].map((i) => view.hand[i]);
+  const offered = picked.length ? movesOf(picked, listed, state.variant !== "may_i") : listed;
+  $("selection").textContent = picked.length
+    ? `Selected: ${cards(picked)} — ${offered.length} move(s) use exactly these cards.`
+    : listed.length ? "Pick a move, or select cards to see only the moves they make." : "";
+  $("moves").replaceChildren(...offered.map((move) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = move.text.split(" ").map((w) => (/^(JK|[2-9TJQKA][SHDC])$/.test(w) ? face(w) : w)).join(" ");
+    b.title = move.text;
+    b.addEventListener("click", () => {
+      selected = new Set();
+      send({ type: "move", move: move.text });
+    });
+    return b;
+  }));
+}
+
+function renderResult(view) {
+  const box = $("result");
+  box.hidden = !state.hand_over;
+  $("next").hidden = !state.hand_over || state.game_over;
+  if (!state.hand_over) return;
+  const rows = view.result.map((side) => `Side ${side.team}: ${side.total} this hand, ${side.cumulative} in all`);
+  box.replaceChildren(Object.assign(document.createElement("h3"), {
+    textContent: state.game_over ? "The game is over" : "The hand is over",
+  }), ...rows.map((r) => Object.assign(document.createElement("p"), { textContent: r })));
+}
+
+function render() {
+  const view = state.view;
+  $("title").textContent = `Canasta (${state.variant}, ${state.players} players): seat ${seat}`;
+  $("status").textContent = state.hand_over
+    ? "The hand is over."
+    : `Hand ${view.hand_no}, move ${state.seq}: ${view.awaited === seat ? "your move" : `${who(view.awaited)} to move`} (${view.phase}).`;
+  renderTable(view);
+  renderHand(view);
+  renderMoves(view);
+  renderResult(view);
+  $("log").replaceChildren(...[...state.log].reverse().map((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+  $("board").hidden = false;
+}
+
+function receive(event) {
+  const message = JSON.parse(event.data);
+  if (message.type === "refused") {
+    showError(`Refused: ${message.message} (${message.reason}${message.rule ? `, ${message.rule}` : ""})`);
+    return;
+  }
+  if (state && message.seq < state.seq) return; // an older change, already superseded
+  if (!state || message.seq !== state.seq) selected = new Set();
+  state = message;
+  render();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${gameId}/${seat}`);
+  socket.addEventListener("open", () => socket.send(JSON.stringify({ token })));
+  socket.addEventListener("message", receive);
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4403) {
+      $("status").textContent = "This link does not open this seat (check the whole link, with its # part).";
+      return;
+    }
+    $("status").textContent = "Disconnected; reconnecting…";
+    setTimeout(connect, 2000);
+  });
+}
+
+async function downloadRecord() {
+  const answer = await fetch(`/api/tables/${gameId}/record?seat=${seat}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (!answer.ok) {
+    showError(`The record could not be exported (${answer.status})`);
+    return;
+  }
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([await answer.text()], { type: "text/plain" }));
+  link.download = `canasta-${gameId}-seat-${seat}.txt`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+$("next").addEventListener("click", () => send({ type: "next" }));
+$("record").addEventListener("click", downloadRecord);
+connect();
