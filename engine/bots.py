@@ -72,13 +72,13 @@ def random_move(state: AnyState, rng: random.Random) -> Move:
     when staged melds leave no way to end the turn, ``undo`` is one of the
     choices, so random play always backs out of a dead end.
     """
-    move: Move = game_of(state).bots["random"](state, rng)
+    move: Move = game_of(state).random_move(state, rng)
     return move
 
 
 def greedy_move(state: AnyState, rng: random.Random) -> Move:
     """The best legal move by a one-ply heuristic; ties broken by ``rng``."""
-    move: Move = game_of(state).bots["greedy"](state, rng)
+    move: Move = game_of(state).greedy_move(state, rng)
     return move
 
 

@@ -152,7 +152,7 @@ def playout(state: AnyState, seat: int, rng: random.Random) -> float:
     Canasta family when the turn has gone round :data:`ROUNDS` times (or the hand
     ends), in May I? (short deals, fast moves) at the deal's end."""
     game = game_of(state)
-    greedy = game.bots["greedy"]
+    greedy = game.greedy_move
     apply = game.apply
     stop = MAX_PLIES if isinstance(state, MayIState) else ROUNDS * len(state.hands)
     turn_seat = state.turn.seat

@@ -1,0 +1,68 @@
+"""May I? as a :class:`~engine.games.Game`: each method hands the state to engine/mayi."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from engine import bots, bounds, observation
+from engine.cards import Card
+from engine.games import Game
+from engine.mayi import game, legal, notation, play, successor, views
+from engine.moves import Move
+from engine.state import SideResult
+
+
+class MayIGame(Game):
+    name = "may_i"
+
+    def legal_moves(self, state: Any) -> list[Move]:
+        return legal.legal_moves(state)
+
+    def legal_moves_for(self, state: Any, seat: int) -> list[Move]:
+        return legal.legal_moves_for(state, seat)
+
+    def apply(self, state: Any, move: Move, seat: int | None) -> Any:
+        return play.apply(state, move, seat)
+
+    def canonicalize(self, state: Any, move: Move) -> Move:
+        return play.canonicalize(state, move)
+
+    def next_deal(self, state: Any, deck: Sequence[Card | str] | None) -> Any:
+        return game.next_deal(state, deck)
+
+    def seat_view(self, state: Any, seat: int) -> Any:
+        return views.seat_view(state, seat)
+
+    def provisional_score(self, state: Any) -> tuple[SideResult, ...]:
+        return views.provisional_score(state)
+
+    def export_position(self, state: Any) -> str:
+        return notation.export_position(state)
+
+    def evolve(self, state: Any, **changes: Any) -> Any:
+        return successor.evolve(state, **changes)
+
+    def redact(self, state: Any, seat: int) -> Any:
+        return observation.mayi_redact(state, seat)
+
+    def pile_taken(self, state: Any) -> tuple[Card, ...]:
+        taken: tuple[Card, ...] = state.pile[-1:]  # a take (or a buy) brings the top card
+        return taken
+
+    def red_threes(self, state: Any) -> tuple[tuple[Card, ...], ...]:
+        none: tuple[tuple[Card, ...], ...] = ((),) * state.rules.players  # none in May I?
+        return none
+
+    def check_reachable(self, state: Any) -> None:
+        bounds.mayi_check_reachable(state)
+
+    def to_move(self, state: Any, seat: int) -> Any:
+        return state if seat == state.awaited else observation.answering_first(state, seat)
+
+    def random_move(self, state: Any, rng: random.Random) -> Move:
+        return bots.mayi_random_move(state, rng)
+
+    def greedy_move(self, state: Any, rng: random.Random) -> Move:
+        return bots.mayi_greedy_move(state, rng)
