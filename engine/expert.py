@@ -16,10 +16,10 @@ their sizes. To choose a move it
    hand's score when it ended, else the points on the table with half the value of
    the cards in hand credited (the makings of melds: so it keeps wild cards and
    takes a rich pile as greedy does);
-4. keeps greedy's choice unless another candidate beats it: in the Canasta family
-   clearly (by the most in the mean over the samples less one standard error of the
-   difference, as the cut playouts are scored by a heuristic), in May I? by the
-   best mean.
+4. keeps greedy's choice unless another candidate beats it clearly: by the most in
+   the mean over the samples less one standard error of the difference (with a few
+   noisy samples per candidate, the best mean alone picks the luckiest move, not the
+   best: measured, docs/bots.md).
 
 Every candidate is played out on the same sampled deals with the same random
 stream (common random numbers), so the comparison measures the moves, not the
@@ -51,8 +51,7 @@ MAX_BUDGET = 500  # the most a caller may ask for (more is clamped): bounds a ca
 CANDIDATES = 8  # moves compared at most
 PER_KIND = 3  # best moves of each kind (meld, discard, take, ...) among the candidates
 ROUNDS = 2  # Canasta family: a playout stops when the turn has gone round this many times
-# standard errors a candidate must beat greedy's choice by, in the Canasta family (May I?'s
-# playouts run to the deal's end: unbiased, so the best mean is taken; measured, docs/bots.md)
+# standard errors a candidate must beat greedy's choice by (measured, docs/bots.md)
 CAUTION = 1.0
 MAX_PLIES = 1000  # a playout's safety stop
 HAND_CREDIT = 0.5  # Canasta family, before the hand's end: share of a held card's value counted
@@ -89,11 +88,10 @@ def expert_move(view: AnyState, rng: random.Random, budget: int = DEFAULT_BUDGET
         for i, move in enumerate(candidates):
             after = apply(deal, move, None)
             values[i].append(playout(after, seat, random.Random(stream)))
-    caution = 0.0 if isinstance(view, MayIState) else CAUTION
     best = 0
     best_bound = 0.0
     for i in range(1, len(candidates)):
-        bound = _lower_bound([v - g for v, g in zip(values[i], values[0], strict=True)], caution)
+        bound = _lower_bound([v - g for v, g in zip(values[i], values[0], strict=True)], CAUTION)
         if bound > best_bound:
             best, best_bound = i, bound
     return candidates[best]
