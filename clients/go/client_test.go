@@ -503,3 +503,38 @@ func TestSeatTokensExportIsRefused(t *testing.T) {
 		wantRefusal(t, err, codes.PermissionDenied, "SEAT_NOT_ALLOWED")
 	}
 }
+
+// A May I? hand with sets of any size (MI-CON-2) lists more moves than one page holds.
+const longListPosition = "mayi-position 1\nvariant: may_i\nplayers: 3\noptions: contract_exact_sizes=false\n" +
+	"hand: 3\nphase: meld\nturn: 0\ndrew: stock\nbuys: 3 0 0\n" +
+	"hand0: 4S 4S 4H 4H 4D 4D 4C 4C 5S 5S 5H 5H 5D 5D 5C 5C 8S\nhand1: *1\nhand2: *1\nstock: *\n"
+
+func TestLegalMovesComeInPages(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	imported, err := c.ImportPosition(ctx, &pb.ImportPositionRequest{Position: longListPosition})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := c.WithToken(imported.GetHostToken())
+	first, err := host.LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: imported.GetSnapshot()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.GetMoves()) != 1000 || first.GetTotalSize() <= 1000 || first.GetNextPageToken() == "" {
+		t.Fatalf("first page: %d moves of %d, token %q", len(first.GetMoves()), first.GetTotalSize(), first.GetNextPageToken())
+	}
+	every, err := host.AllLegalMoves(ctx, imported.GetSnapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int32(len(every)) != first.GetTotalSize() || every[999].GetText() != first.GetMoves()[999].GetText() {
+		t.Fatalf("AllLegalMoves: %d moves, want %d", len(every), first.GetTotalSize())
+	}
+	small, err := host.LegalMoves(ctx, &pb.LegalMovesRequest{Snapshot: imported.GetSnapshot(), PageSize: 3, PageToken: first.GetNextPageToken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(small.GetMoves()) != 3 || small.GetMoves()[0].GetText() != every[1000].GetText() {
+		t.Fatalf("a page of 3 after the first: %v", small.GetMoves())
+	}
+}

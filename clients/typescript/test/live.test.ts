@@ -225,6 +225,25 @@ for (const [name, make] of clients) {
       assert.equal(again.position, position);
     });
 
+    it("lists a long move list a page at a time", async () => {
+      // a May I? hand with sets of any size (MI-CON-2) lists more moves than one page holds
+      const position = ["mayi-position 1", "variant: may_i", "players: 3",
+        "options: contract_exact_sizes=false", "hand: 3", "phase: meld", "turn: 0", "drew: stock",
+        "buys: 3 0 0", "hand0: 4S 4S 4H 4H 4D 4D 4C 4C 5S 5S 5H 5H 5D 5D 5C 5C 8S",
+        "hand1: *1", "hand2: *1", "stock: *", ""].join("\n");
+      const imported = await client.importPosition({ position });
+      const host = client.withToken(imported.hostToken);
+      const first = await host.legalMoves(imported.snapshot);
+      assert.equal(first.moves.length, 1000);
+      assert.ok(first.totalSize > 1000 && first.nextPageToken !== "");
+      const every = await host.allLegalMoves(imported.snapshot);
+      assert.equal(every.length, first.totalSize);
+      assert.deepEqual(every.slice(0, 1000).map((m) => m.text), first.moves.map((m) => m.text));
+      const small = await host.legalMoves(imported.snapshot,
+        { pageSize: 3, pageToken: first.nextPageToken });
+      assert.deepEqual(small.moves.map((m) => m.text), every.slice(1000, 1003).map((m) => m.text));
+    });
+
     it("exports the game record for the host and a seat", async () => {
       const deal = await client.deal({ variant: "classic", players: 4, seed: 5n });
       const host = client.withToken(deal.hostToken);

@@ -15,6 +15,7 @@ import io.github.canastarules.canasta.v1.EventType;
 import io.github.canastarules.canasta.v1.ExportRecordRequest;
 import io.github.canastarules.canasta.v1.GetViewResponse;
 import io.github.canastarules.canasta.v1.ImportPositionResponse;
+import io.github.canastarules.canasta.v1.LegalMovesRequest;
 import io.github.canastarules.canasta.v1.LegalMovesResponse;
 import io.github.canastarules.canasta.v1.Move;
 import io.github.canastarules.canasta.v1.NextDealRequest;
@@ -307,6 +308,28 @@ class CanastaClientTest {
     assertEquals(4, imported.getSeatTokensCount());
     CanastaClient host = client.withToken(imported.getHostToken());
     assertEquals(position, host.exportPosition(imported.getSnapshot()).getPosition());
+  }
+
+  @Test
+  void legalMovesComeInPages() {
+    // a May I? hand with sets of any size (MI-CON-2) lists more moves than one page holds
+    String position = String.join("\n", "mayi-position 1", "variant: may_i", "players: 3",
+        "options: contract_exact_sizes=false", "hand: 3", "phase: meld", "turn: 0", "drew: stock",
+        "buys: 3 0 0", "hand0: 4S 4S 4H 4H 4D 4D 4C 4C 5S 5S 5H 5H 5D 5D 5C 5C 8S",
+        "hand1: *1", "hand2: *1", "stock: *", "");
+    ImportPositionResponse imported = client.importPosition(position);
+    CanastaClient host = client.withToken(imported.getHostToken());
+    LegalMovesResponse first = host.legalMoves(imported.getSnapshot());
+    assertEquals(1000, first.getMovesCount());
+    assertTrue(first.getTotalSize() > 1000 && !first.getNextPageToken().isEmpty());
+    List<Move> every = host.allLegalMoves(imported.getSnapshot(), null);
+    assertEquals(first.getTotalSize(), every.size());
+    assertEquals(first.getMoves(999).getText(), every.get(999).getText());
+    LegalMovesResponse small = host.legalMoves(LegalMovesRequest.newBuilder()
+        .setSnapshot(imported.getSnapshot()).setPageSize(3)
+        .setPageToken(first.getNextPageToken()).build());
+    assertEquals(3, small.getMovesCount());
+    assertEquals(every.get(1000).getText(), small.getMoves(0).getText());
   }
 
   @Test
