@@ -16,6 +16,7 @@ registered in :func:`games`.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,7 +26,7 @@ from engine.moves import Move
 from engine.state import SideResult
 
 
-class Game:
+class Game(ABC):
     """One game: every method takes and returns that game's own states.
 
     The one native (compiled) class hierarchy of the engine: the facade calls a game's
@@ -36,62 +37,69 @@ class Game:
 
     name: str = ""
 
+    @abstractmethod
     def legal_moves(self, state: Any) -> list[Move]:
         """Of the awaited seat, cached on the state."""
-        raise NotImplementedError
 
+    @abstractmethod
     def legal_moves_for(self, state: Any, seat: int) -> list[Move]:
         """Of one seat (May I? buy windows)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def apply(self, state: Any, move: Move, seat: int | None) -> Any:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def canonicalize(self, state: Any, move: Move) -> Move:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def next_deal(self, state: Any, deck: Sequence[Card | str] | None) -> Any:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def seat_view(self, state: Any, seat: int) -> Any:
         """An engine.views.SeatView."""
-        raise NotImplementedError
 
+    @abstractmethod
     def provisional_score(self, state: Any) -> tuple[SideResult, ...]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def export_position(self, state: Any) -> str:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def evolve(self, state: Any, **changes: Any) -> Any:
         """A copy with some fields changed, no legal-move cache."""
-        raise NotImplementedError
 
+    @abstractmethod
     def redact(self, state: Any, seat: int) -> Any:
         """What a seat may know, as a state (engine.observation)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def pile_taken(self, state: Any) -> tuple[Card, ...]:
         """The pile cards a take brings."""
-        raise NotImplementedError
 
+    @abstractmethod
     def red_threes(self, state: Any) -> tuple[tuple[Card, ...], ...]:
         """Laid per seat (none in May I?)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def check_reachable(self, state: Any) -> None:
         """Refuse a state play cannot make (engine.bounds)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def to_move(self, state: Any, seat: int) -> Any:
         """The state with this seat to move (for a bot)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def random_move(self, state: Any, rng: random.Random) -> Move:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def greedy_move(self, state: Any, rng: random.Random) -> Move:
-        raise NotImplementedError
+        ...
 
 
 _GAMES: dict[str, Game] = {}

@@ -73,6 +73,28 @@ def zone_lines(state: AnyState) -> list[str]:
 # --- reading -------------------------------------------------------------------------
 
 
+def options_of(text: str) -> dict[str, str]:
+    """The options of an ``options:`` line, as May I?'s position notation and a record
+    write it: ';'-separated (a custom schedule holds commas), or ','-separated when no
+    ';' is used and every part is name=value, as in the Canasta notation.
+
+    :raises BadInput: ``BAD_NOTATION`` for a part that is not ``name=value``.
+    """
+    if text.strip() in ("", "-"):
+        return {}
+    parts = text.split(";")
+    if len(parts) == 1 and all("=" in p for p in text.split(",")):
+        parts = text.split(",")
+    out: dict[str, str] = {}
+    for part in parts:
+        if part.strip():
+            name, sep, value = part.partition("=")
+            if not sep:
+                raise BadInput(Reason.BAD_NOTATION, f"an option is 'name=value', not {part!r}")
+            out[name.strip()] = value.strip()
+    return out
+
+
 def read_position(read: Callable[[str], _S], text: str) -> _S:
     """``read(text)``, every error of a malformed or inconsistent text a ``BAD_NOTATION``
     (an option or variant error stays itself)."""

@@ -31,6 +31,7 @@ from engine.game import new_game, next_deal
 from engine.mayi.state import AnyState
 from engine.moves import Move, parse_move
 from engine.notation import export_position, import_position
+from engine.notation_lines import options_of
 from engine.state import Phase
 
 HEADER = "canasta-record 1"
@@ -94,24 +95,6 @@ def _options_line(state: AnyState) -> str:
     return "-"
 
 
-def _options(text: str) -> dict[str, str]:
-    """The options of an options line (';'-separated, or ','-separated as the Canasta
-    position notation writes them: docs/notation.md)."""
-    if text.strip() in ("", "-"):
-        return {}
-    parts = text.split(";")
-    if len(parts) == 1 and all("=" in p for p in text.split(",")):
-        parts = text.split(",")
-    out: dict[str, str] = {}
-    for part in parts:
-        if part.strip():
-            name, sep, value = part.partition("=")
-            if not sep:
-                raise _fail(Reason.BAD_NOTATION, f"an option is 'name=value', not {part!r}")
-            out[name.strip()] = value.strip()
-    return out
-
-
 def begin(state: AnyState, names: Sequence[str] = (),
           deck: Sequence[Card] | None = None, by_deal: bool | None = None) -> Record:
     """A record starting at ``state``: by its deal when ``state`` is the fresh first hand
@@ -127,7 +110,7 @@ def begin(state: AnyState, names: Sequence[str] = (),
             return replace(rec, seed=state.seed, dealer=state.dealer)
     elif state.hand_no == 0 and state.ply == 0:
         try:
-            fresh = new_game(rules.variant, rules.players, state.seed, _options(options),
+            fresh = new_game(rules.variant, rules.players, state.seed, options_of(options),
                              deck, state.dealer)
         except EngineError:
             fresh = None
@@ -183,7 +166,7 @@ def _start(record: Record) -> AnyState:
     if record.seed is None:
         raise _fail(Reason.BAD_NOTATION, "the record has neither a seed nor a position")
     first = record.hands[0] if record.hands else HandRecord(0)
-    return new_game(record.variant, record.players, record.seed, _options(record.options),
+    return new_game(record.variant, record.players, record.seed, options_of(record.options),
                     first.deck, record.dealer if record.dealer >= 0 else None)
 
 

@@ -150,27 +150,25 @@ class RuleSet:
     bonus_per_side: bool = False  # ... once per side instead of once per deal (SV-BONUS-3)
     deals: int = 0  # a match of this many deals, 0 = play to the target (SV-GAME-1)
     tie_extra_deal: bool = False  # a tie after the last deal plays another deal
-    # --- the options of CORE_DEFAULTS, typed: set from ``options`` (never passed) ---
-    upcard_black_three_stops: bool = field(default=False, init=False, compare=False)
-    red3_dealt_timing: RedThreeTiming = field(default=RedThreeTiming.FIRST_TURN, init=False,
-                                              compare=False)
-    wilds_not_exceed_naturals: bool = field(default=False, init=False, compare=False)
-    natural_canasta_closed_to_wilds: bool = field(default=False, init=False, compare=False)
-    initial_meld_validation: MeldValidation = field(default=MeldValidation.TURN_TOTAL,
-                                                    init=False, compare=False)
-    concealed_requires_minimum: bool = field(default=False, init=False, compare=False)
-    concealed_forbid_layoffs: bool = field(default=False, init=False, compare=False)
-    concealed_forbid_pile: bool = field(default=False, init=False, compare=False)
-    black_three_freezes: bool = field(default=False, init=False, compare=False)
-    permission_yes: PermissionYes = field(default=PermissionYes.STRICT, init=False,
-                                          compare=False)
-    permission_asks_per_hand: int = field(default=0, init=False, compare=False)
-    last_red_three_may_meld: bool = field(default=False, init=False, compare=False)
-    stock_empty_ends_hand: bool = field(default=False, init=False, compare=False)
-    reveal_discard_pile: bool = field(default=False, init=False, compare=False)
-    tie_policy: TiePolicy = field(default=TiePolicy.PLAY_ON, init=False, compare=False)
-    penalties: bool = field(default=False, init=False, compare=False)
-    black_three_meld_max: int = field(default=4, init=False, compare=False)
+    # --- the options of CORE_DEFAULTS, typed: set from ``options`` (never passed;
+    # CORE_DEFAULTS holds their defaults) ---
+    upcard_black_three_stops: bool = field(init=False, compare=False)
+    red3_dealt_timing: RedThreeTiming = field(init=False, compare=False)
+    wilds_not_exceed_naturals: bool = field(init=False, compare=False)
+    natural_canasta_closed_to_wilds: bool = field(init=False, compare=False)
+    initial_meld_validation: MeldValidation = field(init=False, compare=False)
+    concealed_requires_minimum: bool = field(init=False, compare=False)
+    concealed_forbid_layoffs: bool = field(init=False, compare=False)
+    concealed_forbid_pile: bool = field(init=False, compare=False)
+    black_three_freezes: bool = field(init=False, compare=False)
+    permission_yes: PermissionYes = field(init=False, compare=False)
+    permission_asks_per_hand: int = field(init=False, compare=False)
+    last_red_three_may_meld: bool = field(init=False, compare=False)
+    stock_empty_ends_hand: bool = field(init=False, compare=False)
+    reveal_discard_pile: bool = field(init=False, compare=False)
+    tie_policy: TiePolicy = field(init=False, compare=False)
+    penalties: bool = field(init=False, compare=False)
+    black_three_meld_max: int = field(init=False, compare=False)
     _hash: int = field(default=0, init=False, compare=False, repr=False)
     # the game that plays these rules (engine/games.py): a field, not a property, since
     # the facade reads it on every call
@@ -204,7 +202,7 @@ class RuleSet:
         object.__setattr__(self, "tie_policy", TiePolicy(str(given["tie_policy"])))
         object.__setattr__(self, "permission_asks_per_hand",
                            int(given["permission_asks_per_hand"] or 0))
-        object.__setattr__(self, "black_three_meld_max", int(given["black_three_meld_max"] or 4))
+        object.__setattr__(self, "black_three_meld_max", int(given["black_three_meld_max"] or 0))
 
     def _check_family(self) -> None:
         if self.wild_limit < 0 or self.first_canasta_bonus < 0 or self.deals < 0:

@@ -41,6 +41,7 @@ from engine.notation_lines import (
     head_lines,
     ints_text,
     option_text,
+    options_of,
     read_position,
     zone_lines,
 )
@@ -101,24 +102,6 @@ def is_mayi_position(text: str) -> bool:
                == "may_i" for ln in head.splitlines())
 
 
-def _options(text: str) -> dict[str, str]:
-    if text.strip() in ("", "-"):
-        return {}
-    out = {}
-    # ';' separates options (a custom schedule holds commas); ',' is read when no ';' is
-    # used and every part is name=value, as in the Canasta notation
-    parts = text.split(";")
-    if len(parts) == 1 and all("=" in p for p in text.split(",")):
-        parts = text.split(",")
-    for part in parts:
-        if part.strip():
-            name, sep, value = part.partition("=")
-            if not sep:
-                raise BadInput(Reason.BAD_NOTATION, f"an option is 'name=value', not {part!r}")
-            out[name.strip()] = value.strip()
-    return out
-
-
 def _melds(rules: MayIRules, text: str) -> tuple[TableMeld, ...]:
     if text.strip() in ("", "-"):
         return ()
@@ -146,7 +129,7 @@ def _import(text: str) -> MayIState:
     r = Reader(text, HEADER, "a May I? position", (CANASTA_HEADER,))
     if r.get("variant", "may_i") != "may_i":
         raise BadInput(Reason.BAD_NOTATION, "a May I? position has variant may_i")
-    rules = build(r.one("players", "4"), _options(r.get("options", "-")))
+    rules = build(r.one("players", "4"), options_of(r.get("options", "-")))
     n = rules.players
     seed = r.one("seed", "0")
     hand_no = r.one("hand", "0")

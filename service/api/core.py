@@ -271,13 +271,16 @@ class Core:
         seat = self.access.lister(role)
         return legal_moves(state) if seat is None else legal_moves_for(state, seat)
 
-    def _page(self, req: api.LegalMovesRequest | SnapshotRequest, header: Header,
-              moves: list[Move]) -> tuple[list[Move], str]:
-        """One page of a move list and the token of the next (AIP-158): at most
-        ``MAX_PAGE`` moves, so a forged position's answer stays within the documented
-        worst case (docs/operations.md, *Worst cases*) however many moves it has. The
-        token names the snapshot's seq, the list's length and the next offset: the list
-        is canonical and stable, and a token of another position is refused."""
+    def _page(self, req: api.LegalMovesRequest | SnapshotRequest,
+              call: Call) -> tuple[AnyState, int, list[Move], str]:
+        """The caller's state, the length of its move list, one page of the list and the
+        token of the next (AIP-158): at most ``MAX_PAGE`` moves, so a forged position's
+        answer stays within the documented worst case (docs/operations.md, *Worst
+        cases*) however many moves it has. The token names the snapshot's seq, the
+        list's length and the next offset: the list is canonical and stable, and a token
+        of another position is refused."""
+        header, state, role = self._open(req.snapshot, call)
+        moves = self._listed(state, role)
         size = req.page_size
         if size < 0:
             raise invalid_request("page_size", "page_size must not be negative")
@@ -286,15 +289,13 @@ class Core:
         if req.page_token:
             start = _page_start(req.page_token, header.seq, len(moves))
         end = start + size
-        return moves[start:end], (_page_token(header.seq, len(moves), end)
-                                  if end < len(moves) else "")
+        token = _page_token(header.seq, len(moves), end) if end < len(moves) else ""
+        return state, len(moves), moves[start:end], token
 
     def legal_moves(self, req: api.LegalMovesRequest, call: Call) -> api.LegalMovesResponse:
-        header, state, role = self._open(req.snapshot, call)
-        listed = self._listed(state, role)
-        page, token = self._page(req, header, listed)
+        state, total, page, token = self._page(req, call)
         resp = api.LegalMovesResponse(seat=state.awaited, phase=state.phase.value,
-                                      next_page_token=token, total_size=len(listed))
+                                      next_page_token=token, total_size=total)
         convert.moves_pb(page, resp.moves)
         return resp
 
@@ -303,13 +304,11 @@ class Core:
         """LegalMoves as JSON from each move's memoized JSON object, never building a
         message: REST's most frequent call, at under half the cost of the message path.
         The object is LegalMovesResponse as jsonfmt writes it: its fields in order."""
-        header, state, role = self._open(req.snapshot, call)
-        listed = self._listed(state, role)
-        page, token = self._page(req, header, listed)
+        state, total, page, token = self._page(req, call)
         return jsonfmt.dumps({"seat": state.awaited,
                               "moves": [convert.move_json(m) for m in page],
                               "phase": state.phase.value, "nextPageToken": token,
-                              "totalSize": len(listed)})
+                              "totalSize": total})
 
     def apply_move(self, req: api.ApplyMoveRequest, call: Call) -> api.ApplyMoveResponse:
         if not req.HasField("move"):
