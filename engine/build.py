@@ -24,11 +24,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent
 NATIVE = PACKAGE / "_native"
 STAMP = NATIVE / "SOURCES"
-# Not compiled: this module and the package files that call it run before the choice; the
-# modules of the serialized state types keep their classes' full annotations, which the
-# snapshot codec reads (a compiled class keeps only erased ones, such as ``tuple``).
-UNCOMPILED = ("__init__.py", "build.py", "state.py", "mayi/__init__.py", "mayi/state.py",
-              "mayi/table.py")
+# Not compiled: this module and the package files that call it run before the choice.
+UNCOMPILED = ("__init__.py", "build.py", "mayi/__init__.py")
 
 
 def _sources() -> list[Path]:

@@ -15,6 +15,7 @@ import io
 import os
 import subprocess
 import sys
+import typing
 import warnings
 from pathlib import Path
 
@@ -89,10 +90,9 @@ def test_compiled_modules_are_the_ones_imported() -> None:
     from engine.mayi import table
 
     native = str(build.NATIVE)
-    compiled = [m for m in (legal, melds, mayi_legal) if native in str(m.__file__)]
-    assert len(compiled) == (3 if engine.BUILD == "compiled" else 0)
-    # the state modules always run from source (their annotations feed the codec)
-    assert all(native not in str(m.__file__) for m in (state, table))
+    modules = (legal, melds, mayi_legal, state, table)
+    compiled = [m for m in modules if native in str(m.__file__)]
+    assert len(compiled) == (len(modules) if engine.BUILD == "compiled" else 0)
 
 
 def test_a_build_from_other_sources_is_not_used(tmp_path: Path,
@@ -119,3 +119,21 @@ def test_the_digest_covers_every_engine_source() -> None:
         p.relative_to(build.PACKAGE).as_posix() for p in sources}
     assert not set(map(str, build.compiled_sources())) & {
         str(build.PACKAGE / u) for u in build.UNCOMPILED}
+
+
+def test_serialized_classes_keep_their_full_annotations() -> None:
+    """The snapshot codec reads the state classes' field types: compiled, a class keeps an
+    annotation only when it is quoted (any other is erased to its runtime class, ``tuple``),
+    so every field annotation of them is a string, and resolves to a full type."""
+    from engine.cards import Card
+    from engine.mayi.state import MayIResult, MayIState, MayITurn
+    from engine.mayi.table import TableMeld
+    from engine.state import HandResult, MeldPile, SideResult, State, Turn
+
+    for cls in (State, Turn, MeldPile, SideResult, HandResult, MayIState, MayITurn,
+                MayIResult, TableMeld):
+        erased = {k: v for k, v in cls.__annotations__.items() if not isinstance(v, str)}
+        assert not erased, (cls.__name__, erased)
+        hints = typing.get_type_hints(cls)
+        assert set(cls.__annotations__) <= set(hints)
+    assert typing.get_type_hints(State)["hands"] == tuple[tuple[Card, ...], ...]

@@ -10,14 +10,18 @@ discard or draws), ``buy_window`` (the declined discard is offered: the awaited
 seat answers ``buy`` or ``pass``), ``meld`` (go down, lay off, discard),
 ``hand_over`` and ``game_over``.
 
-This module always runs as plain Python, never compiled (``engine/build.py``): the
-snapshot codec reads its classes' field annotations.
+Compiled with ordinary Python classes and quoted field annotations, as
+engine/state.py explains (the snapshot codec reads the annotations).
 """
+
+# ruff: noqa: UP037, UP045 (quoted annotations and Optional: engine/state.py says why)
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Optional, TypeAlias
+
+from mypy_extensions import mypyc_attr
 
 from engine.cards import Card
 from engine.mayi.moves import LayOff
@@ -36,6 +40,7 @@ BUY_WINDOW, HAND_OVER, GAME_OVER = Phase.BUY_WINDOW, Phase.HAND_OVER, Phase.GAME
 TableFits = dict[int, tuple[LayOff, ...]]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class MayITurn:
     """The turn of ``seat`` (built positionally on every move: keep the field order).
@@ -46,16 +51,17 @@ class MayITurn:
     order. ``taken`` is the card type taken from the pile this turn (MI-TURN-4).
     """
 
-    seat: int
-    drew: str = ""  # "", "stock" or "pile"
-    fresh: bool = False
-    discarder: int = -1
-    window: tuple[int, ...] = ()
-    taken: Card | None = None
-    went_down: bool = False  # went down in this turn (MI-OFF-1)
-    laid_off: bool = False  # laid a card off in this turn (the table changed)
+    seat: "int"
+    drew: "str" = ""  # "", "stock" or "pile"
+    fresh: "bool" = False
+    discarder: "int" = -1
+    window: "tuple[int, ...]" = ()
+    taken: "Optional[Card]" = None
+    went_down: "bool" = False  # went down in this turn (MI-OFF-1)
+    laid_off: "bool" = False  # laid a card off in this turn (the table changed)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class MayIResult(HandResult):
     """A deal's result. ``sides`` has one row per player (``team`` = seat): ``total``
@@ -65,38 +71,39 @@ class MayIResult(HandResult):
     (MI-GAME-2); ``winner`` is that seat when it is alone, else -1 with ``draw``.
     """
 
-    winners: tuple[int, ...] = ()
+    winners: "tuple[int, ...]" = ()
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class MayIState:
-    rules: MayIRules
-    seed: int
-    hand_no: int  # deal number, 0-based; its contract is rules.contracts[hand_no]
-    dealer: int
-    scores: tuple[int, ...]  # cumulative penalty points per seat before this deal
-    order: tuple[int, ...]  # seats in turn order, dealer's left first
-    stock: tuple[Card, ...]  # top card last
-    pile: tuple[Card, ...]  # top card last; public in May I? (MI-TURN-3)
-    hands: tuple[tuple[Card, ...], ...]  # sorted
-    melds: tuple[tuple[TableMeld, ...], ...]  # per seat, in the order laid
-    down: tuple[bool, ...]  # per seat: has gone down this deal (MI-CON-4)
-    buys: tuple[int, ...]  # per seat: buys this deal (MI-BUY-5)
-    phase: Phase
-    turn: MayITurn
-    reshuffles: int = 0  # pile reshuffles this deal (MI-STOCK-1), seeds the next one
-    ply: int = 0
-    result: MayIResult | None = None
+    rules: "MayIRules"
+    seed: "int"
+    hand_no: "int"  # deal number, 0-based; its contract is rules.contracts[hand_no]
+    dealer: "int"
+    scores: "tuple[int, ...]"  # cumulative penalty points per seat before this deal
+    order: "tuple[int, ...]"  # seats in turn order, dealer's left first
+    stock: "tuple[Card, ...]"  # top card last
+    pile: "tuple[Card, ...]"  # top card last; public in May I? (MI-TURN-3)
+    hands: "tuple[tuple[Card, ...], ...]"  # sorted
+    melds: "tuple[tuple[TableMeld, ...], ...]"  # per seat, in the order laid
+    down: "tuple[bool, ...]"  # per seat: has gone down this deal (MI-CON-4)
+    buys: "tuple[int, ...]"  # per seat: buys this deal (MI-BUY-5)
+    phase: "Phase"
+    turn: "MayITurn"
+    reshuffles: "int" = 0  # pile reshuffles this deal (MI-STOCK-1), seeds the next one
+    ply: "int" = 0
+    result: "Optional[MayIResult]" = None
     # the card turned up at the deal under turn_upcard (MI-DEAL-2): seen by everyone, so
     # every view shows it for the whole deal
-    upcards: tuple[Card, ...] = ()
+    upcards: "tuple[Card, ...]" = ()
     # the legal-move cache: set once, in one assignment (engine.legal), so threads that
     # share a state never see it half filled or doubled
-    _legal: tuple[Move, ...] | None = field(default=None, init=False, compare=False,
+    _legal: "Optional[tuple[Move, ...]]" = field(default=None, init=False, compare=False,
                                             repr=False)
     # the lay-offs the table takes (see engine.mayi.legal.table_fits): kept by the copies
     # of ``evolve`` and valid while ``melds`` and the rules are the very same objects
-    _fits: tuple[tuple[tuple[TableMeld, ...], ...], MayIRules, TableFits] | None = field(
+    _fits: "Optional[tuple[tuple[tuple[TableMeld, ...], ...], MayIRules, TableFits]]" = field(
         default=None, init=False, compare=False, repr=False)
 
     @property

@@ -1,10 +1,8 @@
 """Successor states of May I?, built on every move, and the phases the hot paths test.
 
-This module is compiled (``engine/build.py``), unlike :mod:`engine.mayi.state`, which
-must stay plain Python for the snapshot codec: a successor is built once a move, and
-interpreted, this copy cost about as much as the rest of a typical transition.
-``Final`` constants are read from C statics in the compiled build, not from a module
-dict.
+A successor is built once a move: a copy of the instance dict, cheaper than
+``dataclasses.replace``. ``Final`` constants are read from C statics in the compiled
+build, not from a module dict.
 """
 
 from __future__ import annotations
