@@ -132,25 +132,16 @@ def expert_move(state: AnyState, rng: random.Random) -> Move:
     return search(state, rng)
 
 
+# A game's legal moves, greedy's score of each, and whether greedy may play it.
+Ranking = tuple[list[Move], list[float], Callable[[Move], bool]]
+
+
 def ranked_moves(state: AnyState, limit: int, per_kind: int) -> list[Move]:
     """Up to ``limit`` legal moves of ``state.awaited`` by greedy's preference, at most
     ``per_kind`` of each move type, the best of every type first: the expert's
     candidates. A Canasta meld action is left out when greedy's search finds no way
     to end the turn after it; ``undo`` only when nothing else is left."""
-    dead: set[tuple[object, ...]] = set()
-    if isinstance(state, MayIState):
-        moves = mayi_legal_moves(state)
-        scores = [_mayi_score(state, m) for m in moves]
-        canasta = None
-    else:
-        canasta = state
-        moves = canasta_legal_moves(canasta)
-        scores = [_score(canasta, m) for m in moves]
-
-    def ok(move: Move) -> bool:
-        return canasta is None or not isinstance(move, _STAGING) or bool(
-            _finishable(canasta, move, [_SEARCH_BUDGET], dead))
-
+    moves, scores, ok = game_of(state).ranking(state)
     order = sorted(range(len(moves)), key=lambda i: -scores[i])  # ties: listing order
     kinds: dict[type, list[Move]] = {}
     for i in order:
@@ -163,6 +154,25 @@ def ranked_moves(state: AnyState, limit: int, per_kind: int) -> list[Move]:
         ranked += [b[rank] for b in kinds.values() if rank < len(b)]
     undo: list[Move] = [m for m in moves if isinstance(m, Undo)]
     return ranked[:limit] or undo[:1] or moves[:1]
+
+
+def canasta_ranking(state: State) -> Ranking:
+    """:func:`ranked_moves`' input in the Canasta games: a meld action is playable when
+    greedy's search finds a way to end the turn after it."""
+    moves = canasta_legal_moves(state)
+    dead: set[tuple[object, ...]] = set()
+
+    def ok(move: Move) -> bool:
+        return not isinstance(move, _STAGING) or bool(
+            _finishable(state, move, [_SEARCH_BUDGET], dead))
+
+    return moves, [_score(state, m) for m in moves], ok
+
+
+def mayi_ranking(state: MayIState) -> Ranking:
+    """:func:`ranked_moves`' input in May I? (every listed move is playable)."""
+    moves = mayi_legal_moves(state)
+    return moves, [_mayi_score(state, m) for m in moves], lambda m: True
 
 
 def _best(moves: list[Move], score: Callable[[Move], float], rng: random.Random,

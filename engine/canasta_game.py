@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import bots, bounds, game, legal, notation, observation, play, views
@@ -66,3 +66,12 @@ class CanastaGame(Game):
 
     def greedy_move(self, state: Any, rng: random.Random) -> Move:
         return bots.canasta_greedy_move(state, rng)
+
+    def ranking(self, state: Any) -> tuple[list[Move], list[float], Callable[[Move], bool]]:
+        return bots.canasta_ranking(state)
+
+    def redeal(self, state: Any, seat: int, rng: random.Random) -> Any:
+        return observation.canasta_redeal(state, seat, rng)
+
+    def standing(self, state: Any, seat: int, hand_credit: float) -> float:
+        return views.canasta_standing(state, seat, hand_credit)

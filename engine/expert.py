@@ -34,17 +34,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 
 from engine.bots import ranked_moves
-from engine.cards import IS_RED_THREE, Card
 from engine.errors import BadInput, Reason
 from engine.games import game_of
-from engine.mayi.state import AnyState, MayIState
-from engine.mayi.successor import evolve as mayi_evolve
+from engine.mayi.state import AnyState
 from engine.moves import Move
-from engine.observation import hidden_cards
-from engine.state import State, evolve
+from engine.observation import redeal
 
 DEFAULT_BUDGET = 48  # playouts of one decision when the caller sets none
 MAX_BUDGET = 500  # the most a caller may ask for (more is clamped): bounds a call's CPU time
@@ -111,48 +107,18 @@ def _lower_bound(gains: list[float], caution: float) -> float:
 
 def sample(view: AnyState, seat: int, rng: random.Random) -> AnyState:
     """``view`` with its hidden cards dealt again at random, consistently with what
-    ``seat`` knows (the module's docstring says how)."""
-    pool = hidden_cards(view, seat)
-    rng.shuffle(pool)
-    players = len(view.hands)
-    forced: list[list[Card]] = [[] for _ in range(players)]
-    if isinstance(view, State):
-        reds = [c for c in pool if IS_RED_THREE[c]]
-        if reds:
-            pool = [c for c in pool if not IS_RED_THREE[c]]
-            for s in range(players):
-                if s != seat and view.pending_red3[s] and reds and view.hands[s]:
-                    forced[s].append(reds.pop())
-            pool = reds + pool  # the rest into the stock first
-    at = len(view.stock)
-    stock = pool[:at]
-    rng.shuffle(stock)
-    hands: list[tuple[Card, ...]] = []
-    for s, hand in enumerate(view.hands):
-        if s == seat:
-            hands.append(hand)
-            continue
-        take = len(hand) - len(forced[s])
-        hands.append(tuple(sorted(forced[s] + pool[at:at + take])))
-        at += take
-    if isinstance(view, MayIState):
-        return mayi_evolve(view, stock=tuple(stock), hands=tuple(hands))
-    turn = view.turn
-    if turn.seat != seat and turn.base_hand:
-        # the turn's base hand is its hand now plus the (public) staged cards
-        staged = Counter(turn.base_hand) - Counter(view.hands[turn.seat])
-        turn = evolve(turn, base_hand=tuple(sorted(hands[turn.seat] + tuple(staged.elements()))))
-    return evolve(view, stock=tuple(stock), hands=tuple(hands), turn=turn)
+    ``seat`` knows (:func:`engine.observation.redeal`)."""
+    return redeal(view, seat, rng)
 
 
 def playout(state: AnyState, seat: int, rng: random.Random) -> float:
-    """Play greedy in every seat and :func:`evaluate` the position for ``seat``: in the
-    Canasta family when the turn has gone round :data:`ROUNDS` times (or the hand
-    ends), in May I? (short deals, fast moves) at the deal's end."""
+    """Play greedy in every seat and :func:`evaluate` the position for ``seat``: when the
+    turn has gone round :data:`ROUNDS` times (or the hand ends), or at the deal's end in
+    a game of short deals and fast moves (May I?)."""
     game = game_of(state)
     greedy = game.greedy_move
     apply = game.apply
-    stop = MAX_PLIES if isinstance(state, MayIState) else ROUNDS * len(state.hands)
+    stop = MAX_PLIES if game.short_deals else ROUNDS * len(state.hands)
     turn_seat = state.turn.seat
     changes = plies = 0
     while state.result is None and plies < MAX_PLIES:
@@ -167,35 +133,12 @@ def playout(state: AnyState, seat: int, rng: random.Random) -> float:
 
 
 def evaluate(state: AnyState, seat: int) -> float:
-    """How good ``state`` is for ``seat``: its side's points minus the others' mean.
-
-    Canasta family: the hand's score once it is over; before, the points on the
-    table plus :data:`HAND_CREDIT` of the value of the cards in hand (counted as a
-    cost they would make the seat throw its best cards away; as nothing, the same
-    for wild cards and fours). May I?: the other players' mean penalty points minus
-    the seat's own.
-    """
-    rows = game_of(state).provisional_score(state)
-    if isinstance(state, MayIState):
-        own = 0.0
-        others = 0.0
-        for row in rows:
-            if row.team == seat:
-                own = float(row.total)
-            else:
-                others += row.total
-        return others / (len(rows) - 1) - own
-    team = state.rules.layout.seat_team[seat]
-    over = state.result is not None
-    mine = 0.0
-    rest = 0.0
-    for row in rows:
-        value = row.total if over else row.total + (1 + HAND_CREDIT) * row.in_hand
-        if row.team == team:
-            mine = value
-        else:
-            rest += value
-    return mine - rest / max(1, len(rows) - 1)
+    """How good ``state`` is for ``seat``: its side's points minus the others' mean
+    (:meth:`engine.games.Game.standing`). In the Canasta family, before the hand's end,
+    :data:`HAND_CREDIT` of the value of the cards in hand counts (as a cost they would
+    make the seat throw its best cards away; as nothing, the same for wild cards and
+    fours). In May I?: the other players' mean penalty points minus the seat's own."""
+    return game_of(state).standing(state, seat, HAND_CREDIT)
 
 
 __all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "clamp_budget", "evaluate", "expert_move", "playout",

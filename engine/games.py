@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.cards import Card
@@ -36,6 +36,8 @@ class Game(ABC):
     """
 
     name: str = ""
+    # deals short and moves fast enough for a bot's playout to reach the deal's end
+    short_deals: bool = False
 
     @abstractmethod
     def legal_moves(self, state: Any) -> list[Move]:
@@ -100,6 +102,20 @@ class Game(ABC):
     @abstractmethod
     def greedy_move(self, state: Any, rng: random.Random) -> Move:
         ...
+
+    @abstractmethod
+    def ranking(self, state: Any) -> tuple[list[Move], list[float], Callable[[Move], bool]]:
+        """The legal moves, greedy's score of each, and whether greedy may play it
+        (engine.bots.ranked_moves)."""
+
+    @abstractmethod
+    def redeal(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """The cards ``seat`` cannot see dealt again (engine.observation.redeal)."""
+
+    @abstractmethod
+    def standing(self, state: Any, seat: int, hand_credit: float) -> float:
+        """How good the state is for ``seat``: its side's points less the others' mean
+        (``hand_credit``: the share of the cards in hand counted before the end)."""
 
 
 _GAMES: dict[str, Game] = {}

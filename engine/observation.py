@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter
 from typing import overload
 
@@ -76,19 +77,76 @@ def redact(state: AnyState, seat: int) -> AnyState:
 def canasta_redact(state: State, seat: int) -> State:
     """:func:`redact` of a Canasta-family state."""
     stock, hands = _layout(state, seat)
-    turn = state.turn
-    if turn.seat != seat and turn.base_hand:
-        # the hand before this turn's staged melds: the staged cards (public) and the
-        # turn seat's redacted hand
-        staged = Counter(turn.base_hand) - Counter(state.hands[turn.seat])
-        turn = evolve(turn, base_hand=tuple(sorted(hands[turn.seat] + tuple(staged.elements()))))
-    return evolve(state, stock=stock, hands=hands, seed=0, turn=turn)
+    return _canasta_with(state, stock, hands, seed=0)
 
 
 def mayi_redact(state: MayIState, seat: int) -> MayIState:
     """:func:`redact` of a May I? state."""
     stock, hands = _layout(state, seat)
     return mayi_evolve(state, stock=stock, hands=hands, seed=0)
+
+
+def _canasta_with(state: State, stock: tuple[Card, ...], hands: tuple[tuple[Card, ...], ...],
+                  **changes: object) -> State:
+    """``state`` with another stock and hands; the turn's base hand follows its seat's
+    hand (the hand before this turn's staged melds: the new hand and the staged cards,
+    which are public)."""
+    turn = state.turn
+    if turn.base_hand and hands[turn.seat] != state.hands[turn.seat]:
+        staged = Counter(turn.base_hand) - Counter(state.hands[turn.seat])
+        turn = evolve(turn, base_hand=tuple(sorted(hands[turn.seat] + tuple(staged.elements()))))
+    return evolve(state, stock=stock, hands=hands, turn=turn, **changes)
+
+
+def redeal(view: AnyState, seat: int, rng: random.Random) -> AnyState:
+    """``view`` with the cards ``seat`` cannot see dealt again at random, consistently
+    with what it knows: each other hand keeps its size, and in the Canasta games a seat
+    that was dealt a red three and has not yet had a turn holds one, the other red
+    threes lie in the stock (a hand lays them at once). The expert's samples."""
+    dealt: AnyState = game_of(view).redeal(view, seat, rng)
+    return dealt
+
+
+def _deal(view: AnyState, seat: int, pool: list[Card], forced: list[list[Card]],
+          rng: random.Random) -> tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
+    """The stock (shuffled) and hands from a shuffled pool: the stock's count first,
+    then each other hand its size, beside the cards ``forced`` into it."""
+    at = len(view.stock)
+    stock = pool[:at]
+    rng.shuffle(stock)
+    hands: list[tuple[Card, ...]] = []
+    for s, hand in enumerate(view.hands):
+        if s == seat:
+            hands.append(hand)
+            continue
+        take = len(hand) - len(forced[s])
+        hands.append(tuple(sorted(forced[s] + pool[at:at + take])))
+        at += take
+    return tuple(stock), tuple(hands)
+
+
+def canasta_redeal(view: State, seat: int, rng: random.Random) -> State:
+    """:func:`redeal` of a Canasta-family state."""
+    pool = hidden_cards(view, seat)
+    rng.shuffle(pool)
+    forced: list[list[Card]] = [[] for _ in view.hands]
+    reds = [c for c in pool if IS_RED_THREE[c]]
+    if reds:
+        pool = [c for c in pool if not IS_RED_THREE[c]]
+        for s in range(len(view.hands)):
+            if s != seat and view.pending_red3[s] and reds and view.hands[s]:
+                forced[s].append(reds.pop())
+        pool = reds + pool  # the rest into the stock first
+    stock, hands = _deal(view, seat, pool, forced, rng)
+    return _canasta_with(view, stock, hands)
+
+
+def mayi_redeal(view: MayIState, seat: int, rng: random.Random) -> MayIState:
+    """:func:`redeal` of a May I? state."""
+    pool = hidden_cards(view, seat)
+    rng.shuffle(pool)
+    stock, hands = _deal(view, seat, pool, [[] for _ in view.hands], rng)
+    return mayi_evolve(view, stock=stock, hands=hands)
 
 
 def answering_first(state: MayIState, seat: int) -> MayIState:

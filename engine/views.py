@@ -207,3 +207,22 @@ def canasta_provisional_score(state: State) -> tuple[SideResult, ...]:
     if state.result is not None:
         return state.result.sides
     return hand_sides(state, -1, False)
+
+
+def canasta_standing(state: State, seat: int, hand_credit: float) -> float:
+    """How good ``state`` is for ``seat`` (a bot's measure): its side's points less the
+    other sides' mean; before the hand's end each side's cards in hand count
+    ``hand_credit`` of their value (the hand's score counts them as a loss)."""
+    team = state.rules.layout.seat_team[seat]
+    over = state.result is not None
+    mine = 0.0
+    rest = 0.0
+    rows = canasta_provisional_score(state)
+    for row in rows:
+        value = row.total if over else row.total + (1 + hand_credit) * row.in_hand
+        if row.team == team:
+            mine = value
+        else:
+            rest += value
+    return mine - rest / max(1, len(rows) - 1)
+

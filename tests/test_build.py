@@ -137,3 +137,15 @@ def test_serialized_classes_keep_their_full_annotations() -> None:
         hints = typing.get_type_hints(cls)
         assert set(cls.__annotations__) <= set(hints)
     assert typing.get_type_hints(State)["hands"] == tuple[tuple[Card, ...], ...]
+
+
+def test_no_engine_module_asks_which_game_a_state_is() -> None:
+    """Games are peers (engine/games.py): code shared by the games calls a game's methods
+    and never tests a state's type (``isinstance(x, State)`` or ``MayIState``)."""
+    import re
+
+    test = re.compile(r"isinstance\([^)]*\b(State|MayIState)\b")
+    found = [f"{p.relative_to(build.PACKAGE)}:{n}"
+             for p in build._sources()
+             for n, line in enumerate(p.read_text().splitlines(), 1) if test.search(line)]
+    assert not found, found

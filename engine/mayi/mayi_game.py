@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import bots, bounds, observation
@@ -16,6 +16,7 @@ from engine.state import SideResult
 
 class MayIGame(Game):
     name = "may_i"
+    short_deals = True
 
     def legal_moves(self, state: Any) -> list[Move]:
         return legal.legal_moves(state)
@@ -66,3 +67,12 @@ class MayIGame(Game):
 
     def greedy_move(self, state: Any, rng: random.Random) -> Move:
         return bots.mayi_greedy_move(state, rng)
+
+    def ranking(self, state: Any) -> tuple[list[Move], list[float], Callable[[Move], bool]]:
+        return bots.mayi_ranking(state)
+
+    def redeal(self, state: Any, seat: int, rng: random.Random) -> Any:
+        return observation.mayi_redeal(state, seat, rng)
+
+    def standing(self, state: Any, seat: int, hand_credit: float) -> float:
+        return views.standing(state, seat)

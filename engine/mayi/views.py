@@ -81,6 +81,20 @@ def provisional_score(state: MayIState) -> tuple[SideResult, ...]:
     return score_rows(state)
 
 
+def standing(state: MayIState, seat: int) -> float:
+    """How good ``state`` is for ``seat`` (a bot's measure): the other players' mean
+    penalty points less its own."""
+    own = 0.0
+    others = 0.0
+    rows = provisional_score(state)
+    for row in rows:
+        if row.team == seat:
+            own = float(row.total)
+        else:
+            others += row.total
+    return others / (len(rows) - 1) - own
+
+
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class BuyWindow:
