@@ -37,20 +37,19 @@ class HandView:
     __slots__ = ("hand", "naturals", "deuces", "jokers", "black_threes", "red_threes", "_picks")
 
     def __init__(self, rules: RuleSet, hand: tuple[Card, ...]) -> None:
-        self.hand = hand
-        self.naturals: dict[int, list[Card]] = {}
-        self.deuces: list[Card] = []
-        self.jokers: list[Card] = []
-        self.black_threes: list[Card] = []
-        self.red_threes: list[Card] = []
-        self._picks: dict[int, list[tuple[Card, ...]]] = {}
+        # filled through locals: compiled, an append to a local list is a direct call,
+        # to an attribute of this (ordinary Python) class a look-up first
+        naturals: dict[int, list[Card]] = {}
+        deuces: list[Card] = []
+        jokers: list[Card] = []
+        black_threes: list[Card] = []
+        red_threes: list[Card] = []
         wild = rules.wild
-        naturals = self.naturals
         for c in hand:
             if c == JOKER:
-                self.jokers.append(c)
+                jokers.append(c)
             elif wild[c]:
-                self.deuces.append(c)
+                deuces.append(c)
             else:
                 rank = RANK[c]
                 if rank != THREE:
@@ -59,9 +58,16 @@ class HandView:
                     else:
                         naturals[rank] = [c]
                 elif IS_BLACK_THREE[c]:
-                    self.black_threes.append(c)
+                    black_threes.append(c)
                 else:
-                    self.red_threes.append(c)
+                    red_threes.append(c)
+        self.hand = hand
+        self.naturals = naturals
+        self.deuces = deuces
+        self.jokers = jokers
+        self.black_threes = black_threes
+        self.red_threes = red_threes
+        self._picks: dict[int, list[tuple[Card, ...]]] = {}
 
     def wild_picks(self, cap: int) -> list[tuple[Card, ...]]:
         """Wild-card choices of size 0..cap, each in canonical order: j jokers and d deuces
@@ -73,8 +79,9 @@ class HandView:
 
     def _wild_picks(self, cap: int) -> list[tuple[Card, ...]]:
         out: list[tuple[Card, ...]] = []
-        nj, nd = len(self.jokers), len(self.deuces)
+        deuces = self.deuces
+        nj, nd = len(self.jokers), len(deuces)
         for j in range(min(nj, cap) + 1):
             for d in range(min(nd, cap - j) + 1):
-                out.append(canonical_group(tuple(self.deuces[:d]) + (JOKER,) * j))
+                out.append(canonical_group(tuple(deuces[:d]) + (JOKER,) * j))
         return out
