@@ -50,16 +50,8 @@ def _layout(state: AnyState, seat: int) -> tuple[tuple[Card, ...], tuple[tuple[C
     """The canonical stock and hands: the hidden cards sorted (red threes first, so that
     in the Canasta games they stay in the stock, where a real one may lie unseen)."""
     pool = sorted(hidden_cards(state, seat), key=lambda c: (not IS_RED_THREE[c], c))
-    at = len(state.stock)
-    stock = tuple(pool[:at])
-    hands = []
-    for s, hand in enumerate(state.hands):
-        if s == seat:
-            hands.append(hand)
-            continue
-        hands.append(tuple(sorted(pool[at:at + len(hand)])))
-        at += len(hand)
-    return stock, tuple(hands)
+    stock, hands = _deal(state, seat, pool, [[] for _ in state.hands])
+    return tuple(stock), hands
 
 
 @overload
@@ -107,13 +99,12 @@ def redeal(view: AnyState, seat: int, rng: random.Random) -> AnyState:
     return dealt
 
 
-def _deal(view: AnyState, seat: int, pool: list[Card], forced: list[list[Card]],
-          rng: random.Random) -> tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
-    """The stock (shuffled) and hands from a shuffled pool: the stock's count first,
-    then each other hand its size, beside the cards ``forced`` into it."""
+def _deal(view: AnyState, seat: int, pool: list[Card], forced: list[list[Card]]
+          ) -> tuple[list[Card], tuple[tuple[Card, ...], ...]]:
+    """The stock and hands from a pool of the hidden cards: the stock's count first, then
+    each other hand its size, beside the cards ``forced`` into it; ``seat`` keeps its own."""
     at = len(view.stock)
     stock = pool[:at]
-    rng.shuffle(stock)
     hands: list[tuple[Card, ...]] = []
     for s, hand in enumerate(view.hands):
         if s == seat:
@@ -122,7 +113,7 @@ def _deal(view: AnyState, seat: int, pool: list[Card], forced: list[list[Card]],
         take = len(hand) - len(forced[s])
         hands.append(tuple(sorted(forced[s] + pool[at:at + take])))
         at += take
-    return tuple(stock), tuple(hands)
+    return stock, tuple(hands)
 
 
 def canasta_redeal(view: State, seat: int, rng: random.Random) -> State:
@@ -137,16 +128,18 @@ def canasta_redeal(view: State, seat: int, rng: random.Random) -> State:
             if s != seat and view.pending_red3[s] and reds and view.hands[s]:
                 forced[s].append(reds.pop())
         pool = reds + pool  # the rest into the stock first
-    stock, hands = _deal(view, seat, pool, forced, rng)
-    return _canasta_with(view, stock, hands)
+    stock, hands = _deal(view, seat, pool, forced)
+    rng.shuffle(stock)
+    return _canasta_with(view, tuple(stock), hands)
 
 
 def mayi_redeal(view: MayIState, seat: int, rng: random.Random) -> MayIState:
     """:func:`redeal` of a May I? state."""
     pool = hidden_cards(view, seat)
     rng.shuffle(pool)
-    stock, hands = _deal(view, seat, pool, [[] for _ in view.hands], rng)
-    return mayi_evolve(view, stock=stock, hands=hands)
+    stock, hands = _deal(view, seat, pool, [[] for _ in view.hands])
+    rng.shuffle(stock)
+    return mayi_evolve(view, stock=tuple(stock), hands=hands)
 
 
 def answering_first(state: MayIState, seat: int) -> MayIState:
