@@ -109,6 +109,8 @@ def calls(state: AnyState, seat: int, snapshot: bytes) -> Iterator[tuple[str, Me
     for s in (-1, *range(players)):
         yield "GetView", api.GetViewRequest(snapshot=snapshot, seat=s)
     yield "LegalMoves", api.LegalMovesRequest(snapshot=snapshot)
+    # a page: its next_page_token names the length of the role's list (AIP-158)
+    yield "LegalMoves", api.LegalMovesRequest(snapshot=snapshot, page_size=1)
     yield "ScoreHand", api.ScoreHandRequest(snapshot=snapshot)
     for level in LEVELS:
         yield "SuggestMove", api.SuggestMoveRequest(snapshot=snapshot, level=level, seed=5,
