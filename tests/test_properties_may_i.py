@@ -38,6 +38,7 @@ from engine import (
 )
 from engine.cards import CARDS, CODES, Card
 from engine.mayi import transitions as tr
+from engine.mayi.checks import refusal
 from engine.mayi.legal import contract_melds, legal_moves_for
 from engine.mayi.melds import classify, contiguous
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
@@ -227,8 +228,15 @@ def random_moves(state: MayIState, rng: random.Random, count: int) -> list[Move]
 
 
 def check_refusals(state: MayIState, moves: list[Move], rng: random.Random) -> None:
+    """MI-TURN-2: the rule checks pass every listed move (engine/mayi/checks.py, the
+    checks the generators keep their moves by); an unlisted move, by the awaited seat or
+    another, is refused by the first it fails and the state is unchanged."""
     n = state.rules.players
     before = export_position(state)
+    if state.phase not in OVER:
+        for listed_move in legal_moves(state):
+            why = refusal(state, listed_move)
+            assert why is None, f"{listed_move} is listed, yet {why}"
     for move in moves:
         seat = rng.choice([None, state.awaited, rng.randrange(n)])
         mover = state.awaited if seat is None else seat

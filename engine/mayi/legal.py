@@ -20,8 +20,14 @@ from operator import attrgetter
 from typing import Final
 
 from engine.cards import CARDS, Card
+from engine.mayi.checks import (
+    barred_discard,
+    down_turn_refusal,
+    keep_card_refusal,
+    layoff_turn_refusal,
+    take_refusal,
+)
 from engine.mayi.melds import (
-    classify,
     contiguous,
     extend,
     make_run,
@@ -29,7 +35,7 @@ from engine.mayi.melds import (
     meld_key,
     run_ok,
 )
-from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
+from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
 from engine.mayi.rules import BuyPriority, MayIRules
 from engine.mayi.state import MayIState, TableFits
 from engine.mayi.successor import BUY_WINDOW, DRAW, MELD
@@ -56,12 +62,12 @@ def legal_moves(state: MayIState) -> list[Move]:
     phase = state.phase
     moves: list[Move]
     if phase is DRAW:
-        moves = [_TAKE, _DRAW] if state.turn.fresh and state.pile else [_DRAW]
+        moves = [_TAKE, _DRAW] if take_refusal(state) is None else [_DRAW]
     elif phase is BUY_WINDOW:
         moves = [_BUY, _PASS]
     elif phase is MELD:  # discards, then going down (not yet down) or lay-offs (down)
         moves = discard_moves(state)
-        moves += layoff_moves(state) if state.down[state.turn.seat] else down_moves(state)
+        moves += down_moves(state) if down_turn_refusal(state) is None else layoff_moves(state)
     else:
         moves = []
     object.__setattr__(state, "_legal", tuple(moves))  # once, whole (engine.legal)
@@ -278,10 +284,10 @@ def contract_melds(rules: MayIRules, hand_no: int,
         set_choices = _set_choices([_rank_options(g, exact) for g in groups], 0, need_sets)
     elif need_runs and not _has_window(rules, hand):
         return []
-    keep_one = rules.keep_one
     if not need_runs:
-        if keep_one:
-            return [c for c in set_choices if sum(len(m.cards) for m in c) < size]
+        if rules.keep_one:
+            return [c for c in set_choices
+                    if keep_card_refusal(rules, size - sum(len(m.cards) for m in c)) is None]
         return set_choices
     joinable = rules.joinable
     wrap = rules.wrap
@@ -291,7 +297,7 @@ def contract_melds(rules: MayIRules, hand_no: int,
     def pick(runs: list[TableMeld], first: int, left: int, acc: tuple[TableMeld, ...],
              used: int) -> None:
         if left == 0:
-            if not (keep_one and used == size):
+            if keep_card_refusal(rules, size - used) is None:
                 found.append(acc)
             return
         for i in range(first, len(runs)):
@@ -318,52 +324,17 @@ def contract_melds(rules: MayIRules, hand_no: int,
 
 
 def down_moves(state: MayIState) -> list[GoDown]:
-    seat = state.turn.seat
-    if state.down[seat]:
+    """Every way of going down (MI-CON-1..4), by construction (:func:`contract_melds`)."""
+    if down_turn_refusal(state) is not None:
         return []
-    found = contract_melds(state.rules, state.hand_no, state.hands[seat])
+    found = contract_melds(state.rules, state.hand_no, state.hands[state.turn.seat])
     if not found:  # the common case: no comprehension to run
         return []
     # candidates are in canonical order and picked in order: the groups already are
     return [GoDown(tuple(map(_CARDS_OF, melds))) for melds in found]
 
 
-def contract_problem(state: MayIState, move: GoDown) -> tuple[str, str] | None:
-    """Why a ``down`` move does not meet the contract: (rule ID, message), or ``None``."""
-    rules = state.rules
-    need_sets, need_runs = rules.contract(state.hand_no)
-    melds: list[TableMeld] = []
-    for g in move.groups:
-        meld = classify(g, rules.wrap, exact=rules.exact)
-        if meld is None:
-            what = "exactly 3 cards of a rank or 4 in suit sequence" if rules.exact else \
-                "3+ cards of a rank or 4+ in suit sequence"
-            if classify(g, rules.wrap) is not None:
-                return "MI-CON-2", f"{' '.join(str(c) for c in canonical_groups([g])[0])} " \
-                                   f"has the wrong size: the contract wants {what}"
-            return "MI-MELD-1", f"{' '.join(str(c) for c in g)} is not a meld ({what})"
-        melds.append(meld)
-    sets = sum(1 for m in melds if not m.is_run)
-    if (sets, len(melds) - sets) != (need_sets, need_runs):
-        return "MI-CON-2", (f"deal {state.hand_no + 1} needs exactly {need_sets} set(s) and "
-                            f"{need_runs} sequence(s), not {sets} and {len(melds) - sets}")
-    if not rules.joinable:
-        runs = [m for m in melds if m.is_run]
-        for i, a in enumerate(runs):
-            if any(contiguous(a, b, rules.wrap) for b in runs[i + 1:]):
-                return "MI-CON-3", "two sequences of one suit may not join end to end"
-    return None
-
-
 # --- laying off and discarding --------------------------------------------------------------
-
-
-def may_lay_off(state: MayIState) -> bool:
-    """MI-OFF-1: gone down, and not in the same turn unless ``layoff_same_turn``."""
-    seat = state.turn.seat
-    if not state.down[seat]:
-        return False
-    return not state.turn.went_down or state.rules.same_turn_layoff
 
 
 _LAYOFFS: dict[tuple[int, int, int], LayOff] = {}
@@ -412,11 +383,11 @@ _LISTING: Final = attrgetter("seat", "meld", "card")  # the order of the lay-off
 
 
 def layoff_moves(state: MayIState) -> list[Move]:
-    """The lay-offs of the player in turn (MI-OFF-1..3), by seat, meld and card."""
-    if not may_lay_off(state):
+    """The lay-offs of the player in turn (MI-OFF-1..3, MI-OUT-1), by seat, meld and card."""
+    if layoff_turn_refusal(state) is not None:
         return []
     hand = state.hands[state.turn.seat]
-    if len(hand) == 1 and state.rules.keep_one:
+    if keep_card_refusal(state.rules, len(hand) - 1) is not None:
         return []
     fits = table_fits(state)
     moves: list[Move] = []
@@ -435,25 +406,14 @@ def layoff_moves(state: MayIState) -> list[Move]:
     return moves
 
 
-def may_discard(state: MayIState, card: Card) -> bool:
-    """MI-TURN-4: not the card just taken from the pile. Identical cards are one type, so
-    no copy of it may go back this turn — unless the hand holds nothing else (the
-    engine's exception, so that no turn can get stuck)."""
-    taken = state.turn.taken
-    if taken is None or card != taken:
-        return True
-    return all(c == card for c in state.hands[state.turn.seat])
-
-
 _DISCARDS: Final = tuple(Discard(c) for c in CARDS[:52])
 
 
 def discard_moves(state: MayIState) -> list[Move]:
-    """One discard per card type held, by id (MI-TURN-4: see :func:`may_discard`)."""
-    t = state.turn
-    hand = state.hands[t.seat]
-    taken = t.taken
-    skip = -1 if taken is None else int(taken)
+    """One discard per card type held, by id, but the barred one (MI-TURN-4:
+    :func:`engine.mayi.checks.barred_discard`)."""
+    hand = state.hands[state.turn.seat]
+    skip = barred_discard(state)
     moves: list[Move] = []
     last = -1
     for c in hand:  # the hand is sorted: each type once, in id order
@@ -462,6 +422,4 @@ def discard_moves(state: MayIState) -> list[Move]:
             last = i
             if i != skip:
                 moves.append(_DISCARDS[i])
-    if not moves and hand:  # the hand holds only copies of the card taken: they may go
-        moves.append(_DISCARDS[hand[0]])
     return moves
