@@ -36,7 +36,7 @@ from typing import cast
 
 from engine import BUILD, Phase, apply, new_game
 from engine.bots import greedy_move, suggest_move
-from engine.expert import DEFAULT_BUDGET
+from engine.expert import default_budget
 from engine.mayi.state import AnyState, MayIState
 
 RESULTS = Path(__file__).parent / "results" / "expert.json"
@@ -137,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100, help="duplicate deals per game")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal")
     parser.add_argument("--budget", type=int, action="append", default=[],
-                        help=f"expert playouts (repeatable; default {DEFAULT_BUDGET})")
+                        help="expert playouts (repeatable; default: each game's own, "
+                             "engine.expert.DEFAULT_BUDGETS)")
     parser.add_argument("--jobs", type=int, default=min(2, multiprocessing.cpu_count()))
     parser.add_argument("--game", action="append", default=[],
                         help="only these games, as VARIANT:PLAYERS (repeatable)")
@@ -148,7 +149,6 @@ def main(argv: list[str] | None = None) -> int:
     games = list(GAMES)
     if args.game:
         games = [(g.split(":")[0], int(g.split(":")[1])) for g in args.game]
-    budgets = args.budget or [DEFAULT_BUDGET]
     print(f"expert against greedy, {args.deals} duplicate deals per game (seeds {args.seed}.."
           f"{args.seed + args.deals - 1}), engine build {BUILD}; 95 % intervals")
     print(f"{'game':<16}{'pl':>3}{'budget':>7}{'plays':>6}  {'hands won':<20}"
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(args.jobs) as pool:
         for variant, players in games:
-            for budget in budgets:
+            for budget in args.budget or [default_budget(variant, players)]:
                 jobs = [(variant, players, args.seed + i, budget) for i in range(args.deals)]
                 row = summarize(variant, players, budget, pool.map(_deal, jobs, chunksize=1))
                 rows.append(row)

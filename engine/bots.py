@@ -228,7 +228,7 @@ def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0,
     from engine.expert import clamp_budget
     from engine.expert import expert_move as search
 
-    playouts = clamp_budget(budget)
+    playouts = clamp_budget(budget, state.rules.variant, state.rules.players)
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         over = state.phase is Phase.GAME_OVER
         raise RuleViolation(Reason.GAME_OVER if over else Reason.HAND_OVER,

@@ -25,7 +25,8 @@ Every candidate is played out on the same sampled deals with the same random
 stream (common random numbers), so the comparison measures the moves, not the
 luck of the samples. The ``budget`` is the number of playouts (candidates times
 samples): the strength between greedy (budget 1 plays greedy's first choice) and
-the strongest the server allows (:data:`MAX_BUDGET`). The answer is a function
+the strongest the server allows (:data:`MAX_BUDGET`); unset, the game's default
+(:data:`DEFAULT_BUDGETS`: what fits 300 ms on one core). The answer is a function
 of the view, the budget and the random stream of :func:`engine.bots.bot_rng`,
 so it is deterministic for a seed and cannot depend on a hidden card.
 """
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Final
 
 from engine.bots import ranked_moves
 from engine.errors import BadInput, Reason
@@ -42,7 +44,17 @@ from engine.mayi.state import AnyState
 from engine.moves import Move
 from engine.observation import redeal
 
-DEFAULT_BUDGET = 48  # playouts of one decision when the caller sets none
+# Playouts of one decision when the caller sets none, per game and player count: about
+# the most whose decision time stays under 300 ms CPU at the 95th percentile on one
+# core of a shared two-core machine (measured, docs/bots.md; more players make longer
+# playouts).
+DEFAULT_BUDGETS: Final[dict[str, dict[int, int]]] = {
+    "classic": {2: 288, 3: 288, 4: 288, 5: 230, 6: 128},
+    "samba": {4: 192},
+    "bolivia": {4: 144},
+    "bolivia_sevens": {4: 144},
+    "may_i": {3: 144, 4: 144, 5: 144},
+}
 MAX_BUDGET = 500  # the most a caller may ask for (more is clamped): bounds a call's CPU time
 CANDIDATES = 8  # moves compared at most
 PER_KIND = 3  # best moves of each kind (meld, discard, take, ...) among the candidates
@@ -53,26 +65,35 @@ MAX_PLIES = 1000  # a playout's safety stop
 HAND_CREDIT = 0.5  # Canasta family, before the hand's end: share of a held card's value counted
 
 
-def clamp_budget(budget: int | None) -> int:
-    """The playouts a decision runs: the default for ``None``, at most :data:`MAX_BUDGET`.
+def default_budget(variant: str, players: int) -> int:
+    """The playouts of a decision in ``variant`` when the caller sets none."""
+    return DEFAULT_BUDGETS[variant][players]
+
+
+def clamp_budget(budget: int | None, variant: str, players: int) -> int:
+    """The playouts a decision runs: the game's default for ``None``, at most
+    :data:`MAX_BUDGET`.
 
     :raises BadInput: ``BAD_OPTION_VALUE`` for a budget below 1.
     """
     if budget is None:
-        return DEFAULT_BUDGET
+        return default_budget(variant, players)
     if budget < 1:
         raise BadInput(Reason.BAD_OPTION_VALUE,
                        f"the bot budget must be at least 1 playout, not {budget}")
     return min(budget, MAX_BUDGET)
 
 
-def expert_move(view: AnyState, rng: random.Random, budget: int = DEFAULT_BUDGET) -> Move:
-    """The move of ``view.awaited`` the search finds best (see the module's docstring).
+def expert_move(view: AnyState, rng: random.Random, budget: int | None = None) -> Move:
+    """The move of ``view.awaited`` the search finds best (see the module's docstring),
+    with ``budget`` playouts (``None``: the game's default).
 
     ``view`` should be the seat's redacted state: the search only ever reads the
     hidden cards as a pool to deal again, but what it is handed is what it knows.
     """
     seat = view.awaited
+    if budget is None:
+        budget = default_budget(view.rules.variant, view.rules.players)
     candidates = ranked_moves(view, min(CANDIDATES, budget), PER_KIND)
     if len(candidates) == 1:
         return candidates[0]
@@ -141,5 +162,5 @@ def evaluate(state: AnyState, seat: int) -> float:
     return game_of(state).standing(state, seat, HAND_CREDIT)
 
 
-__all__ = ["DEFAULT_BUDGET", "MAX_BUDGET", "clamp_budget", "evaluate", "expert_move", "playout",
-           "sample"]
+__all__ = ["DEFAULT_BUDGETS", "MAX_BUDGET", "clamp_budget", "default_budget",
+           "evaluate", "expert_move", "playout", "sample"]

@@ -17,11 +17,12 @@ from engine import Phase, apply, new_game
 from engine.bots import LEVELS, greedy_move, suggest_move
 from engine.cards import IS_RED_THREE
 from engine.errors import BadInput, Reason
-from engine.expert import DEFAULT_BUDGET, MAX_BUDGET, clamp_budget, sample
+from engine.expert import DEFAULT_BUDGETS, MAX_BUDGET, clamp_budget, sample
 from engine.legal import legal_moves_for
 from engine.mayi.state import AnyState, MayIState
 from engine.moves import Undo
 from engine.observation import hidden_cards, redact
+from engine.variants import catalogue
 from tests.test_observation import _reseeded, position
 from tests.twins import twin
 
@@ -117,9 +118,17 @@ def test_the_expert_ignores_what_its_seat_cannot_see(
 
 
 def test_the_budget_is_clamped_and_checked() -> None:
-    assert clamp_budget(None) == DEFAULT_BUDGET
-    assert clamp_budget(1) == 1 and clamp_budget(MAX_BUDGET) == MAX_BUDGET
-    assert clamp_budget(MAX_BUDGET + 1) == clamp_budget(10**12) == MAX_BUDGET
+    """Every game and player count has its default budget, no larger with more players
+    (longer playouts)."""
+    for info in catalogue():
+        budgets = [clamp_budget(None, info.id, n)
+                   for n in range(info.min_players, info.max_players + 1)]
+        assert budgets == sorted(budgets, reverse=True) and budgets[-1] >= 1, info.id
+        assert budgets[0] == DEFAULT_BUDGETS[info.id][info.min_players] <= MAX_BUDGET
+    assert clamp_budget(1, "classic", 4) == 1
+    assert clamp_budget(MAX_BUDGET, "samba", 4) == MAX_BUDGET
+    assert clamp_budget(MAX_BUDGET + 1, "may_i", 4) == MAX_BUDGET
+    assert clamp_budget(10**12, "bolivia", 4) == MAX_BUDGET
     state = new_game("classic", 4, seed=2)
     for level in LEVELS:
         for bad in (0, -5):

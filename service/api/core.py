@@ -431,7 +431,7 @@ class Core:
         move = suggest_move(state, level, req.seed, seat, budget)
         resp = api.SuggestMoveResponse(seat=state.awaited if seat is None else seat, level=level)
         if level == "expert":
-            resp.budget = clamp_budget(budget)
+            resp.budget = clamp_budget(budget, state.rules.variant, state.rules.players)
         convert.move_to_pb(move, resp.move)
         metrics.SUGGESTIONS.labels(state.rules.variant, level).inc()
         return resp

@@ -1448,8 +1448,9 @@ type SuggestMoveRequest struct {
 	// The seat to advise (May I?: a seat in a buy window may answer out of turn);
 	// unset: the caller's seat for a seat token, the awaited seat for the host.
 	Seat *int32 `protobuf:"varint,4,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
-	// The expert's playouts: its strength and time (unset: 48; more than 500 is
-	// clamped to 500; below 1 is refused). The other levels ignore it.
+	// The expert's playouts: its strength and time (unset: the game's default, 144 to
+	// 288, docs/bots.md; more than 500 is clamped to 500; below 1 is refused). The
+	// other levels ignore it.
 	Budget        *int32 `protobuf:"varint,5,opt,name=budget,proto3,oneof" json:"budget,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
