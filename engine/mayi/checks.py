@@ -21,7 +21,7 @@ from engine.mayi import transitions as tr
 from engine.mayi.melds import classify, contiguous, extend
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
 from engine.mayi.rules import MayIRules
-from engine.mayi.state import MayIState
+from engine.mayi.state import MayIState, MayITurn
 from engine.mayi.table import TableMeld
 from engine.moves import Discard, Draw, Move, TakePile
 from engine.state import Phase
@@ -216,16 +216,16 @@ def layoff_refusal(state: MayIState, move: LayOff) -> RuleViolation | None:
     return keep_card_refusal(state.rules, len(hand) - 1)
 
 
-def barred_discard(state: MayIState) -> int:
-    """MI-TURN-4: the card type (id) the player in turn may not discard, or -1. That is
-    the card just taken from the pile (identical cards are one type, so no copy of it)
-    — unless the hand holds nothing else (the engine's exception, so that no turn can
-    get stuck)."""
-    taken = state.turn.taken
+def barred_discard(turn: MayITurn, hand: tuple[Card, ...]) -> int:
+    """MI-TURN-4: the card type (id) the player in turn (``hand``) may not discard, or -1.
+    That is the card just taken from the pile (identical cards are one type, so no copy
+    of it) — unless the hand holds nothing else (the engine's exception, so that no turn
+    can get stuck)."""
+    taken = turn.taken
     if taken is None:
         return -1
     barred = int(taken)
-    for c in state.hands[state.turn.seat]:
+    for c in hand:
         if int(c) != barred:
             return barred
     return -1
@@ -234,10 +234,12 @@ def barred_discard(state: MayIState) -> int:
 def discard_refusal(state: MayIState, card: Card) -> RuleViolation | None:
     """MI-TURN-2: a card of the hand; MI-TURN-4: not the one just taken
     (:func:`barred_discard`)."""
-    if card not in state.hands[state.turn.seat]:
+    turn = state.turn
+    hand = state.hands[turn.seat]
+    if card not in hand:
         return RuleViolation(Reason.CARDS_NOT_IN_HAND, f"{card} is not in the hand",
                              "MI-TURN-2")
-    if int(card) == barred_discard(state):
+    if int(card) == barred_discard(turn, hand):
         return RuleViolation(Reason.TAKEN_CARD_DISCARD, f"{card} was just taken from the pile",
                              "MI-TURN-4")
     return None

@@ -324,9 +324,8 @@ def contract_melds(rules: MayIRules, hand_no: int,
 
 
 def down_moves(state: MayIState) -> list[GoDown]:
-    """Every way of going down (MI-CON-1..4), by construction (:func:`contract_melds`)."""
-    if down_turn_refusal(state) is not None:
-        return []
+    """Every way of going down (MI-CON-1..3), by construction (:func:`contract_melds`),
+    for a seat that may go down (MI-CON-4: the caller checked)."""
     found = contract_melds(state.rules, state.hand_no, state.hands[state.turn.seat])
     if not found:  # the common case: no comprehension to run
         return []
@@ -412,8 +411,9 @@ _DISCARDS: Final = tuple(Discard(c) for c in CARDS[:52])
 def discard_moves(state: MayIState) -> list[Move]:
     """One discard per card type held, by id, but the barred one (MI-TURN-4:
     :func:`engine.mayi.checks.barred_discard`)."""
-    hand = state.hands[state.turn.seat]
-    skip = barred_discard(state)
+    turn = state.turn
+    hand = state.hands[turn.seat]
+    skip = barred_discard(turn, hand)
     moves: list[Move] = []
     last = -1
     for c in hand:  # the hand is sorted: each type once, in id order
