@@ -59,8 +59,6 @@ def phase_refusal(state: MayIState, move: Move) -> RuleViolation | None:
     if isinstance(move, Buy) and state.phase is Phase.DRAW:
         return RuleViolation(Reason.BUY_NOT_ALLOWED, "the player in turn takes the discard as "
                              "his draw ('take'), or declines it with 'draw'", "MI-BUY-1")
-    if isinstance(move, TakePile) and state.phase is Phase.DRAW:
-        return take_refusal(state)
     if phase is not state.phase:
         return RuleViolation(Reason.WRONG_PHASE,
                              f"{move} is not a move of the {state.phase.value} phase", "MI-TURN-2")
@@ -95,8 +93,7 @@ def seat_refusal(state: MayIState, seat: int, move: Move) -> RuleViolation:
     if isinstance(move, Buy):
         return buy_refusal(state, seat)
     if isinstance(move, PassBuy) and state.phase is Phase.BUY_WINDOW and seat in state.turn.window:
-        return RuleViolation(Reason.NOT_YOUR_TURN,
-                             f"seat {state.awaited} answers first", "MI-BUY-3")
+        return _answers_first(state)
     return RuleViolation(Reason.NOT_YOUR_TURN,
                          f"seat {state.awaited} is to move, not seat {seat}", "MI-TURN-2")
 
@@ -116,10 +113,14 @@ def buy_refusal(state: MayIState, seat: int) -> RuleViolation:
     if why is not None:
         return RuleViolation(Reason.BUY_NOT_ALLOWED, why[1], why[0])
     if seat in t.window:
-        return RuleViolation(Reason.NOT_YOUR_TURN,
-                             f"seat {state.awaited} answers first", "MI-BUY-3")
+        return _answers_first(state)
     return RuleViolation(Reason.BUY_NOT_ALLOWED, f"seat {seat} has passed on this discard",
                          "MI-BUY-3")
+
+
+def _answers_first(state: MayIState) -> RuleViolation:
+    """MI-BUY-3: a seat still in the window waits for the one whose answer is due."""
+    return RuleViolation(Reason.NOT_YOUR_TURN, f"seat {state.awaited} answers first", "MI-BUY-3")
 
 
 # --- the meld phase ---------------------------------------------------------------------
