@@ -1,10 +1,11 @@
 """Compile the rules engine with mypyc into ``engine/_native`` (``make setup`` runs this).
 
-The engine is plain Python that also compiles: every class that holds data is a
-regular Python class (``mypyc_attr(native_class=False)``), so compiled and pure builds
-behave alike, and ``tests/test_build.py`` checks they play the same games. (The games of
-engine/games.py, which hold no data, are native classes: the facade calls their
-methods on every move.) The build
+The engine is plain Python that also compiles: every class of a state, a move or a
+result is a regular Python class (``mypyc_attr(native_class=False)``), so compiled and
+pure builds behave alike, and ``tests/test_build.py`` checks they play the same games.
+(The classes that never travel in a snapshot are native: the games of engine/games.py,
+whose methods the facade calls on every move, the rule sets and the generators'
+helpers HandView and TurnFacts, whose fields the hot paths read.) The build
 is skipped when ``engine/_native/SOURCES`` already records the current sources
 (:func:`engine.build.digest`) and ``RECIPE`` this script. ``engine/build.py`` picks
 the build at import.

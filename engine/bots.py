@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Final
 
 from engine.cards import IS_BLACK_THREE, RANK, SUIT
 from engine.errors import BadInput, Reason, RuleViolation
@@ -61,8 +62,8 @@ from engine.state import Phase, State
 
 Bot = Callable[[AnyState, random.Random], Move]
 
-_COMMITS = (Discard, GoOut, EndHand)
-_STAGING = (Meld, AddToMeld, Merge)
+_COMMITS: Final = (Discard, GoOut, EndHand)
+_STAGING: Final = (Meld, AddToMeld, Merge)
 
 
 def random_move(state: AnyState, rng: random.Random) -> Move:
@@ -102,10 +103,19 @@ def _pick(moves: list[Move], rng: random.Random) -> Move:
     if not n:
         raise IndexError("no legal move: the hand is over")
     k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
+    if type(rng) is _RANDOM:  # its C method called directly: no bound method a draw
+        r = _GETRANDBITS(rng, k)
+        while r >= n:
+            r = _GETRANDBITS(rng, k)
+    else:  # a subclass (SystemRandom) keeps its own
         r = rng.getrandbits(k)
+        while r >= n:
+            r = rng.getrandbits(k)
     return moves[r]
+
+
+_RANDOM: Final = random.Random
+_GETRANDBITS: Final = random.Random.getrandbits
 
 
 def mayi_greedy_move(state: MayIState, rng: random.Random) -> Move:
@@ -191,12 +201,12 @@ def _best(moves: list[Move], score: Callable[[Move], float], rng: random.Random,
     return rng.choice([m for m in moves if isinstance(m, Undo)] or moves)
 
 
-BOTS: dict[str, Bot] = {
+BOTS: Final[dict[str, Bot]] = {
     "random": random_move,
     "greedy": greedy_move,
     "expert": expert_move,
 }
-LEVELS: tuple[str, ...] = tuple(BOTS)
+LEVELS: Final[tuple[str, ...]] = tuple(BOTS)
 
 
 def bot_rng(state: AnyState, seed: int) -> random.Random:
@@ -253,7 +263,7 @@ def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0,
 # --- the Canasta games ----------------------------------------------------------------
 
 
-_SEARCH_BUDGET = 48  # positions a turn-plan search may look at, per candidate move
+_SEARCH_BUDGET: Final = 48  # positions a turn-plan search may look at, per candidate move
 
 
 def _finishable(state: State, move: Move, budget: list[int],
@@ -369,7 +379,7 @@ def _keep_value(state: State, seat: int, card: int) -> float:
 # --- May I? ---------------------------------------------------------------------------
 
 # Penalty points of a card left in hand (MI-SCORE-1): A 15, T J Q K 10, others face value.
-_POINTS = tuple(15 if r == 12 else 10 if r >= 8 else r + 2 for r in (c >> 2 for c in range(52)))
+_POINTS: Final = tuple(15 if r == 12 else 10 if r >= 8 else r + 2 for r in (c >> 2 for c in range(52)))
 
 
 def _mayi_useful(state: MayIState, seat: int, card: int, hand: tuple[int, ...]) -> float:

@@ -17,17 +17,33 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
 from engine.errors import BadMove, Reason
 
-RANK_CHARS = "23456789TJQKA"
-SUIT_CHARS = "SHDC"
+RANK_CHARS: Final = "23456789TJQKA"
+SUIT_CHARS: Final = "SHDC"
 
-TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
-JOKER_RANK = 13
-SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+TWO: Final = 0
+THREE: Final = 1
+FOUR: Final = 2
+FIVE: Final = 3
+SIX: Final = 4
+SEVEN: Final = 5
+EIGHT: Final = 6
+NINE: Final = 7
+TEN: Final = 8
+JACK: Final = 9
+QUEEN: Final = 10
+KING: Final = 11
+ACE: Final = 12
+JOKER_RANK: Final = 13
+SPADES: Final = 0
+HEARTS: Final = 1
+DIAMONDS: Final = 2
+CLUBS: Final = 3
 
 
 @mypyc_attr(native_class=False)
@@ -56,12 +72,13 @@ class Card(int):
         return f"Card({CODES[self]!r})"
 
 
-CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(53))
-JOKER = CARDS[52]
-CODES: tuple[str, ...] = tuple(
+CARDS: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(53))
+JOKER: Final = CARDS[52]
+JOKER_ID: Final = 52  # the joker's id, as a plain int
+CODES: Final[tuple[str, ...]] = tuple(
     [RANK_CHARS[i >> 2] + SUIT_CHARS[i & 3] for i in range(52)] + ["JK"]
 )
-_BY_CODE: dict[str, Card] = {code: CARDS[i] for i, code in enumerate(CODES)}
+_BY_CODE: Final[dict[str, Card]] = {code: CARDS[i] for i, code in enumerate(CODES)}
 _BY_CODE["10S"], _BY_CODE["10H"], _BY_CODE["10D"], _BY_CODE["10C"] = (
     CARDS[TEN * 4 + s] for s in range(4)
 )
@@ -105,11 +122,11 @@ def rank_of_char(ch: str) -> int:
 
 
 # Per-type lookup tables: the hot paths index these instead of calling properties.
-RANK: tuple[int, ...] = tuple(c.rank for c in CARDS)
-SUIT: tuple[int, ...] = tuple(c.suit for c in CARDS)
-IS_RED_THREE: tuple[bool, ...] = tuple(
+RANK: Final[tuple[int, ...]] = tuple(c.rank for c in CARDS)
+SUIT: Final[tuple[int, ...]] = tuple(c.suit for c in CARDS)
+IS_RED_THREE: Final[tuple[bool, ...]] = tuple(
     RANK[c] == THREE and SUIT[c] in (HEARTS, DIAMONDS) for c in range(53)
 )
-IS_BLACK_THREE: tuple[bool, ...] = tuple(
+IS_BLACK_THREE: Final[tuple[bool, ...]] = tuple(
     RANK[c] == THREE and SUIT[c] in (SPADES, CLUBS) for c in range(53)
 )

@@ -12,6 +12,8 @@ first one it fails.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.errors import Reason, RuleViolation
 from engine.hands import HandView
 from engine.meld_checks import shape_refusal
@@ -34,7 +36,7 @@ from engine.state import Phase, State
 from engine.takes import decline_refusal, take_moves, take_refusal
 from engine.turn import ask_refusal, end_refusal, meld_context_refusal, turn_facts, undo_refusal
 
-_PHASE_OF: dict[type, tuple[Phase, ...]] = {
+_PHASE_OF: Final[dict[type, tuple[Phase, ...]]] = {
     Draw: (Phase.DRAW,),
     TakePile: (Phase.DRAW, Phase.DRAW_EXHAUSTED),
     Decline: (Phase.DRAW_EXHAUSTED,),
@@ -83,7 +85,7 @@ def refusal(state: State, move: Move) -> RuleViolation | None:
     return None  # an answer to the partner: both are listed
 
 
-_STOCK_EMPTY = RuleViolation(Reason.STOCK_EMPTY, "the stock is empty", "CL-EXH-4")
+_STOCK_EMPTY: Final = RuleViolation(Reason.STOCK_EMPTY, "the stock is empty", "CL-EXH-4")
 
 
 def draw_refusal(state: State) -> RuleViolation | None:

@@ -55,14 +55,14 @@ DEFAULT_BUDGETS: Final[dict[str, dict[int, int]]] = {
     "bolivia_sevens": {4: 144},
     "may_i": {3: 144, 4: 144, 5: 144},
 }
-MAX_BUDGET = 500  # the most a caller may ask for (more is clamped): bounds a call's CPU time
-CANDIDATES = 8  # moves compared at most
-PER_KIND = 3  # best moves of each kind (meld, discard, take, ...) among the candidates
-ROUNDS = 2  # Canasta family: a playout stops when the turn has gone round this many times
+MAX_BUDGET: Final = 500  # the most a caller may ask for (more is clamped): bounds a call's CPU time
+CANDIDATES: Final = 8  # moves compared at most
+PER_KIND: Final = 3  # best moves of each kind (meld, discard, take, ...) among the candidates
+ROUNDS: Final = 2  # Canasta family: a playout stops when the turn has gone round this many times
 # standard errors a candidate must beat greedy's choice by (measured, docs/bots.md)
-CAUTION = 1.0
-MAX_PLIES = 1000  # a playout's safety stop
-HAND_CREDIT = 0.5  # Canasta family, before the hand's end: share of a held card's value counted
+CAUTION: Final = 1.0
+MAX_PLIES: Final = 1000  # a playout's safety stop
+HAND_CREDIT: Final = 0.5  # Canasta family, before the hand's end: share of a held card's value counted
 
 
 def default_budget(variant: str, players: int) -> int:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import Card
 from engine.mayi.state import AnyState
@@ -118,14 +118,23 @@ class Game(ABC):
         (``hand_credit``: the share of the cards in hand counted before the end)."""
 
 
-_GAMES: dict[str, Game] = {}
+_GAMES: Final[dict[str, Game]] = {}
+# Each game's state class, once seen, to its game: a state's class belongs to one game.
+_BY_CLASS: Final[dict[type, Game]] = {}
 
 
 def game_of(state: AnyState) -> Game:
-    """The game that plays ``state`` (on every call of the facade: one dict look-up once
-    the games are built)."""
-    found = _GAMES.get(state.rules.game)
-    return games()[state.rules.game] if found is None else found
+    """The game that plays ``state``: the game its rules name (``state.rules.game``),
+    remembered by the state's class.
+
+    The facade calls this twice a move, so the usual answer is one look-up keyed by a
+    class: with two attribute reads and a look-up by name instead, May I?'s random
+    playouts ran about 5 % more instructions (callgrind).
+    """
+    found = _BY_CLASS.get(type(state))
+    if found is None:
+        found = _BY_CLASS[type(state)] = games()[state.rules.game]
+    return found
 
 
 def games() -> dict[str, Game]:

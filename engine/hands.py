@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mypy_extensions import mypyc_attr
-
-from engine.cards import IS_BLACK_THREE, JOKER, RANK, THREE, Card
+from engine.cards import IS_BLACK_THREE, JOKER, JOKER_ID, RANK, THREE, Card
 from engine.moves import canonical_group
 from engine.rules import RuleSet
 
@@ -26,38 +24,49 @@ def add_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]
     return tuple(sorted((*hand, *cards)))
 
 
-@mypyc_attr(native_class=False)
 class HandView:
     """A hand split into naturals per rank, deuces, jokers and black threes.
 
-    Built once per legal-move call; every list keeps card-id order, so the first
-    ``k`` cards of a rank are the canonical copies a move uses.
+    Built several times per legal-move call; every list keeps card-id order, so the
+    first ``k`` cards of a rank are the canonical copies a move uses. The one data class
+    of the engine compiled as a native class: it never leaves the engine (no snapshot,
+    no comparison), and its fields are read in the generators' inner loops, where a
+    native attribute is a C field and an ordinary class's a look-up.
     """
 
-    __slots__ = ("hand", "naturals", "deuces", "jokers", "black_threes", "red_threes", "_picks")
+    hand: tuple[Card, ...]
+    naturals: dict[int, list[Card]]
+    deuces: list[Card]
+    jokers: list[Card]
+    black_threes: list[Card]
+    red_threes: list[Card]
+    _picks: dict[int, list[tuple[Card, ...]]]
 
     def __init__(self, rules: RuleSet, hand: tuple[Card, ...]) -> None:
-        # filled through locals: compiled, an append to a local list is a direct call,
-        # to an attribute of this (ordinary Python) class a look-up first
         naturals: dict[int, list[Card]] = {}
         deuces: list[Card] = []
         jokers: list[Card] = []
         black_threes: list[Card] = []
         red_threes: list[Card] = []
         wild = rules.wild
+        last = -1  # the rank of ``run``: a sorted hand holds each rank's cards together
+        run: list[Card] = []
         for c in hand:
-            if c == JOKER:
+            i: int = c  # a plain int: compiled, the tests and look-ups below are machine ones
+            if i == JOKER_ID:
                 jokers.append(c)
-            elif wild[c]:
+            elif wild[i]:
                 deuces.append(c)
             else:
-                rank = RANK[c]
+                rank = RANK[i]
                 if rank != THREE:
-                    if rank in naturals:
-                        naturals[rank].append(c)
-                    else:
-                        naturals[rank] = [c]
-                elif IS_BLACK_THREE[c]:
+                    if rank != last:
+                        found = naturals.get(rank)
+                        if found is None:
+                            found = naturals[rank] = []
+                        run, last = found, rank
+                    run.append(c)
+                elif IS_BLACK_THREE[i]:
                     black_threes.append(c)
                 else:
                     red_threes.append(c)
@@ -67,7 +76,7 @@ class HandView:
         self.jokers = jokers
         self.black_threes = black_threes
         self.red_threes = red_threes
-        self._picks: dict[int, list[tuple[Card, ...]]] = {}
+        self._picks = {}
 
     def wild_picks(self, cap: int) -> list[tuple[Card, ...]]:
         """Wild-card choices of size 0..cap, each in canonical order: j jokers and d deuces

@@ -10,6 +10,8 @@ chose), and refuses the others with the first rule check they fail
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.cards import CARDS
 from engine.checks import draw_refusal
 from engine.games import game_of
@@ -91,8 +93,13 @@ def _draw_moves(state: State) -> list[Move]:
 
 
 # Moves are immutable values: each is built once.
-_DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in CARDS)
-_DRAW, _DECLINE, _ASK, _UNDO, _OUT, _END = Draw(), Decline(), Ask(), Undo(), GoOut(), EndHand()
+_DISCARDS: Final[tuple[Discard, ...]] = tuple(Discard(c) for c in CARDS)
+_DRAW: Final = Draw()
+_DECLINE: Final = Decline()
+_ASK: Final = Ask()
+_UNDO: Final = Undo()
+_OUT: Final = GoOut()
+_END: Final = EndHand()
 
 
 def _meld_phase_moves(state: State) -> list[Move]:
@@ -116,7 +123,12 @@ def _meld_phase_moves(state: State) -> list[Move]:
         end = _DISCARDS[hand[0]]
     if end_refusal(state, end) is None:
         if type(end) is Discard:
-            moves.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))
+            last = -1
+            for c in hand:  # a hand is sorted: each type once, in id order
+                i: int = c  # a plain int: compiled, a machine comparison and index
+                if i != last:
+                    last = i
+                    moves.append(_DISCARDS[i])
         else:
             moves.append(end)
     return moves

@@ -27,6 +27,7 @@ target: moves name only the first of them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Final
 
 from engine.cards import (
     ACE,
@@ -49,11 +50,14 @@ from engine.state import SEQ_RANK as SEQ_RANK
 from engine.state import WILD_RANK as WILD_RANK
 from engine.state import MeldPile
 
-SEQ_MAX = 7  # a sequence of seven is a samba / escalera and closed (SA-SEQ-5, BO-SEQ-2)
-WILD_MAX = 7  # seven wild cards are a bolivia and closed (BO-WILD-2)
-SEQ_MIN_RANK = FOUR  # SA-SEQ-2: 4 is the lowest card, the ace the highest
+SEQ_MAX: Final = 7  # a sequence of seven is a samba / escalera and closed (SA-SEQ-5, BO-SEQ-2)
+WILD_MAX: Final = 7  # seven wild cards are a bolivia and closed (BO-WILD-2)
+SEQ_MIN_RANK: Final = FOUR  # SA-SEQ-2: 4 is the lowest card, the ace the highest
 
-GROUP, BLACK_THREES, WILD, SEQUENCE = "group", "black_threes", "wild", "sequence"
+GROUP: Final = "group"
+BLACK_THREES: Final = "black_threes"
+WILD: Final = "wild"
+SEQUENCE: Final = "sequence"
 
 
 def kind_of(rank: int) -> str:

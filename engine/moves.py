@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -45,14 +45,25 @@ Group = tuple[Card, ...]
 
 # Sort key per card id: naturals first, then deuces, then jokers, each by card id
 # ("KS KH KD 2C JK"); a table lookup, as every generated meld is put in this order.
-_GROUP_KEY: tuple[int, ...] = tuple(c + (128 if c == 52 else 64 if c < 4 else 0)
+_GROUP_KEY: Final[tuple[int, ...]] = tuple(c + (128 if c == 52 else 64 if c < 4 else 0)
                                     for c in range(53))
 _group_key = _GROUP_KEY.__getitem__
 
 
 def canonical_group(cards: tuple[Card, ...] | list[Card]) -> Group:
-    """Cards of a meld group in canonical order."""
-    return tuple(sorted(cards, key=_group_key))
+    """Cards of a meld group in canonical order.
+
+    Most groups come already in order: a compiled pass checks that first (a sort with a
+    key calls the key per card).
+    """
+    prev = -1
+    for c in cards:
+        i: int = c  # a plain int: compiled, a machine index and comparison
+        key = _GROUP_KEY[i]
+        if key < prev:
+            return tuple(sorted(cards, key=_group_key))
+        prev = key
+    return cards if isinstance(cards, tuple) else tuple(cards)
 
 
 def joined_group(head: Group, tail: Group) -> Group:
@@ -154,11 +165,13 @@ class AddToMeld:
         return f"add {name} {_fmt(self.cards)}"
 
 
-_TAKE_CARDS, _TAKE_EXTRAS, _TAKE_TARGET = (
-    slot_setter(TakePile, n) for n in ("cards", "extras", "target"))
-_MELD_GROUPS = slot_setter(Meld, "groups")
-_ADD_RANK, _ADD_CARDS, _ADD_LABEL = (
-    slot_setter(AddToMeld, n) for n in ("rank", "cards", "label"))
+_TAKE_CARDS: Final = slot_setter(TakePile, "cards")
+_TAKE_EXTRAS: Final = slot_setter(TakePile, "extras")
+_TAKE_TARGET: Final = slot_setter(TakePile, "target")
+_MELD_GROUPS: Final = slot_setter(Meld, "groups")
+_ADD_RANK: Final = slot_setter(AddToMeld, "rank")
+_ADD_CARDS: Final = slot_setter(AddToMeld, "cards")
+_ADD_LABEL: Final = slot_setter(AddToMeld, "label")
 
 
 @mypyc_attr(native_class=False)
@@ -234,14 +247,14 @@ Move = (Draw | TakePile | Meld | AddToMeld | Merge | Discard | GoOut | Ask | Ans
         | Decline | EndHand
         | Buy | PassBuy | GoDown | LayOff)  # May I? (engine.mayi.moves)
 
-MOVE_KINDS: dict[type, str] = {
+MOVE_KINDS: Final[dict[type, str]] = {
     Draw: "draw", TakePile: "take", Meld: "meld", AddToMeld: "add", Discard: "discard",
     GoOut: "out", Ask: "ask", Answer: "answer", Undo: "undo", Decline: "decline",
     EndHand: "end", Merge: "merge",
     Buy: "buy", PassBuy: "pass", GoDown: "down", LayOff: "layoff",
 }
 
-_BARE: dict[str, Move] = {
+_BARE: Final[dict[str, Move]] = {
     "draw": Draw(), "ask": Ask(), "yes": Answer(True), "no": Answer(False),
     "undo": Undo(), "decline": Decline(), "end": EndHand(), "out": GoOut(),
 }

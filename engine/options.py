@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -25,10 +26,10 @@ OptionValue = bool | int | str
 
 # The options shared by the games that have them: the score that ends the game and what
 # an exact tie at the end does (May I? has neither: its schedule of deals ends it, MI-GAME-2).
-TARGET_SCORE = "target_score"
-TIE_POLICY = "tie_policy"
-TIE_CHOICES = ("play_on", "draw")
-SHARED = (TARGET_SCORE, TIE_POLICY)
+TARGET_SCORE: Final = "target_score"
+TIE_POLICY: Final = "tie_policy"
+TIE_CHOICES: Final = ("play_on", "draw")
+SHARED: Final = (TARGET_SCORE, TIE_POLICY)
 
 
 @mypyc_attr(native_class=False)

@@ -35,7 +35,7 @@ from engine.moves import (
     Undo,
     canonical_group,
 )
-from engine.state import Phase, State, evolve
+from engine.state import Phase, State, evolve, stamp_ply
 
 
 @overload
@@ -100,7 +100,10 @@ def _do(state: State, move: Move) -> State:
         nxt = tr.undo(state)
     else:  # Decline, EndHand: the hand ends by exhaustion (CL-EXH-2, CL-EXH-6)
         nxt = tr.finish_hand(state, -1, False)
-    return evolve(nxt, ply=state.ply + 1)
+    if nxt is state:  # never seen: each transition builds a successor
+        return evolve(state, ply=state.ply + 1)
+    stamp_ply(nxt, state.ply + 1)
+    return nxt
 
 
 # --- canonical cards -------------------------------------------------------------

@@ -9,6 +9,7 @@ rules', and :data:`BUDGET_RAN_OUT` counts it (tests/test_dead_ends.py requires 0
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from engine.cards import ACE, RANK, SUIT, THREE, Card
 from engine.hands import HandView
@@ -36,10 +37,10 @@ from engine.transitions import (
 NaturalGroups = tuple[tuple[int, int, int], ...]
 
 
-REACH_BUDGET = 400  # positions searched before the answer is taken as "yes"
+REACH_BUDGET: Final = 400  # positions searched before the answer is taken as "yes"
 
 
-OUT_BUDGET = 60  # positions searched for a going out before the answer is taken as "no"
+OUT_BUDGET: Final = 60  # positions searched for a going out before the answer is taken as "no"
 
 
 # How often a search's budget ran out and the verdict was the budget's, not the rules':

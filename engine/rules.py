@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-
-from mypy_extensions import mypyc_attr
+from typing import Final
 
 from engine.options import OptionValue
 
@@ -47,7 +46,7 @@ class TiePolicy(StrEnum):
 # Classic options that the shared core reads, with their classic defaults. Other
 # variants fix them to these values unless their rule set names them. Each is also a
 # typed field of RuleSet, set from ``options`` when the rule set is built.
-CORE_DEFAULTS: dict[str, OptionValue] = {
+CORE_DEFAULTS: Final[dict[str, OptionValue]] = {
     "upcard_black_three_stops": False,
     "red3_dealt_timing": "first_turn",
     "wilds_not_exceed_naturals": False,
@@ -68,14 +67,13 @@ CORE_DEFAULTS: dict[str, OptionValue] = {
 }
 
 # The on/off options among them.
-_FLAGS = ("upcard_black_three_stops", "wilds_not_exceed_naturals",
+_FLAGS: Final = ("upcard_black_three_stops", "wilds_not_exceed_naturals",
           "natural_canasta_closed_to_wilds", "concealed_requires_minimum",
           "concealed_forbid_layoffs", "concealed_forbid_pile", "black_three_freezes",
           "last_red_three_may_meld", "stock_empty_ends_hand", "reveal_discard_pile", "penalties")
 
 
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Layout:
     """Who sits where and with whom, for one player count.
 
@@ -96,8 +94,7 @@ class Layout:
         return self.seat_team[seat]
 
 
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RuleSet:
     """Every parameter the engine needs, resolved and validated."""
 
@@ -175,6 +172,8 @@ class RuleSet:
     game: str = field(default="canasta", init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        # compiled, a native class sets no default of a field outside __init__
+        object.__setattr__(self, "game", "canasta")
         self._set_options()
         # a rule set keys the engine's memoized searches: hash its fields once, not per lookup
         object.__setattr__(self, "_hash", hash(tuple(

@@ -8,6 +8,7 @@ copies picked canonically (lowest card ids), so identical cards never make two m
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Final
 
 from engine.cards import RANK, THREE, Card
 from engine.hands import HandView, remove_cards
@@ -34,7 +35,7 @@ from engine.moves import (
 from engine.rules import RuleSet
 from engine.state import MeldPile
 
-NO_LIMIT = 10**6
+NO_LIMIT: Final = 10**6
 
 
 def wild_cap(rules: RuleSet, naturals: int) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Optional, TypeVar
+from typing import Final, Optional, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -37,14 +37,28 @@ def evolve(obj: T, **changes: object) -> T:
     several times faster on the hot path. A State's legal-move cache is never
     carried over.
     """
-    data = obj.__dict__.copy()
+    old = obj.__dict__
+    data = old.copy()
     data.update(changes)
-    assert len(data) == len(obj.__dict__), f"unknown fields {set(data) - set(obj.__dict__)}"
+    assert len(data) == len(old), f"unknown fields {set(data) - set(old)}"
     if "_legal" in data:
         data["_legal"] = None
-    new = object.__new__(type(obj))
-    object.__setattr__(new, "__dict__", data)
+    new = _NEW(type(obj))
+    _SET(new, "__dict__", data)  # past the frozen class's __setattr__
     return new
+
+
+# object's own methods, read from C statics where the compiled build would look ``object``
+# up among the builtins and then its attribute, twice a successor
+_NEW: Final = object.__new__
+_SET: Final = object.__setattr__
+
+
+def stamp_ply(fresh: object, ply: int) -> None:
+    """Set the ply of a successor the move has just built, a fresh object nobody else
+    holds: one store in its instance dict, where :func:`evolve` would copy the state once
+    more on every move."""
+    fresh.__dict__["ply"] = ply
 
 
 class Phase(StrEnum):
@@ -58,8 +72,8 @@ class Phase(StrEnum):
 
 
 # Rank codes of the melds that are not groups of one rank (see engine.melds).
-WILD_RANK = 13  # wild cards only (BO-WILD-2)
-SEQ_RANK = 14  # 14 + suit: a sequence of that suit (SA-SEQ)
+WILD_RANK: Final = 13  # wild cards only (BO-WILD-2)
+SEQ_RANK: Final = 14  # 14 + suit: a sequence of that suit (SA-SEQ)
 
 
 @mypyc_attr(native_class=False)
@@ -107,8 +121,10 @@ class MeldPile:
         return len(self.cards) >= 7 and self.wilds == 0
 
 
-_PILE_RANK, _PILE_CARDS, _PILE_OWNER, _PILE_WILDS = (
-    slot_setter(MeldPile, n) for n in ("rank", "cards", "owner", "wilds"))
+_PILE_RANK: Final = slot_setter(MeldPile, "rank")
+_PILE_CARDS: Final = slot_setter(MeldPile, "cards")
+_PILE_OWNER: Final = slot_setter(MeldPile, "owner")
+_PILE_WILDS: Final = slot_setter(MeldPile, "wilds")
 
 
 @mypyc_attr(native_class=False)

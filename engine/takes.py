@@ -8,6 +8,8 @@ names the first one an unlisted take fails.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, SUIT, THREE
 from engine.errors import Reason, RuleViolation
 from engine.hands import HandView, remove_cards
@@ -32,24 +34,24 @@ from engine.transitions import (
 from engine.turn import out_allowed
 
 # Refusals without a detail of the position are built once (the generator asks the checks).
-_MUST_TAKE = RuleViolation(Reason.MUST_TAKE_PILE,
+_MUST_TAKE: Final = RuleViolation(Reason.MUST_TAKE_PILE,
                            "the top card fits your meld: the pile must be taken", "CL-EXH-4")
-_PILE_EMPTY = RuleViolation(Reason.PILE_EMPTY, "the pile is empty", "CL-PILE-12")
-_PILE_BLOCKED = RuleViolation(Reason.PILE_BLOCKED,
+_PILE_EMPTY: Final = RuleViolation(Reason.PILE_EMPTY, "the pile is empty", "CL-PILE-12")
+_PILE_BLOCKED: Final = RuleViolation(Reason.PILE_BLOCKED,
                               "a wild card or black three on top blocks the pile", "CL-PILE-2")
-_PILE_ONE_CARD = RuleViolation(Reason.PILE_ONE_CARD,
+_PILE_ONE_CARD: Final = RuleViolation(Reason.PILE_ONE_CARD,
                                "one card in hand cannot take a one-card pile", "CL-PILE-9")
-_FROZEN = RuleViolation(Reason.PILE_FROZEN,
+_FROZEN: Final = RuleViolation(Reason.PILE_FROZEN,
                         "the pile is frozen for your side: a natural pair is needed", "CL-PILE-6")
-_SHOW_NATURAL = RuleViolation(Reason.PILE_TAKE_INVALID,
+_SHOW_NATURAL: Final = RuleViolation(Reason.PILE_TAKE_INVALID,
                               "no meld of that rank: show a natural card with the top card",
                               "CL-PILE-7")
-_CLOSED = RuleViolation(Reason.NATURAL_CANASTA_CLOSED,
+_CLOSED: Final = RuleViolation(Reason.NATURAL_CANASTA_CLOSED,
                         "no wild card may join a natural canasta", "CL-CAN-3")
-_WILDS = RuleViolation(Reason.TOO_MANY_WILDS, "too many wild cards", "CL-MELD-1")
-_NO_MELD = RuleViolation(Reason.PILE_TAKE_INVALID, "the take does not meld the top card",
+_WILDS: Final = RuleViolation(Reason.TOO_MANY_WILDS, "too many wild cards", "CL-MELD-1")
+_NO_MELD: Final = RuleViolation(Reason.PILE_TAKE_INVALID, "the take does not meld the top card",
                          "CL-PILE-7")
-_CANNOT_END = RuleViolation(Reason.MUST_KEEP_CARD,
+_CANNOT_END: Final = RuleViolation(Reason.MUST_KEEP_CARD,
                             "after this take the turn could not end legally", "CL-OUT-3")
 
 

@@ -124,21 +124,23 @@ def draw_cards(state: State, seat: int, count: int, **changes: object) -> State:
     ``last_red_three_may_meld``, leaves the player to meld without a discard.
     ``changes`` are more fields of the state set in the same step.
     """
-    stock = list(state.stock)
+    stock = state.stock
+    left = len(stock)  # the cards still in the stock: its top card is stock[left - 1]
     got: list[Card] = []
     reds: list[Card] = []
     last_red = False
-    while count > 0 and stock:
-        c = stock.pop()
+    while count > 0 and left:
+        left -= 1
+        c = stock[left]
         if IS_RED_THREE[c]:
             reds.append(c)
-            last_red = not stock
+            last_red = not left
         else:
             got.append(c)
             count -= 1
     state = evolve(
         state,
-        stock=tuple(stock),
+        stock=stock[:left],
         hands=_set(state.hands, seat, add_cards(state.hands[seat], got)),
         red3=_set(state.red3, seat, state.red3[seat] + tuple(reds)),
         **changes,
@@ -170,7 +172,11 @@ def _new_turn(seat: int) -> Turn:
 
 def start_turn(state: State, seat: int) -> State:
     """Begin a seat's turn: its dealt red threes first, then DRAW or DRAW_EXHAUSTED."""
-    state = evolve(state, turn=_new_turn(seat), phase=Phase.DRAW)
+    return _turn_begun(evolve(state, turn=_new_turn(seat), phase=Phase.DRAW), seat)
+
+
+def _turn_begun(state: State, seat: int) -> State:
+    """:func:`start_turn` once the seat's fresh turn is set."""
     if state.pending_red3[seat]:
         state = lay_red_threes(state, seat)
         if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
@@ -374,35 +380,42 @@ def is_concealed(state: State) -> bool:
 # --- ending the turn and the hand ------------------------------------------------
 
 
-def _commit(state: State) -> State:
+def _commit(state: State, card: Card | None, turn: Turn | None = None,
+            phase: Phase | None = None) -> State:
+    """The turn's end: its melds become final, ``card`` (if any) goes from the hand to the
+    pile, in one successor; with ``turn`` and ``phase`` the next turn begins in it too."""
     t = state.turn
-    team = state.team_of(t.seat)
+    seat = t.seat
+    team = state.team_of(seat)
     laid = bool(t.staged) or t.drew == "pile"
     opens = t.drew == "pile" or any(counts_for_opening(state.rules, m) for m in t.staged)
+    hands, pile = state.hands, state.pile
+    if card is not None:
+        hand = remove_cards(hands[seat], (card,))
+        assert hand is not None
+        hands, pile = _set(hands, seat, hand), pile + (card,)
     penalties = state.penalties
-    if (t.answer == "yes" and state.rules.penalties and state.hands[t.seat]
+    if (t.answer == "yes" and state.rules.penalties and hands[seat]
             and state.rules.permission_yes is not PermissionYes.ADVISORY):
         penalties = _set(penalties, team, penalties[team] + 100)  # CL-PEN-2
     return evolve(
-        state, penalties=penalties, turn=evolve(t, staged=(), base_hand=(), base_melds=()),
+        state, hands=hands, pile=pile, penalties=penalties,
+        turn=turn if turn is not None else evolve(t, staged=(), base_hand=(), base_melds=()),
+        phase=phase if phase is not None else state.phase,
         opened=_set(state.opened, team, state.opened[team] or opens),
-        melded=_set(state.melded, t.seat, state.melded[t.seat] or laid),
+        melded=_set(state.melded, seat, state.melded[seat] or laid),
     )
 
 
 def discard(state: State, card: Card) -> State:
     seat = state.turn.seat
-    hand = remove_cards(state.hands[seat], (card,))
-    assert hand is not None
-    state = evolve(state, pile=state.pile + (card,),
-                    hands=_set(state.hands, seat, hand))
-    last_chance = state.turn.last_chance
-    state = _commit(state)
     if not state.stock and (state.rules.stock_empty_ends_hand or state.rules.cutthroat
-                            or last_chance):
-        return finish_hand(state, -1, False)
-    i = state.order.index(seat)
-    return start_turn(state, state.order[(i + 1) % len(state.order)])
+                            or state.turn.last_chance):
+        return finish_hand(_commit(state, card), -1, False)
+    order = state.order
+    nxt = order[(order.index(seat) + 1) % len(order)]
+    # the turn's end and the next turn's start in one successor (start_turn's first step)
+    return _turn_begun(_commit(state, card, _new_turn(nxt), Phase.DRAW), nxt)
 
 
 def form_pair(state: State, lone: int) -> State:
@@ -428,12 +441,7 @@ def form_pair(state: State, lone: int) -> State:
 def go_out(state: State, card: Card | None) -> State:
     seat = state.turn.seat
     concealed = is_concealed(state)
-    if card is not None:
-        hand = remove_cards(state.hands[seat], (card,))
-        assert hand is not None
-        state = evolve(state, pile=state.pile + (card,),
-                        hands=_set(state.hands, seat, hand))
-    state = _commit(state)
+    state = _commit(state, card)
     if state.rules.cutthroat and state.lone < 0:  # going out first makes the lone hand
         state = form_pair(state, seat)
     return finish_hand(state, seat, concealed)

@@ -9,9 +9,7 @@ the hand keeps the cards it must (CL-MELD-11), black threes lead to going out
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from mypy_extensions import mypyc_attr
+from typing import Final
 
 from engine.cards import RANK, THREE, Card
 from engine.errors import Reason, RuleViolation
@@ -58,37 +56,37 @@ from engine.transitions import (
 
 # Refusals without a detail of the position are built once: the generators ask these
 # checks for every candidate, and most candidates that fail, fail here.
-_NO_PARTNER = RuleViolation(Reason.ASK_NOT_ALLOWED,
+_NO_PARTNER: Final = RuleViolation(Reason.ASK_NOT_ALLOWED,
                             "there is no partner to ask: play without permission", "CL-P2-5")
-_ASK_ONCE = RuleViolation(Reason.ASK_NOT_ALLOWED,
+_ASK_ONCE: Final = RuleViolation(Reason.ASK_NOT_ALLOWED,
                           "you may ask only once, before melding or taking the pile", "CL-OUT-4")
-_NOTHING_STAGED = RuleViolation(Reason.NOTHING_TO_UNDO, "no meld of this turn to take back",
+_NOTHING_STAGED: Final = RuleViolation(Reason.NOTHING_TO_UNDO, "no meld of this turn to take back",
                                 "CL-MIN-8")
-_GOES_ON = RuleViolation(Reason.WRONG_PHASE, "the turn goes on: discard", "CL-EXH-2")
-_NO_DISCARD = RuleViolation(Reason.WRONG_PHASE,
+_GOES_ON: Final = RuleViolation(Reason.WRONG_PHASE, "the turn goes on: discard", "CL-EXH-2")
+_NO_DISCARD: Final = RuleViolation(Reason.WRONG_PHASE,
                             "after a red three as the last stock card there is no discard",
                             "CL-EXH-2")
-_NOBODY_OUT = RuleViolation(Reason.MUST_KEEP_CARD,
+_NOBODY_OUT: Final = RuleViolation(Reason.MUST_KEEP_CARD,
                             "nobody goes out: the last card may not be discarded", "BO-OUT-1")
-_MINIMUM_STAGED = RuleViolation(
+_MINIMUM_STAGED: Final = RuleViolation(
     Reason.OPENING_MINIMUM_NOT_MET,
     "the melds of this turn do not reach the minimum: add or undo", "CL-MIN-8")
-_LAST_CARD = RuleViolation(Reason.MUST_KEEP_CARD,
+_LAST_CARD: Final = RuleViolation(Reason.MUST_KEEP_CARD,
                            "discarding the last card is going out: use 'out'", "CL-DISC-5")
-_LAY_FIRST = RuleViolation(Reason.MUST_KEEP_CARD,
+_LAY_FIRST: Final = RuleViolation(Reason.MUST_KEEP_CARD,
                            "go out by melding all but at most one card first", "CL-OUT-1")
-_OUT_REFUSED = RuleViolation(Reason.GO_OUT_REFUSED, "your partner said no", "CL-OUT-6")
-_BLACK_STAGED = RuleViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
+_OUT_REFUSED: Final = RuleViolation(Reason.GO_OUT_REFUSED, "your partner said no", "CL-OUT-6")
+_BLACK_STAGED: Final = RuleViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
                               "black threes were melded: this turn must go out", "CL-MELD-3")
-_MUST_GO_OUT = RuleViolation(Reason.MUST_GO_OUT,
+_MUST_GO_OUT: Final = RuleViolation(Reason.MUST_GO_OUT,
                              "your partner said yes and you can go out: you must", "CL-OUT-5")
-_BLACK_OUT = {rule: RuleViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
+_BLACK_OUT: Final = {rule: RuleViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
                                   "black threes are melded only when going out", rule)
               for rule in ("CL-MELD-3", "SA-B3-1")}
-_BONUS_FIRST = RuleViolation(
+_BONUS_FIRST: Final = RuleViolation(
     Reason.OPENING_MINIMUM_NOT_MET, "reach the minimum before completing the first canasta "
     "(its bonus cards end the undo)", "SV-BONUS-2")
-_MINIMUM_LOST = RuleViolation(Reason.OPENING_MINIMUM_NOT_MET,
+_MINIMUM_LOST: Final = RuleViolation(Reason.OPENING_MINIMUM_NOT_MET,
                               "the minimum count can no longer be reached this turn", "CL-MIN-8")
 
 
@@ -305,9 +303,12 @@ def meld_actions(state: State) -> list[Move]:
             or meld_context_refusal(state, m, facts, False) is None]
 
 
-@mypyc_attr(native_class=False)
-class TurnFacts(NamedTuple):
-    """What every candidate's check asks of the turn, worked out once per list."""
+class TurnFacts:
+    """What every candidate's check asks of the turn, worked out once per list.
+
+    A native class (it never leaves the engine): each candidate's check reads its fields,
+    a C field each where a named tuple's is a property call.
+    """
 
     check_minimum: bool  # an unopened side under turn_total validation (CL-MIN-8)
     staged_counting: bool  # a staged action counts toward the opening (BO-INIT-2)
@@ -317,7 +318,17 @@ class TurnFacts(NamedTuple):
     black_staged: bool  # black threes melded this turn (CL-MELD-3)
     # (points, size, rank) of the hand's new groups of three naturals or more, richest
     # first (several groups per rank only; see _untouched_groups)
-    groups: NaturalGroups = ()
+    groups: NaturalGroups
+
+    def __init__(self, check_minimum: bool, staged_counting: bool, need: int, staged: int,
+                 bonus: bool, black_staged: bool, groups: NaturalGroups = ()) -> None:
+        self.check_minimum = check_minimum
+        self.staged_counting = staged_counting
+        self.need = need
+        self.staged = staged
+        self.bonus = bonus
+        self.black_staged = black_staged
+        self.groups = groups
 
 
 def turn_facts(state: State, hv: HandView) -> TurnFacts:
@@ -383,14 +394,14 @@ def _keep_refusal(state: State, after: State) -> RuleViolation:
     return _MINIMUM_LOST if not state.opened[team] else _KEEP_ONE
 
 
-_KEEP_TWO = RuleViolation(Reason.MUST_KEEP_CARD, "nobody goes out: keep two cards to discard "
+_KEEP_TWO: Final = RuleViolation(Reason.MUST_KEEP_CARD, "nobody goes out: keep two cards to discard "
                           "one and hold one", "BO-OUT-2")
-_NEEDS_ESCALERA = RuleViolation(Reason.GO_OUT_NEEDS_CANASTAS, "going out needs two canastas, "
+_NEEDS_ESCALERA: Final = RuleViolation(Reason.GO_OUT_NEEDS_CANASTAS, "going out needs two canastas, "
                                 "one of them an escalera: keep a card", "BO-C1")
-_REFUSED_KEEP = RuleViolation(Reason.GO_OUT_REFUSED,
+_REFUSED_KEEP: Final = RuleViolation(Reason.GO_OUT_REFUSED,
                               "your partner said no: keep a card to discard", "CL-OUT-6")
-_KEEP_ONE = RuleViolation(Reason.MUST_KEEP_CARD, "keep a card to discard", "CL-OUT-3")
-_CANASTAS_NEEDED: dict[tuple[int, str], RuleViolation] = {}
+_KEEP_ONE: Final = RuleViolation(Reason.MUST_KEEP_CARD, "keep a card to discard", "CL-OUT-3")
+_CANASTAS_NEEDED: Final[dict[tuple[int, str], RuleViolation]] = {}
 
 
 def _needs_canastas(count: int, rule: str) -> RuleViolation:

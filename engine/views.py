@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -142,7 +143,7 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
 
 
 # The fields in which the views of one state differ; the rest is the public table.
-PRIVATE_FIELDS = ("seat", "hand", "legal_moves")
+PRIVATE_FIELDS: Final = ("seat", "hand", "legal_moves")
 
 
 def seat_views(state: AnyState) -> tuple[SeatView, ...]:
@@ -183,7 +184,7 @@ def _private(base: SeatView, seat: int, hand: tuple[str, ...],
     return view
 
 
-_PUBLIC_SLOTS = tuple(f.name for f in dataclasses.fields(SeatView)
+_PUBLIC_SLOTS: Final = tuple(f.name for f in dataclasses.fields(SeatView)
                       if f.name not in PRIVATE_FIELDS)
 
 

@@ -97,7 +97,8 @@ def may_answer_window(state: MayIState, seat: int) -> bool:
 def _counts(hand: tuple[Card, ...]) -> list[int]:
     counts = [0] * 52
     for c in hand:
-        counts[c] += 1
+        i: int = c  # a plain int: compiled, a machine index
+        counts[i] += 1
     return counts
 
 
@@ -200,7 +201,7 @@ def _has_window(rules: MayIRules, hand: tuple[Card, ...]) -> bool:
     return False
 
 
-_PAIRS: dict[tuple[int, tuple[int, ...], bool], tuple[tuple[TableMeld, TableMeld], ...]] = {}
+_PAIRS: Final[dict[tuple[int, tuple[int, ...], bool], tuple[tuple[TableMeld, TableMeld], ...]]] = {}
 
 
 def _rank_pairs(rank: int, have: tuple[int, ...], exact: bool
@@ -221,7 +222,7 @@ def _rank_pairs(rank: int, have: tuple[int, ...], exact: bool
 
 # the sets of one rank as choices of one set, and its pairs of sets
 RankOptions = tuple[tuple[tuple[TableMeld], ...], tuple[tuple[TableMeld, TableMeld], ...]]
-_OPTIONS: dict[tuple[tuple[Card, ...], bool], RankOptions] = {}
+_OPTIONS: Final[dict[tuple[tuple[Card, ...], bool], RankOptions]] = {}
 
 
 def _rank_options(cards: tuple[Card, ...], exact: bool) -> RankOptions:
@@ -336,7 +337,7 @@ def down_moves(state: MayIState) -> list[GoDown]:
 # --- laying off and discarding --------------------------------------------------------------
 
 
-_LAYOFFS: dict[tuple[int, int, int], LayOff] = {}
+_LAYOFFS: Final[dict[tuple[int, int, int], LayOff]] = {}
 
 
 def _layoff(owner: int, index: int, card: int) -> LayOff:

@@ -22,11 +22,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engine.cards import ACE, CARDS, RANK, SUIT, Card
 from engine.mayi.table import TableMeld
 
-SET_MIN, RUN_MIN = 3, 4
+SET_MIN: Final = 3
+RUN_MIN: Final = 4
 
 
 def run_ok(start: int, length: int, wrap: bool) -> bool:
@@ -91,14 +93,15 @@ def extend(meld: TableMeld, card: Card, wrap: bool) -> TableMeld | None:
 
     A card that fits both ends of a 12-card run goes to the high end (same cards).
     """
+    i: int = card  # a plain int: compiled, machine indexes
     if not meld.is_run:
-        if RANK[card] != meld.rank:
+        if RANK[i] != meld.rank:
             return None
         return TableMeld(tuple(sorted((*meld.cards, card))), rank=meld.rank)
     n = meld.length
-    if SUIT[card] != meld.suit or n >= 13:
+    if SUIT[i] != meld.suit or n >= 13:
         return None
-    r = RANK[card]
+    r = RANK[i]
     if r == (meld.start + n) % 13 and run_ok(meld.start, n + 1, wrap):
         return make_run(meld.suit, meld.start, n + 1)
     low = (meld.start - 1) % 13

@@ -21,6 +21,7 @@ from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
 from engine.mayi.state import MayIState
 from engine.mayi.successor import BUY_WINDOW, GAME_OVER, HAND_OVER
 from engine.moves import Discard, Draw, Move, TakePile
+from engine.state import stamp_ply
 
 
 def apply(state: MayIState, move: Move, seat: int | None = None) -> MayIState:
@@ -62,7 +63,7 @@ def apply(state: MayIState, move: Move, seat: int | None = None) -> MayIState:
             # a fresh error: the checks may hand out one shared instance
             raise RuleViolation(why.reason, why.message, why.rule)
     nxt = _play(state, move, mover)  # always a fresh object: set its ply in place
-    object.__setattr__(nxt, "ply", state.ply + 1)
+    stamp_ply(nxt, state.ply + 1)
     return nxt
 
 

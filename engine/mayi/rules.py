@@ -19,25 +19,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-
-from mypy_extensions import mypyc_attr
+from typing import Final
 
 from engine.errors import BadInput, Reason
 from engine.options import OptionSpec, OptionValue
 from engine.rules import Layout
 
-VARIANT = "may_i"
-MIN_PLAYERS, MAX_PLAYERS = 3, 5
+VARIANT: Final = "may_i"
+MIN_PLAYERS: Final = 3
+MAX_PLAYERS: Final = 5
 
 MayIOption = OptionValue | None
 Contract = tuple[int, int]  # (sets, sequences)
 
-SCHEDULES: dict[str, str] = {
+SCHEDULES: Final[dict[str, str]] = {
     "zioncheck5": "ss,sr,rr,sss,ssr",
     "classic7": "ss,sr,rr,sss,ssr,srr,rrr",
 }
 
-OPTIONS: tuple[OptionSpec, ...] = (
+OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("schedule", str, "zioncheck5", "MI-GAME-1",
                "contracts of the deals: zioncheck5 (five deals), classic7 (seven deals, 12 "
                "cards in deals 5-7) or a custom list such as 'ss,sr,rr' (s = set, r = sequence)",
@@ -66,8 +66,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "turn up the first stock card to start the pile (it may be taken or bought)"),
 )
 
-_SPECS = {s.name: s for s in OPTIONS}
-NO_BUY_LIMIT = 1 << 30  # buy_cap with max_buys_per_deal=none
+_SPECS: Final = {s.name: s for s in OPTIONS}
+NO_BUY_LIMIT: Final = 1 << 30  # buy_cap with max_buys_per_deal=none
 
 
 class BuyPriority(StrEnum):
@@ -75,11 +75,10 @@ class BuyPriority(StrEnum):
 
     ROTATION = "rotation"  # the nearest after the player in turn
     FIRST_CALL = "first_call"  # the first buy applied
-_NONE_WORDS = ("none", "unlimited", "null", "")
+_NONE_WORDS: Final = ("none", "unlimited", "null", "")
 
 
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MayIRules:
     """The resolved rules of a May I? game (a RuleSet-like object for hosts).
 
@@ -124,6 +123,8 @@ class MayIRules:
             ("same_turn_layoff", bool(opts["layoff_same_turn"])),
             ("keep_one", bool(opts["out_requires_discard"])),
             ("joinable", bool(opts["allow_contiguous_runs"])),
+            # compiled, a native class sets no default of a field outside __init__
+            ("game", "may_i"),
         ):
             object.__setattr__(self, name, value)
 

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from engine.cards import ACE, RANK, TEN, Card
 from engine.mayi.state import MayIResult, MayIState
@@ -22,7 +23,7 @@ def _value(rank: int) -> int:
     return rank + 2  # 2..9 at face value
 
 
-VALUES: tuple[int, ...] = tuple(_value(RANK[c]) for c in range(52))  # MI-COMP-2
+VALUES: Final[tuple[int, ...]] = tuple(_value(RANK[c]) for c in range(52))  # MI-COMP-2
 
 
 def hand_points(cards: Iterable[Card]) -> int:

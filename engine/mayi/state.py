@@ -19,7 +19,7 @@ engine/state.py explains (the snapshot codec reads the annotations).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, TypeAlias
+from typing import Final, Optional, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
@@ -32,7 +32,9 @@ from engine.state import HandResult, Phase, State
 
 # The phases ``awaited`` tests, as module constants: reading a member off the enum
 # class is a slow class attribute lookup (engine/mayi/successor.py has them all).
-BUY_WINDOW, HAND_OVER, GAME_OVER = Phase.BUY_WINDOW, Phase.HAND_OVER, Phase.GAME_OVER
+BUY_WINDOW: Final = Phase.BUY_WINDOW
+HAND_OVER: Final = Phase.HAND_OVER
+GAME_OVER: Final = Phase.GAME_OVER
 
 # the lay-offs the table takes: per card type, in listing order
 # (a dict, typed as one so that compiled code reads it with dict operations; shared by

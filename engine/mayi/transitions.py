@@ -6,7 +6,7 @@ and trusts its move (legality is checked before, in :mod:`engine.mayi.play`).
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
+from bisect import insort
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -39,18 +39,25 @@ Hands = tuple[tuple[Card, ...], ...]
 
 
 def _plus(hands: Hands, seat: int, card: Card) -> Hands:
-    """The hands with ``card`` added to the (sorted) hand of ``seat``."""
-    hand = hands[seat]
-    i = bisect_right(hand, card)
-    # concatenation: cheaper than a display with starred parts, which builds a list first
-    return hands[:seat] + (hand[:i] + (card,) + hand[i:],) + hands[seat + 1:]
+    """The hands with ``card`` added to the (sorted) hand of ``seat``.
+
+    Through lists, which compiled are direct calls: slicing and joining tuples made
+    twice as many objects (callgrind: about 1.5 % of a random deal's instructions).
+    """
+    hand = list(hands[seat])
+    insort(hand, card)
+    out = list(hands)
+    out[seat] = tuple(hand)
+    return tuple(out)
 
 
 def _minus(hands: Hands, seat: int, card: Card) -> Hands:
     """The hands without one ``card`` of the hand of ``seat`` (the caller knows it is there)."""
-    hand = hands[seat]
-    i = hand.index(card)
-    return hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
+    hand = list(hands[seat])
+    hand.remove(card)
+    out = list(hands)
+    out[seat] = tuple(hand)
+    return tuple(out)
 
 
 # _PASSED[n][seat]: the turn of the left-hand neighbour of ``seat`` (play passes to the
