@@ -52,6 +52,43 @@ def evolve(obj: T, **changes: object) -> T:
 # up among the builtins and then its attribute, twice a successor
 _NEW: Final = object.__new__
 _SET: Final = object.__setattr__
+KEEP: Final = object()  # a field successor() leaves as it is
+
+
+def successor(state: State, *, stock: object = KEEP, pile: object = KEEP,
+              hands: object = KEEP, melds: object = KEEP, red3: object = KEEP,
+              opened: object = KEEP, melded: object = KEEP, penalties: object = KEEP,
+              phase: object = KEEP, turn: object = KEEP) -> State:
+    """:func:`evolve` of a State in the fields the moves change every turn.
+
+    Compiled, a call with these keywords passes them as arguments, where ``**changes``
+    builds a dict and merges it (callgrind: about 3 % of a random hand's instructions).
+    """
+    data = state.__dict__.copy()
+    if stock is not KEEP:
+        data["stock"] = stock
+    if pile is not KEEP:
+        data["pile"] = pile
+    if hands is not KEEP:
+        data["hands"] = hands
+    if melds is not KEEP:
+        data["melds"] = melds
+    if red3 is not KEEP:
+        data["red3"] = red3
+    if opened is not KEEP:
+        data["opened"] = opened
+    if melded is not KEEP:
+        data["melded"] = melded
+    if penalties is not KEEP:
+        data["penalties"] = penalties
+    if phase is not KEEP:
+        data["phase"] = phase
+    if turn is not KEEP:
+        data["turn"] = turn
+    data["_legal"] = None
+    new = _NEW(State)
+    _SET(new, "__dict__", data)  # past the frozen class's __setattr__
+    return new
 
 
 def stamp_ply(fresh: object, ply: int) -> None:

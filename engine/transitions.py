@@ -18,7 +18,7 @@ from engine.melds import find_label, first_of_rank, insert_meld, meld_rank, repl
 from engine.moves import AddToMeld, Group, Meld, Merge, Move, TakePile, canonical_group
 from engine.rules import PermissionYes, RedThreeTiming, RuleSet
 from engine.scoring import hand_result
-from engine.state import MeldPile, Phase, State, Turn, evolve
+from engine.state import KEEP, MeldPile, Phase, State, Turn, evolve, successor
 
 T = TypeVar("T")
 
@@ -117,12 +117,13 @@ def lay_red_threes(state: State, seat: int) -> State:
     return draw_cards(state, seat, len(reds))
 
 
-def draw_cards(state: State, seat: int, count: int, **changes: object) -> State:
+def draw_cards(state: State, seat: int, count: int, turn: object = KEEP,
+               phase: object = KEEP) -> State:
     """Take ``count`` cards from the stock, laying and replacing red threes (CL-R3-2).
 
     A red three that is the last stock card ends the hand (CL-EXH-2), or, under
     ``last_red_three_may_meld``, leaves the player to meld without a discard.
-    ``changes`` are more fields of the state set in the same step.
+    ``turn`` and ``phase``, when given, are set in the same step.
     """
     stock = state.stock
     left = len(stock)  # the cards still in the stock: its top card is stock[left - 1]
@@ -138,12 +139,12 @@ def draw_cards(state: State, seat: int, count: int, **changes: object) -> State:
         else:
             got.append(c)
             count -= 1
-    state = evolve(
+    state = successor(
         state,
         stock=stock[:left],
         hands=_set(state.hands, seat, add_cards(state.hands[seat], got)),
         red3=_set(state.red3, seat, state.red3[seat] + tuple(reds)),
-        **changes,
+        turn=turn, phase=phase,
     )
     if state.rules.last_red_three_plays_on:
         return _short_of_cards(state, seat)
@@ -172,7 +173,7 @@ def _new_turn(seat: int) -> Turn:
 
 def start_turn(state: State, seat: int) -> State:
     """Begin a seat's turn: its dealt red threes first, then DRAW or DRAW_EXHAUSTED."""
-    return _turn_begun(evolve(state, turn=_new_turn(seat), phase=Phase.DRAW), seat)
+    return _turn_begun(successor(state, turn=_new_turn(seat), phase=Phase.DRAW), seat)
 
 
 def _turn_begun(state: State, seat: int) -> State:
@@ -231,7 +232,7 @@ def take_pile(state: State, move: TakePile) -> State:
     hand = add_cards(hand, (c for c in rest if not IS_RED_THREE[c]))
     turn = evolve(state.turn, drew="pile", created=tuple(created), laid_off_on_partner=laid_off,
                   last_chance=rules.after_stock_single_chance and not state.stock)
-    after = evolve(
+    after = successor(
         state, pile=(), phase=Phase.MELD, turn=turn,
         hands=_set(state.hands, seat, hand),
         melds=_set(state.melds, team, melds),
@@ -303,7 +304,7 @@ def stage(state: State, move: Move) -> State:
     if not t.staged:  # the first staged action records what undo returns to
         t = evolve(t, base_hand=state.hands[seat], base_melds=state.melds[team])
     hand, melds = apply_stage(state.rules, seat, state.hands[seat], state.melds[team], move)
-    after = evolve(
+    after = successor(
         state, turn=evolve(t, staged=t.staged + (move,)),
         hands=_set(state.hands, seat, hand),
         melds=_set(state.melds, team, melds),
@@ -320,7 +321,7 @@ def undo(state: State) -> State:
         hand, melds = apply_stage(state.rules, seat, hand, melds, m)
     turn = evolve(t, staged=t.staged[:-1]) if len(t.staged) > 1 else evolve(
         t, staged=(), base_hand=(), base_melds=())
-    return evolve(
+    return successor(
         state, turn=turn,
         hands=_set(state.hands, seat, hand),
         melds=_set(state.melds, team, melds),
@@ -398,7 +399,7 @@ def _commit(state: State, card: Card | None, turn: Turn | None = None,
     if (t.answer == "yes" and state.rules.penalties and hands[seat]
             and state.rules.permission_yes is not PermissionYes.ADVISORY):
         penalties = _set(penalties, team, penalties[team] + 100)  # CL-PEN-2
-    return evolve(
+    return successor(
         state, hands=hands, pile=pile, penalties=penalties,
         turn=turn if turn is not None else evolve(t, staged=(), base_hand=(), base_melds=()),
         phase=phase if phase is not None else state.phase,
@@ -464,7 +465,7 @@ def ask(state: State) -> State:
 
 def answer(state: State, yes: bool) -> State:
     t = state.turn
-    return evolve(state, phase=t.asked_in, turn=evolve(t, answer="yes" if yes else "no"))
+    return successor(state, phase=t.asked_in, turn=evolve(t, answer="yes" if yes else "no"))
 
 
 def next_deal(state: State, deck: list[Card] | None = None) -> State:

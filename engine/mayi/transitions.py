@@ -173,8 +173,8 @@ def turn_draw(state: MayIState) -> MayIState:
     turn = _turn(seat, "stock", False, t.discarder)
     stock = state.stock
     if stock:  # the common case: one copy
-        return successor(state, {"stock": stock[:-1], "hands": _plus(state.hands, seat, stock[-1]),
-                                 "phase": MELD, "turn": turn})
+        return successor(state, stock=stock[:-1], hands=_plus(state.hands, seat, stock[-1]),
+                         phase=MELD, turn=turn)
     if supply(state) == 0:
         return end_deal(evolve(state, turn=MayITurn(seat, "", False, t.discarder)), -1)
     state = draw_cards(state, seat, 1)
@@ -186,9 +186,8 @@ def take(state: MayIState) -> MayIState:
     t = state.turn
     pile = state.pile
     card = pile[-1]
-    return successor(state, {"pile": pile[:-1], "hands": _plus(state.hands, t.seat, card),
-                             "phase": MELD,
-                             "turn": _turn(t.seat, "pile", False, t.discarder, (), card)})
+    return successor(state, pile=pile[:-1], hands=_plus(state.hands, t.seat, card), phase=MELD,
+                     turn=_turn(t.seat, "pile", False, t.discarder, (), card))
 
 
 # --- buying ------------------------------------------------------------------------
@@ -243,8 +242,8 @@ def decline_and_draw(state: MayIState) -> MayIState:
     if t.fresh and state.pile:
         window = buyers(state)
         if window:
-            return successor(state, {"phase": BUY_WINDOW,
-                                     "turn": _turn(t.seat, "", True, t.discarder, window)})
+            return successor(state, phase=BUY_WINDOW,
+                             turn=_turn(t.seat, "", True, t.discarder, window))
     return turn_draw(state)
 
 
@@ -266,7 +265,7 @@ def pass_buy(state: MayIState, seat: int) -> MayIState:
     # the seat first in the window answers, unless buy_priority=first_call
     window = t.window[1:] if t.window[0] == seat else tuple([s for s in t.window if s != seat])
     if window:
-        return successor(state, {"turn": _turn(t.seat, "", True, t.discarder, window)})
+        return successor(state, turn=_turn(t.seat, "", True, t.discarder, window))
     return turn_draw(state)
 
 
@@ -318,14 +317,14 @@ def lay_off(state: MayIState, move: LayOff) -> MayIState:
     hands = _minus(state.hands, seat, move.card)
     t = state.turn
     melds = _set(state.melds, move.seat, _set(state.melds[move.seat], move.meld, meld))
-    changes: dict[str, object] = {
-        "hands": hands, "melds": melds,
-        "turn": MayITurn(seat, t.drew, False, t.discarder, (), t.taken, t.went_down, True)}
+    turn = MayITurn(seat, t.drew, False, t.discarder, (), t.taken, t.went_down, True)
     fits = state._fits
     if old.suit < 0 and fits is not None and fits[0] is state.melds:
         # a set takes every card of its rank at any size: the table's fits stay valid
-        changes["_fits"] = (melds, fits[1], fits[2])
-    state = successor(state, changes)
+        state = successor(state, hands=hands, melds=melds, turn=turn,
+                          fits=(melds, fits[1], fits[2]))
+    else:  # the old fits name the old melds: engine.mayi.legal.table_fits works them out again
+        state = successor(state, hands=hands, melds=melds, turn=turn)
     return end_deal(state, seat) if not hands[seat] else state
 
 
@@ -336,9 +335,8 @@ def discard(state: MayIState, card: Card) -> MayIState:
     hands = _minus(state.hands, seat, card)
     pile = state.pile + (card,)
     if not hands[seat]:
-        return end_deal(successor(state, {"hands": hands, "pile": pile}), seat)
-    state = successor(state, {"hands": hands, "pile": pile, "phase": DRAW,
-                              "turn": _PASSED[len(hands)][seat]})
+        return end_deal(successor(state, hands=hands, pile=pile), seat)
+    state = successor(state, hands=hands, pile=pile, phase=DRAW, turn=_PASSED[len(hands)][seat])
     # only a change on the table can make the deal dead (MI-STOCK-2, extended)
     return end_deal(state, -1) if (t.went_down or t.laid_off) and dead(state) else state
 
