@@ -29,7 +29,7 @@ from engine.state import SideResult
 class Game(ABC):
     """One game: every method takes and returns that game's own states.
 
-    The one native (compiled) class hierarchy of the engine: the facade calls a game's
+    A native (compiled) class hierarchy: the facade calls a game's
     methods on every move, and a method of a compiled class is a direct call where a
     function kept in an object is a Python call (measured with bench/engine_bench.py
     --against: May I?'s random playouts ran 7 % slower that way than with a type test).

@@ -28,10 +28,10 @@ class HandView:
     """A hand split into naturals per rank, deuces, jokers and black threes.
 
     Built several times per legal-move call; every list keeps card-id order, so the
-    first ``k`` cards of a rank are the canonical copies a move uses. The one data class
-    of the engine compiled as a native class: it never leaves the engine (no snapshot,
-    no comparison), and its fields are read in the generators' inner loops, where a
-    native attribute is a C field and an ordinary class's a look-up.
+    first ``k`` cards of a rank are the canonical copies a move uses. A native class when
+    compiled: it never leaves the engine (no snapshot, no comparison), and its fields are
+    read in the generators' inner loops, where a native attribute is a C field and an
+    ordinary class's a look-up.
     """
 
     hand: tuple[Card, ...]

@@ -172,6 +172,25 @@ _MELD_GROUPS: Final = slot_setter(Meld, "groups")
 _ADD_RANK: Final = slot_setter(AddToMeld, "rank")
 _ADD_CARDS: Final = slot_setter(AddToMeld, "cards")
 _ADD_LABEL: Final = slot_setter(AddToMeld, "label")
+_NEW: Final = object.__new__
+
+
+def new_meld(group: Group) -> Meld:
+    """``Meld((group,))`` without the class call: the generators build a great many, and
+    compiled, calling the class goes through ``type.__call__`` and a Python-level
+    ``__init__`` (callgrind: about 2,600 instructions a move, this about 1,250)."""
+    move: Meld = _NEW(Meld)
+    _MELD_GROUPS(move, (group,))
+    return move
+
+
+def new_addition(rank: int, cards: Group, label: str) -> AddToMeld:
+    """``AddToMeld(rank, cards, label)`` without the class call (see :func:`new_meld`)."""
+    move: AddToMeld = _NEW(AddToMeld)
+    _ADD_RANK(move, rank)
+    _ADD_CARDS(move, cards)
+    _ADD_LABEL(move, label)
+    return move
 
 
 @mypyc_attr(native_class=False)

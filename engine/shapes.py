@@ -31,6 +31,8 @@ from engine.moves import (
     Merge,
     Move,
     joined_group,
+    new_addition,
+    new_meld,
 )
 from engine.rules import RuleSet
 from engine.state import MeldPile
@@ -225,11 +227,11 @@ def meld_candidates(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -
     fewest = 2 if wilds else 3  # a pair needs a wild card
     for rank in sorted(naturals):
         if len(naturals[rank]) >= fewest and (rank not in have or rules.multi_groups):
-            out.extend([Meld((g,)) for g in new_group_shapes(rules, hv, rank)])
+            out.extend([new_meld(g) for g in new_group_shapes(rules, hv, rank)])
     if rules.sequences:
-        out.extend([Meld((g,)) for g in new_sequences(naturals)])
+        out.extend([new_meld(g) for g in new_sequences(naturals)])
     if rules.wild_melds and len(hv.jokers) + len(hv.deuces) >= 3:
-        out.extend([Meld((g,)) for g in wild_sets(len(hv.jokers), hv.deuces, 3, WILD_MAX)])
+        out.extend([new_meld(g) for g in wild_sets(len(hv.jokers), hv.deuces, 3, WILD_MAX)])
     labs: list[str] | None = None  # worked out once an addition is found
     for i, m in enumerate(melds):
         if m.rank < WILD_RANK and m.rank != THREE and not wilds and m.rank not in naturals:
@@ -240,10 +242,10 @@ def meld_candidates(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -
             if not repeats(melds, labs, i):
                 label = labs[i]
                 name = "" if len(label) == 1 and m.rank < WILD_RANK else label
-                out.extend([AddToMeld(m.rank, g, name) for g in shapes])
+                out.extend([new_addition(m.rank, g, name) for g in shapes])
     out.extend(merge_moves(rules, melds, labs))
     if hv.black_threes and (THREE not in have or rules.black_threes_any_time):
-        out.extend([Meld((g,)) for g in black_three_sets(rules, hv)])
+        out.extend([new_meld(g) for g in black_three_sets(rules, hv)])
     return out
 
 
