@@ -28,6 +28,7 @@ from engine.moves import Group, Move, slot_setter
 from engine.rules import RuleSet
 
 T = TypeVar("T", "State", "Turn")
+S = TypeVar("S")
 
 
 def evolve(obj: T, **changes: object) -> T:
@@ -43,8 +44,15 @@ def evolve(obj: T, **changes: object) -> T:
     assert len(data) == len(old), f"unknown fields {set(data) - set(old)}"
     if "_legal" in data:
         data["_legal"] = None
-    new = _NEW(type(obj))
-    _SET(new, "__dict__", data)  # past the frozen class's __setattr__
+    return with_dict(type(obj), data)
+
+
+def with_dict(cls: type[S], data: dict[str, object]) -> S:
+    """An instance of a frozen state class whose instance dict is ``data``, built past
+    ``__init__`` and the frozen ``__setattr__``: every successor of every game is made
+    so."""
+    new: S = _NEW(cls)
+    _SET(new, "__dict__", data)
     return new
 
 
@@ -86,9 +94,7 @@ def successor(state: State, *, stock: object = KEEP, pile: object = KEEP,
     if turn is not KEEP:
         data["turn"] = turn
     data["_legal"] = None
-    new = _NEW(State)
-    _SET(new, "__dict__", data)  # past the frozen class's __setattr__
-    return new
+    return with_dict(State, data)
 
 
 def stamp_ply(fresh: object, ply: int) -> None:

@@ -381,8 +381,8 @@ def is_concealed(state: State) -> bool:
 # --- ending the turn and the hand ------------------------------------------------
 
 
-def _commit(state: State, card: Card | None, turn: Turn | None = None,
-            phase: Phase | None = None) -> State:
+def _commit(state: State, card: Card | None, turn: object = KEEP,
+            phase: object = KEEP) -> State:
     """The turn's end: its melds become final, ``card`` (if any) goes from the hand to the
     pile, in one successor; with ``turn`` and ``phase`` the next turn begins in it too."""
     t = state.turn
@@ -401,8 +401,8 @@ def _commit(state: State, card: Card | None, turn: Turn | None = None,
         penalties = _set(penalties, team, penalties[team] + 100)  # CL-PEN-2
     return successor(
         state, hands=hands, pile=pile, penalties=penalties,
-        turn=turn if turn is not None else evolve(t, staged=(), base_hand=(), base_melds=()),
-        phase=phase if phase is not None else state.phase,
+        turn=evolve(t, staged=(), base_hand=(), base_melds=()) if turn is KEEP else turn,
+        phase=phase,
         opened=_set(state.opened, team, state.opened[team] or opens),
         melded=_set(state.melded, seat, state.melded[seat] or laid),
     )

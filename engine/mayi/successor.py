@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.mayi.state import MayIState
-from engine.state import Phase
+from engine.state import Phase, with_dict
 
 DRAW: Final = Phase.DRAW
 BUY_WINDOW: Final = Phase.BUY_WINDOW
@@ -18,8 +18,6 @@ MELD: Final = Phase.MELD
 HAND_OVER: Final = Phase.HAND_OVER
 GAME_OVER: Final = Phase.GAME_OVER
 
-_NEW: Final = object.__new__
-_SET: Final = object.__setattr__
 _KEEP: Final = object()  # a field successor() leaves as it is
 
 
@@ -60,6 +58,4 @@ def successor(state: MayIState, *, stock: object = _KEEP, pile: object = _KEEP,
 def _made(data: dict[str, object]) -> MayIState:
     """The state of an instance dict, without a legal-move cache."""
     data["_legal"] = None
-    new = _NEW(MayIState)
-    _SET(new, "__dict__", data)  # past the frozen class's __setattr__
-    return new
+    return with_dict(MayIState, data)
