@@ -15,8 +15,9 @@ returns a move from ``legal_moves(state)`` (for ``state.awaited``). The levels:
     not know score neutrally, so a later variant's moves still work.
 ``expert``
     a search over deals of the hidden cards consistent with the seat's view,
-    weighing greedy's favourite moves by greedy playouts (:mod:`engine.expert`);
-    its ``budget`` of playouts sets its strength.
+    weighing its favourite moves by playouts (:mod:`engine.expert`; in May I? its
+    own play is :mod:`engine.mayi.bots`); its ``budget`` of playouts sets its
+    strength.
 
 :func:`suggest_move` is the entry point a host (or the ``SuggestMove`` RPC) calls:
 the same state, level and seed always give the same move.
@@ -33,12 +34,11 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from engine.cards import IS_BLACK_THREE, RANK, SUIT
+from engine.cards import IS_BLACK_THREE, RANK
 from engine.errors import BadInput, Reason, RuleViolation
 from engine.games import game_of
 from engine.legal import canasta_legal_moves, legal_moves_for
 from engine.mayi.legal import legal_moves as mayi_legal_moves
-from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
 from engine.mayi.state import AnyState, MayIState
 from engine.melds import find_label
 from engine.moves import (
@@ -118,11 +118,6 @@ _RANDOM: Final = random.Random
 _GETRANDBITS: Final = random.Random.getrandbits
 
 
-def mayi_greedy_move(state: MayIState, rng: random.Random) -> Move:
-    """:func:`greedy_move` in May I?."""
-    return _best(mayi_legal_moves(state), lambda m: _mayi_score(state, m), rng)
-
-
 def canasta_greedy_move(state: State, rng: random.Random) -> Move:
     """:func:`greedy_move` in the Canasta games."""
     moves = canasta_legal_moves(state)
@@ -132,7 +127,7 @@ def canasta_greedy_move(state: State, rng: random.Random) -> Move:
         return not isinstance(move, _STAGING) or bool(
             _finishable(state, move, [_SEARCH_BUDGET], dead))
 
-    return _best(moves, lambda m: _score(state, m), rng, ok)
+    return best_move(moves, lambda m: _score(state, m), rng, ok)
 
 
 def expert_move(state: AnyState, rng: random.Random) -> Move:
@@ -142,7 +137,7 @@ def expert_move(state: AnyState, rng: random.Random) -> Move:
     return search(state, rng)
 
 
-# A game's legal moves, greedy's score of each, and whether greedy may play it.
+# A game's legal moves, the expert's preference of each, and whether it may play it.
 Ranking = tuple[list[Move], list[float], Callable[[Move], bool]]
 
 
@@ -179,13 +174,7 @@ def canasta_ranking(state: State) -> Ranking:
     return moves, [_score(state, m) for m in moves], ok
 
 
-def mayi_ranking(state: MayIState) -> Ranking:
-    """:func:`ranked_moves`' input in May I? (every listed move is playable)."""
-    moves = mayi_legal_moves(state)
-    return moves, [_mayi_score(state, m) for m in moves], lambda m: True
-
-
-def _best(moves: list[Move], score: Callable[[Move], float], rng: random.Random,
+def best_move(moves: list[Move], score: Callable[[Move], float], rng: random.Random,
           ok: Callable[[Move], bool] = lambda m: True) -> Move:
     """The highest-scoring move that passes ``ok`` (ties in a random order)."""
     scored = sorted(((score(m), i) for i, m in enumerate(moves)), reverse=True)
@@ -374,82 +363,6 @@ def _keep_value(state: State, seat: int, card: int) -> float:
     if any(m.rank == rank for m in state.melds[team]):
         cost += 40
     return cost
-
-
-# --- May I? ---------------------------------------------------------------------------
-
-# Penalty points of a card left in hand (MI-SCORE-1): A 15, T J Q K 10, others face value.
-_POINTS: Final = tuple(15 if r == 12 else 10 if r >= 8 else r + 2 for r in (c >> 2 for c in range(52)))
-
-
-def _mayi_useful(state: MayIState, seat: int, card: int, hand: tuple[int, ...]) -> float:
-    """How much ``card`` helps ``seat`` holding ``hand`` (without it): toward the
-    contract before going down, as a lay-off afterwards (0: no help)."""
-    if state.down[seat]:
-        return 3.0 if _fits_table(state, card) else 0.0
-    sets, runs = state.rules.contract(state.hand_no)
-    rank, suit = RANK[card], SUIT[card]
-    useful = 0.0
-    counts = [0] * 13
-    for c in hand:
-        counts[RANK[c]] += 1
-    # sets already held without this card's rank: more than the contract's are no help
-    sets_done = sum(1 for r, n in enumerate(counts) if n >= 3 and r != rank) >= sets
-    if sets:
-        same = counts[rank]
-        if sets_done:
-            useful += 0.5 if same >= 2 else 0.0
-        else:
-            useful += 3.0 if same == 2 else 1.5 if same == 1 else 0.5 if same >= 3 else 0.0
-    if runs:
-        near = {RANK[c] for c in hand if SUIT[c] == suit and RANK[c] != rank
-                and min((RANK[c] - rank) % 13, (rank - RANK[c]) % 13) <= 3}
-        useful += (2.0 if sets_done or not sets else 1.0) * len(near)
-    return useful
-
-
-def _fits_table(state: MayIState, card: int) -> bool:
-    for melds in state.melds:
-        for m in melds:
-            if m.is_run:
-                n = m.length
-                if SUIT[card] == m.suit and n < 13 and RANK[card] in (
-                        (m.start - 1) % 13, (m.start + n) % 13):
-                    return True
-            elif RANK[card] == m.rank:
-                return True
-    return False
-
-
-def _mayi_score(state: MayIState, move: Move) -> float:
-    seat = state.awaited
-    hand = state.hands[seat]
-    if isinstance(move, GoDown):
-        left = list(hand)
-        for g in move.groups:
-            for c in g:
-                left.remove(c)
-        return 10_000 - sum(_POINTS[c] for c in left) / 10
-    if isinstance(move, LayOff):
-        return 5_000 + _POINTS[move.card]
-    if isinstance(move, Discard):
-        if len(hand) == 1:
-            return 20_000  # the last card: going out
-        rest = list(hand)
-        rest.remove(move.card)
-        return _POINTS[move.card] - 8 * _mayi_useful(state, seat, move.card, tuple(rest))
-    top = state.pile[-1] if state.pile else None
-    if isinstance(move, TakePile):
-        return 2 if top is not None and _mayi_useful(state, seat, top, hand) >= 2.5 else 0
-    if isinstance(move, Draw):
-        return 1
-    if isinstance(move, Buy):
-        if top is None or state.down[seat]:
-            return 0
-        return 2 if _mayi_useful(state, seat, top, hand) >= 3 else 0
-    if isinstance(move, PassBuy):
-        return 1
-    return 0.0  # a move kind this bot does not know: neutral
 
 
 __all__ = ["BOTS", "LEVELS", "Bot", "bot_rng", "expert_move", "greedy_move", "random_move",

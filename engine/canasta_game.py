@@ -73,5 +73,8 @@ class CanastaGame(Game):
     def redeal(self, state: Any, seat: int, rng: random.Random) -> Any:
         return observation.canasta_redeal(state, seat, rng)
 
-    def standing(self, state: Any, seat: int, hand_credit: float) -> float:
+    def own_move(self, state: Any, rng: random.Random) -> Move:
+        return bots.canasta_greedy_move(state, rng)
+
+    def playout_value(self, state: Any, seat: int, hand_credit: float) -> float:
         return views.canasta_standing(state, seat, hand_credit)

@@ -4,19 +4,22 @@ The expert is handed the seat's redacted state (:func:`engine.observation.redact
 so the other hands and the stock are only known as a pool of hidden cards and
 their sizes. To choose a move it
 
-1. lists a few candidate moves: the greedy bot's favourites of each kind of move
-   (:func:`engine.bots.ranked_moves`), so a discard is weighed against a meld;
+1. lists a few candidate moves: the game's favourites of each kind of move
+   (:func:`engine.bots.ranked_moves`: greedy's in the Canasta family, in May I? the
+   expert's own preference, :mod:`engine.mayi.bots`), so a discard is weighed
+   against a meld;
 2. deals the hidden cards again, many times, consistently with the view
    (:func:`sample`): each other hand keeps its size, a seat that was dealt a red
    three and has not yet had a turn holds one, the other red threes lie in the
    stock (a hand lays them at once), a turn's staged cards stay on its base hand;
-3. for each sampled deal plays every candidate out with the greedy bot in every
-   seat (its own included) until the turn has gone round twice (May I?: to the
-   deal's end), or the hand ends, and scores the position (:func:`evaluate`): the
-   hand's score when it ended, else the points on the table with half the value of
-   the cards in hand credited (the makings of melds: so it keeps wild cards and
-   takes a rich pile as greedy does);
-4. keeps greedy's choice unless another candidate beats it clearly: by the most in
+3. for each sampled deal plays every candidate out, greedy in the other seats and
+   the same preference in its own, until the turn has gone round twice (May I?: to
+   the deal's end), or the hand ends, and scores the position (:func:`evaluate`):
+   in the Canasta family the hand's score when it ended, else the points on the
+   table with half the value of the cards in hand credited (the makings of melds:
+   so it keeps wild cards and takes a rich pile as greedy does); in May I?, going
+   out first;
+4. keeps its first choice unless another candidate beats it clearly: by the most in
    the mean over the samples less one standard error of the difference (with a few
    noisy samples per candidate, the best mean alone picks the luckiest move, not the
    best: measured, docs/bots.md).
@@ -24,8 +27,8 @@ their sizes. To choose a move it
 Every candidate is played out on the same sampled deals with the same random
 stream (common random numbers), so the comparison measures the moves, not the
 luck of the samples. The ``budget`` is the number of playouts (candidates times
-samples): the strength between greedy (budget 1 plays greedy's first choice) and
-the strongest the server allows (:data:`MAX_BUDGET`); unset, the game's default
+samples): the strength between its first choice (budget 1; greedy's in the Canasta
+family) and the strongest the server allows (:data:`MAX_BUDGET`); unset, the game's default
 (:data:`DEFAULT_BUDGETS`: what fits 300 ms on one core). The answer is a function
 of the view, the budget and the random stream of :func:`engine.bots.bot_rng`,
 so it is deterministic for a seed and cannot depend on a hidden card.
@@ -53,7 +56,7 @@ DEFAULT_BUDGETS: Final[dict[str, dict[int, int]]] = {
     "samba": {4: 192},
     "bolivia": {4: 144},
     "bolivia_sevens": {4: 144},
-    "may_i": {3: 144, 4: 144, 5: 144},
+    "may_i": {3: 288, 4: 288, 5: 192},
 }
 MAX_BUDGET: Final = 500  # the most a caller may ask for (more is clamped): bounds a call's CPU time
 CANDIDATES: Final = 8  # moves compared at most
@@ -133,11 +136,14 @@ def sample(view: AnyState, seat: int, rng: random.Random) -> AnyState:
 
 
 def playout(state: AnyState, seat: int, rng: random.Random) -> float:
-    """Play greedy in every seat and :func:`evaluate` the position for ``seat``: when the
-    turn has gone round :data:`ROUNDS` times (or the hand ends), or at the deal's end in
-    a game of short deals and fast moves (May I?)."""
+    """Play greedy in the other seats and the game's own policy in ``seat``
+    (:meth:`engine.games.Game.own_move`: greedy in the Canasta family) and
+    :func:`evaluate` the position for ``seat``: when the turn has gone round
+    :data:`ROUNDS` times (or the hand ends), or at the deal's end in a game of short
+    deals and fast moves (May I?)."""
     game = game_of(state)
     greedy = game.greedy_move
+    own = game.own_move
     apply = game.apply
     stop = MAX_PLIES if game.short_deals else ROUNDS * len(state.hands)
     turn_seat = state.turn.seat
@@ -148,18 +154,21 @@ def playout(state: AnyState, seat: int, rng: random.Random) -> float:
             changes += 1
             if changes >= stop:
                 break
-        state = apply(state, greedy(state, rng), None)
+        move = own(state, rng) if state.awaited == seat else greedy(state, rng)
+        state = apply(state, move, None)
         plies += 1
     return evaluate(state, seat)
 
 
 def evaluate(state: AnyState, seat: int) -> float:
-    """How good ``state`` is for ``seat``: its side's points minus the others' mean
-    (:meth:`engine.games.Game.standing`). In the Canasta family, before the hand's end,
-    :data:`HAND_CREDIT` of the value of the cards in hand counts (as a cost they would
-    make the seat throw its best cards away; as nothing, the same for wild cards and
-    fours). In May I?: the other players' mean penalty points minus the seat's own."""
-    return game_of(state).standing(state, seat, HAND_CREDIT)
+    """How good ``state`` is for ``seat`` (:meth:`engine.games.Game.playout_value`). In
+    the Canasta family: its side's points minus the others' mean, where before the
+    hand's end :data:`HAND_CREDIT` of the value of the cards in hand counts (as a cost
+    they would make the seat throw its best cards away; as nothing, the same for wild
+    cards and fours). In May I?, which is won by going out first: 1 when the seat went
+    out, plus a small weight of the others' mean penalty points less its own
+    (:func:`engine.mayi.bots.playout_value`)."""
+    return game_of(state).playout_value(state, seat, HAND_CREDIT)
 
 
 __all__ = ["DEFAULT_BUDGETS", "MAX_BUDGET", "clamp_budget", "default_budget",

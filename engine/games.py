@@ -105,16 +105,20 @@ class Game(ABC):
 
     @abstractmethod
     def ranking(self, state: Any) -> tuple[list[Move], list[float], Callable[[Move], bool]]:
-        """The legal moves, greedy's score of each, and whether greedy may play it
+        """The legal moves, the expert's preference of each, and whether it may play it
         (engine.bots.ranked_moves)."""
+
+    @abstractmethod
+    def own_move(self, state: Any, rng: random.Random) -> Move:
+        """The expert's own move in its playouts (the other seats play greedy)."""
 
     @abstractmethod
     def redeal(self, state: Any, seat: int, rng: random.Random) -> Any:
         """The cards ``seat`` cannot see dealt again (engine.observation.redeal)."""
 
     @abstractmethod
-    def standing(self, state: Any, seat: int, hand_credit: float) -> float:
-        """How good the state is for ``seat``: its side's points less the others' mean
+    def playout_value(self, state: Any, seat: int, hand_credit: float) -> float:
+        """How good a playout's last state is for ``seat``, by what the game is won by
         (``hand_credit``: the share of the cards in hand counted before the end)."""
 
 

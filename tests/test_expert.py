@@ -13,14 +13,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Phase, apply, new_game
+from engine import Phase, apply, legal_moves, new_game
 from engine.bots import LEVELS, greedy_move, suggest_move
-from engine.cards import IS_RED_THREE
+from engine.cards import IS_RED_THREE, parse_cards
 from engine.errors import BadInput, Reason
 from engine.expert import DEFAULT_BUDGETS, MAX_BUDGET, clamp_budget, sample
 from engine.legal import legal_moves_for
+from engine.mayi.bots import own_move, playout_value
+from engine.mayi.moves import Buy, PassBuy
 from engine.mayi.state import AnyState, MayIState
-from engine.moves import Undo
+from engine.moves import Discard, Draw, TakePile, Undo
+from engine.notation import import_position
 from engine.observation import hidden_cards, redact
 from engine.variants import catalogue
 from tests.test_observation import _reseeded, position
@@ -135,3 +138,64 @@ def test_the_budget_is_clamped_and_checked() -> None:
             with pytest.raises(BadInput) as err:
                 suggest_move(state, level, 1, budget=bad)
             assert err.value.reason is Reason.BAD_OPTION_VALUE
+
+
+# --- May I?: the expert's own play (engine/mayi/bots.py) ---------------------------------
+
+def _mayi(lines: str) -> MayIState:
+    fills = "".join(f"hand{s}: *10\n" for s in (1, 2, 3))
+    state = import_position(f"mayi-position 1\nplayers: 4\nturn: 0\n{lines}{fills}stock: *\n")
+    assert isinstance(state, MayIState)
+    return state
+
+
+def test_may_i_own_play_never_buys() -> None:
+    """MI-BUY-1, MI-BUY-2: the expert's own play passes every buy window, where greedy buys
+    a discard that completes a set (and takes the penalty card with it)."""
+    asked = bought = 0
+    for seed in range(1, 13):
+        for state in greedy_positions("may_i", 4, {}, seed, 1):
+            if Buy() not in legal_moves(state):
+                continue
+            asked += 1
+            bought += isinstance(greedy_move(state, random.Random(seed)), Buy)
+            assert own_move(state, random.Random(seed)) == PassBuy(), state.ply
+    assert asked > 20 and bought > 0
+
+
+def test_may_i_own_play_discards_by_the_copies_unseen() -> None:
+    """MI-SCORE-1, MI-OFF-2: once down, the card it cannot lay off whose rank has the
+    fewest copies unseen goes (three fives lie in the pile); before going down, among
+    single cards, the rank with the most copies unseen goes. Greedy throws the king, the
+    most penalty points, both times."""
+    down = _mayi("phase: meld\ndrew: stock\npile: 5C 5D 5S\nhand0: 5H KD\n"
+                 "melds0: 7S 7H 7D | 9S 9H 9D\n")
+    assert down.down[0] and legal_moves(down) == [Discard(c) for c in parse_cards("5H KD")]
+    assert own_move(down, random.Random(1)) == Discard(parse_cards("5H")[0])
+    assert greedy_move(down, random.Random(1)) == Discard(parse_cards("KD")[0])
+    up = _mayi("phase: meld\ndrew: stock\npile: KC KH KS\nhand0: 4H 4D 6C 6S 8C KD\n")
+    assert not up.down[0]
+    assert own_move(up, random.Random(1)) == Discard(parse_cards("8C")[0])
+    assert greedy_move(up, random.Random(1)) == Discard(parse_cards("KD")[0])
+
+
+def test_may_i_own_play_takes_a_discard_that_pairs() -> None:
+    """MI-TURN-3, MI-CON-1: before going down it takes the fresh discard that pairs a
+    single card (greedy takes only one that completes a set, and draws here)."""
+    state = _mayi("phase: draw\ndiscarder: 3\npile: 8H\nhand0: 4H 4D 6C 6S 8C KD 2S 3S JC QD\n")
+    assert legal_moves(state) == [TakePile(), Draw()]
+    assert own_move(state, random.Random(1)) == TakePile()
+    assert greedy_move(state, random.Random(1)) == Draw()
+
+
+def test_may_i_playouts_are_valued_by_going_out_first() -> None:
+    """MI-OUT-1, MI-SCORE-1: a finished deal is worth more than 1 to the seat that went out
+    and less than 1 to every other seat, whatever their penalty points."""
+    for seed in range(1, 6):
+        state = new_game("may_i", 4, seed=seed)
+        rng = random.Random(seed)
+        while state.result is None:
+            state = apply(state, greedy_move(state, rng))
+        winner = state.result.went_out
+        values = [playout_value(state, seat) for seat in range(4)]
+        assert values[winner] > 1 and all(v < 1 for s, v in enumerate(values) if s != winner)

@@ -15,7 +15,8 @@ Modules: :mod:`~engine.mayi.melds` (sets and sequences), :mod:`~engine.mayi.move
 :mod:`~engine.mayi.rules` (options and contracts), :mod:`~engine.mayi.state`,
 :mod:`~engine.mayi.transitions`, :mod:`~engine.mayi.legal`, :mod:`~engine.mayi.play`,
 :mod:`~engine.mayi.scoring`, :mod:`~engine.mayi.views`, :mod:`~engine.mayi.notation`,
-:mod:`~engine.mayi.game`. Rules as implemented: ``docs/rules-may-i.md``.
+:mod:`~engine.mayi.game`, :mod:`~engine.mayi.bots` (greedy and the expert's own play).
+Rules as implemented: ``docs/rules-may-i.md``.
 """
 
 from engine.build import select

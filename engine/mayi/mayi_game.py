@@ -9,6 +9,7 @@ from typing import Any
 from engine import bots, bounds, observation
 from engine.cards import Card
 from engine.games import Game
+from engine.mayi import bots as mayi_bots
 from engine.mayi import game, legal, notation, play, successor, views
 from engine.moves import Move
 from engine.state import SideResult
@@ -66,13 +67,16 @@ class MayIGame(Game):
         return bots.mayi_random_move(state, rng)
 
     def greedy_move(self, state: Any, rng: random.Random) -> Move:
-        return bots.mayi_greedy_move(state, rng)
+        return mayi_bots.greedy_move(state, rng)
 
     def ranking(self, state: Any) -> tuple[list[Move], list[float], Callable[[Move], bool]]:
-        return bots.mayi_ranking(state)
+        return mayi_bots.ranking(state)
+
+    def own_move(self, state: Any, rng: random.Random) -> Move:
+        return mayi_bots.own_move(state, rng)
 
     def redeal(self, state: Any, seat: int, rng: random.Random) -> Any:
         return observation.mayi_redeal(state, seat, rng)
 
-    def standing(self, state: Any, seat: int, hand_credit: float) -> float:
-        return views.standing(state, seat)
+    def playout_value(self, state: Any, seat: int, hand_credit: float) -> float:
+        return mayi_bots.playout_value(state, seat)
