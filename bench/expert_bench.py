@@ -90,7 +90,7 @@ def _deal(args: tuple[str, int, int, int]) -> list[dict[str, object]]:
     return [play(variant, players, deal, seats, budget) for seats in seatings(first)]
 
 
-def _interval(values: list[float], low: float = -1e18,
+def interval(values: list[float], low: float = -1e18,
               high: float = 1e18) -> tuple[float, float, float]:
     """The mean and its 95 % interval (normal approximation), within [low, high]."""
     mean = statistics.fmean(values)
@@ -107,8 +107,8 @@ def _share(deals: list[list[dict[str, object]]]) -> float | None:
 def summarize(variant: str, players: int, budget: int,
               deals: list[list[dict[str, object]]]) -> dict[str, object]:
     """The row of one game and budget (see the module's docstring)."""
-    hands = _interval([statistics.fmean(float(str(p["won"])) for p in d) for d in deals], 0, 1)
-    margin = _interval([statistics.fmean(float(str(p["mine"])) - float(str(p["theirs"]))
+    hands = interval([statistics.fmean(float(str(p["won"])) for p in d) for d in deals], 0, 1)
+    margin = interval([statistics.fmean(float(str(p["mine"])) - float(str(p["theirs"]))
                                          for p in d) for d in deals])
     share = _share(deals)
     rng = random.Random(0)

@@ -16,18 +16,18 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from expert_bench import interval  # noqa: E402  (bench/ is first on sys.path)
 
 from engine import apply, new_game  # noqa: E402
 from engine.bots import greedy_move  # noqa: E402
 from engine.mayi.bots import own_move  # noqa: E402
 
 POLICIES = {"own": own_move, "greedy": greedy_move}
-Z95 = 1.96
 
 
 def _deal(args: tuple[str, int, int]) -> float:
@@ -58,11 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(args.policy, args.players, args.seed + i) for i in range(args.deals)]
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         shares = pool.map(_deal, jobs, chunksize=20)
-    mean = statistics.fmean(shares)
-    half = Z95 * statistics.stdev(shares) / len(shares) ** 0.5
+    mean, low, high = interval(shares, 0, 1)
     print(f"May I? {args.players} players, {args.policy} in one seat against greedy, "
           f"{args.deals} deals (seeds {args.seed}..{args.seed + args.deals - 1}): "
-          f"went out first in {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}]")
+          f"went out first in {mean:.3f} [{low:.3f}, {high:.3f}]")
     return 0
 
 
