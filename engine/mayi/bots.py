@@ -27,7 +27,7 @@ import random
 from typing import Final
 
 from engine.bots import Ranking, best_move
-from engine.cards import RANK, SUIT
+from engine.cards import RANK, SUIT, Card
 from engine.mayi.legal import legal_moves
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
 from engine.mayi.state import MayIState
@@ -76,9 +76,7 @@ def own_scores(state: MayIState, moves: list[Move]) -> list[float]:
             if unseen is None:
                 unseen = _unseen(state, seat)
             card: int = move.card
-            rest: list[int] = list(hand)
-            rest.remove(card)
-            useful = _useful(state, seat, card, tuple(rest))
+            useful = _discard_use(state, seat, card, hand)
             if down:
                 score = -100.0 if useful else -10.0 * unseen[RANK[card]]
             else:
@@ -134,6 +132,13 @@ def _useful(state: MayIState, seat: int, card: int, hand: tuple[int, ...]) -> fl
     return useful
 
 
+def _discard_use(state: MayIState, seat: int, card: int, hand: tuple[Card, ...]) -> float:
+    """:func:`_useful` of a card of ``hand`` beside the rest of it: what discarding it gives up."""
+    rest: list[int] = list(hand)
+    rest.remove(card)
+    return _useful(state, seat, card, tuple(rest))
+
+
 def _fits_table(state: MayIState, card: int) -> bool:
     for melds in state.melds:
         for m in melds:
@@ -161,9 +166,7 @@ def _greedy_score(state: MayIState, move: Move) -> float:
     if isinstance(move, Discard):
         if len(hand) == 1:
             return 20_000  # the last card: going out
-        rest = list(hand)
-        rest.remove(move.card)
-        return _POINTS[move.card] - 8 * _useful(state, seat, move.card, tuple(rest))
+        return _POINTS[move.card] - 8 * _discard_use(state, seat, move.card, hand)
     top = state.pile[-1] if state.pile else None
     if isinstance(move, TakePile):
         return 2 if top is not None and _useful(state, seat, top, hand) >= 2.5 else 0
