@@ -19,6 +19,10 @@ approximation; the ratio by a seeded bootstrap over the deals):
 * the expert's decision time: median and 95th percentile of the CPU time of one
   decision (``time.thread_time``, so other load on the machine does not count).
 
+The rules let a May I? deal go on for ever when nobody gives up a card the others
+need; a deal still going after :data:`MAX_PLIES` moves is scored as a dead deal (every
+hand scores, nobody went out) and counted in the row's ``unended``.
+
 Results go to ``bench/results/expert.json``. ``make bench-bots`` runs it in full
 (100 deals per game); ``--deals`` makes a quick run.
 """
@@ -38,6 +42,7 @@ from engine import BUILD, Phase, apply, new_game
 from engine.bots import greedy_move, suggest_move
 from engine.expert import default_budget
 from engine.mayi.state import AnyState, MayIState
+from engine.mayi.transitions import end_deal
 
 RESULTS = Path(__file__).parent / "results" / "expert.json"
 GAMES: tuple[tuple[str, int], ...] = (
@@ -45,6 +50,7 @@ GAMES: tuple[tuple[str, int], ...] = (
     ("may_i", 4),
 )
 Z95 = 1.96
+MAX_PLIES = 3000  # a May I? deal still going after this many moves is scored as dead (counted)
 BOOTSTRAP = 1000
 
 
@@ -61,7 +67,9 @@ def play(variant: str, players: int, deal: int, seats: tuple[int, ...],
     state = new_game(variant, players, seed=deal)
     rng = random.Random(deal)
     times: list[float] = []
-    while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+    for _ in range(MAX_PLIES):
+        if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            break
         if state.awaited in seats:
             t0 = time.thread_time()
             move = suggest_move(state, "expert", seed=deal, budget=budget)
@@ -69,8 +77,12 @@ def play(variant: str, players: int, deal: int, seats: tuple[int, ...],
         else:
             move = greedy_move(state, rng)
         state = apply(state, move)
+    unended = state.result is None
+    if unended and isinstance(state, MayIState):
+        # nobody gives up a card the others need: score the hands as a dead deal (MI-STOCK-2)
+        state = end_deal(state, -1)
     result = state.result
-    assert result is not None
+    assert result is not None, "a Canasta hand always ends (test_every_hand_ends)"
     if isinstance(state, MayIState):
         mine = result.sides[seats[0]].total
         others = [r.total for r in result.sides if r.team != seats[0]]
@@ -81,7 +93,7 @@ def play(variant: str, players: int, deal: int, seats: tuple[int, ...],
         mine = next(r.total for r in result.sides if r.team == team)
         theirs = next(r.total for r in result.sides if r.team != team)
         won = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-    return {"won": won, "mine": mine, "theirs": theirs, "times": times}
+    return {"won": won, "mine": mine, "theirs": theirs, "times": times, "unended": unended}
 
 
 def _deal(args: tuple[str, int, int, int]) -> list[dict[str, object]]:
@@ -125,6 +137,7 @@ def summarize(variant: str, players: int, budget: int,
             round(share, 3), round(boot[int(0.025 * len(boot))], 3),
             round(boot[int(0.975 * len(boot)) - 1], 3)],
         "margin": [round(x, 1) for x in margin],
+        "unended": sum(bool(p["unended"]) for d in deals for p in d),
         "decisions": len(times),
         "decision_ms": {"median": round(1000 * statistics.median(times), 1),
                         "p95": round(1000 * times[int(0.95 * len(times)) - 1], 1)},

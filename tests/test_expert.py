@@ -166,14 +166,15 @@ def test_may_i_own_play_never_buys() -> None:
 def test_may_i_own_play_discards_by_the_copies_unseen() -> None:
     """MI-SCORE-1, MI-OFF-2: once down, the card it cannot lay off whose rank has the
     fewest copies unseen goes (three fives lie in the pile); before going down, among
-    single cards, the rank with the most copies unseen goes. Greedy throws the king, the
-    most penalty points, both times."""
+    single cards, the rank with the fewest copies unseen goes too (three eights lie in
+    the pile: the least likely to be drawn into a set, MI-CON-1). Greedy throws the
+    king, the most penalty points, both times."""
     down = _mayi("phase: meld\ndrew: stock\npile: 5C 5D 5S\nhand0: 5H KD\n"
                  "melds0: 7S 7H 7D | 9S 9H 9D\n")
     assert down.down[0] and legal_moves(down) == [Discard(c) for c in parse_cards("5H KD")]
     assert own_move(down, random.Random(1)) == Discard(parse_cards("5H")[0])
     assert greedy_move(down, random.Random(1)) == Discard(parse_cards("KD")[0])
-    up = _mayi("phase: meld\ndrew: stock\npile: KC KH KS\nhand0: 4H 4D 6C 6S 8C KD\n")
+    up = _mayi("phase: meld\ndrew: stock\npile: 8H 8S 8D\nhand0: 4H 4D 6C 6S 8C KD\n")
     assert not up.down[0]
     assert own_move(up, random.Random(1)) == Discard(parse_cards("8C")[0])
     assert greedy_move(up, random.Random(1)) == Discard(parse_cards("KD")[0])
@@ -186,6 +187,40 @@ def test_may_i_own_play_takes_a_discard_that_pairs() -> None:
     assert legal_moves(state) == [TakePile(), Draw()]
     assert own_move(state, random.Random(1)) == TakePile()
     assert greedy_move(state, random.Random(1)) == Draw()
+
+
+# two sets on the table (seat 1 is down): a queen or a nine is a lay-off once down
+_TABLE = "melds1: QS QD QC | 9S 9H 9D\n"
+# every other seat down too: kings, jacks, fives and sevens fit as well
+_FULL_TABLE = _TABLE + "melds2: KS KH KC | JS JH JD\nmelds3: 5S 5H 5D | 7S 7H 7D\n"
+
+
+def test_may_i_own_play_keeps_a_card_that_fits_the_table() -> None:
+    """MI-OFF-1, MI-OFF-2: before going down it keeps a card that fits a meld on the table
+    (a lay-off once it is down) over a card that only pairs, where greedy throws that
+    card; once its hand holds no room for the contract's six cards (MI-CON-2) beside
+    such cards, it lets one go, so that lay-offs cannot stall its going down."""
+    keep = _mayi("phase: meld\ndrew: stock\npile: KC\nhand0: 4H 4D 4C 6C 6S 8C 8D QH\n" + _TABLE)
+    assert not keep.down[0] and Discard(parse_cards("QH")[0]) in legal_moves(keep)
+    assert greedy_move(keep, random.Random(1)) == Discard(parse_cards("QH")[0])
+    assert own_move(keep, random.Random(1)) in [Discard(c) for c in parse_cards("8C 8D 6C 6S")]
+    # six cards for the contract, and the queen and the nine only fit the table
+    full = _mayi("phase: meld\ndrew: stock\npile: KC\nhand0: 4H 4D 4C QH 9C 6C 6S 8C\n" + _TABLE)
+    assert own_move(full, random.Random(1)) in [Discard(c) for c in parse_cards("QH 9C")]
+
+
+def test_may_i_own_play_takes_a_discard_that_fits_the_table() -> None:
+    """MI-TURN-3, MI-OFF-2: before going down it takes a fresh discard that fits a meld on
+    the table while its hand has room for it beside the contract's cards (MI-CON-2); greedy
+    draws. With four cards that only fit the table in a hand of ten, it draws too."""
+    hand = "4H 4D 6C 6S 9C KD JC 2S 3S 8D"  # three cards that only fit the table
+    room = _mayi(f"phase: draw\ndiscarder: 3\npile: QH\nhand0: {hand}\n" + _FULL_TABLE)
+    assert legal_moves(room) == [TakePile(), Draw()]
+    assert own_move(room, random.Random(1)) == TakePile()
+    assert greedy_move(room, random.Random(1)) == Draw()
+    full = _mayi(f"phase: draw\ndiscarder: 3\npile: QH\nhand0: {hand.replace('8D', '5C')}\n"
+                 + _FULL_TABLE)
+    assert own_move(full, random.Random(1)) == Draw()
 
 
 def test_may_i_playouts_are_valued_by_going_out_first() -> None:

@@ -136,6 +136,11 @@ class MayIRules:
     def contract(self, hand_no: int) -> Contract:
         return self.contracts[hand_no]
 
+    def contract_cards(self, hand_no: int) -> int:
+        """The fewest cards that make deal ``hand_no``'s contract (MI-CON-2)."""
+        sets, runs = self.contracts[hand_no]
+        return 3 * sets + 4 * runs
+
 
 def parse_schedule(raw: object) -> str:
     """A schedule name, or a custom list normalised to ``ss,sr,...``.
