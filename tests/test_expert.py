@@ -199,7 +199,8 @@ def test_may_i_own_play_keeps_a_card_that_fits_the_table() -> None:
     """MI-OFF-1, MI-OFF-2: before going down it keeps a card that fits a meld on the table
     (a lay-off once it is down) over a card that only pairs, where greedy throws that
     card; once its hand holds no room for the contract's six cards (MI-CON-2) beside
-    such cards, it lets one go, so that lay-offs cannot stall its going down."""
+    such cards (copies beyond a set's three count among them), it lets one go, so that
+    lay-offs cannot stall its going down."""
     keep = _mayi("phase: meld\ndrew: stock\npile: KC\nhand0: 4H 4D 4C 6C 6S 8C 8D QH\n" + _TABLE)
     assert not keep.down[0] and Discard(parse_cards("QH")[0]) in legal_moves(keep)
     assert greedy_move(keep, random.Random(1)) == Discard(parse_cards("QH")[0])
@@ -207,6 +208,12 @@ def test_may_i_own_play_keeps_a_card_that_fits_the_table() -> None:
     # six cards for the contract, and the queen and the nine only fit the table
     full = _mayi("phase: meld\ndrew: stock\npile: KC\nhand0: 4H 4D 4C QH 9C 6C 6S 8C\n" + _TABLE)
     assert own_move(full, random.Random(1)) in [Discard(c) for c in parse_cards("QH 9C")]
+    # five queens: the two beyond the set's three only fit the table too, so with the
+    # three lone cards that fit (4C KD AD) there is no room, and one of those goes before
+    # the nine that might still pair (MI-CON-2 sets of exactly three)
+    queens = _mayi("phase: meld\ndrew: stock\npile: 3C\nhand0: QS QS QH QD QC 2H 2D 4C KD AD 9C\n"
+                   "melds1: QH QD QC | 4S 4H 4D\nmelds2: KS KH KC | AH AC AS\n")
+    assert own_move(queens, random.Random(1)) in [Discard(c) for c in parse_cards("4C KD AD")]
 
 
 def test_may_i_own_play_takes_a_discard_that_fits_the_table() -> None:

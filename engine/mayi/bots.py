@@ -80,8 +80,8 @@ def own_scores(state: MayIState, moves: list[Move]) -> list[float]:
     unseen = _unseen(state, seat)
     # before going down: which cards of the hand only a lay-off can use, and the hand's
     # room for them beside the contract's cards
-    only = [] if down else _layoff_only(state, hand, unseen)
-    room = len(hand) - state.rules.contract_cards(state.hand_no) - sum(only)
+    only, extra = ([], 0) if down else _layoff_only(state, hand, unseen)
+    room = len(hand) - state.rules.contract_cards(state.hand_no) - extra
     scores: list[float] = []
     for move in moves:
         if isinstance(move, Discard) and len(hand) > 1:
@@ -123,17 +123,24 @@ def _unseen(state: MayIState, seat: int) -> list[int]:
     return unseen
 
 
-def _layoff_only(state: MayIState, hand: tuple[Card, ...], unseen: list[int]) -> list[bool]:
-    """Per card of ``hand``: it fits a meld on the table and cannot help make a set,
-    being alone of its rank or one of a pair whose rank has no copy left unseen."""
+def _layoff_only(state: MayIState, hand: tuple[Card, ...],
+                 unseen: list[int]) -> tuple[list[bool], int]:
+    """Which cards of ``hand`` only a lay-off can use, and how many there are: a card
+    that fits a meld on the table and cannot help make a set, being alone of its rank
+    or one of a pair whose rank has no copy left unseen, and the copies beyond a set's
+    three of a rank (for each of those copies the flag is set, the count has one per
+    copy beyond three)."""
     counts = [0] * 13
     for c in hand:
         counts[RANK[c]] += 1
     only: list[bool] = []
+    total = sum(n - 3 for n in counts if n > 3)
     for c in hand:
         n = counts[RANK[c]]
-        only.append((n == 1 or (n == 2 and unseen[RANK[c]] == 0)) and _fits_table(state, c))
-    return only
+        lone = (n == 1 or (n == 2 and unseen[RANK[c]] == 0)) and _fits_table(state, c)
+        total += lone
+        only.append(lone or n > 3)
+    return only, total
 
 
 def _useful(state: MayIState, seat: int, card: int, hand: tuple[int, ...]) -> float:
