@@ -50,7 +50,7 @@ GAMES: tuple[tuple[str, int], ...] = (
     ("may_i", 4),
 )
 Z95 = 1.96
-MAX_PLIES = 3000  # a May I? deal still going after this many moves is scored as dead (counted)
+MAX_PLIES = 3000  # a May I? play still going after this many moves is stopped and counted
 BOOTSTRAP = 1000
 
 

@@ -23,16 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from expert_bench import interval  # noqa: E402  (bench/ is first on sys.path)
+from expert_bench import MAX_PLIES, interval  # noqa: E402  (bench/ is first on sys.path)
 
 from engine import apply, new_game  # noqa: E402
 from engine.bots import greedy_move  # noqa: E402
 from engine.mayi.bots import own_move  # noqa: E402
 
 POLICIES = {"own": own_move, "greedy": greedy_move}
-
-
-MAX_PLIES = 3000  # a deal still going after this many moves counts as not won (and is counted)
 
 
 def _deal(args: tuple[str, int, int]) -> tuple[float, int]:

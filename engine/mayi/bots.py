@@ -35,7 +35,7 @@ from engine.bots import Ranking, best_move
 from engine.cards import RANK, SUIT, Card
 from engine.mayi.legal import legal_moves
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
-from engine.mayi.state import MayIState
+from engine.mayi.state import BUY_WINDOW, MayIState
 from engine.mayi.transitions import PACKS
 from engine.mayi.views import standing
 from engine.moves import Discard, Draw, Move, TakePile
@@ -74,13 +74,16 @@ def own_scores(state: MayIState, moves: list[Move]) -> list[float]:
     """The expert's preference of each move of ``state.awaited`` (see the module's
     docstring): greedy's, but it never buys, takes a discard that pairs a card or fits
     the table, keeps cards that fit the table and discards by the copies unseen."""
+    if state.phase is BUY_WINDOW:  # it never buys
+        return [0.0 if isinstance(move, Buy) else _greedy_score(state, move) for move in moves]
     seat = state.awaited
     hand = state.hands[seat]
     down = state.down[seat]
     unseen = _unseen(state, seat)
-    # before going down: which cards of the hand only a lay-off can use, and the hand's
-    # room for them beside the contract's cards
-    only, extra = ([], 0) if down else _layoff_only(state, hand, unseen)
+    # before going down: which cards of the hand fit the table, which of them only a
+    # lay-off can use, and the hand's room for those beside the contract's cards
+    fits = [] if down else [_fits_table(state, c) for c in hand]
+    only, extra = _layoff_only(hand, unseen, fits)
     room = len(hand) - state.rules.contract_cards(state.hand_no) - extra
     scores: list[float] = []
     for move in moves:
@@ -92,13 +95,11 @@ def own_scores(state: MayIState, moves: list[Move]) -> list[float]:
             else:
                 # a card that fits the table is kept while the hand without it keeps
                 # room for the contract, so that lay-offs cannot stall its going down
-                left = room - 1 + only[hand.index(card)]
-                if left > 0 and _fits_table(state, card):
+                at = hand.index(card)
+                if fits[at] and room - 1 + only[at] > 0:
                     useful += FITS_TABLE
                 score = -8 * useful - unseen[RANK[card]]
             scores.append(score + _POINTS[card] / 100)
-        elif isinstance(move, Buy):
-            scores.append(0.0)
         elif isinstance(move, TakePile) and not down:
             top: int = state.pile[-1]
             take = (_useful(state, seat, top, hand) >= 1.5
@@ -123,21 +124,23 @@ def _unseen(state: MayIState, seat: int) -> list[int]:
     return unseen
 
 
-def _layoff_only(state: MayIState, hand: tuple[Card, ...],
-                 unseen: list[int]) -> tuple[list[bool], int]:
-    """Which cards of ``hand`` only a lay-off can use, and how many there are: a card
-    that fits a meld on the table and cannot help make a set, being alone of its rank
-    or one of a pair whose rank has no copy left unseen, and the copies beyond a set's
-    three of a rank (for each of those copies the flag is set, the count has one per
-    copy beyond three)."""
+def _layoff_only(hand: tuple[Card, ...], unseen: list[int],
+                 fits: list[bool]) -> tuple[list[bool], int]:
+    """Which cards of ``hand`` only a lay-off can use, and how many there are (none when
+    ``fits``, which cards fit a meld on the table, is empty): a card that fits and cannot
+    help make a set, being alone of its rank or one of a pair whose rank has no copy left
+    unseen, and the copies beyond a set's three of a rank (for each of those copies the
+    flag is set, the count has one per copy beyond three)."""
+    if not fits:
+        return [], 0
     counts = [0] * 13
     for c in hand:
         counts[RANK[c]] += 1
     only: list[bool] = []
     total = sum(n - 3 for n in counts if n > 3)
-    for c in hand:
+    for c, fit in zip(hand, fits, strict=True):
         n = counts[RANK[c]]
-        lone = (n == 1 or (n == 2 and unseen[RANK[c]] == 0)) and _fits_table(state, c)
+        lone = fit and (n == 1 or (n == 2 and unseen[RANK[c]] == 0))
         total += lone
         only.append(lone or n > 3)
     return only, total

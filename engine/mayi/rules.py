@@ -138,8 +138,13 @@ class MayIRules:
 
     def contract_cards(self, hand_no: int) -> int:
         """The fewest cards that make deal ``hand_no``'s contract (MI-CON-2)."""
-        sets, runs = self.contracts[hand_no]
-        return 3 * sets + 4 * runs
+        return fewest_cards(self.contracts[hand_no])
+
+
+def fewest_cards(contract: Contract) -> int:
+    """The fewest cards that make ``contract``: three a set, four a sequence (MI-CON-2)."""
+    sets, runs = contract
+    return 3 * sets + 4 * runs
 
 
 def parse_schedule(raw: object) -> str:
@@ -160,7 +165,7 @@ def parse_schedule(raw: object) -> str:
     out = []
     for d in deals:
         sets, runs = d.count("s"), d.count("r")
-        if 3 * sets + 4 * runs > 12:
+        if fewest_cards((sets, runs)) > 12:
             raise BadInput(Reason.BAD_OPTION_VALUE,
                            f"contract {d!r} needs more than 12 cards")
         out.append("s" * sets + "r" * runs)
@@ -174,7 +179,7 @@ def contracts_of(schedule: str) -> tuple[tuple[Contract, ...], tuple[int, ...]]:
     if schedule == "classic7":
         sizes = tuple(10 if i < 4 else 12 for i in range(len(contracts)))
     else:
-        sizes = tuple(10 if 3 * s + 4 * r <= 10 else 12 for s, r in contracts)
+        sizes = tuple(10 if fewest_cards(c) <= 10 else 12 for c in contracts)
     return contracts, sizes
 
 
