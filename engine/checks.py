@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.errors import Reason, RuleViolation
+from engine.canasta_reasons import CanastaViolation
+from engine.errors import Reason
 from engine.hands import HandView
 from engine.meld_checks import shape_refusal
 from engine.moves import (
@@ -47,18 +48,18 @@ _PHASE_OF: Final[dict[type, tuple[Phase, ...]]] = {
 }
 
 
-def phase_refusal(state: State, move: Move) -> RuleViolation | None:
+def phase_refusal(state: State, move: Move) -> CanastaViolation | None:
     """CL-TURN-1: each move has its phases (a move of another game has none); CL-EXH-4:
     no stock draw once the stock is empty."""
     if state.phase in _PHASE_OF.get(type(move), ()):
         return None
     why = draw_refusal(state) if isinstance(move, Draw) and state.phase is Phase.DRAW_EXHAUSTED \
         else None
-    return why or RuleViolation(Reason.WRONG_PHASE,
+    return why or CanastaViolation(Reason.WRONG_PHASE,
                          f"{move} is not a move of the {state.phase.value} phase", "CL-TURN-1")
 
 
-def refusal(state: State, move: Move) -> RuleViolation | None:
+def refusal(state: State, move: Move) -> CanastaViolation | None:
     """The first rule check a canonical move fails in a Canasta-family state of the
     awaited seat's turn, or ``None`` when it passes them all (then it is listed)."""
     why = phase_refusal(state, move)
@@ -85,9 +86,9 @@ def refusal(state: State, move: Move) -> RuleViolation | None:
     return None  # an answer to the partner: both are listed
 
 
-_STOCK_EMPTY: Final = RuleViolation(Reason.STOCK_EMPTY, "the stock is empty", "CL-EXH-4")
+_STOCK_EMPTY: Final = CanastaViolation(Reason.STOCK_EMPTY, "the stock is empty", "CL-EXH-4")
 
 
-def draw_refusal(state: State) -> RuleViolation | None:
+def draw_refusal(state: State) -> CanastaViolation | None:
     """CL-EXH-4: no stock draw once the stock is empty."""
     return None if state.stock else _STOCK_EMPTY

@@ -122,6 +122,8 @@ def _coders(tp: Any) -> tuple[Encoder, Decoder]:
         return _dataclass_coders(tp)
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
+    if origin is typing.Literal and args and all(isinstance(a, Enum) for a in args):
+        return (lambda v: v.value), _member_decoder(args)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             if args[0] is Card:
@@ -142,6 +144,18 @@ def _coders(tp: Any) -> tuple[Encoder, Decoder]:
             return ((lambda v: None if v is None else enc(v)),
                     (lambda v: None if v is None else dec(v)))
     raise TypeError(f"no codec for {tp!r}")
+
+
+def _member_decoder(members: tuple[Enum, ...]) -> Decoder:
+    """A game's own subset of an enum (a phase type): any other member is refused."""
+    by_value = {m.value: m for m in members}
+
+    def decode(v: Any) -> Any:
+        if v not in by_value:
+            raise ValueError(f"{v!r} is not one of {', '.join(map(str, by_value))}")
+        return by_value[v]
+
+    return decode
 
 
 def _dataclass_coders(cls: type) -> tuple[Encoder, Decoder]:

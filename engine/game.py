@@ -6,9 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import overload
 
 from engine import transitions
+from engine.canasta_reasons import CanastaViolation
 from engine.cards import Card, parse_card
 from engine.deck import check_deck
-from engine.errors import BadInput, Reason, RuleViolation
+from engine.errors import BadInput, Reason
 from engine.games import game_of
 from engine.mayi import game as mayi_game
 from engine.mayi.rules import MayIRules
@@ -85,7 +86,7 @@ def next_deal(state: AnyState, deck: Sequence[Card | str] | None = None) -> AnyS
 def canasta_next_deal(state: State, deck: Sequence[Card | str] | None = None) -> State:
     """:func:`next_deal` of a Canasta-family state."""
     if state.phase is Phase.GAME_OVER:
-        raise RuleViolation(Reason.GAME_OVER, "the game is over", "CL-GAME-3")
+        raise CanastaViolation(Reason.GAME_OVER, "the game is over", "CL-GAME-3")
     if state.phase is not Phase.HAND_OVER:
-        raise RuleViolation(Reason.HAND_NOT_OVER, "the hand is still being played", "CL-TURN-4")
+        raise CanastaViolation(Reason.HAND_NOT_OVER, "the hand is still being played", "CL-TURN-4")
     return transitions.next_deal(state, _deck(state.rules, deck))

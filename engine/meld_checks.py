@@ -9,8 +9,9 @@ classic rules cite CL-*, the Samba/Bolivia family SA-*, BO-*, SV-*.
 
 from __future__ import annotations
 
+from engine.canasta_reasons import CanastaReason, CanastaViolation
 from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, THREE, Card
-from engine.errors import Reason, RuleViolation
+from engine.errors import Reason
 from engine.melds import (
     SEQ_MAX,
     SEQ_RANK,
@@ -29,11 +30,11 @@ from engine.state import MeldPile, State, minimum_of
 from engine.transitions import find_meld, group_rank
 
 
-def _no(reason: Reason, message: str, rule: str) -> RuleViolation:
-    return RuleViolation(reason, message, rule)
+def _no(reason: CanastaReason, message: str, rule: str) -> CanastaViolation:
+    return CanastaViolation(reason, message, rule)
 
 
-def shape_refusal(state: State, move: Meld | AddToMeld | Merge) -> RuleViolation | None:
+def shape_refusal(state: State, move: Meld | AddToMeld | Merge) -> CanastaViolation | None:
     """The first shape rule a meld action breaks, or ``None`` (then the turn decides)."""
     if state.rules.simple_melds:
         return _classic(state, move)
@@ -54,7 +55,7 @@ def shape_refusal(state: State, move: Meld | AddToMeld | Merge) -> RuleViolation
 # --- the classic meld model: one group per rank ----------------------------------------
 
 
-def _classic(state: State, move: Meld | AddToMeld | Merge) -> RuleViolation | None:
+def _classic(state: State, move: Meld | AddToMeld | Merge) -> CanastaViolation | None:
     if isinstance(move, Merge):
         return _no(Reason.MERGE_NOT_ALLOWED, "melds are never merged here", "CL-MELD-5")
     rules = state.rules
@@ -81,7 +82,7 @@ def _classic(state: State, move: Meld | AddToMeld | Merge) -> RuleViolation | No
     return None
 
 
-def _classic_cards(state: State, group: Group, rank: int | None) -> RuleViolation | None:
+def _classic_cards(state: State, group: Group, rank: int | None) -> CanastaViolation | None:
     """CL-MELD-1/4: one natural rank (that of the meld joined, ``rank``), no red three."""
     wild = state.rules.wild
     naturals = [c for c in group if not wild[c]]
@@ -95,7 +96,7 @@ def _classic_cards(state: State, group: Group, rank: int | None) -> RuleViolatio
     return None
 
 
-def _classic_new(state: State, g: Group, melds: tuple[MeldPile, ...]) -> RuleViolation | None:
+def _classic_new(state: State, g: Group, melds: tuple[MeldPile, ...]) -> CanastaViolation | None:
     """CL-MELD-1/2/3/5: a new group of one rank, black threes alone (their going out is
     the turn's check)."""
     rules = state.rules
@@ -125,7 +126,7 @@ def _classic_new(state: State, g: Group, melds: tuple[MeldPile, ...]) -> RuleVio
     return None
 
 
-def _classic_add(state: State, meld: MeldPile, move: AddToMeld) -> RuleViolation | None:
+def _classic_add(state: State, meld: MeldPile, move: AddToMeld) -> CanastaViolation | None:
     """CL-MELD-1/3/6, CL-CAN-3: cards that join the side's meld of their rank."""
     rules = state.rules
     wilds = sum(1 for c in move.cards if rules.wild[c])
@@ -149,7 +150,7 @@ def _classic_add(state: State, meld: MeldPile, move: AddToMeld) -> RuleViolation
 
 
 def _black_limits(state: State, g: Group, melds: tuple[MeldPile, ...],
-                  rule: str) -> RuleViolation | None:
+                  rule: str) -> CanastaViolation | None:
     """CL-MELD-3, BO-B3-1/2: three to four black threes, one meld of them a side."""
     rules = state.rules
     if len(g) > rules.black_three_meld_max:
@@ -160,7 +161,7 @@ def _black_limits(state: State, g: Group, melds: tuple[MeldPile, ...],
 
 
 def _black_room(state: State, meld: MeldPile, cards: tuple[Card, ...],
-                rule: str) -> RuleViolation | None:
+                rule: str) -> CanastaViolation | None:
     """Black threes joining black threes (CL-MELD-3, SA-B3-1); none in Bolivia (BO-B3-2)."""
     rules = state.rules
     if rules.black_threes_any_time:
@@ -175,7 +176,7 @@ def _black_room(state: State, meld: MeldPile, cards: tuple[Card, ...],
 # --- the Samba/Bolivia family: sequences, wild melds, several groups, merges ---------------
 
 
-def _new(state: State, g: Group) -> RuleViolation | None:
+def _new(state: State, g: Group) -> CanastaViolation | None:
     rules = state.rules
     wild = rules.wild
     naturals = [c for c in g if not wild[c]]
@@ -220,7 +221,7 @@ def _new(state: State, g: Group) -> RuleViolation | None:
 
 
 def _black(state: State, g: Group, naturals: list[Card],
-           melds: tuple[MeldPile, ...]) -> RuleViolation | None:
+           melds: tuple[MeldPile, ...]) -> CanastaViolation | None:
     rules = state.rules
     if any(RANK[c] != THREE for c in naturals):
         if rules.sequences:  # a run through a three: sequences start at the four (SA-SEQ-2)
@@ -235,7 +236,7 @@ def _black(state: State, g: Group, naturals: list[Card],
     return _black_limits(state, g, melds, rule)
 
 
-def _add(state: State, meld: MeldPile, cards: tuple[Card, ...]) -> RuleViolation | None:
+def _add(state: State, meld: MeldPile, cards: tuple[Card, ...]) -> CanastaViolation | None:
     rules = state.rules
     wild = rules.wild
     wilds = sum(1 for c in cards if wild[c])
@@ -271,7 +272,7 @@ def _add(state: State, meld: MeldPile, cards: tuple[Card, ...]) -> RuleViolation
     return None
 
 
-def _merge(state: State, move: Merge) -> RuleViolation | None:
+def _merge(state: State, move: Merge) -> CanastaViolation | None:
     """SA-MELD-6, SA-SEQ-6, SV-CAN-2: the merges :func:`engine.shapes.merge_moves` lists;
     the reason names the first of its conditions the two melds miss."""
     rules = state.rules

@@ -30,6 +30,7 @@ from engine.notation_lines import (
     flags_text,
     head_lines,
     ints_text,
+    named,
     option_text,
     read_position,
     zone_lines,
@@ -37,7 +38,7 @@ from engine.notation_lines import (
 from engine.options import OptionSpec
 from engine.rules import RuleSet
 from engine.scoring import hand_result
-from engine.state import MeldPile, Phase, State, Turn, evolve
+from engine.state import ASK_PHASES, CANASTA_PHASES, MeldPile, Phase, State, Turn, evolve
 from engine.transitions import apply_stage, make_meld
 from engine.variants import variant_module
 
@@ -174,7 +175,7 @@ def _import(text: str) -> State:
     melds = tuple(_parse_melds(rules, r.get(f"melds{t}", "-")) for t in range(teams))
     cards = fill_zones(composition(rules), seed, zones, (m.cards for side in melds for m in side),
                        [k for k in r.order if k in zones])
-    phase = Phase(r.get("phase", "draw"))
+    phase = named(r.get("phase", "draw"), CANASTA_PHASES, "phase")
     turn_seat = r.one("turn", str(order[0]))
     asked = r.get("asked", "0 - draw").split()
     flags = r.flags("flags", 3) if len(r.get("flags", "0 0").split()) == 3 else (
@@ -184,7 +185,7 @@ def _import(text: str) -> State:
     hands = tuple(tuple(sorted(cards[f"hand{s}"])) for s in range(n))
     turn = Turn(
         seat=turn_seat, drew="" if drew == "-" else drew, asked=asked[0] == "1",
-        answer="" if asked[1] == "-" else asked[1], asked_in=Phase(asked[2]),
+        answer="" if asked[1] == "-" else asked[1], asked_in=named(asked[2], ASK_PHASES, "asked in phase"),
         created=() if created == "-" else tuple(_read_code(c) for c in created.split()),
         laid_off_on_partner=flags[0], no_discard=flags[1], last_chance=flags[2],
     )
@@ -206,7 +207,23 @@ def _import(text: str) -> State:
     if "result" in r.fields:
         went_out, concealed = r.ints("result", 2)
         state = evolve(state, result=hand_result(state, went_out, bool(concealed)))
+    _check_phase(state)
     return state
+
+
+def _check_phase(state: State) -> None:
+    """The phase agrees with the turn and the result, as play leaves them: a partner is
+    asked only after an ask (CL-OUT-4), and a hand is over exactly when it has a result,
+    the game exactly when that result decides it (CL-GAME-3)."""
+    t = state.turn
+    if (state.phase is Phase.PERMISSION) != (t.asked and not t.answer):
+        raise BadInput(Reason.BAD_NOTATION,
+                       "the permission phase is exactly the wait for an asked partner's answer")
+    result = state.result
+    if (result is not None) != (state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)):
+        raise BadInput(Reason.BAD_NOTATION, "a result line comes exactly with a hand that is over")
+    if result is not None and (result.winner >= 0 or result.draw) != (state.phase is Phase.GAME_OVER):
+        raise BadInput(Reason.BAD_NOTATION, "game_over is the phase of a result that decides the game")
 
 
 def _upcards(rules: RuleSet, text: str) -> tuple[Card, ...]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -107,6 +107,14 @@ def read_position(read: Callable[[str], _S], text: str) -> _S:
     # a name of its own: compiled, ``err`` holds only the EngineError of the clause above
     except (ValueError, IndexError, KeyError) as bad:
         raise BadInput(Reason.BAD_NOTATION, f"bad position: {bad}") from None
+
+
+def named(text: str, choices: Mapping[str, _S], what: str) -> _S:
+    """The one of ``choices`` that ``text`` names: a phase names only one of its game's."""
+    if text not in choices:
+        raise BadInput(Reason.BAD_NOTATION,
+                       f"{what} {text!r} is not one of {', '.join(choices)}")
+    return choices[text]
 
 
 @mypyc_attr(native_class=False)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import overload
 
 from engine import transitions as tr
+from engine.canasta_reasons import CanastaViolation
 from engine.cards import IS_BLACK_THREE, JOKER, RANK, Card
 from engine.checks import refusal
-from engine.errors import BadInput, Reason, RuleViolation
+from engine.errors import BadInput, Reason
 from engine.games import game_of
 from engine.hands import remove_cards
 from engine.legal import canasta_legal_moves
@@ -59,13 +60,13 @@ def apply(state: AnyState, move: Move, seat: int | None = None) -> AnyState:
 def canasta_apply(state: State, move: Move, seat: int | None = None) -> State:
     """:func:`apply` of a Canasta-family state."""
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
-        reason = Reason.GAME_OVER if state.phase is Phase.GAME_OVER else Reason.HAND_OVER
-        raise RuleViolation(reason, "the hand is over: deal the next one", "CL-TURN-4")
+        over = state.phase is Phase.GAME_OVER
+        raise CanastaViolation(Reason.GAME_OVER if over else Reason.HAND_OVER, "the hand is over: deal the next one", "CL-TURN-4")
     if seat is not None:
         if not 0 <= seat < state.rules.players:
             raise BadInput(Reason.BAD_SEAT, f"there is no seat {seat}")
         if seat != state.awaited:
-            raise RuleViolation(Reason.NOT_YOUR_TURN,
+            raise CanastaViolation(Reason.NOT_YOUR_TURN,
                                 f"seat {state.awaited} is to move, not seat {seat}", "CL-TURN-2")
     chosen = move
     move = canasta_canonicalize(state, move)
@@ -75,9 +76,9 @@ def canasta_apply(state: State, move: Move, seat: int | None = None) -> State:
     if not ((move is chosen and any(m is move for m in legal)) or move in legal):
         why = refusal(state, move)
         if why is None:  # the checks pass a move the generator left out: never seen
-            raise RuleViolation(Reason.NOT_LISTED, f"{move} is not legal here", "CL-TURN-3")
+            raise CanastaViolation(Reason.NOT_LISTED, f"{move} is not legal here", "CL-TURN-3")
         # a fresh error: the checks may hand out one shared instance
-        raise RuleViolation(why.reason, why.message, why.rule)
+        raise CanastaViolation(why.reason, why.message, why.rule)
     return _do(state, move)
 
 
@@ -152,7 +153,7 @@ def canasta_canonicalize(state: State, move: Move) -> Move:
     else:
         groups = (move.cards,)
     if remove_cards(hand, (c for g in groups for c in g)) is None:
-        raise RuleViolation(Reason.CARDS_NOT_IN_HAND,
+        raise CanastaViolation(Reason.CARDS_NOT_IN_HAND,
                             f"{move} uses cards that are not in the hand", "CL-TURN-3")
     rest = list(hand)
     if isinstance(move, AddToMeld) and not move.label and not 0 <= move.rank < WILD_RANK:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final, Optional, TypeVar
+from typing import Final, Literal, Optional, TypeAlias, TypeVar, get_args
 
 from mypy_extensions import mypyc_attr
 
@@ -105,6 +105,10 @@ def stamp_ply(fresh: object, ply: int) -> None:
 
 
 class Phase(StrEnum):
+    """Every phase of every game, as the contract's one phase enum names them (a view's
+    ``phase``). A game's states hold only that game's phases: :data:`CanastaPhase` here,
+    ``MayIPhase`` in engine/mayi/state.py."""
+
     DRAW = "draw"
     DRAW_EXHAUSTED = "draw_exhausted"
     MELD = "meld"
@@ -112,6 +116,16 @@ class Phase(StrEnum):
     BUY_WINDOW = "buy_window"  # May I?: out-of-turn buy answers are awaited (MI-BUY)
     HAND_OVER = "hand_over"
     GAME_OVER = "game_over"
+
+
+# The Canasta family's phases: it never waits for buy answers (May I?'s window).
+CanastaPhase: TypeAlias = Literal[Phase.DRAW, Phase.DRAW_EXHAUSTED, Phase.MELD,
+                                  Phase.PERMISSION, Phase.HAND_OVER, Phase.GAME_OVER]
+# Where a player may ask to go out (CL-OUT-4), and where the answer returns to.
+AskPhase: TypeAlias = Literal[Phase.DRAW, Phase.DRAW_EXHAUSTED, Phase.MELD]
+# by name, for the position reader: text names only a phase of its own game
+CANASTA_PHASES: Final[dict[str, CanastaPhase]] = {p.value: p for p in get_args(CanastaPhase)}
+ASK_PHASES: Final[dict[str, AskPhase]] = {p.value: p for p in get_args(AskPhase)}
 
 
 # Rank codes of the melds that are not groups of one rank (see engine.melds).
@@ -183,7 +197,7 @@ class Turn:
     drew: "str" = ""  # "", "stock" or "pile"
     asked: "bool" = False
     answer: "str" = ""  # "", "yes" or "no"
-    asked_in: "Phase" = Phase.DRAW
+    asked_in: "AskPhase" = Phase.DRAW
     staged: "tuple[Move, ...]" = ()
     base_hand: "tuple[Card, ...]" = ()
     base_melds: "tuple[MeldPile, ...]" = ()
@@ -241,7 +255,7 @@ class State:
     pending_red3: "tuple[bool, ...]"  # per seat: dealt red threes not yet laid
     asks: "tuple[int, ...]"  # per seat: questions asked this hand
     penalties: "tuple[int, ...]"  # per team, this hand
-    phase: "Phase"
+    phase: "CanastaPhase"
     turn: "Turn"
     ply: "int" = 0
     result: "Optional[HandResult]" = None

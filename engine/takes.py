@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.canasta_reasons import CanastaViolation
 from engine.cards import IS_BLACK_THREE, IS_RED_THREE, RANK, SUIT, THREE
-from engine.errors import Reason, RuleViolation
+from engine.errors import Reason
 from engine.hands import HandView, remove_cards
 from engine.melds import (
     SEQ_MAX,
@@ -34,28 +35,28 @@ from engine.transitions import (
 from engine.turn import out_allowed
 
 # Refusals without a detail of the position are built once (the generator asks the checks).
-_MUST_TAKE: Final = RuleViolation(Reason.MUST_TAKE_PILE,
+_MUST_TAKE: Final = CanastaViolation(Reason.MUST_TAKE_PILE,
                            "the top card fits your meld: the pile must be taken", "CL-EXH-4")
-_PILE_EMPTY: Final = RuleViolation(Reason.PILE_EMPTY, "the pile is empty", "CL-PILE-12")
-_PILE_BLOCKED: Final = RuleViolation(Reason.PILE_BLOCKED,
+_PILE_EMPTY: Final = CanastaViolation(Reason.PILE_EMPTY, "the pile is empty", "CL-PILE-12")
+_PILE_BLOCKED: Final = CanastaViolation(Reason.PILE_BLOCKED,
                               "a wild card or black three on top blocks the pile", "CL-PILE-2")
-_PILE_ONE_CARD: Final = RuleViolation(Reason.PILE_ONE_CARD,
+_PILE_ONE_CARD: Final = CanastaViolation(Reason.PILE_ONE_CARD,
                                "one card in hand cannot take a one-card pile", "CL-PILE-9")
-_FROZEN: Final = RuleViolation(Reason.PILE_FROZEN,
+_FROZEN: Final = CanastaViolation(Reason.PILE_FROZEN,
                         "the pile is frozen for your side: a natural pair is needed", "CL-PILE-6")
-_SHOW_NATURAL: Final = RuleViolation(Reason.PILE_TAKE_INVALID,
+_SHOW_NATURAL: Final = CanastaViolation(Reason.PILE_TAKE_INVALID,
                               "no meld of that rank: show a natural card with the top card",
                               "CL-PILE-7")
-_CLOSED: Final = RuleViolation(Reason.NATURAL_CANASTA_CLOSED,
+_CLOSED: Final = CanastaViolation(Reason.NATURAL_CANASTA_CLOSED,
                         "no wild card may join a natural canasta", "CL-CAN-3")
-_WILDS: Final = RuleViolation(Reason.TOO_MANY_WILDS, "too many wild cards", "CL-MELD-1")
-_NO_MELD: Final = RuleViolation(Reason.PILE_TAKE_INVALID, "the take does not meld the top card",
+_WILDS: Final = CanastaViolation(Reason.TOO_MANY_WILDS, "too many wild cards", "CL-MELD-1")
+_NO_MELD: Final = CanastaViolation(Reason.PILE_TAKE_INVALID, "the take does not meld the top card",
                          "CL-PILE-7")
-_CANNOT_END: Final = RuleViolation(Reason.MUST_KEEP_CARD,
+_CANNOT_END: Final = CanastaViolation(Reason.MUST_KEEP_CARD,
                             "after this take the turn could not end legally", "CL-OUT-3")
 
 
-def decline_refusal(state: State, takes: list[TakePile]) -> RuleViolation | None:
+def decline_refusal(state: State, takes: list[TakePile]) -> CanastaViolation | None:
     """CL-EXH-4: with the stock empty, a pile whose top fits a meld must be taken
     (``takes``: the legal takes)."""
     if not takes or not state.rules.exhausted_take_compulsory:  # BO-END-3: optional
@@ -75,7 +76,7 @@ def pile_frozen_for_both(state: State) -> bool:
     return any(wild[c] or IS_RED_THREE[c] or (black and IS_BLACK_THREE[c]) for c in state.pile)
 
 
-def pile_refusal(state: State) -> RuleViolation | None:
+def pile_refusal(state: State) -> CanastaViolation | None:
     """CL-PILE-2/9/12: the pile is empty, blocked by a wild card or a three on top, or a
     one-card pile faces a one-card hand."""
     pile = state.pile
@@ -90,7 +91,7 @@ def pile_refusal(state: State) -> RuleViolation | None:
 
 
 def companion_refusal(frozen: bool, meld: MeldPile | None, closed: bool, naturals: int,
-                      wilds: int, cap: int) -> RuleViolation | None:
+                      wilds: int, cap: int) -> CanastaViolation | None:
     """CL-PILE-6/7, CL-MELD-1, CL-CAN-3: hand cards (``naturals`` of the top card's rank
     and ``wilds``) that meld the top card, alone or with the side's ``meld`` of its rank
     (``closed`` to wild cards; ``cap``: the wild cards it may still take)."""
@@ -141,7 +142,7 @@ def take_companions(state: State) -> list[Group]:
     return out
 
 
-def take_refusal(state: State, move: TakePile) -> RuleViolation | None:
+def take_refusal(state: State, move: TakePile) -> CanastaViolation | None:
     """The first rule a take of the pile breaks, or ``None``: the pile (CL-PILE-2/9/12),
     the cards shown (CL-PILE-6/7, SA-PILE-1..7), the opening (CL-MIN-6, CL-PILE-8), and a
     turn that can still end (CL-OUT-3)."""
@@ -153,12 +154,12 @@ def take_refusal(state: State, move: TakePile) -> RuleViolation | None:
     top = state.pile[-1]
     rank = RANK[top]
     if any(not wild[c] and RANK[c] != rank for c in move.cards):
-        return RuleViolation(Reason.MIXED_RANKS, f"the cards must match the top card {top}",
+        return CanastaViolation(Reason.MIXED_RANKS, f"the cards must match the top card {top}",
                              "CL-PILE-6")
     if rules.pile_pair_only:
         why = pair_refusal(state, move)
     elif move.target:
-        why = RuleViolation(Reason.PILE_TAKE_INVALID, "the top card joins the meld of its "
+        why = CanastaViolation(Reason.PILE_TAKE_INVALID, "the top card joins the meld of its "
                             "rank: name no meld", "CL-PILE-7")
     else:
         naturals = sum(1 for c in move.cards if not wild[c])
@@ -173,12 +174,12 @@ def take_refusal(state: State, move: TakePile) -> RuleViolation | None:
     return None if _take_can_end_turn(state, move, _gained(state)) else _CANNOT_END
 
 
-def _opening_refusal(state: State, move: TakePile) -> RuleViolation | None:
+def _opening_refusal(state: State, move: TakePile) -> CanastaViolation | None:
     """CL-MIN-6: an unopened side's take reaches its minimum with the top card, the cards
     shown and only the extra melds it needs (CL-PILE-8)."""
     seat = state.turn.seat
     if state.opened[state.team_of(seat)]:
-        return RuleViolation(Reason.EXTRA_MELD_NOT_NEEDED, "extra melds are shown only for an "
+        return CanastaViolation(Reason.EXTRA_MELD_NOT_NEEDED, "extra melds are shown only for an "
                              "initial meld", "CL-PILE-8") if move.extras else None
     rules = state.rules
     values = rules.values
@@ -187,7 +188,7 @@ def _opening_refusal(state: State, move: TakePile) -> RuleViolation | None:
     base = values[top] + sum(values[c] for c in move.cards)
     points = base + sum(values[c] for g in move.extras for c in g)
     if points < need:
-        return RuleViolation(
+        return CanastaViolation(
             Reason.OPENING_MINIMUM_NOT_MET,
             f"the initial meld counts {points}, the minimum is {need} "
             "(only the top card of the pile counts)", "CL-MIN-6")
@@ -197,7 +198,7 @@ def _opening_refusal(state: State, move: TakePile) -> RuleViolation | None:
     if base < need and rest is not None and move.extras in list(
             opening_sets(rules, rest, need - base, exclude=RANK[top])):
         return None
-    return RuleViolation(Reason.EXTRA_MELD_NOT_NEEDED,
+    return CanastaViolation(Reason.EXTRA_MELD_NOT_NEEDED,
                          "show only the extra melds the minimum needs", "CL-PILE-8")
 
 
@@ -271,57 +272,57 @@ def pair_takes(state: State) -> list[TakePile]:
     return out
 
 
-def pair_refusal(state: State, move: TakePile) -> RuleViolation | None:
+def pair_refusal(state: State, move: TakePile) -> CanastaViolation | None:
     """SA-PILE-1..7, SV-CAN-1: the cards and the meld of a take where a natural pair takes
     the pile (the minimum is checked after)."""
     rules = state.rules
     top = state.pile[-1]
     if any(rules.wild[c] for c in move.cards):
-        return RuleViolation(Reason.PILE_NEEDS_PAIR, "the pile is taken with a natural pair, "
+        return CanastaViolation(Reason.PILE_NEEDS_PAIR, "the pile is taken with a natural pair, "
                              "never with a wild card", "SA-PILE-2")
     if len(move.cards) == 1:
-        return RuleViolation(Reason.PILE_NEEDS_PAIR, "one natural card does not take the "
+        return CanastaViolation(Reason.PILE_NEEDS_PAIR, "one natural card does not take the "
                              "pile: show a natural pair", "SA-PILE-1")
     melds = state.melds[state.team_of(state.turn.seat)]
     meld = None
     if move.target:
         at = find_label(melds, move.target)
         if at < 0 or move.target not in [lab for _, lab, _ in targets(melds)]:
-            return RuleViolation(Reason.NO_SUCH_MELD, f"your side has no meld {move.target}",
+            return CanastaViolation(Reason.NO_SUCH_MELD, f"your side has no meld {move.target}",
                                  "SA-PILE-3")
         meld = melds[at]
         if meld.is_canasta:
-            return RuleViolation(Reason.MELD_CLOSED,
+            return CanastaViolation(Reason.MELD_CLOSED,
                                  "the pile never goes to a completed canasta", "SA-PILE-5")
     room = (rules.group_max or NO_LIMIT) if meld is None else group_room(rules, meld)
     if move.cards:
         if meld is not None and meld.rank != RANK[top]:
-            return RuleViolation(Reason.PILE_TAKE_INVALID,
+            return CanastaViolation(Reason.PILE_TAKE_INVALID,
                                  "a natural pair joins a group of its rank", "SA-PILE-4")
         return _over_seven() if len(move.cards) + 1 > room else None
     if not state.opened[state.team_of(state.turn.seat)] or pile_frozen_for_both(state):
-        return RuleViolation(Reason.PILE_FROZEN, "the pile is frozen for your side: a natural "
+        return CanastaViolation(Reason.PILE_FROZEN, "the pile is frozen for your side: a natural "
                              "pair is needed", "SA-PILE-6")
     if meld is None:
-        return RuleViolation(Reason.PILE_TAKE_INVALID, "name the meld the top card extends",
+        return CanastaViolation(Reason.PILE_TAKE_INVALID, "name the meld the top card extends",
                              "SA-PILE-3")
     if meld.rank >= SEQ_RANK:
         low, high = seq_range(meld)
         if SUIT[top] != meld.rank - SEQ_RANK or RANK[top] not in (low - 1, high + 1):
-            return RuleViolation(Reason.PILE_TAKE_INVALID,
+            return CanastaViolation(Reason.PILE_TAKE_INVALID,
                                  "the top card does not extend that sequence", "SA-PILE-3")
         return None
     if meld.rank != RANK[top]:
-        return RuleViolation(Reason.PILE_TAKE_INVALID, "the top card does not fit that meld",
+        return CanastaViolation(Reason.PILE_TAKE_INVALID, "the top card does not fit that meld",
                              "SA-PILE-3")
     if not rules.pile_extend_group:
-        return RuleViolation(Reason.PILE_NEEDS_PAIR, "the pile is taken with a natural pair "
+        return CanastaViolation(Reason.PILE_NEEDS_PAIR, "the pile is taken with a natural pair "
                              "only", "SA-PILE-3")
     return _over_seven() if room < 1 else None
 
 
-def _over_seven() -> RuleViolation:
-    return RuleViolation(Reason.MELD_CLOSED, "no meld may have more than seven cards",
+def _over_seven() -> CanastaViolation:
+    return CanastaViolation(Reason.MELD_CLOSED, "no meld may have more than seven cards",
                          "SV-CAN-1")
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.canasta_reasons import CanastaViolation
 from engine.cards import RANK, THREE, Card
-from engine.errors import Reason, RuleViolation
+from engine.errors import Reason
 from engine.hands import HandView, remove_cards
 from engine.melds import (
     SEQ_RANK,
@@ -56,41 +57,41 @@ from engine.transitions import (
 
 # Refusals without a detail of the position are built once: the generators ask these
 # checks for every candidate, and most candidates that fail, fail here.
-_NO_PARTNER: Final = RuleViolation(Reason.ASK_NOT_ALLOWED,
+_NO_PARTNER: Final = CanastaViolation(Reason.ASK_NOT_ALLOWED,
                             "there is no partner to ask: play without permission", "CL-P2-5")
-_ASK_ONCE: Final = RuleViolation(Reason.ASK_NOT_ALLOWED,
+_ASK_ONCE: Final = CanastaViolation(Reason.ASK_NOT_ALLOWED,
                           "you may ask only once, before melding or taking the pile", "CL-OUT-4")
-_NOTHING_STAGED: Final = RuleViolation(Reason.NOTHING_TO_UNDO, "no meld of this turn to take back",
+_NOTHING_STAGED: Final = CanastaViolation(Reason.NOTHING_TO_UNDO, "no meld of this turn to take back",
                                 "CL-MIN-8")
-_GOES_ON: Final = RuleViolation(Reason.WRONG_PHASE, "the turn goes on: discard", "CL-EXH-2")
-_NO_DISCARD: Final = RuleViolation(Reason.WRONG_PHASE,
+_GOES_ON: Final = CanastaViolation(Reason.WRONG_PHASE, "the turn goes on: discard", "CL-EXH-2")
+_NO_DISCARD: Final = CanastaViolation(Reason.WRONG_PHASE,
                             "after a red three as the last stock card there is no discard",
                             "CL-EXH-2")
-_NOBODY_OUT: Final = RuleViolation(Reason.MUST_KEEP_CARD,
+_NOBODY_OUT: Final = CanastaViolation(Reason.MUST_KEEP_CARD,
                             "nobody goes out: the last card may not be discarded", "BO-OUT-1")
-_MINIMUM_STAGED: Final = RuleViolation(
+_MINIMUM_STAGED: Final = CanastaViolation(
     Reason.OPENING_MINIMUM_NOT_MET,
     "the melds of this turn do not reach the minimum: add or undo", "CL-MIN-8")
-_LAST_CARD: Final = RuleViolation(Reason.MUST_KEEP_CARD,
+_LAST_CARD: Final = CanastaViolation(Reason.MUST_KEEP_CARD,
                            "discarding the last card is going out: use 'out'", "CL-DISC-5")
-_LAY_FIRST: Final = RuleViolation(Reason.MUST_KEEP_CARD,
+_LAY_FIRST: Final = CanastaViolation(Reason.MUST_KEEP_CARD,
                            "go out by melding all but at most one card first", "CL-OUT-1")
-_OUT_REFUSED: Final = RuleViolation(Reason.GO_OUT_REFUSED, "your partner said no", "CL-OUT-6")
-_BLACK_STAGED: Final = RuleViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
+_OUT_REFUSED: Final = CanastaViolation(Reason.GO_OUT_REFUSED, "your partner said no", "CL-OUT-6")
+_BLACK_STAGED: Final = CanastaViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
                               "black threes were melded: this turn must go out", "CL-MELD-3")
-_MUST_GO_OUT: Final = RuleViolation(Reason.MUST_GO_OUT,
+_MUST_GO_OUT: Final = CanastaViolation(Reason.MUST_GO_OUT,
                              "your partner said yes and you can go out: you must", "CL-OUT-5")
-_BLACK_OUT: Final = {rule: RuleViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
+_BLACK_OUT: Final = {rule: CanastaViolation(Reason.BLACK_THREES_ONLY_GOING_OUT,
                                   "black threes are melded only when going out", rule)
               for rule in ("CL-MELD-3", "SA-B3-1")}
-_BONUS_FIRST: Final = RuleViolation(
+_BONUS_FIRST: Final = CanastaViolation(
     Reason.OPENING_MINIMUM_NOT_MET, "reach the minimum before completing the first canasta "
     "(its bonus cards end the undo)", "SV-BONUS-2")
-_MINIMUM_LOST: Final = RuleViolation(Reason.OPENING_MINIMUM_NOT_MET,
+_MINIMUM_LOST: Final = CanastaViolation(Reason.OPENING_MINIMUM_NOT_MET,
                               "the minimum count can no longer be reached this turn", "CL-MIN-8")
 
 
-def ask_refusal(state: State) -> RuleViolation | None:
+def ask_refusal(state: State) -> CanastaViolation | None:
     """CL-OUT-4: once per turn, before drawing or right after a stock draw; CL-P2-5: only
     with a partner."""
     rules = state.rules
@@ -109,7 +110,7 @@ def ask_refusal(state: State) -> RuleViolation | None:
     return _ASK_ONCE
 
 
-def undo_refusal(state: State) -> RuleViolation | None:
+def undo_refusal(state: State) -> CanastaViolation | None:
     """CL-MIN-8: ``undo`` takes back the melds staged this turn, if any."""
     return None if state.turn.staged else _NOTHING_STAGED
 
@@ -150,7 +151,7 @@ def black_meld_staged(state: State) -> bool:
     return any(isinstance(m, Meld) and RANK[m.groups[0][0]] == THREE for m in staged)
 
 
-def end_refusal(state: State, move: Discard | GoOut | EndHand) -> RuleViolation | None:
+def end_refusal(state: State, move: Discard | GoOut | EndHand) -> CanastaViolation | None:
     """The first rule that keeps this move from ending the turn, or ``None`` (CL-DISC-1/5,
     CL-EXH-2, BO-OUT-1, CL-MIN-8, CL-MELD-3, CL-OUT-1/5/6). Apart from the card being in
     the hand, the verdict does not depend on which card is discarded."""
@@ -159,7 +160,7 @@ def end_refusal(state: State, move: Discard | GoOut | EndHand) -> RuleViolation 
     rules = state.rules
     card = None if isinstance(move, EndHand) else move.card
     if card is not None and card not in hand:
-        return RuleViolation(Reason.CARDS_NOT_IN_HAND, f"{card} is not in the hand",
+        return CanastaViolation(Reason.CARDS_NOT_IN_HAND, f"{card} is not in the hand",
                              "CL-DISC-1")
     if isinstance(move, EndHand):
         if not (t.no_discard and hand):
@@ -352,7 +353,7 @@ def _keeps_two(rules: RuleSet, move: Move, spare: int) -> bool:
 
 
 def meld_context_refusal(state: State, move: Move, facts: TurnFacts,
-                         explain: bool = True) -> RuleViolation | None:
+                         explain: bool = True) -> CanastaViolation | None:
     """The turn's checks of a meld action of a legal shape: black threes lead to going out
     (CL-MELD-3, SA-B3-1), the hand keeps the cards it must (CL-MELD-11, CL-OUT-3/6,
     BO-OUT-2, BO-C1), the minimum stays reachable (CL-MIN-8, SV-BONUS-2).
@@ -378,7 +379,7 @@ def meld_context_refusal(state: State, move: Move, facts: TurnFacts,
     return _minimum_refusal(state, move, facts) if facts.check_minimum else None
 
 
-def _keep_refusal(state: State, after: State) -> RuleViolation:
+def _keep_refusal(state: State, after: State) -> CanastaViolation:
     """Why an action that leaves fewer cards than the turn needs cannot go out."""
     rules = state.rules
     team = state.team_of(state.turn.seat)
@@ -394,21 +395,21 @@ def _keep_refusal(state: State, after: State) -> RuleViolation:
     return _MINIMUM_LOST if not state.opened[team] else _KEEP_ONE
 
 
-_KEEP_TWO: Final = RuleViolation(Reason.MUST_KEEP_CARD, "nobody goes out: keep two cards to discard "
+_KEEP_TWO: Final = CanastaViolation(Reason.MUST_KEEP_CARD, "nobody goes out: keep two cards to discard "
                           "one and hold one", "BO-OUT-2")
-_NEEDS_ESCALERA: Final = RuleViolation(Reason.GO_OUT_NEEDS_CANASTAS, "going out needs two canastas, "
+_NEEDS_ESCALERA: Final = CanastaViolation(Reason.GO_OUT_NEEDS_CANASTAS, "going out needs two canastas, "
                                 "one of them an escalera: keep a card", "BO-C1")
-_REFUSED_KEEP: Final = RuleViolation(Reason.GO_OUT_REFUSED,
+_REFUSED_KEEP: Final = CanastaViolation(Reason.GO_OUT_REFUSED,
                               "your partner said no: keep a card to discard", "CL-OUT-6")
-_KEEP_ONE: Final = RuleViolation(Reason.MUST_KEEP_CARD, "keep a card to discard", "CL-OUT-3")
-_CANASTAS_NEEDED: Final[dict[tuple[int, str], RuleViolation]] = {}
+_KEEP_ONE: Final = CanastaViolation(Reason.MUST_KEEP_CARD, "keep a card to discard", "CL-OUT-3")
+_CANASTAS_NEEDED: Final[dict[tuple[int, str], CanastaViolation]] = {}
 
 
-def _needs_canastas(count: int, rule: str) -> RuleViolation:
+def _needs_canastas(count: int, rule: str) -> CanastaViolation:
     """GO_OUT_NEEDS_CANASTAS for ``count`` canastas, built once per count and rule."""
     found = _CANASTAS_NEEDED.get((count, rule))
     if found is None:
-        found = _CANASTAS_NEEDED[(count, rule)] = RuleViolation(
+        found = _CANASTAS_NEEDED[(count, rule)] = CanastaViolation(
             Reason.GO_OUT_NEEDS_CANASTAS, f"going out needs {count} canasta(s)", rule)
     return found
 
@@ -423,7 +424,7 @@ def _could_go_out(state: State) -> bool:
     return can_still_go_out(state)
 
 
-def _minimum_refusal(state: State, move: Move, facts: TurnFacts) -> RuleViolation | None:
+def _minimum_refusal(state: State, move: Move, facts: TurnFacts) -> CanastaViolation | None:
     """CL-MIN-8 feasibility: can an unopened side (``facts.check_minimum``) still reach
     its minimum after this move? SV-BONUS-2: not by completing the first canasta first.
 

@@ -9,6 +9,7 @@ import pytest
 from engine import BadInput, Phase, Reason, apply, new_game, next_deal
 from engine.bots import random_move
 from engine.codec import decode_state, encode_state
+from engine.games import game_of
 from engine.notation import export_position
 
 
@@ -38,3 +39,17 @@ def test_codec_refuses_garbage(blob: bytes) -> None:
     with pytest.raises(BadInput) as err:
         decode_state(blob)
     assert err.value.reason is Reason.BAD_NOTATION
+
+
+@pytest.mark.parametrize(("variant", "phase"), [("classic", Phase.BUY_WINDOW),
+                                                ("may_i", Phase.PERMISSION)])
+def test_codec_refuses_a_phase_of_another_game(variant: str, phase: Phase) -> None:
+    """A state holds only its own game's phases (no buy window in the Canasta family,
+    MI-BUY-1; no asked partner in May I?, CL-OUT-4): bytes that put one in another's
+    phase are not an encoded state."""
+    state = new_game(variant, 4, seed=1)
+    forged = encode_state(game_of(state).evolve(state, phase=phase))
+    with pytest.raises(BadInput) as err:
+        decode_state(forged)
+    assert err.value.reason is Reason.BAD_NOTATION
+    assert f"'{phase.value}' is not one of" in err.value.message

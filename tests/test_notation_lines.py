@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BadInput, Reason
+from engine import BadInput, Phase, Reason, apply, legal_moves
 from engine.cards import parse_cards
+from engine.moves import parse_move
 from engine.notation import export_position, import_position
 
 CANASTA = ("canasta-position 1\nplayers: 4\nred3_0: 3H 3D\nred3_1: 3H 3D\n"
@@ -35,3 +36,42 @@ def test_both_games_refuse_bad_lines_alike(head: str, lines: str, message: str) 
         import_position(head + lines)
     assert err.value.reason is Reason.BAD_NOTATION
     assert err.value.message == message
+
+
+@pytest.mark.parametrize(("head", "lines", "message"), [
+    (CANASTA, "phase: buy_window\n",
+     "phase 'buy_window' is not one of draw, draw_exhausted, meld, permission, hand_over, "
+     "game_over"),
+    (MAY_I, "phase: permission\n",
+     "phase 'permission' is not one of draw, meld, buy_window, hand_over, game_over"),
+    (CANASTA, "phase: permission\nasked: 1 - game_over\n",
+     "asked in phase 'game_over' is not one of draw, draw_exhausted, meld"),
+    (CANASTA, "phase: permission\nasked: 0 - draw\n",
+     "the permission phase is exactly the wait for an asked partner's answer"),
+    (CANASTA, "phase: draw\nasked: 1 - draw\n",
+     "the permission phase is exactly the wait for an asked partner's answer"),
+    (CANASTA, "phase: game_over\n", "a result line comes exactly with a hand that is over"),
+    (CANASTA, "phase: meld\ndrew: stock\nresult: 0 0\n",
+     "a result line comes exactly with a hand that is over"),
+    (CANASTA, "phase: game_over\nresult: 0 0\n",
+     "game_over is the phase of a result that decides the game"),
+])
+def test_a_position_is_in_a_phase_of_its_own_game(head: str, lines: str, message: str) -> None:
+    """Each game's positions hold only that game's phases, as play leaves them: no buy
+    window in the Canasta family and no permission phase in May I? (MI-BUY-1); a partner
+    is waited for only after an ask made while drawing or melding (CL-OUT-4); a hand is
+    over exactly when it has a result, and the game exactly when that result decides it
+    (CL-GAME-3). Read before, such a text opened a game nobody could move in, or one that
+    an answer ended without a result."""
+    with pytest.raises(BadInput) as err:
+        import_position(head + lines + "stock: *\n")
+    assert err.value.reason is Reason.BAD_NOTATION
+    assert err.value.message == message
+
+
+def test_an_asked_partner_answers_back_into_the_asking_phase() -> None:
+    """CL-OUT-4: the permission phase read from a text returns, on the answer, to the
+    phase the ask was made in."""
+    state = import_position(CANASTA + "phase: permission\nasked: 1 - meld\ndrew: stock\nstock: *\n")
+    assert state.awaited == 2 and [str(m) for m in legal_moves(state)] == ["yes", "no"]
+    assert apply(state, parse_move("no")).phase is Phase.MELD

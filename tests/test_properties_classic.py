@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import fields, is_dataclass, replace
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import given, settings
@@ -36,6 +36,7 @@ from engine import (
     next_deal,
     parse_move,
 )
+from engine.canasta_reasons import CanastaReason, CanastaViolation
 from engine.cards import CARDS, CODES, RANK, Card, parse_card
 from engine.checks import refusal
 from engine.deck import composition
@@ -356,9 +357,10 @@ RULE_ID = re.compile(r"(CL|SA|BO|SV|MI)-[A-Z0-9]+(-[0-9]+)?")
 
 
 def check_refusal(err: EngineError) -> None:
-    """A refusal is typed as docs/errors.md says, names a specific reason (never the
-    ``NOT_LISTED`` fallback) and, when the rules forbid the move, the rule ID."""
-    assert isinstance(err, (BadInput, RuleViolation)), type(err)
+    """A refusal is typed as docs/errors.md says, names a specific reason of the family's
+    own (never the ``NOT_LISTED`` fallback) and, when the rules forbid the move, the rule ID."""
+    assert isinstance(err, (BadInput, CanastaViolation)), type(err)
+    assert isinstance(err, BadInput) or err.reason in get_args(CanastaReason), err
     assert isinstance(err, BadInput) == (err.reason in MALFORMED), err
     assert err.reason is not Reason.NOT_LISTED, err
     assert isinstance(err, BadInput) or RULE_ID.fullmatch(err.rule), err

@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import given
@@ -42,6 +42,7 @@ from engine.mayi.checks import refusal
 from engine.mayi.legal import contract_melds, legal_moves_for
 from engine.mayi.melds import classify, contiguous
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
+from engine.mayi.reasons import MayIReason, MayIViolation
 from engine.mayi.rules import BuyPriority, MayIRules, build
 from engine.mayi.state import MayIState
 from engine.mayi.successor import evolve
@@ -253,8 +254,10 @@ def check_refusals(state: MayIState, moves: list[Move], rng: random.Random) -> N
 
 def check_refusal(err: EngineError, move: Move) -> None:
     """Typed as docs/errors.md says, with the rule it enforces; ``NOT_LISTED`` only for a
-    move of the Canasta family that May I? does not have."""
-    assert isinstance(err, (BadInput, RuleViolation)), type(err)
+    move of the Canasta family that May I? does not have; a rule's refusal is one of May
+    I?'s own reasons."""
+    assert isinstance(err, (BadInput, MayIViolation)), type(err)
+    assert isinstance(err, BadInput) or err.reason in get_args(MayIReason), err
     assert isinstance(err, BadInput) == (err.reason in MALFORMED), err
     assert isinstance(err, BadInput) or RULE_ID.fullmatch(err.rule), err
     foreign = isinstance(move, (Meld, GoOut)) or (isinstance(move, TakePile)

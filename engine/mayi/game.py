@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.cards import Card, parse_card
-from engine.errors import BadInput, Reason, RuleViolation
+from engine.errors import BadInput, Reason
 from engine.mayi import transitions as tr
+from engine.mayi.reasons import MayIViolation
 from engine.mayi.rules import build
 from engine.mayi.state import MayIState
 from engine.state import Phase
@@ -50,7 +51,7 @@ def next_deal(state: MayIState, deck: Sequence[Card | str] | None = None) -> May
     :raises RuleViolation: ``HAND_NOT_OVER`` while the deal is played, ``GAME_OVER`` at the end.
     """
     if state.phase is Phase.GAME_OVER:
-        raise RuleViolation(Reason.GAME_OVER, "the game is over", "MI-GAME-1")
+        raise MayIViolation(Reason.GAME_OVER, "the game is over", "MI-GAME-1")
     if state.phase is not Phase.HAND_OVER:
-        raise RuleViolation(Reason.HAND_NOT_OVER, "the deal is still being played", "MI-OUT-2")
+        raise MayIViolation(Reason.HAND_NOT_OVER, "the deal is still being played", "MI-OUT-2")
     return tr.next_deal(state, _deck(deck))

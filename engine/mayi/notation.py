@@ -30,7 +30,7 @@ from engine.errors import BadInput, Reason
 from engine.mayi.melds import classify
 from engine.mayi.rules import OPTIONS, MayIRules, build
 from engine.mayi.scoring import deal_result, game_over
-from engine.mayi.state import MayIState, MayITurn
+from engine.mayi.state import MAYI_PHASES, MayIState, MayITurn
 from engine.mayi.successor import evolve
 from engine.mayi.table import TableMeld
 from engine.mayi.transitions import buy_refusal, composition
@@ -40,6 +40,7 @@ from engine.notation_lines import (
     fill_zones,
     head_lines,
     ints_text,
+    named,
     option_text,
     options_of,
     read_position,
@@ -50,7 +51,6 @@ from engine.state import Phase
 HEADER = "mayi-position 1"
 # a Canasta-style header is read too when the text says "variant: may_i"
 CANASTA_HEADER = "canasta-position 1"
-_PHASES = (Phase.DRAW, Phase.BUY_WINDOW, Phase.MELD, Phase.HAND_OVER, Phase.GAME_OVER)
 
 
 def _upcards(text: str) -> tuple[Card, ...]:
@@ -145,9 +145,7 @@ def _import(text: str) -> MayIState:
         zones[f"hand{s}"] = r.zone(f"hand{s}")
     cards = fill_zones(composition(), seed, zones, (m.cards for seat in melds for m in seat),
                        [k for k in r.order if k in zones])
-    phase = Phase(r.get("phase", "draw"))
-    if phase not in _PHASES:
-        raise BadInput(Reason.BAD_NOTATION, f"phase {phase.value} is not a May I? phase")
+    phase = named(r.get("phase", "draw"), MAYI_PHASES, "phase")
     pile = cards["pile"]
     seat = r.one("turn", str(order[0]))
     live = phase in (Phase.DRAW, Phase.BUY_WINDOW) and bool(pile)

@@ -13,11 +13,12 @@ host applies the calls in the order they arrive.
 
 from __future__ import annotations
 
-from engine.errors import BadInput, Reason, RuleViolation
+from engine.errors import BadInput, Reason
 from engine.mayi import transitions as tr
 from engine.mayi.checks import refusal, seat_refusal
 from engine.mayi.legal import legal_moves, legal_moves_for, may_answer_window
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
+from engine.mayi.reasons import MayIViolation
 from engine.mayi.state import MayIState
 from engine.mayi.successor import BUY_WINDOW, GAME_OVER, HAND_OVER
 from engine.moves import Discard, Draw, Move, TakePile
@@ -33,7 +34,7 @@ def apply(state: MayIState, move: Move, seat: int | None = None) -> MayIState:
     phase = state.phase
     if phase is HAND_OVER or phase is GAME_OVER:
         over = phase is GAME_OVER
-        raise RuleViolation(Reason.GAME_OVER if over else Reason.HAND_OVER,
+        raise MayIViolation(Reason.GAME_OVER if over else Reason.HAND_OVER,
                             "the deal is over: deal the next one" if not over
                             else "the game is over", "MI-OUT-2")
     awaited = state.turn.window[0] if phase is BUY_WINDOW else state.turn.seat
@@ -59,9 +60,9 @@ def apply(state: MayIState, move: Move, seat: int | None = None) -> MayIState:
         if move not in listed:  # only the awaited seat: the window's answers are listed
             why = refusal(state, move)
             if why is None:  # the checks pass a move the generator left out: never seen
-                raise RuleViolation(Reason.NOT_LISTED, f"{move} is not legal here", "MI-TURN-2")
+                raise MayIViolation(Reason.NOT_LISTED, f"{move} is not legal here", "MI-TURN-2")
             # a fresh error: the checks may hand out one shared instance
-            raise RuleViolation(why.reason, why.message, why.rule)
+            raise MayIViolation(why.reason, why.message, why.rule)
     nxt = _play(state, move, mover)  # always a fresh object: set its ply in place
     stamp_ply(nxt, state.ply + 1)
     return nxt

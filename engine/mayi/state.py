@@ -5,7 +5,7 @@ It carries what hosts read on every game (``rules``, ``phase``, ``awaited``,
 ``hands``), with May I?'s own zones: melds per player, who has gone down, the
 buys of each player in this deal and the buy window of the turn.
 
-Phases (:class:`engine.state.Phase`): ``draw`` (the player in turn takes the fresh
+Phases (:data:`MayIPhase`, of :class:`engine.state.Phase`): ``draw`` (the player in turn takes the fresh
 discard or draws), ``buy_window`` (the declined discard is offered: the awaited
 seat answers ``buy`` or ``pass``), ``meld`` (go down, lay off, discard),
 ``hand_over`` and ``game_over``.
@@ -19,7 +19,7 @@ engine/state.py explains (the snapshot codec reads the annotations).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Optional, TypeAlias
+from typing import Final, Literal, Optional, TypeAlias, get_args
 
 from mypy_extensions import mypyc_attr
 
@@ -29,6 +29,11 @@ from engine.mayi.rules import MayIRules
 from engine.mayi.table import TableMeld
 from engine.moves import Move
 from engine.state import HandResult, Phase, State
+
+# May I?'s phases: no permission to go out, no play on an exhausted stock (Canasta's).
+MayIPhase: TypeAlias = Literal[Phase.DRAW, Phase.MELD, Phase.BUY_WINDOW, Phase.HAND_OVER,
+                               Phase.GAME_OVER]
+MAYI_PHASES: Final[dict[str, MayIPhase]] = {p.value: p for p in get_args(MayIPhase)}
 
 # The phases ``awaited`` tests, as module constants: reading a member off the enum
 # class is a slow class attribute lookup (engine/mayi/successor.py has them all).
@@ -91,7 +96,7 @@ class MayIState:
     melds: "tuple[tuple[TableMeld, ...], ...]"  # per seat, in the order laid
     down: "tuple[bool, ...]"  # per seat: has gone down this deal (MI-CON-4)
     buys: "tuple[int, ...]"  # per seat: buys this deal (MI-BUY-5)
-    phase: "Phase"
+    phase: "MayIPhase"
     turn: "MayITurn"
     reshuffles: "int" = 0  # pile reshuffles this deal (MI-STOCK-1), seeds the next one
     ply: "int" = 0
