@@ -32,19 +32,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Final
+from typing import Final, TypeAlias, TypeVar
 
 from engine.cards import IS_BLACK_THREE, RANK
 from engine.errors import BadInput, Reason, RuleViolation
 from engine.games import game_of
 from engine.legal import canasta_legal_moves, legal_moves_for
 from engine.mayi.legal import legal_moves as mayi_legal_moves
+from engine.mayi.moves import MayIMove
 from engine.mayi.state import AnyState, MayIState
 from engine.melds import find_label
 from engine.moves import (
     AddToMeld,
     Answer,
     Ask,
+    CanastaMove,
     Decline,
     Discard,
     Draw,
@@ -61,6 +63,7 @@ from engine.play import canasta_apply
 from engine.state import Phase, State
 
 Bot = Callable[[AnyState, random.Random], Move]
+_M = TypeVar("_M")  # a game's move type (engine.games.Game)
 
 _COMMITS: Final = (Discard, GoOut, EndHand)
 _STAGING: Final = (Meld, AddToMeld, Merge)
@@ -83,7 +86,7 @@ def greedy_move(state: AnyState, rng: random.Random) -> Move:
     return move
 
 
-def canasta_random_move(state: State, rng: random.Random) -> Move:
+def canasta_random_move(state: State, rng: random.Random) -> CanastaMove:
     """:func:`random_move` in the Canasta games."""
     moves = canasta_legal_moves(state)
     # undo is listed only while melds are staged; the moves that end the turn come last
@@ -92,12 +95,12 @@ def canasta_random_move(state: State, rng: random.Random) -> Move:
     return _pick(moves, rng)
 
 
-def mayi_random_move(state: MayIState, rng: random.Random) -> Move:
+def mayi_random_move(state: MayIState, rng: random.Random) -> MayIMove:
     """:func:`random_move` in May I? (it has no undo)."""
     return _pick(mayi_legal_moves(state), rng)
 
 
-def _pick(moves: list[Move], rng: random.Random) -> Move:
+def _pick(moves: list[_M], rng: random.Random) -> _M:
     """``rng.choice(moves)``, inlined (the same draws): random playouts call it every move."""
     n = len(moves)
     if not n:
@@ -118,7 +121,7 @@ _RANDOM: Final = random.Random
 _GETRANDBITS: Final = random.Random.getrandbits
 
 
-def canasta_greedy_move(state: State, rng: random.Random) -> Move:
+def canasta_greedy_move(state: State, rng: random.Random) -> CanastaMove:
     """:func:`greedy_move` in the Canasta games."""
     moves = canasta_legal_moves(state)
     dead: set[tuple[object, ...]] = set()
@@ -138,7 +141,7 @@ def expert_move(state: AnyState, rng: random.Random) -> Move:
 
 
 # A game's legal moves, the expert's preference of each, and whether it may play it.
-Ranking = tuple[list[Move], list[float], Callable[[Move], bool]]
+Ranking: TypeAlias = tuple[list[_M], list[float], Callable[[_M], bool]]
 
 
 def ranked_moves(state: AnyState, limit: int, per_kind: int) -> list[Move]:
@@ -161,7 +164,7 @@ def ranked_moves(state: AnyState, limit: int, per_kind: int) -> list[Move]:
     return ranked[:limit] or undo[:1] or moves[:1]
 
 
-def canasta_ranking(state: State) -> Ranking:
+def canasta_ranking(state: State) -> Ranking[CanastaMove]:
     """:func:`ranked_moves`' input in the Canasta games: a meld action is playable when
     greedy's search finds a way to end the turn after it."""
     moves = canasta_legal_moves(state)
@@ -174,8 +177,8 @@ def canasta_ranking(state: State) -> Ranking:
     return moves, [_score(state, m) for m in moves], ok
 
 
-def best_move(moves: list[Move], score: Callable[[Move], float], rng: random.Random,
-          ok: Callable[[Move], bool] = lambda m: True) -> Move:
+def best_move(moves: list[_M], score: Callable[[_M], float], rng: random.Random,
+              ok: Callable[[_M], bool] = lambda m: True) -> _M:
     """The highest-scoring move that passes ``ok`` (ties in a random order)."""
     scored = sorted(((score(m), i) for i, m in enumerate(moves)), reverse=True)
     at = 0

@@ -4,9 +4,10 @@ A :class:`Game` is what the facade needs of a game: its legal moves, its moves, 
 views, its score, its notation, what a seat may know of it and its bots. The facade
 (``engine.legal_moves``, ``engine.apply``, ``engine.views.seat_view``, ...) finds a
 state's game from its rules (``state.rules.game``) and hands the state over; it never
-asks which type a state is. Each game is a subclass in its own module
-(engine/canasta_game.py, engine/mayi/mayi_game.py); a new game is one more subclass,
-registered in :func:`games`.
+asks which type a state is. Each game is a subclass in its own module, typed with its
+own state and move types (engine/canasta_game.py: ``Game[State, CanastaMove]``,
+engine/mayi/mayi_game.py: ``Game[MayIState, MayIMove]``); a new game is one more
+subclass, registered in :func:`games`.
 
 >>> from engine.game import new_game
 >>> game_of(new_game("may_i", 3)).name, game_of(new_game("samba", 4)).name
@@ -18,16 +19,21 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 from engine.cards import Card
 from engine.mayi.state import AnyState
 from engine.moves import Move
 from engine.state import SideResult
 
+S = TypeVar("S")  # a game's state type
+M = TypeVar("M")  # a game's move type
 
-class Game(ABC):
-    """One game: every method takes and returns that game's own states.
+
+class Game(ABC, Generic[S, M]):
+    """One game: every method takes and returns that game's own states (``S``) and lists
+    and picks its own moves (``M``); ``apply`` and ``canonicalize`` take any move, since
+    a caller may send another game's (it is refused).
 
     A native (compiled) class hierarchy: the facade calls a game's
     methods on every move, and a method of a compiled class is a direct call where a
@@ -40,94 +46,94 @@ class Game(ABC):
     short_deals: bool = False
 
     @abstractmethod
-    def legal_moves(self, state: Any) -> list[Move]:
+    def legal_moves(self, state: S) -> list[M]:
         """Of the awaited seat, cached on the state."""
 
     @abstractmethod
-    def legal_moves_for(self, state: Any, seat: int) -> list[Move]:
+    def legal_moves_for(self, state: S, seat: int) -> list[M]:
         """Of one seat (May I? buy windows)."""
 
     @abstractmethod
-    def apply(self, state: Any, move: Move, seat: int | None) -> Any:
+    def apply(self, state: S, move: Move, seat: int | None) -> S:
         ...
 
     @abstractmethod
-    def canonicalize(self, state: Any, move: Move) -> Move:
+    def canonicalize(self, state: S, move: Move) -> Move:
         ...
 
     @abstractmethod
-    def next_deal(self, state: Any, deck: Sequence[Card | str] | None) -> Any:
+    def next_deal(self, state: S, deck: Sequence[Card | str] | None) -> S:
         ...
 
     @abstractmethod
-    def seat_view(self, state: Any, seat: int) -> Any:
+    def seat_view(self, state: S, seat: int) -> Any:
         """An engine.views.SeatView."""
 
     @abstractmethod
-    def provisional_score(self, state: Any) -> tuple[SideResult, ...]:
+    def provisional_score(self, state: S) -> tuple[SideResult, ...]:
         ...
 
     @abstractmethod
-    def export_position(self, state: Any) -> str:
+    def export_position(self, state: S) -> str:
         ...
 
     @abstractmethod
-    def evolve(self, state: Any, **changes: Any) -> Any:
+    def evolve(self, state: S, **changes: Any) -> S:
         """A copy with some fields changed, no legal-move cache."""
 
     @abstractmethod
-    def redact(self, state: Any, seat: int) -> Any:
+    def redact(self, state: S, seat: int) -> S:
         """What a seat may know, as a state (engine.observation)."""
 
     @abstractmethod
-    def pile_taken(self, state: Any) -> tuple[Card, ...]:
+    def pile_taken(self, state: S) -> tuple[Card, ...]:
         """The pile cards a take brings."""
 
     @abstractmethod
-    def red_threes(self, state: Any) -> tuple[tuple[Card, ...], ...]:
+    def red_threes(self, state: S) -> tuple[tuple[Card, ...], ...]:
         """Laid per seat (none in May I?)."""
 
     @abstractmethod
-    def check_reachable(self, state: Any) -> None:
+    def check_reachable(self, state: S) -> None:
         """Refuse a state play cannot make (engine.bounds)."""
 
     @abstractmethod
-    def to_move(self, state: Any, seat: int) -> Any:
+    def to_move(self, state: S, seat: int) -> S:
         """The state with this seat to move (for a bot)."""
 
     @abstractmethod
-    def random_move(self, state: Any, rng: random.Random) -> Move:
+    def random_move(self, state: S, rng: random.Random) -> M:
         ...
 
     @abstractmethod
-    def greedy_move(self, state: Any, rng: random.Random) -> Move:
+    def greedy_move(self, state: S, rng: random.Random) -> M:
         ...
 
     @abstractmethod
-    def ranking(self, state: Any) -> tuple[list[Move], list[float], Callable[[Move], bool]]:
+    def ranking(self, state: S) -> tuple[list[M], list[float], Callable[[M], bool]]:
         """The legal moves, the expert's preference of each, and whether it may play it
         (engine.bots.ranked_moves)."""
 
     @abstractmethod
-    def own_move(self, state: Any, rng: random.Random) -> Move:
+    def own_move(self, state: S, rng: random.Random) -> M:
         """The expert's own move in its playouts (the other seats play greedy)."""
 
     @abstractmethod
-    def redeal(self, state: Any, seat: int, rng: random.Random) -> Any:
+    def redeal(self, state: S, seat: int, rng: random.Random) -> S:
         """The cards ``seat`` cannot see dealt again (engine.observation.redeal)."""
 
     @abstractmethod
-    def playout_value(self, state: Any, seat: int, hand_credit: float) -> float:
+    def playout_value(self, state: S, seat: int, hand_credit: float) -> float:
         """How good a playout's last state is for ``seat``, by what the game is won by
         (``hand_credit``: the share of the cards in hand counted before the end)."""
 
 
-_GAMES: Final[dict[str, Game]] = {}
+_GAMES: Final[dict[str, Game[Any, Any]]] = {}
 # Each game's state class, once seen, to its game: a state's class belongs to one game.
-_BY_CLASS: Final[dict[type, Game]] = {}
+_BY_CLASS: Final[dict[type, Game[Any, Any]]] = {}
 
 
-def game_of(state: AnyState) -> Game:
+def game_of(state: AnyState) -> Game[Any, Any]:
     """The game that plays ``state``: the game its rules name (``state.rules.game``),
     remembered by the state's class.
 
@@ -141,7 +147,7 @@ def game_of(state: AnyState) -> Game:
     return found
 
 
-def games() -> dict[str, Game]:
+def games() -> dict[str, Game[Any, Any]]:
     """Every game by name, built on first use (the games' modules import the facade)."""
     if not _GAMES:
         from engine.canasta_game import CanastaGame

@@ -19,6 +19,7 @@ from engine.mayi.state import AnyState
 from engine.moves import (
     Answer,
     Ask,
+    CanastaMove,
     Decline,
     Discard,
     Draw,
@@ -49,7 +50,7 @@ def legal_moves_for(state: AnyState, seat: int) -> list[Move]:
     return moves
 
 
-def canasta_legal_moves(state: State) -> list[Move]:
+def canasta_legal_moves(state: State) -> list[CanastaMove]:
     """:func:`legal_moves` of a Canasta-family state."""
     cached = state._legal
     if cached is not None:
@@ -69,7 +70,7 @@ def canasta_legal_moves(state: State) -> list[Move]:
     return moves
 
 
-def canasta_legal_moves_for(state: State, seat: int) -> list[Move]:
+def canasta_legal_moves_for(state: State, seat: int) -> list[CanastaMove]:
     """:func:`legal_moves_for` of a Canasta-family state: the awaited seat alone moves."""
     return canasta_legal_moves(state) if seat == state.awaited and seat >= 0 else []
 
@@ -79,8 +80,8 @@ def is_legal(state: AnyState, move: Move) -> bool:
     return move in legal_moves(state)
 
 
-def _draw_moves(state: State) -> list[Move]:
-    moves: list[Move] = []
+def _draw_moves(state: State) -> list[CanastaMove]:
+    moves: list[CanastaMove] = []
     if state.phase is Phase.DRAW and draw_refusal(state) is None:
         moves.append(_DRAW)
     takes = take_moves(state)
@@ -102,7 +103,7 @@ _OUT: Final = GoOut()
 _END: Final = EndHand()
 
 
-def _meld_phase_moves(state: State) -> list[Move]:
+def _meld_phase_moves(state: State) -> list[CanastaMove]:
     """Meld actions, undo, ask, then the moves that end the turn, last (as
     :func:`engine.bots.random_move` expects)."""
     moves = meld_actions(state)

@@ -28,9 +28,9 @@ Text forms (cards are codes, groups are separated by `` / ``):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeAlias, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -262,9 +262,11 @@ class EndHand:
         return "end"
 
 
-Move = (Draw | TakePile | Meld | AddToMeld | Merge | Discard | GoOut | Ask | Answer | Undo
-        | Decline | EndHand
-        | Buy | PassBuy | GoDown | LayOff)  # May I? (engine.mayi.moves)
+# The Canasta family's moves; May I?'s are engine.mayi.moves.MayIMove.
+CanastaMove: TypeAlias = (Draw | TakePile | Meld | AddToMeld | Merge | Discard | GoOut | Ask
+                          | Answer | Undo | Decline | EndHand)
+# Every game's moves: what the facade takes (a game refuses another game's move).
+Move: TypeAlias = CanastaMove | Buy | PassBuy | GoDown | LayOff
 
 MOVE_KINDS: Final[dict[type, str]] = {
     Draw: "draw", TakePile: "take", Meld: "meld", AddToMeld: "add", Discard: "discard",
@@ -293,6 +295,23 @@ def _label(text: str) -> tuple[int, str]:
     from engine.melds import parse_label  # melds builds on this module
 
     return parse_label(text)
+
+
+_M = TypeVar("_M")
+
+
+def listed_as(listed: Sequence[_M], move: object, same: bool = True) -> _M | None:
+    """The listed move equal to ``move``, as the game's own move, or ``None`` when it is not
+    listed. A bot sends a listed object back, so it is looked for by identity first when
+    ``same`` (``move`` is the object the caller sent), before comparing values."""
+    if same:
+        for own in listed:
+            if own is move:
+                return own
+    for own in listed:
+        if own == move:
+            return own
+    return None
 
 
 def parse_move(text: str) -> Move:

@@ -185,7 +185,8 @@ def _import(text: str) -> State:
     hands = tuple(tuple(sorted(cards[f"hand{s}"])) for s in range(n))
     turn = Turn(
         seat=turn_seat, drew="" if drew == "-" else drew, asked=asked[0] == "1",
-        answer="" if asked[1] == "-" else asked[1], asked_in=named(asked[2], ASK_PHASES, "asked in phase"),
+        answer="" if asked[1] == "-" else asked[1],
+        asked_in=named(asked[2], ASK_PHASES, "asked in phase"),
         created=() if created == "-" else tuple(_read_code(c) for c in created.split()),
         laid_off_on_partner=flags[0], no_discard=flags[1], last_chance=flags[2],
     )
@@ -222,8 +223,10 @@ def _check_phase(state: State) -> None:
     result = state.result
     if (result is not None) != (state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)):
         raise BadInput(Reason.BAD_NOTATION, "a result line comes exactly with a hand that is over")
-    if result is not None and (result.winner >= 0 or result.draw) != (state.phase is Phase.GAME_OVER):
-        raise BadInput(Reason.BAD_NOTATION, "game_over is the phase of a result that decides the game")
+    decided = result is not None and (result.winner >= 0 or result.draw)
+    if result is not None and decided != (state.phase is Phase.GAME_OVER):
+        raise BadInput(Reason.BAD_NOTATION,
+                       "game_over is the phase of a result that decides the game")
 
 
 def _upcards(rules: RuleSet, text: str) -> tuple[Card, ...]:

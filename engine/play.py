@@ -25,6 +25,7 @@ from engine.moves import (
     AddToMeld,
     Answer,
     Ask,
+    CanastaMove,
     Discard,
     Draw,
     GoOut,
@@ -35,6 +36,7 @@ from engine.moves import (
     TakePile,
     Undo,
     canonical_group,
+    listed_as,
 )
 from engine.state import Phase, State, evolve, stamp_ply
 
@@ -61,28 +63,28 @@ def canasta_apply(state: State, move: Move, seat: int | None = None) -> State:
     """:func:`apply` of a Canasta-family state."""
     if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         over = state.phase is Phase.GAME_OVER
-        raise CanastaViolation(Reason.GAME_OVER if over else Reason.HAND_OVER, "the hand is over: deal the next one", "CL-TURN-4")
+        raise CanastaViolation(Reason.GAME_OVER if over else Reason.HAND_OVER,
+                               "the hand is over: deal the next one", "CL-TURN-4")
     if seat is not None:
         if not 0 <= seat < state.rules.players:
             raise BadInput(Reason.BAD_SEAT, f"there is no seat {seat}")
         if seat != state.awaited:
             raise CanastaViolation(Reason.NOT_YOUR_TURN,
-                                f"seat {state.awaited} is to move, not seat {seat}", "CL-TURN-2")
+                                   f"seat {state.awaited} is to move, not seat {seat}", "CL-TURN-2")
     chosen = move
     move = canasta_canonicalize(state, move)
-    legal = canasta_legal_moves(state)
-    # a move canonicalize keeps as it is may be the listed object itself (a bot's pick):
-    # found by identity, without comparing it with every move listed before it
-    if not ((move is chosen and any(m is move for m in legal)) or move in legal):
+    # a move canonicalize keeps as it is may be the listed object itself (a bot's pick)
+    own = listed_as(canasta_legal_moves(state), move, move is chosen)
+    if own is None:
         why = refusal(state, move)
         if why is None:  # the checks pass a move the generator left out: never seen
             raise CanastaViolation(Reason.NOT_LISTED, f"{move} is not legal here", "CL-TURN-3")
         # a fresh error: the checks may hand out one shared instance
         raise CanastaViolation(why.reason, why.message, why.rule)
-    return _do(state, move)
+    return _do(state, own)
 
 
-def _do(state: State, move: Move) -> State:
+def _do(state: State, move: CanastaMove) -> State:
     if isinstance(move, Draw):
         nxt = tr.draw_stock(state)
     elif isinstance(move, TakePile):
@@ -154,7 +156,7 @@ def canasta_canonicalize(state: State, move: Move) -> Move:
         groups = (move.cards,)
     if remove_cards(hand, (c for g in groups for c in g)) is None:
         raise CanastaViolation(Reason.CARDS_NOT_IN_HAND,
-                            f"{move} uses cards that are not in the hand", "CL-TURN-3")
+                               f"{move} uses cards that are not in the hand", "CL-TURN-3")
     rest = list(hand)
     if isinstance(move, AddToMeld) and not move.label and not 0 <= move.rank < WILD_RANK:
         move = _labelled(state, move)

@@ -26,6 +26,7 @@ from engine.melds import (
 )
 from engine.moves import (
     AddToMeld,
+    CanastaMove,
     Group,
     Meld,
     Merge,
@@ -216,12 +217,12 @@ def _mergeable(rules: RuleSet, a: MeldPile, b: MeldPile) -> bool:
     return a.wilds + b.wilds <= wild_cap(rules, a.naturals + b.naturals)
 
 
-def meld_candidates(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> list[Move]:
+def meld_candidates(rules: RuleSet, hv: HandView, melds: tuple[MeldPile, ...]) -> list[CanastaMove]:
     """Every new meld, addition and merge a hand allows on a side's melds, before the
     checks of the turn (minimum, hand size): CL-MELD-1..6, SA-MELD-5/6, SA-SEQ,
     BO-WILD-2/3, BO-B3-1/2."""
     have = {m.rank for m in melds}
-    out: list[Move] = []
+    out: list[CanastaMove] = []
     naturals = hv.naturals
     wilds = bool(hv.jokers or hv.deuces)
     fewest = 2 if wilds else 3  # a pair needs a wild card

@@ -24,7 +24,7 @@ from typing import Final, Literal, Optional, TypeAlias, TypeVar, get_args
 from mypy_extensions import mypyc_attr
 
 from engine.cards import Card
-from engine.moves import Group, Move, slot_setter
+from engine.moves import CanastaMove, Group, slot_setter
 from engine.rules import RuleSet
 
 T = TypeVar("T", "State", "Turn")
@@ -198,7 +198,7 @@ class Turn:
     asked: "bool" = False
     answer: "str" = ""  # "", "yes" or "no"
     asked_in: "AskPhase" = Phase.DRAW
-    staged: "tuple[Move, ...]" = ()
+    staged: "tuple[CanastaMove, ...]" = ()
     base_hand: "tuple[Card, ...]" = ()
     base_melds: "tuple[MeldPile, ...]" = ()
     created: "tuple[int, ...]" = ()  # ranks of melds this seat created in the take
@@ -268,7 +268,7 @@ class State:
     upcards: "tuple[Card, ...]" = ()
     # the legal-move cache: set once, in one assignment (engine.legal), so threads that
     # share a state never see it half filled or doubled
-    _legal: "Optional[tuple[Move, ...]]" = field(default=None, init=False, compare=False,
+    _legal: "Optional[tuple[CanastaMove, ...]]" = field(default=None, init=False, compare=False,
                                             repr=False)
 
     @property

@@ -155,12 +155,12 @@ def take_refusal(state: State, move: TakePile) -> CanastaViolation | None:
     rank = RANK[top]
     if any(not wild[c] and RANK[c] != rank for c in move.cards):
         return CanastaViolation(Reason.MIXED_RANKS, f"the cards must match the top card {top}",
-                             "CL-PILE-6")
+                                "CL-PILE-6")
     if rules.pile_pair_only:
         why = pair_refusal(state, move)
     elif move.target:
         why = CanastaViolation(Reason.PILE_TAKE_INVALID, "the top card joins the meld of its "
-                            "rank: name no meld", "CL-PILE-7")
+                               "rank: name no meld", "CL-PILE-7")
     else:
         naturals = sum(1 for c in move.cards if not wild[c])
         frozen, existing, closed = _companion_facts(state)
@@ -180,7 +180,7 @@ def _opening_refusal(state: State, move: TakePile) -> CanastaViolation | None:
     seat = state.turn.seat
     if state.opened[state.team_of(seat)]:
         return CanastaViolation(Reason.EXTRA_MELD_NOT_NEEDED, "extra melds are shown only for an "
-                             "initial meld", "CL-PILE-8") if move.extras else None
+                                "initial meld", "CL-PILE-8") if move.extras else None
     rules = state.rules
     values = rules.values
     need = minimum_of(state, seat)
@@ -199,7 +199,7 @@ def _opening_refusal(state: State, move: TakePile) -> CanastaViolation | None:
             opening_sets(rules, rest, need - base, exclude=RANK[top])):
         return None
     return CanastaViolation(Reason.EXTRA_MELD_NOT_NEEDED,
-                         "show only the extra melds the minimum needs", "CL-PILE-8")
+                            "show only the extra melds the minimum needs", "CL-PILE-8")
 
 
 def take_moves(state: State) -> list[TakePile]:
@@ -279,51 +279,51 @@ def pair_refusal(state: State, move: TakePile) -> CanastaViolation | None:
     top = state.pile[-1]
     if any(rules.wild[c] for c in move.cards):
         return CanastaViolation(Reason.PILE_NEEDS_PAIR, "the pile is taken with a natural pair, "
-                             "never with a wild card", "SA-PILE-2")
+                                "never with a wild card", "SA-PILE-2")
     if len(move.cards) == 1:
         return CanastaViolation(Reason.PILE_NEEDS_PAIR, "one natural card does not take the "
-                             "pile: show a natural pair", "SA-PILE-1")
+                                "pile: show a natural pair", "SA-PILE-1")
     melds = state.melds[state.team_of(state.turn.seat)]
     meld = None
     if move.target:
         at = find_label(melds, move.target)
         if at < 0 or move.target not in [lab for _, lab, _ in targets(melds)]:
             return CanastaViolation(Reason.NO_SUCH_MELD, f"your side has no meld {move.target}",
-                                 "SA-PILE-3")
+                                    "SA-PILE-3")
         meld = melds[at]
         if meld.is_canasta:
             return CanastaViolation(Reason.MELD_CLOSED,
-                                 "the pile never goes to a completed canasta", "SA-PILE-5")
+                                    "the pile never goes to a completed canasta", "SA-PILE-5")
     room = (rules.group_max or NO_LIMIT) if meld is None else group_room(rules, meld)
     if move.cards:
         if meld is not None and meld.rank != RANK[top]:
             return CanastaViolation(Reason.PILE_TAKE_INVALID,
-                                 "a natural pair joins a group of its rank", "SA-PILE-4")
+                                    "a natural pair joins a group of its rank", "SA-PILE-4")
         return _over_seven() if len(move.cards) + 1 > room else None
     if not state.opened[state.team_of(state.turn.seat)] or pile_frozen_for_both(state):
         return CanastaViolation(Reason.PILE_FROZEN, "the pile is frozen for your side: a natural "
-                             "pair is needed", "SA-PILE-6")
+                                "pair is needed", "SA-PILE-6")
     if meld is None:
         return CanastaViolation(Reason.PILE_TAKE_INVALID, "name the meld the top card extends",
-                             "SA-PILE-3")
+                                "SA-PILE-3")
     if meld.rank >= SEQ_RANK:
         low, high = seq_range(meld)
         if SUIT[top] != meld.rank - SEQ_RANK or RANK[top] not in (low - 1, high + 1):
             return CanastaViolation(Reason.PILE_TAKE_INVALID,
-                                 "the top card does not extend that sequence", "SA-PILE-3")
+                                    "the top card does not extend that sequence", "SA-PILE-3")
         return None
     if meld.rank != RANK[top]:
         return CanastaViolation(Reason.PILE_TAKE_INVALID, "the top card does not fit that meld",
-                             "SA-PILE-3")
+                                "SA-PILE-3")
     if not rules.pile_extend_group:
         return CanastaViolation(Reason.PILE_NEEDS_PAIR, "the pile is taken with a natural pair "
-                             "only", "SA-PILE-3")
+                                "only", "SA-PILE-3")
     return _over_seven() if room < 1 else None
 
 
 def _over_seven() -> CanastaViolation:
     return CanastaViolation(Reason.MELD_CLOSED, "no meld may have more than seven cards",
-                         "SV-CAN-1")
+                            "SV-CAN-1")
 
 
 def _take_can_end_turn(state: State, move: TakePile, gained: int) -> bool:

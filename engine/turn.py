@@ -20,6 +20,7 @@ from engine.melds import (
 )
 from engine.moves import (
     AddToMeld,
+    CanastaMove,
     Discard,
     EndHand,
     GoOut,
@@ -61,8 +62,8 @@ _NO_PARTNER: Final = CanastaViolation(Reason.ASK_NOT_ALLOWED,
                             "there is no partner to ask: play without permission", "CL-P2-5")
 _ASK_ONCE: Final = CanastaViolation(Reason.ASK_NOT_ALLOWED,
                           "you may ask only once, before melding or taking the pile", "CL-OUT-4")
-_NOTHING_STAGED: Final = CanastaViolation(Reason.NOTHING_TO_UNDO, "no meld of this turn to take back",
-                                "CL-MIN-8")
+_NOTHING_STAGED: Final = CanastaViolation(Reason.NOTHING_TO_UNDO,
+                                           "no meld of this turn to take back", "CL-MIN-8")
 _GOES_ON: Final = CanastaViolation(Reason.WRONG_PHASE, "the turn goes on: discard", "CL-EXH-2")
 _NO_DISCARD: Final = CanastaViolation(Reason.WRONG_PHASE,
                             "after a red three as the last stock card there is no discard",
@@ -161,7 +162,7 @@ def end_refusal(state: State, move: Discard | GoOut | EndHand) -> CanastaViolati
     card = None if isinstance(move, EndHand) else move.card
     if card is not None and card not in hand:
         return CanastaViolation(Reason.CARDS_NOT_IN_HAND, f"{card} is not in the hand",
-                             "CL-DISC-1")
+                                "CL-DISC-1")
     if isinstance(move, EndHand):
         if not (t.no_discard and hand):
             return _GOES_ON
@@ -278,7 +279,7 @@ def _can_lay_all(state: State, rest: tuple[Card, ...]) -> bool:
     return exempt or points >= minimum_of(state, state.turn.seat)
 
 
-def meld_actions(state: State) -> list[Move]:
+def meld_actions(state: State) -> list[CanastaMove]:
     """New melds and additions the active seat may lay now, each checked in full."""
     rules = state.rules
     seat = state.turn.seat
@@ -288,7 +289,7 @@ def meld_actions(state: State) -> list[Move]:
     melds = state.melds[team]
     batch = rules.initial_meld_validation is MeldValidation.BATCH
     unopened = not state.opened[team] and not state.turn.staged
-    candidates: list[Move] = []
+    candidates: list[CanastaMove] = []
     if batch and unopened:
         need = minimum_of(state, state.turn.seat)
         candidates.extend(Meld(gs) for gs in opening_sets(rules, hand, need))
@@ -395,10 +396,11 @@ def _keep_refusal(state: State, after: State) -> CanastaViolation:
     return _MINIMUM_LOST if not state.opened[team] else _KEEP_ONE
 
 
-_KEEP_TWO: Final = CanastaViolation(Reason.MUST_KEEP_CARD, "nobody goes out: keep two cards to discard "
-                          "one and hold one", "BO-OUT-2")
-_NEEDS_ESCALERA: Final = CanastaViolation(Reason.GO_OUT_NEEDS_CANASTAS, "going out needs two canastas, "
-                                "one of them an escalera: keep a card", "BO-C1")
+_KEEP_TWO: Final = CanastaViolation(Reason.MUST_KEEP_CARD, "nobody goes out: keep two cards "
+                                     "to discard one and hold one", "BO-OUT-2")
+_NEEDS_ESCALERA: Final = CanastaViolation(Reason.GO_OUT_NEEDS_CANASTAS,
+                                           "going out needs two canastas, one of them an "
+                                           "escalera: keep a card", "BO-C1")
 _REFUSED_KEEP: Final = CanastaViolation(Reason.GO_OUT_REFUSED,
                               "your partner said no: keep a card to discard", "CL-OUT-6")
 _KEEP_ONE: Final = CanastaViolation(Reason.MUST_KEEP_CARD, "keep a card to discard", "CL-OUT-3")

@@ -34,11 +34,11 @@ from typing import Final
 from engine.bots import Ranking, best_move
 from engine.cards import RANK, SUIT, Card
 from engine.mayi.legal import legal_moves
-from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
+from engine.mayi.moves import Buy, GoDown, LayOff, MayIMove, PassBuy
 from engine.mayi.state import BUY_WINDOW, MayIState
 from engine.mayi.transitions import PACKS
 from engine.mayi.views import standing
-from engine.moves import Discard, Draw, Move, TakePile
+from engine.moves import Discard, Draw, TakePile
 
 # Penalty points of a card left in hand (MI-SCORE-1): A 15, T J Q K 10, others face value.
 _POINTS: Final = tuple(15 if r == 12 else 10 if r >= 8 else r + 2 for r in (c >> 2 for c in range(52)))
@@ -48,12 +48,12 @@ POINTS_WEIGHT: Final = 0.01  # a penalty point's worth beside going out first (1
 FITS_TABLE: Final = 2.5
 
 
-def greedy_move(state: MayIState, rng: random.Random) -> Move:
+def greedy_move(state: MayIState, rng: random.Random) -> MayIMove:
     """:func:`engine.bots.greedy_move` in May I?."""
     return best_move(legal_moves(state), lambda m: _greedy_score(state, m), rng)
 
 
-def own_move(state: MayIState, rng: random.Random) -> Move:
+def own_move(state: MayIState, rng: random.Random) -> MayIMove:
     """The expert's own move in a playout: the best by :func:`own_scores`."""
     moves = legal_moves(state)
     if len(moves) == 1:
@@ -63,14 +63,14 @@ def own_move(state: MayIState, rng: random.Random) -> Move:
     return best_move(moves, lambda m: scores[at[id(m)]], rng)
 
 
-def ranking(state: MayIState) -> Ranking:
+def ranking(state: MayIState) -> Ranking[MayIMove]:
     """:func:`engine.bots.ranked_moves`' input in May I?: the expert's own scores (every
     listed move is playable)."""
     moves = legal_moves(state)
     return moves, own_scores(state, moves), lambda m: True
 
 
-def own_scores(state: MayIState, moves: list[Move]) -> list[float]:
+def own_scores(state: MayIState, moves: list[MayIMove]) -> list[float]:
     """The expert's preference of each move of ``state.awaited`` (see the module's
     docstring): greedy's, but it never buys, takes a discard that pairs a card or fits
     the table, keeps cards that fit the table and discards by the copies unseen."""
@@ -192,7 +192,7 @@ def _fits_table(state: MayIState, card: int) -> bool:
     return False
 
 
-def _greedy_score(state: MayIState, move: Move) -> float:
+def _greedy_score(state: MayIState, move: MayIMove) -> float:
     seat = state.awaited
     hand = state.hands[seat]
     if isinstance(move, GoDown):

@@ -17,7 +17,7 @@ number is at most two per run plus the hand's cards of each set rank.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Final
+from typing import Final, cast
 
 from engine.cards import CARDS, Card
 from engine.mayi.checks import (
@@ -35,12 +35,12 @@ from engine.mayi.melds import (
     meld_key,
     run_ok,
 )
-from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
+from engine.mayi.moves import Buy, GoDown, LayOff, MayIMove, PassBuy
 from engine.mayi.rules import BuyPriority, MayIRules
 from engine.mayi.state import MayIState, TableFits
 from engine.mayi.successor import BUY_WINDOW, DRAW, MELD
 from engine.mayi.table import TableMeld
-from engine.moves import Discard, Draw, Move, TakePile
+from engine.moves import Discard, Draw, TakePile
 
 _CARDS_OF: Final = attrgetter("cards")
 _TAKE: Final = TakePile()
@@ -49,18 +49,18 @@ _BUY: Final = Buy()
 _PASS: Final = PassBuy()
 
 
-def legal_moves(state: MayIState) -> list[Move]:
+def legal_moves(state: MayIState) -> list[MayIMove]:
     """Every legal move of ``state.awaited`` in a fixed order (cached on the state).
 
     >>> from engine.game import new_game
     >>> [str(m) for m in legal_moves(new_game("may_i", 4, seed=1))]
     ['draw']
     """
-    cached = state._legal
+    cached = cast("tuple[MayIMove, ...] | None", state._legal)  # what this function stored
     if cached is not None:
         return list(cached)
     phase = state.phase
-    moves: list[Move]
+    moves: list[MayIMove]
     if phase is DRAW:
         moves = [_TAKE, _DRAW] if take_refusal(state) is None else [_DRAW]
     elif phase is BUY_WINDOW:
@@ -74,7 +74,7 @@ def legal_moves(state: MayIState) -> list[Move]:
     return moves
 
 
-def legal_moves_for(state: MayIState, seat: int) -> list[Move]:
+def legal_moves_for(state: MayIState, seat: int) -> list[MayIMove]:
     """The moves ``seat`` may make now. The awaited seat's list, or, with
     ``buy_priority=first_call``, ``buy``/``pass`` for every seat still in the window."""
     if seat == state.awaited and seat >= 0:
@@ -382,7 +382,7 @@ def table_fits(state: MayIState) -> TableFits:
 _LISTING: Final = attrgetter("seat", "meld", "card")  # the order of the lay-offs listed
 
 
-def layoff_moves(state: MayIState) -> list[Move]:
+def layoff_moves(state: MayIState) -> list[MayIMove]:
     """The lay-offs of the player in turn (MI-OFF-1..3, MI-OUT-1), by seat, meld and card."""
     if layoff_turn_refusal(state) is not None:
         return []
@@ -390,7 +390,7 @@ def layoff_moves(state: MayIState) -> list[Move]:
     if keep_card_refusal(state.rules, len(hand) - 1) is not None:
         return []
     fits = table_fits(state)
-    moves: list[Move] = []
+    moves: list[MayIMove] = []
     found = 0
     last = -1
     for c in hand:  # the hand is sorted: each type once
@@ -409,13 +409,13 @@ def layoff_moves(state: MayIState) -> list[Move]:
 _DISCARDS: Final = tuple(Discard(c) for c in CARDS[:52])
 
 
-def discard_moves(state: MayIState) -> list[Move]:
+def discard_moves(state: MayIState) -> list[MayIMove]:
     """One discard per card type held, by id, but the barred one (MI-TURN-4:
     :func:`engine.mayi.checks.barred_discard`)."""
     turn = state.turn
     hand = state.hands[turn.seat]
     skip = barred_discard(turn, hand)
-    moves: list[Move] = []
+    moves: list[MayIMove] = []
     last = -1
     for c in hand:  # the hand is sorted: each type once, in id order
         i: int = c  # a plain int: compiled, the comparisons below are machine ones

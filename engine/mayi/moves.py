@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
@@ -37,7 +38,13 @@ from engine.cards import CODES, Card, parse_cards
 from engine.errors import BadMove, Reason
 from engine.mayi.melds import classify, meld_key
 
+if TYPE_CHECKING:  # engine.moves imports this module: the shared moves are named by type only
+    from engine.moves import Discard, Draw, TakePile
+
 Group = tuple[Card, ...]
+
+# May I?'s moves: its own four and the three it shares with the Canasta family.
+MayIMove: TypeAlias = "Draw | TakePile | Discard | Buy | PassBuy | GoDown | LayOff"
 
 VERBS = frozenset({"buy", "pass", "down", "layoff"})
 

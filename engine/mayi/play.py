@@ -13,15 +13,18 @@ host applies the calls in the order they arrive.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 from engine.errors import BadInput, Reason
 from engine.mayi import transitions as tr
 from engine.mayi.checks import refusal, seat_refusal
 from engine.mayi.legal import legal_moves, legal_moves_for, may_answer_window
-from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
+from engine.mayi.moves import Buy, GoDown, LayOff, MayIMove, PassBuy, canonical_groups
 from engine.mayi.reasons import MayIViolation
 from engine.mayi.state import MayIState
 from engine.mayi.successor import BUY_WINDOW, GAME_OVER, HAND_OVER
-from engine.moves import Discard, Draw, Move, TakePile
+from engine.moves import Discard, Draw, Move, TakePile, listed_as
 from engine.state import stamp_ply
 
 
@@ -48,27 +51,25 @@ def apply(state: MayIState, move: Move, seat: int | None = None) -> MayIState:
             mover = seat
     if type(move) is GoDown:
         move = canonicalize(state, move)
+    listed: Sequence[MayIMove]
     if mover == awaited:
-        cached = state._legal
+        cached = cast("tuple[MayIMove, ...] | None", state._legal)  # legal_moves stored it
         listed = cached if cached is not None else legal_moves(state)  # no copy needed here
     else:
         listed = legal_moves_for(state, mover)
-    for m in listed:  # a bot sends a listed object back: find it by identity first
-        if m is move:
-            break
-    else:
-        if move not in listed:  # only the awaited seat: the window's answers are listed
-            why = refusal(state, move)
-            if why is None:  # the checks pass a move the generator left out: never seen
-                raise MayIViolation(Reason.NOT_LISTED, f"{move} is not legal here", "MI-TURN-2")
-            # a fresh error: the checks may hand out one shared instance
-            raise MayIViolation(why.reason, why.message, why.rule)
-    nxt = _play(state, move, mover)  # always a fresh object: set its ply in place
+    own = listed_as(listed, move)
+    if own is None:  # only the awaited seat: the window's answers are listed
+        why = refusal(state, move)
+        if why is None:  # the checks pass a move the generator left out: never seen
+            raise MayIViolation(Reason.NOT_LISTED, f"{move} is not legal here", "MI-TURN-2")
+        # a fresh error: the checks may hand out one shared instance
+        raise MayIViolation(why.reason, why.message, why.rule)
+    nxt = _play(state, own, mover)  # always a fresh object: set its ply in place
     stamp_ply(nxt, state.ply + 1)
     return nxt
 
 
-def _play(state: MayIState, move: Move, mover: int) -> MayIState:
+def _play(state: MayIState, move: MayIMove, mover: int) -> MayIState:
     """The transition of a listed move (the commonest kinds first)."""
     if type(move) is Discard:
         return tr.discard(state, move.card)

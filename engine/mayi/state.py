@@ -5,8 +5,8 @@ It carries what hosts read on every game (``rules``, ``phase``, ``awaited``,
 ``hands``), with May I?'s own zones: melds per player, who has gone down, the
 buys of each player in this deal and the buy window of the turn.
 
-Phases (:data:`MayIPhase`, of :class:`engine.state.Phase`): ``draw`` (the player in turn takes the fresh
-discard or draws), ``buy_window`` (the declined discard is offered: the awaited
+Phases (:data:`MayIPhase`, of :class:`engine.state.Phase`): ``draw`` (the player in
+turn takes the fresh discard or draws), ``buy_window`` (the declined discard is offered: the awaited
 seat answers ``buy`` or ``pass``), ``meld`` (go down, lay off, discard),
 ``hand_over`` and ``game_over``.
 
