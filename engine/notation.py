@@ -38,7 +38,16 @@ from engine.notation_lines import (
 from engine.options import OptionSpec
 from engine.rules import RuleSet
 from engine.scoring import hand_result
-from engine.state import ASK_PHASES, CANASTA_PHASES, MeldPile, Phase, State, Turn, evolve
+from engine.state import (
+    ASK_PHASES,
+    CANASTA_PHASES,
+    MeldPile,
+    Phase,
+    State,
+    Turn,
+    evolve,
+    partner_of,
+)
 from engine.transitions import apply_stage, make_meld
 from engine.variants import variant_module
 
@@ -213,13 +222,23 @@ def _import(text: str) -> State:
 
 
 def _check_phase(state: State) -> None:
-    """The phase agrees with the turn and the result, as play leaves them: a partner is
-    asked only after an ask (CL-OUT-4), and a hand is over exactly when it has a result,
-    the game exactly when that result decides it (CL-GAME-3)."""
+    """The phase agrees with the turn and the result, as play leaves them: a seat asks
+    only a partner, where the rules let it ask (CL-P2-5), who is waited for and answers
+    only after the ask (CL-OUT-4); the meld phase comes after the turn's
+    draw and the draw phases before it (CL-TURN-1); a hand is over exactly when it has a
+    result, the game exactly when that result decides it (CL-GAME-3)."""
     t = state.turn
-    if (state.phase is Phase.PERMISSION) != (t.asked and not t.answer):
+    phase = state.phase
+    if t.asked and (not state.rules.permission or partner_of(state, t.seat) < 0):
+        raise BadInput(Reason.BAD_NOTATION, f"seat {t.seat} has nobody to ask (CL-P2-5)")
+    if (phase is Phase.PERMISSION) != (t.asked and not t.answer) or (t.answer and not t.asked):
         raise BadInput(Reason.BAD_NOTATION,
                        "the permission phase is exactly the wait for an asked partner's answer")
+    turn_phase = t.asked_in if phase is Phase.PERMISSION else phase
+    if turn_phase is Phase.MELD and not t.drew:
+        raise BadInput(Reason.BAD_NOTATION, "the meld phase comes after a draw: name it in 'drew'")
+    if turn_phase in (Phase.DRAW, Phase.DRAW_EXHAUSTED) and t.drew:
+        raise BadInput(Reason.BAD_NOTATION, f"the {turn_phase.value} phase comes before the draw")
     result = state.result
     if (result is not None) != (state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)):
         raise BadInput(Reason.BAD_NOTATION, "a result line comes exactly with a hand that is over")

@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from engine import Phase, apply, legal_moves, new_game
+from engine import BadInput, Phase, Reason, apply, legal_moves, new_game
 from engine.bots import greedy_move, random_move
 from engine.moves import Undo
-from engine.notation import import_position
+from engine.notation import export_position, import_position
 from engine.reach import BUDGET_RAN_OUT
 from engine.state import State, evolve
 from tests.positions import listed
@@ -97,3 +97,55 @@ def test_no_listed_move_leads_to_a_dead_end(variant: str, players: int) -> None:
             state = apply(state, bot(state, rng))
     assert staged_checked > POSITIONS  # most positions list moves that keep the turn
     assert before == BUDGET_RAN_OUT, "a search budget decided a legal list"
+
+
+# the turn's lines of a Canasta position, and values each may take in a text
+TURN_LINES = {
+    "phase": ("draw", "draw_exhausted", "meld", "permission", "buy_window", "hand_over",
+              "game_over"),
+    "drew": ("-", "stock", "pile"),
+    "asked": tuple(f"{a} {b} {c}" for a in "01" for b in ("-", "yes", "no")
+                   for c in ("draw", "draw_exhausted", "meld", "hand_over", "game_over")),
+    "flags": ("0 0 0", "1 0 0", "0 1 0", "0 0 1"),
+}
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    ("classic", 4), ("classic", 3), ("samba", 4), ("bolivia", 4), ("bolivia_sevens", 4)])
+def test_a_position_the_reader_accepts_is_not_a_dead_end(variant: str, players: int) -> None:
+    """A position text whose turn lines are changed is refused (``BAD_NOTATION``), or read
+    as a position with a move for the awaited seat, or a hand that is over with its
+    result, and so is the position after one of its moves (CL-TURN-1, CL-OUT-4,
+    CL-GAME-3). Before the reader checked the phase against the turn, this walk read
+    positions in May I?'s buy window, and a 3-player position waiting for the answer of
+    a partner nobody has (CL-P2-5)."""
+    rng = random.Random(2)
+    read = 0
+    for _ in range(12):
+        state = new_game(variant, players, seed=rng.getrandbits(32))
+        for _ in range(rng.randrange(60)):
+            if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+                break
+            state = apply(state, random_move(state, rng))
+        lines = export_position(state).splitlines()
+        for key, values in TURN_LINES.items():
+            at = next(i for i, line in enumerate(lines) if line.startswith(f"{key}:"))
+            for value in values:
+                text = "\n".join([*lines[:at], f"{key}: {value}", *lines[at + 1:]])
+                try:
+                    position = import_position(text)
+                except BadInput as err:
+                    assert err.reason is Reason.BAD_NOTATION, err
+                    continue
+                read += 1
+                assert _playable(position), text
+                if position.awaited >= 0:
+                    after = apply(position, rng.choice(legal_moves(position)))
+                    assert _playable(after), text
+    assert read > 12 * len(TURN_LINES)  # the unchanged and the consistent texts are read
+
+
+def _playable(state: State) -> bool:
+    if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        return state.result is not None
+    return state.awaited >= 0 and bool(legal_moves(state))

@@ -50,6 +50,16 @@ def test_both_games_refuse_bad_lines_alike(head: str, lines: str, message: str) 
      "the permission phase is exactly the wait for an asked partner's answer"),
     (CANASTA, "phase: draw\nasked: 1 - draw\n",
      "the permission phase is exactly the wait for an asked partner's answer"),
+    (CANASTA, "phase: draw\nasked: 0 yes draw\n",
+     "the permission phase is exactly the wait for an asked partner's answer"),
+    (CANASTA, "phase: meld\n", "the meld phase comes after a draw: name it in 'drew'"),
+    (CANASTA, "phase: permission\nasked: 1 - meld\n",
+     "the meld phase comes after a draw: name it in 'drew'"),
+    (CANASTA, "phase: draw\ndrew: stock\n", "the draw phase comes before the draw"),
+    (CANASTA, "phase: draw_exhausted\ndrew: pile\n",
+     "the draw_exhausted phase comes before the draw"),
+    ("canasta-position 1\nplayers: 3\nhand0: *13\nhand1: *13\nhand2: *13\n",
+     "phase: permission\nasked: 1 - draw\n", "seat 0 has nobody to ask (CL-P2-5)"),
     (CANASTA, "phase: game_over\n", "a result line comes exactly with a hand that is over"),
     (CANASTA, "phase: meld\ndrew: stock\nresult: 0 0\n",
      "a result line comes exactly with a hand that is over"),
@@ -58,11 +68,13 @@ def test_both_games_refuse_bad_lines_alike(head: str, lines: str, message: str) 
 ])
 def test_a_position_is_in_a_phase_of_its_own_game(head: str, lines: str, message: str) -> None:
     """Each game's positions hold only that game's phases, as play leaves them: no buy
-    window in the Canasta family and no permission phase in May I? (MI-BUY-1); a partner
-    is waited for only after an ask made while drawing or melding (CL-OUT-4); a hand is
-    over exactly when it has a result, and the game exactly when that result decides it
-    (CL-GAME-3). Read before, such a text opened a game nobody could move in, or one that
-    an answer ended without a result."""
+    window in the Canasta family and no permission phase in May I? (MI-BUY-1); a seat
+    asks only a partner (CL-P2-5), who is waited for, and answers, only after an ask
+    made while drawing or melding (CL-OUT-4); the meld phase comes after the turn's draw
+    and the draw phases before it (CL-TURN-1); a hand is over exactly when it has a
+    result, and the game exactly when that result decides it (CL-GAME-3). Read before,
+    such a text opened a game nobody could move in (a meld phase with no draw left a
+    one-card hand nothing to do), or one that an answer ended without a result."""
     with pytest.raises(BadInput) as err:
         import_position(head + lines + "stock: *\n")
     assert err.value.reason is Reason.BAD_NOTATION
