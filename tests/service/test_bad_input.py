@@ -90,6 +90,8 @@ def _deal(**kw: object) -> api.DealRequest:
 
 
 Build = Callable[[Good], Message]
+FORGED_TURN = ("canasta-position 1\nplayers: 4\nhand0: *11\nhand1: *11\nhand2: *11\n"
+               "hand3: *11\nphase: buy_window\nstock: *\n")
 IA, FP = "INVALID_ARGUMENT", "FAILED_PRECONDITION"
 UA, PD = "UNAUTHENTICATED", "PERMISSION_DENIED"
 
@@ -176,6 +178,10 @@ CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
      IA, "BAD_SEAT", 400, "seat"),
     ("bad-notation", "ImportPosition",
      lambda g: api.ImportPositionRequest(position="chess, really"), IA, "BAD_NOTATION", 400,
+     "position"),
+    # a readable text whose turn play cannot leave (a Canasta game in May I?'s buy window)
+    ("forged-turn", "ImportPosition",
+     lambda g: api.ImportPositionRequest(position=FORGED_TURN), IA, "BAD_NOTATION", 400,
      "position"),
     ("missing-position", "ImportPosition", lambda g: api.ImportPositionRequest(),
      IA, "REQUEST_INVALID", 400, "position"),
