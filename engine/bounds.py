@@ -16,6 +16,11 @@ which refuses what play cannot produce, with ``POSITION_OUT_OF_BOUNDS``:
 * The Canasta games: every zone is already bounded by the deck (the notation checks
   every card once). Even a hand of nearly the whole deck lists about 1,300 moves
   (130 KB of JSON), under the documented worst case, so no tighter bound is needed.
+* Every game: a hand that is not over awaits a seat with a legal move, as play always
+  leaves it (the dead-end tests hold play to that). The notation reader checks the
+  turn's lines against the phase; this catches the rest, for one a Canasta hand of one
+  card in the meld phase with nothing staged, which can neither meld nor discard. It
+  runs after the bounds above, so it never lists the moves of a hand play cannot hold.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 from engine.errors import BadInput, Reason
 from engine.games import game_of
 from engine.mayi.state import AnyState, MayIState
-from engine.state import State
+from engine.state import Phase, State
 
 UNLIMITED_BUYS_ACCEPTED = 3  # buys per seat an imported May I? position may claim, no limit
 NO_BUY_LIMIT = 1 << 30  # MayIRules.buy_cap of max_buys_per_deal=none
@@ -32,9 +37,17 @@ NO_BUY_LIMIT = 1 << 30  # MayIRules.buy_cap of max_buys_per_deal=none
 def check_reachable(state: AnyState) -> None:
     """Refuse a state play cannot produce (see the module's docstring).
 
-    :raises BadInput: ``POSITION_OUT_OF_BOUNDS``, naming the seat and the bound.
+    :raises BadInput: ``POSITION_OUT_OF_BOUNDS``, naming the seat and the bound, or the
+        phase nobody can move in.
     """
-    game_of(state).check_reachable(state)
+    game = game_of(state)
+    game.check_reachable(state)
+    if state.phase is Phase.HAND_OVER or state.phase is Phase.GAME_OVER:
+        return
+    if state.awaited < 0 or not game.legal_moves(state):
+        raise BadInput(Reason.POSITION_OUT_OF_BOUNDS,
+                       f"nobody can move in this {state.phase.value} phase: play never "
+                       "leaves a turn so")
 
 
 def canasta_check_reachable(state: State) -> None:

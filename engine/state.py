@@ -268,8 +268,8 @@ class State:
     upcards: "tuple[Card, ...]" = ()
     # the legal-move cache: set once, in one assignment (engine.legal), so threads that
     # share a state never see it half filled or doubled
-    _legal: "Optional[tuple[CanastaMove, ...]]" = field(default=None, init=False, compare=False,
-                                            repr=False)
+    _legal: "Optional[tuple[CanastaMove, ...]]" = field(default=None, init=False,
+                                                   compare=False, repr=False)
 
     @property
     def awaited(self) -> int:

@@ -6,9 +6,9 @@ It carries what hosts read on every game (``rules``, ``phase``, ``awaited``,
 buys of each player in this deal and the buy window of the turn.
 
 Phases (:data:`MayIPhase`, of :class:`engine.state.Phase`): ``draw`` (the player in
-turn takes the fresh discard or draws), ``buy_window`` (the declined discard is offered: the awaited
-seat answers ``buy`` or ``pass``), ``meld`` (go down, lay off, discard),
-``hand_over`` and ``game_over``.
+turn takes the fresh discard or draws), ``buy_window`` (the declined discard is
+offered: the awaited seat answers ``buy`` or ``pass``), ``meld`` (go down, lay off,
+discard), ``hand_over`` and ``game_over``.
 
 Compiled with ordinary Python classes and quoted field annotations, as
 engine/state.py explains (the snapshot codec reads the annotations).

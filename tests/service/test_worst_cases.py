@@ -129,6 +129,20 @@ def test_may_i_hands_play_cannot_make_are_refused(http: httpx.Client, hand: str,
     assert why in got.message
 
 
+def test_a_turn_nobody_can_move_in_is_refused(http: httpx.Client) -> None:
+    """CL-TURN-1, CL-OUT-1: play never leaves the player in turn without a move. Here the
+    seat in turn holds one card in the meld phase with nothing staged and no partner to
+    ask: it can neither meld the card nor discard it (that would be going out, with no
+    canasta). ImportPosition refuses what play cannot produce; it accepted this before."""
+    position = "\n".join(["canasta-position 1", "players: 2", "phase: meld", "turn: 0",
+                          "drew: stock", "hand0: 9D", "hand1: *15", "stock: *", ""])
+    got = call_rest(http, "ImportPosition", api.ImportPositionRequest(position=position))
+    assert isinstance(got, Failure)
+    assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", "POSITION_OUT_OF_BOUNDS",
+                                                  ["position"])
+    assert "nobody can move in this meld phase" in got.message
+
+
 def test_unlimited_buys_are_capped_at_import_only(http: httpx.Client) -> None:
     """With max_buys_per_deal=none the rules set no bound: ImportPosition still accepts at
     most three buys per seat (a service limit, docs/operations.md)."""
