@@ -17,17 +17,21 @@ which refuses what play cannot produce, with ``POSITION_OUT_OF_BOUNDS``:
   every card once). Even a hand of nearly the whole deck lists about 1,300 moves
   (130 KB of JSON), under the documented worst case, so no tighter bound is needed.
 * Every game: a hand that is not over awaits a seat with a legal move, as play always
-  leaves it (the dead-end tests hold play to that). The notation reader checks the
-  turn's lines against the phase; this catches the rest, for one a Canasta hand of one
-  card in the meld phase with nothing staged, which can neither meld nor discard. It
-  runs after the bounds above, so it never lists the moves of a hand play cannot hold.
+  leaves it (the dead-end tests hold play to that), and one whose only move is to ask
+  its partner still has a move after the answer. The notation reader checks the turn's
+  lines against the phase; this catches the rest, for one a Canasta hand of one card in
+  the meld phase with nothing staged, which can neither meld nor discard. It runs after
+  the bounds above, so it never lists the moves of a hand play cannot hold.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.errors import BadInput, Reason
-from engine.games import game_of
+from engine.games import Game, game_of
 from engine.mayi.state import AnyState, MayIState
+from engine.moves import Ask
 from engine.state import Phase, State
 
 UNLIMITED_BUYS_ACCEPTED = 3  # buys per seat an imported May I? position may claim, no limit
@@ -44,10 +48,24 @@ def check_reachable(state: AnyState) -> None:
     game.check_reachable(state)
     if state.phase is Phase.HAND_OVER or state.phase is Phase.GAME_OVER:
         return
-    if state.awaited < 0 or not game.legal_moves(state):
+    if _stuck(game, state):
         raise BadInput(Reason.POSITION_OUT_OF_BOUNDS,
                        f"nobody can move in this {state.phase.value} phase: play never "
                        "leaves a turn so")
+
+
+def _stuck(game: Game[Any, Any], state: AnyState) -> bool:
+    """Whether nobody can move in ``state``, or its seat's only move is a question after
+    whose answer it cannot move (a partnered Canasta seat holding one card in the meld
+    phase: it may ask, and then has nothing to do)."""
+    moves = game.legal_moves(state) if state.awaited >= 0 else []
+    if not moves:
+        return True
+    if any(type(m) is not Ask for m in moves):
+        return False
+    asked = game.apply(state, moves[0], None)
+    return any(not game.legal_moves(game.apply(asked, answer, None))
+               for answer in game.legal_moves(asked))
 
 
 def canasta_check_reachable(state: State) -> None:

@@ -129,13 +129,16 @@ def test_may_i_hands_play_cannot_make_are_refused(http: httpx.Client, hand: str,
     assert why in got.message
 
 
-def test_a_turn_nobody_can_move_in_is_refused(http: httpx.Client) -> None:
-    """CL-TURN-1, CL-OUT-1: play never leaves the player in turn without a move. Here the
-    seat in turn holds one card in the meld phase with nothing staged and no partner to
-    ask: it can neither meld the card nor discard it (that would be going out, with no
-    canasta). ImportPosition refuses what play cannot produce; it accepted this before."""
-    position = "\n".join(["canasta-position 1", "players: 2", "phase: meld", "turn: 0",
-                          "drew: stock", "hand0: 9D", "hand1: *15", "stock: *", ""])
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_turn_nobody_can_move_in_is_refused(http: httpx.Client, players: int) -> None:
+    """CL-TURN-1, CL-OUT-1, CL-OUT-4: play never leaves the player in turn without a move.
+    Here the seat in turn holds one card in the meld phase with nothing staged: it can
+    neither meld the card nor discard it (that would be going out, with no canasta); with
+    a partner it may ask, and after the answer it has nothing to do. ImportPosition
+    refuses what play cannot produce; it accepted both before."""
+    hands = [f"hand{seat}: *11" for seat in range(1, players)]
+    position = "\n".join(["canasta-position 1", f"players: {players}", "phase: meld",
+                          "turn: 0", "drew: stock", "hand0: 9D", *hands, "stock: *", ""])
     got = call_rest(http, "ImportPosition", api.ImportPositionRequest(position=position))
     assert isinstance(got, Failure)
     assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", "POSITION_OUT_OF_BOUNDS",
