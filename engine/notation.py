@@ -26,6 +26,7 @@ from engine.moves import AddToMeld, Meld, Merge, Move, parse_move
 from engine.notation_lines import (
     Reader,
     cards_text,
+    check_over,
     fill_zones,
     flags_text,
     head_lines,
@@ -224,9 +225,9 @@ def _import(text: str) -> State:
 def _check_phase(state: State) -> None:
     """The phase agrees with the turn and the result, as play leaves them: a seat asks
     only a partner, where the rules let it ask (CL-P2-5), who is waited for and answers
-    only after the ask (CL-OUT-4); the meld phase comes after the turn's
-    draw and the draw phases before it (CL-TURN-1); a hand is over exactly when it has a
-    result, the game exactly when that result decides it (CL-GAME-3)."""
+    only after the ask (CL-OUT-4); the meld phase comes after the turn's draw and the
+    draw phases before it (CL-TURN-1); a hand is over exactly when it has a result, the
+    game exactly when that result decides it (:func:`check_over`)."""
     t = state.turn
     phase = state.phase
     if t.asked and (not state.rules.permission or partner_of(state, t.seat) < 0):
@@ -240,12 +241,7 @@ def _check_phase(state: State) -> None:
     if turn_phase in (Phase.DRAW, Phase.DRAW_EXHAUSTED) and t.drew:
         raise BadInput(Reason.BAD_NOTATION, f"the {turn_phase.value} phase comes before the draw")
     result = state.result
-    if (result is not None) != (state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)):
-        raise BadInput(Reason.BAD_NOTATION, "a result line comes exactly with a hand that is over")
-    decided = result is not None and (result.winner >= 0 or result.draw)
-    if result is not None and decided != (state.phase is Phase.GAME_OVER):
-        raise BadInput(Reason.BAD_NOTATION,
-                       "game_over is the phase of a result that decides the game")
+    check_over(phase, result, result is not None and (result.winner >= 0 or result.draw))
 
 
 def _upcards(rules: RuleSet, text: str) -> tuple[Card, ...]:

@@ -20,6 +20,7 @@ from mypy_extensions import mypyc_attr
 from engine.cards import CODES, Card, parse_cards
 from engine.errors import BadInput, EngineError, Reason
 from engine.mayi.state import AnyState
+from engine.state import Phase
 
 _S = TypeVar("_S")
 Zone = tuple[int, tuple[Card, ...]]  # (cards still to fill, -1 = all the rest; given cards)
@@ -115,6 +116,17 @@ def named(text: str, choices: Mapping[str, _S], what: str) -> _S:
         raise BadInput(Reason.BAD_NOTATION,
                        f"{what} {text!r} is not one of {', '.join(choices)}")
     return choices[text]
+
+
+def check_over(phase: Phase, result: object, decided: bool) -> None:
+    """Both games' hands end alike: a result line comes exactly with a hand that is over,
+    and the phase is ``game_over`` exactly when that result decides the game (CL-GAME-3,
+    MI-GAME-1)."""
+    if (result is not None) != (phase is Phase.HAND_OVER or phase is Phase.GAME_OVER):
+        raise BadInput(Reason.BAD_NOTATION, "a result line comes exactly with a hand that is over")
+    if result is not None and decided != (phase is Phase.GAME_OVER):
+        raise BadInput(Reason.BAD_NOTATION,
+                       "game_over is the phase of a result that decides the game")
 
 
 @mypyc_attr(native_class=False)

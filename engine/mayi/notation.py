@@ -37,6 +37,7 @@ from engine.mayi.transitions import buy_refusal, composition
 from engine.notation_lines import (
     Reader,
     cards_text,
+    check_over,
     fill_zones,
     head_lines,
     ints_text,
@@ -172,19 +173,14 @@ def _import(text: str) -> MayIState:
         upcards=_upcards(r.get("upcards", "-")),
     )
     _check(state)
+    result = None
     if "result" in r.fields:
-        if phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
-            raise BadInput(Reason.BAD_NOTATION, "only a finished deal has a result")
         went_out = r.one("result", "-1")
         if not -1 <= went_out < n or (went_out >= 0 and state.hands[went_out]):
             raise BadInput(Reason.BAD_NOTATION, "the seat that went out holds no card")
         result = deal_result(state, went_out)
-        if game_over(result) != (phase is Phase.GAME_OVER):
-            raise BadInput(Reason.BAD_NOTATION, "game_over is the phase after the last deal")
-        state = evolve(state, result=result)
-    elif phase in (Phase.HAND_OVER, Phase.GAME_OVER):
-        raise BadInput(Reason.BAD_NOTATION, "a finished deal needs its 'result' line")
-    return state
+    check_over(phase, result, result is not None and game_over(result))
+    return state if result is None else evolve(state, result=result)
 
 
 def _check(state: MayIState) -> None:
