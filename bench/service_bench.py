@@ -389,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=8, help="games played for the pool")
     parser.add_argument("--pool", type=int, default=300, help="positions in the pool")
     parser.add_argument("--grpc-threads", type=int, default=None,
-                        help="CANASTA_GRPC_THREADS of the servers (default: theirs, 4)")
+                        help="CANASTA_GRPC_THREADS of the servers (default: theirs, 2)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)

@@ -19,6 +19,7 @@ import signal
 import socket
 import sys
 from collections.abc import Awaitable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -94,14 +95,16 @@ class App:
         self._http: _Uvicorn | None = None
         self._http_task: asyncio.Task[None] | None = None
         self._stopping: asyncio.Task[None] | None = None
+        # REST's bots' searches (gRPC's run in a pool of the gRPC server's)
+        self._searches = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="rest-bots")
 
     async def start(self) -> None:
         s = self.settings
         self.grpc, self.grpc_port = grpc_server.start(self.core, s, self.health, self.gate)
         sock = http_socket(s.bind, s.http_port)
         self.http_port = sock.getsockname()[1]
-        app = create_app(self.core, self.health, s.max_message_bytes, s.access_log,
-                         cors_origins=s.cors_origins)
+        app = create_app(self.core, self._searches, self.health, s.max_message_bytes,
+                         s.access_log, cors_origins=s.cors_origins)
         limits = HttpLimits(max_header_bytes=s.http_max_header_bytes,
                             header_timeout_s=s.http_header_timeout_s,
                             body_timeout_s=s.http_body_timeout_s,
@@ -122,7 +125,8 @@ class App:
         log.info("listening", extra={"fields": {
             "grpc": f"{s.bind}:{self.grpc_port}", "http": f"{s.bind}:{self.http_port}",
             "key_ids": list(self.core.sealer.keys.key_ids), "engine": engine.BUILD,
-            "grpc_threads": s.grpc_threads, "access": s.access.value}})
+            "grpc_threads": s.grpc_threads, "bot_threads": s.bot_threads,
+            "access": s.access.value}})
 
     def stop(self) -> asyncio.Task[None]:
         if self._stopping is None:
@@ -139,6 +143,7 @@ class App:
             self._http.should_exit = True
             waits.append(self._http_task)
         await asyncio.gather(*waits, return_exceptions=True)
+        self._searches.shutdown(wait=False, cancel_futures=True)
         log.info("stopped")
 
     async def wait(self) -> None:

@@ -107,6 +107,10 @@ class Method:
     # The answer straight as proto3 JSON, where that is much cheaper than the message
     # through jsonfmt; it must give the same bytes (tests/service/test_jsonfmt.py).
     run_json: Callable[[Any, Call], bytes] | None = None
+    # A bot's search (hundreds of milliseconds at the expert level, where every other
+    # call takes a few): each face runs it in threads of its own, so it never holds up
+    # the short calls or the probes (docs/operations.md, *Scaling*).
+    search: bool = False
 
 
 class Core:
@@ -136,7 +140,7 @@ class Core:
                 Method("ExportPosition", api.ExportPositionRequest, api.ExportPositionResponse,
                        self.export_position, _FIELDS),
                 Method("SuggestMove", api.SuggestMoveRequest, api.SuggestMoveResponse,
-                       self.suggest_move, _FIELDS),
+                       self.suggest_move, _FIELDS, search=True),
                 Method("ExportRecord", api.ExportRecordRequest, api.ExportRecordResponse,
                        self.export_record, _RECORD_FIELDS),
             )

@@ -4,8 +4,8 @@ The gate counts ``CanastaEngine`` calls only: health and reflection never pass t
 it, so a probe is answered however busy the engine is (grpcio's own
 ``maximum_concurrent_rpcs`` counts every service, and is not used). A call is counted
 from its arrival, while it may still wait for a thread of the engine's pool
-(:class:`GatedPool`), to its end, so the limit also bounds that queue; beyond it a call
-gets ``RESOURCE_EXHAUSTED`` ``TOO_MANY_CALLS``.
+(:class:`GatedPool`: the engine's, or the bots' searches'), to its end, so the limit also
+bounds those queues; beyond it a call gets ``RESOURCE_EXHAUSTED`` ``TOO_MANY_CALLS``.
 
 On a stop, :func:`drain` closes the gate first (a call that has not started gets
 ``UNAVAILABLE``, retryable) and waits for the calls in flight; only then is the server
@@ -70,8 +70,8 @@ class GatedPool(futures.ThreadPoolExecutor):
     """The engine calls' pool: each call the gate let in leaves it when its task ends, run
     or not (a call cancelled while queued never reaches its handler)."""
 
-    def __init__(self, threads: int, gate: Gate) -> None:
-        super().__init__(max_workers=threads, thread_name_prefix="grpc")
+    def __init__(self, threads: int, gate: Gate, name: str = "grpc") -> None:
+        super().__init__(max_workers=threads, thread_name_prefix=name)
         self.gate = gate
 
     def submit(self, fn: Callable[..., Any], /, *args: Any,

@@ -8,9 +8,10 @@ and turns request bytes that do not parse into ``INVALID_ARGUMENT`` ``REQUEST_IN
 (grpcio would answer ``UNKNOWN``).
 
 Threads: the engine's calls run in a pool of ``CANASTA_GRPC_THREADS`` (grpcio's
-per-handler ``experimental_thread_pool``), everything else (health, reflection, and the
-gate's refusals) in a small pool of its own, so a probe never waits behind busy engine
-calls; the REST face keeps the event loop's thread. The core is safe for that (its state
+per-handler ``experimental_thread_pool``), the bots' searches (``SuggestMove``) in a pool
+of ``CANASTA_BOT_THREADS``, everything else (health, reflection, and the gate's refusals)
+in a small pool of its own, so neither a probe nor a short call waits behind a busy
+search; the REST face keeps the event loop's thread. The core is safe for that (its state
 cache takes a lock, its memos are single dict operations). Why this kind and not
 grpc.aio: docs/operations.md, *Scaling*. The gate (:mod:`service.grpc.gate`) holds the
 engine's calls to ``CANASTA_MAX_CONCURRENT_RPCS`` and stops them first on a stop.
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent import futures
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -51,8 +52,6 @@ from service.ops.config import Settings
 from service.ops.health import Health
 
 Behavior = Callable[[Any, grpc.ServicerContext], Any]
-# The calls the gate counts: the engine's, never health's or reflection's.
-COUNTED_PREFIX = f"/{SERVICE_NAME}/"
 # Threads for what is not an engine call: health checks and watches, reflection streams
 # (each holds a thread while open) and the gate's refusals.
 CONTROL_THREADS = 4
@@ -156,12 +155,14 @@ class Servicer:
 class Observe(grpc.ServerInterceptor):
     """Request id, go-grpc-prometheus metrics and an access-log line for unary calls; the
     gate for engine calls, decided as each one arrives (in grpcio's serving thread): let
-    in, it runs in the engine's pool; refused, its refusal runs in the control pool."""
+    in, it runs in its method's pool; refused, its refusal runs in the control pool."""
 
-    def __init__(self, gate: Gate, pool: GatedPool, access_log: bool = True,
+    def __init__(self, gate: Gate, pools: Mapping[str, GatedPool], access_log: bool = True,
                  max_message_bytes: int = 65536) -> None:
         self.gate = gate
-        self.pool = pool  # the engine calls' (the rest run in the server's own pool)
+        # the engine's methods (full names) and the pool each runs in; the gate counts
+        # these calls, and the rest (health, reflection) run in the server's own pool
+        self.pools = pools
         self.access_log = access_log
         self.max_message_bytes = max_message_bytes
         self._wrapped: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
@@ -191,9 +192,10 @@ class Observe(grpc.ServerInterceptor):
         inner = handler.unary_unary
         assert inner is not None
         behavior = self._wrap(full, inner)
-        if full.startswith(COUNTED_PREFIX):  # the pool's tasks let the calls out again
+        pool = self.pools.get(full)
+        if pool is not None:  # the pool's tasks let the calls out again
             # grpcio runs the handler in this pool instead of the server's default one
-            behavior.experimental_thread_pool = self.pool  # type: ignore[attr-defined]
+            behavior.experimental_thread_pool = pool  # type: ignore[attr-defined]
             self._refusals[full] = {
                 err.reason: observed(handler, self._wrap(full, _refusing(err)),
                                      self.max_message_bytes)
@@ -206,7 +208,7 @@ class Observe(grpc.ServerInterceptor):
         started = metrics.GRPC_STARTED.labels("unary", *method_labels(full))
         access_log = self.access_log
         limit = self.max_message_bytes
-        gate = self.gate if full.startswith(COUNTED_PREFIX) else None
+        gate = self.gate if full in self.pools else None
 
         def behavior(request: Any, context: grpc.ServicerContext) -> Any:
             rid = logs.request_id(call_metadata(context).get("x-request-id"))
@@ -366,15 +368,18 @@ def _address(bind: str, port: int) -> str:
 def start(core: Core, settings: Settings, health: Health, gate: Gate) -> tuple[grpc.Server, int]:
     """Build, bind and start the server; the server and its bound port (port 0 = any).
 
-    The engine's calls run in ``settings.grpc_threads`` threads, the rest in
-    :data:`CONTROL_THREADS` of their own; ``gate`` holds the engine's calls to the limit
-    (pass it to :func:`stop`).
+    The engine's calls run in ``settings.grpc_threads`` threads, the bots' searches in
+    ``settings.bot_threads``, the rest in :data:`CONTROL_THREADS` of their own; ``gate``
+    holds the engine's calls to the limit (pass it to :func:`stop`).
     """
+    engine = GatedPool(settings.grpc_threads, gate)
+    searches = GatedPool(settings.bot_threads, gate, "grpc-bots")
+    pools = {f"/{SERVICE_NAME}/{name}": searches if method.search else engine
+             for name, method in core.methods.items()}
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=CONTROL_THREADS, thread_name_prefix="grpc-ctl"),
         handlers=[Servicer(core).handlers()],
-        interceptors=[Observe(gate, GatedPool(settings.grpc_threads, gate),
-                              settings.access_log, settings.max_message_bytes)],
+        interceptors=[Observe(gate, pools, settings.access_log, settings.max_message_bytes)],
         options=server_options(settings),
         maximum_concurrent_rpcs=None)  # the gate limits the engine's calls, not health
     health_pb2_grpc.add_HealthServicer_to_server(health.servicer, server)

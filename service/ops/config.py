@@ -100,8 +100,10 @@ class Settings(BaseSettings):
     access: AccessMode = Field(AccessMode.TOKENS, description="tokens: every answer is scoped "
                                "to the caller's credential; trusted: a call without one acts "
                                "as the host")
-    grpc_threads: int = Field(4, ge=1, le=256,
+    grpc_threads: int = Field(2, ge=1, le=256,
                               description="threads the engine's gRPC calls run in")
+    bot_threads: int = Field(2, ge=1, le=64, description="threads the bots' searches "
+                             "(SuggestMove) run in, on each face")
     # REST (service/rest/limits.py): what one client may make the server hold, and for how long
     http_max_header_bytes: int = Field(32768, ge=1024, le=1 << 20,
                                        description="largest REST header block")

@@ -3,8 +3,10 @@
 Routes are made from each RPC's ``google.api.http`` rule and bodies are the
 canonical proto3 JSON of the same request and response messages
 (``json_format``), so REST and gRPC differ only in framing. Every call goes
-through :meth:`service.api.core.Core.handle_json`. Errors are AIP-193 JSON with the
-same reasons as gRPC; bad input is always a 4xx.
+through :meth:`service.api.core.Core.handle_json`, in the event loop's thread, except
+the bots' searches, which run in a small pool of threads so that probes and short calls
+are answered meanwhile. Errors are AIP-193 JSON with the same reasons as gRPC; bad input
+is always a 4xx.
 
 Why Starlette routes and not FastAPI path operations with pydantic models (generated
 from the protos): measured in-process through the ASGI app (same core, seat token,
@@ -19,8 +21,12 @@ docs/operations.md, *The cost of a call*, has the figures.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import re
 import time
+from concurrent.futures import Executor
+from functools import partial
 from pathlib import Path
 
 import grpc
@@ -131,9 +137,12 @@ class _Rpc:
     objects; errors are the same AIP-193 answers as everywhere else.
     """
 
-    def __init__(self, core: Core, name: str, has_body: bool, limit: int) -> None:
+    def __init__(self, core: Core, name: str, has_body: bool, limit: int,
+                 searches: Executor) -> None:
         self.core = core
         self.name = name
+        # where a bot's search runs (None: inline, in the event loop's thread)
+        self.pool = searches if core.methods[name].search else None
         self.cls = core.methods[name].request
         self.has_body = has_body
         self.limit = limit
@@ -170,9 +179,14 @@ class _Rpc:
             metrics.REJECTED.labels(err.reason).inc()  # the core counts its own refusals
             await _error(err, lang)(scope, receive, send)
             return
+        run = partial(self.core.handle_json, self.name, msg,
+                      Call(lang, logs.REQUEST_ID.get(), tuple(auth)))
         try:
-            out = self.core.handle_json(self.name, msg,
-                                        Call(lang, logs.REQUEST_ID.get(), tuple(auth)))
+            if self.pool is None:
+                out = run()
+            else:  # the context carries the request id into the thread's log lines
+                out = await asyncio.get_running_loop().run_in_executor(
+                    self.pool, contextvars.copy_context().run, run)
         except ServiceError as err:
             await _error(err, lang)(scope, receive, send)
             return
@@ -302,18 +316,20 @@ def _vary(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
 TITLE, VERSION = "Canasta rules service", "v1"
 
 
-def create_app(core: Core, health: Health | None = None, max_body: int = 65536,
-               access_log: bool = True, web_root: Path | None = WEB_ROOT,
-               cors_origins: tuple[str, ...] = ()) -> Starlette:
+def create_app(core: Core, searches: Executor, health: Health | None = None,
+               max_body: int = 65536, access_log: bool = True,
+               web_root: Path | None = WEB_ROOT, cors_origins: tuple[str, ...] = ()
+               ) -> Starlette:
     """The application: the RPC routes, probes, metrics, the OpenAPI document and Swagger
     UI (``/docs``), the reference web table at ``/play`` (``web_root``; ``None``: none),
-    and CORS for ``cors_origins`` (none: no CORS headers)."""
+    and CORS for ``cors_origins`` (none: no CORS headers). The bots' searches run in
+    ``searches`` (the caller owns it), every other call in the event loop."""
     state = health or Health()
     service = api.DESCRIPTOR.services_by_name["CanastaEngine"]
     routes = []
     for method in service.methods:
         verb, path = openapi.http_rule(method)
-        routes.append(Route(path, _Rpc(core, method.name, verb != "GET", max_body),
+        routes.append(Route(path, _Rpc(core, method.name, verb != "GET", max_body, searches),
                             methods=[verb], name=method.name))
     document = JSONResponse(openapi.document(service, TITLE, VERSION)).body
 

@@ -233,7 +233,8 @@ def test_concurrency_limit_refuses_at_once(monkeypatch: pytest.MonkeyPatch) -> N
             release.wait(30)
 
     delay_grpc_calls(monkeypatch, maybe_slow)
-    with running(KeyRing.parse(new_key_entry("limit-1")), max_concurrent_rpcs=4) as s:
+    with running(KeyRing.parse(new_key_entry("limit-1")), max_concurrent_rpcs=4,
+                 grpc_threads=4) as s:  # a thread for each slow call
         channel, stub = s.stub()
         with channel, httpx.Client(base_url=s.http_base, timeout=10) as http:
             slow = [stub.Deal.future(DEAL, timeout=60, metadata=(("x-slow", "1"),))
