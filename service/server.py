@@ -95,15 +95,16 @@ class App:
         self._http: _Uvicorn | None = None
         self._http_task: asyncio.Task[None] | None = None
         self._stopping: asyncio.Task[None] | None = None
-        # REST's bots' searches (gRPC's run in a pool of the gRPC server's)
-        self._searches = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="rest-bots")
+        # REST's long calls (gRPC's run in a pool of the gRPC server's)
+        self._long_calls = ThreadPoolExecutor(settings.long_call_threads,
+                                              thread_name_prefix="rest-long")
 
     async def start(self) -> None:
         s = self.settings
         self.grpc, self.grpc_port = grpc_server.start(self.core, s, self.health, self.gate)
         sock = http_socket(s.bind, s.http_port)
         self.http_port = sock.getsockname()[1]
-        app = create_app(self.core, self._searches, self.health, s.max_message_bytes,
+        app = create_app(self.core, self._long_calls, self.health, s.max_message_bytes,
                          s.access_log, cors_origins=s.cors_origins)
         limits = HttpLimits(max_header_bytes=s.http_max_header_bytes,
                             header_timeout_s=s.http_header_timeout_s,
@@ -125,7 +126,7 @@ class App:
         log.info("listening", extra={"fields": {
             "grpc": f"{s.bind}:{self.grpc_port}", "http": f"{s.bind}:{self.http_port}",
             "key_ids": list(self.core.sealer.keys.key_ids), "engine": engine.BUILD,
-            "grpc_threads": s.grpc_threads, "bot_threads": s.bot_threads,
+            "grpc_threads": s.grpc_threads, "long_call_threads": s.long_call_threads,
             "access": s.access.value}})
 
     def stop(self) -> asyncio.Task[None]:
@@ -143,7 +144,7 @@ class App:
             self._http.should_exit = True
             waits.append(self._http_task)
         await asyncio.gather(*waits, return_exceptions=True)
-        self._searches.shutdown(wait=False, cancel_futures=True)
+        self._long_calls.shutdown(wait=False, cancel_futures=True)
         log.info("stopped")
 
     async def wait(self) -> None:

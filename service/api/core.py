@@ -107,10 +107,12 @@ class Method:
     # The answer straight as proto3 JSON, where that is much cheaper than the message
     # through jsonfmt; it must give the same bytes (tests/service/test_jsonfmt.py).
     run_json: Callable[[Any, Call], bytes] | None = None
-    # A bot's search (hundreds of milliseconds at the expert level, where every other
-    # call takes a few): each face runs it in threads of its own, so it never holds up
-    # the short calls or the probes (docs/operations.md, *Scaling*).
-    search: bool = False
+    # A call whose work grows with a budget or a text the caller sends, not with a
+    # position: a bot's search (up to 1.6 s at the expert level) or a record's replay
+    # (about 50 µs a move, a 64 KiB record ~300 ms), where every other call takes a few
+    # milliseconds. Each face runs it in threads of its own, so it never holds up the
+    # short calls or the probes (docs/operations.md, *Threads*).
+    long_call: bool = False
 
 
 class Core:
@@ -140,9 +142,9 @@ class Core:
                 Method("ExportPosition", api.ExportPositionRequest, api.ExportPositionResponse,
                        self.export_position, _FIELDS),
                 Method("SuggestMove", api.SuggestMoveRequest, api.SuggestMoveResponse,
-                       self.suggest_move, _FIELDS, search=True),
+                       self.suggest_move, _FIELDS, long_call=True),
                 Method("ExportRecord", api.ExportRecordRequest, api.ExportRecordResponse,
-                       self.export_record, _RECORD_FIELDS),
+                       self.export_record, _RECORD_FIELDS, long_call=True),
             )
         }
 

@@ -4,7 +4,7 @@ The gate counts ``CanastaEngine`` calls only: health and reflection never pass t
 it, so a probe is answered however busy the engine is (grpcio's own
 ``maximum_concurrent_rpcs`` counts every service, and is not used). A call is counted
 from its arrival, while it may still wait for a thread of the engine's pool
-(:class:`GatedPool`: the engine's, or the bots' searches'), to its end, so the limit also
+(:class:`GatedPool`: the engine's, or the long calls'), to its end, so the limit also
 bounds those queues; beyond it a call gets ``RESOURCE_EXHAUSTED`` ``TOO_MANY_CALLS``.
 
 On a stop, :func:`drain` closes the gate first (a call that has not started gets

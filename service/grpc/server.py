@@ -8,10 +8,11 @@ and turns request bytes that do not parse into ``INVALID_ARGUMENT`` ``REQUEST_IN
 (grpcio would answer ``UNKNOWN``).
 
 Threads: the engine's calls run in a pool of ``CANASTA_GRPC_THREADS`` (grpcio's
-per-handler ``experimental_thread_pool``), the bots' searches (``SuggestMove``) in a pool
-of ``CANASTA_BOT_THREADS``, everything else (health, reflection, and the gate's refusals)
-in a small pool of its own, so neither a probe nor a short call waits behind a busy
-search; the REST face keeps the event loop's thread. The core is safe for that (its state
+per-handler ``experimental_thread_pool``), the long calls (a bot's search, a record's
+replay: ``Method.long_call``) in a pool of ``CANASTA_LONG_CALL_THREADS``, everything else
+(health, reflection, and the gate's refusals) in a small pool of its own, so neither a
+probe nor a short call waits behind a long one; the REST face keeps the event loop's
+thread. The core is safe for that (its state
 cache takes a lock, its memos are single dict operations). Why this kind and not
 grpc.aio: docs/operations.md, *Scaling*. The gate (:mod:`service.grpc.gate`) holds the
 engine's calls to ``CANASTA_MAX_CONCURRENT_RPCS`` and stops them first on a stop.
@@ -368,13 +369,13 @@ def _address(bind: str, port: int) -> str:
 def start(core: Core, settings: Settings, health: Health, gate: Gate) -> tuple[grpc.Server, int]:
     """Build, bind and start the server; the server and its bound port (port 0 = any).
 
-    The engine's calls run in ``settings.grpc_threads`` threads, the bots' searches in
-    ``settings.bot_threads``, the rest in :data:`CONTROL_THREADS` of their own; ``gate``
+    The engine's calls run in ``settings.grpc_threads`` threads, the long ones in
+    ``settings.long_call_threads``, the rest in :data:`CONTROL_THREADS` of their own; ``gate``
     holds the engine's calls to the limit (pass it to :func:`stop`).
     """
     engine = GatedPool(settings.grpc_threads, gate)
-    searches = GatedPool(settings.bot_threads, gate, "grpc-bots")
-    pools = {f"/{SERVICE_NAME}/{name}": searches if method.search else engine
+    long_calls = GatedPool(settings.long_call_threads, gate, "grpc-long")
+    pools = {f"/{SERVICE_NAME}/{name}": long_calls if method.long_call else engine
              for name, method in core.methods.items()}
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=CONTROL_THREADS, thread_name_prefix="grpc-ctl"),

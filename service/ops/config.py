@@ -102,8 +102,8 @@ class Settings(BaseSettings):
                                "as the host")
     grpc_threads: int = Field(2, ge=1, le=256,
                               description="threads the engine's gRPC calls run in")
-    bot_threads: int = Field(2, ge=1, le=64, description="threads the bots' searches "
-                             "(SuggestMove) run in, on each face")
+    long_call_threads: int = Field(2, ge=1, le=64, description="threads the long calls "
+                                   "(a bot's search, a record's replay) run in, on each face")
     # REST (service/rest/limits.py): what one client may make the server hold, and for how long
     http_max_header_bytes: int = Field(32768, ge=1024, le=1 << 20,
                                        description="largest REST header block")

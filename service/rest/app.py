@@ -4,8 +4,8 @@ Routes are made from each RPC's ``google.api.http`` rule and bodies are the
 canonical proto3 JSON of the same request and response messages
 (``json_format``), so REST and gRPC differ only in framing. Every call goes
 through :meth:`service.api.core.Core.handle_json`, in the event loop's thread, except
-the bots' searches, which run in a small pool of threads so that probes and short calls
-are answered meanwhile. Errors are AIP-193 JSON with the same reasons as gRPC; bad input
+the long calls (a bot's search, a record's replay), which run in a small pool of threads
+so that probes and short calls are answered meanwhile. Errors are AIP-193 JSON with the same reasons as gRPC; bad input
 is always a 4xx.
 
 Why Starlette routes and not FastAPI path operations with pydantic models (generated
@@ -138,11 +138,11 @@ class _Rpc:
     """
 
     def __init__(self, core: Core, name: str, has_body: bool, limit: int,
-                 searches: Executor) -> None:
+                 long_calls: Executor) -> None:
         self.core = core
         self.name = name
-        # where a bot's search runs (None: inline, in the event loop's thread)
-        self.pool = searches if core.methods[name].search else None
+        # where a long call runs (None: inline, in the event loop's thread)
+        self.pool = long_calls if core.methods[name].long_call else None
         self.cls = core.methods[name].request
         self.has_body = has_body
         self.limit = limit
@@ -316,20 +316,20 @@ def _vary(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
 TITLE, VERSION = "Canasta rules service", "v1"
 
 
-def create_app(core: Core, searches: Executor, health: Health | None = None,
+def create_app(core: Core, long_calls: Executor, health: Health | None = None,
                max_body: int = 65536, access_log: bool = True,
                web_root: Path | None = WEB_ROOT, cors_origins: tuple[str, ...] = ()
                ) -> Starlette:
     """The application: the RPC routes, probes, metrics, the OpenAPI document and Swagger
     UI (``/docs``), the reference web table at ``/play`` (``web_root``; ``None``: none),
-    and CORS for ``cors_origins`` (none: no CORS headers). The bots' searches run in
-    ``searches`` (the caller owns it), every other call in the event loop."""
+    and CORS for ``cors_origins`` (none: no CORS headers). The long calls run in
+    ``long_calls`` (the caller owns it), every other call in the event loop."""
     state = health or Health()
     service = api.DESCRIPTOR.services_by_name["CanastaEngine"]
     routes = []
     for method in service.methods:
         verb, path = openapi.http_rule(method)
-        routes.append(Route(path, _Rpc(core, method.name, verb != "GET", max_body, searches),
+        routes.append(Route(path, _Rpc(core, method.name, verb != "GET", max_body, long_calls),
                             methods=[verb], name=method.name))
     document = JSONResponse(openapi.document(service, TITLE, VERSION)).body
 

@@ -19,7 +19,7 @@ def test_defaults_need_no_environment() -> None:
     s = Settings.from_env({})
     assert (s.bind, s.grpc_port, s.http_port) == ("127.0.0.1", 50051, 8080)
     assert s.export_policy is ExportPolicy.ANY and s.access_log and s.reflection
-    assert s.grpc_threads == 2 and s.bot_threads == 2
+    assert s.grpc_threads == 2 and s.long_call_threads == 2
 
 
 def test_environment_overrides() -> None:
@@ -27,11 +27,11 @@ def test_environment_overrides() -> None:
         "CANASTA_BIND": "0.0.0.0", "CANASTA_GRPC_PORT": "6000", "CANASTA_HTTP_PORT": "0",
         "CANASTA_ACCESS_LOG": "off", "CANASTA_EXPORT_POLICY": "IMPORTED",
         "CANASTA_LOG_LEVEL": "debug", "CANASTA_STATE_CACHE": "0", "CANASTA_GRPC_THREADS": "3",
-        "CANASTA_BOT_THREADS": "1",
+        "CANASTA_LONG_CALL_THREADS": "1",
     })
     assert (s.bind, s.grpc_port, s.http_port, s.access_log) == ("0.0.0.0", 6000, 0, False)
     assert s.export_policy is ExportPolicy.IMPORTED and s.log_level == "DEBUG"
-    assert s.state_cache == 0 and s.grpc_threads == 3 and s.bot_threads == 1
+    assert s.state_cache == 0 and s.grpc_threads == 3 and s.long_call_threads == 1
 
 
 @pytest.mark.parametrize(("name", "value"), [
@@ -39,7 +39,7 @@ def test_environment_overrides() -> None:
     ("CANASTA_ACCESS_LOG", "maybe"), ("CANASTA_EXPORT_POLICY", "sometimes"),
     ("CANASTA_LOG_LEVEL", "LOUD"), ("CANASTA_MAX_MESSAGE_BYTES", "12"),
     ("CANASTA_GRPC_THREADS", "0"), ("CANASTA_GRPC_THREADS", "auto"),
-    ("CANASTA_BOT_THREADS", "0"), ("CANASTA_BOT_THREADS", "65"),
+    ("CANASTA_LONG_CALL_THREADS", "0"), ("CANASTA_LONG_CALL_THREADS", "65"),
 ])
 def test_bad_values_fail_loudly(name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):

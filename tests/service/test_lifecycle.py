@@ -237,8 +237,8 @@ def test_the_process_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
     listening = next(line for line in lines if line["msg"] == "listening")
     assert listening["access"] == "tokens"
     assert not any("CANASTA_ACCESS=trusted" in m for m in messages)
-    # the defaults (CANASTA_GRPC_THREADS, CANASTA_BOT_THREADS)
-    assert (listening["grpc_threads"], listening["bot_threads"]) == (2, 2)
+    # the defaults (CANASTA_GRPC_THREADS, CANASTA_LONG_CALL_THREADS)
+    assert (listening["grpc_threads"], listening["long_call_threads"]) == (2, 2)
     access = [line for line in lines if line.get("request_id") == "proc-test-1"]
     assert access and access[0]["method"] == "/canasta.v1.CanastaEngine/Deal"
     assert access[0]["code"] == "OK" and "duration_ms" in access[0]

@@ -1,0 +1,106 @@
+"""The long calls, a bot's search (``SuggestMove``: up to 1.6 s at the expert level) and a
+record's replay (``ExportRecord``: about 50 µs a move), run in threads of their own on each
+face (``CANASTA_LONG_CALL_THREADS``), so they never hold up the short calls or the probes.
+Before, REST ran them in the event loop: with six expert searches queued, ``/healthz``
+took up to 1.9 s; on gRPC, as many long calls as engine threads stopped every other
+engine call. Real sockets; the long calls are held in their handlers until the test lets
+them go, so "every long-call thread busy" is exact."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import pytest
+from google.protobuf.message import Message
+
+from service.api.core import Core
+from service.api.pb import api
+from tests.service.servers import running
+from tests.service.test_grpc_gate import DEAL, HOLD, _until, held_server
+
+# each long call: its gRPC request from a deal's snapshot, REST path and body, and what
+# its answer holds
+LONG_CALLS = {
+    "SuggestMove": (lambda snapshot: api.SuggestMoveRequest(snapshot=snapshot, level="greedy"),
+                    "/v1/suggest-move", {"level": "greedy"}),
+    "ExportRecord": (lambda snapshot: api.ExportRecordRequest(snapshot=snapshot),
+                     "/v1/record:export", {}),
+}
+
+
+def _answered(name: str, answer: Any, listed: set[str]) -> bool:
+    """A long call's real answer: a listed move, or a record's first line."""
+    if name == "SuggestMove":
+        move = answer["move"]["text"] if isinstance(answer, dict) else answer.move.text
+        return move in listed
+    record = answer["record"] if isinstance(answer, dict) else answer.record
+    return bool(record.startswith("canasta-record 1\n"))
+
+
+@pytest.mark.parametrize("name", LONG_CALLS)
+def test_grpc_engine_calls_are_answered_while_every_long_call_thread_is_busy(
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Both long-call threads held and a third long call queued for one: LegalMoves and
+    Deal are answered meanwhile (in the engine's one thread). The gate counts the long
+    calls, and each leaves it when it ends."""
+    request = LONG_CALLS[name][0]
+    with held_server(monkeypatch, grpc_threads=1, long_call_threads=2) as (server, holder):
+        channel, stub = server.stub()
+        with channel:
+            deal = stub.Deal(DEAL, timeout=10)
+            host = (("authorization", f"Bearer {deal.host_token}"),)
+            method = getattr(stub, name)
+            calls = [method.future(request(deal.snapshot), timeout=60, metadata=(*HOLD, *host))
+                     for _ in range(3)]
+            holder.wait_inside(2)
+            _until(lambda: server.app.gate.in_flight == 3, "the long calls were not counted")
+            legal = stub.LegalMoves(api.LegalMovesRequest(snapshot=deal.snapshot),
+                                    timeout=10, metadata=host)
+            listed = {m.text for m in legal.moves}
+            assert "draw" in listed
+            assert stub.Deal(DEAL, timeout=10).header.seq == 0
+            assert not any(f.done() for f in calls)
+            holder.release()
+            assert all(_answered(name, f.result(timeout=30), listed) for f in calls)
+            _until(lambda: server.app.gate.in_flight == 0, "a long call stayed counted")
+
+
+@pytest.mark.parametrize("name", LONG_CALLS)
+def test_rest_probes_and_calls_are_answered_while_a_long_call_runs(
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A REST long call held in the core: ``/healthz``, ``/readyz`` and a legal-moves call
+    are answered meanwhile, and the long call then answers too."""
+    inside, go = threading.Event(), threading.Event()
+    attr = {"SuggestMove": "suggest_move", "ExportRecord": "export_record"}[name]
+    run = getattr(Core, attr)
+
+    def held(self: Core, req: Message, call: Any) -> Any:
+        inside.set()
+        assert go.wait(30)
+        return run(self, req, call)
+
+    monkeypatch.setattr(Core, attr, held)
+    _, path, body = LONG_CALLS[name]
+    with running() as server, httpx.Client(base_url=server.http_base, timeout=10) as http, \
+            httpx.Client(base_url=server.http_base, timeout=60) as other, \
+            ThreadPoolExecutor(1) as pool:
+        deal = http.post("/v1/deal", json={"variant": "classic", "players": 2}).json()
+        auth = {"Authorization": f"Bearer {deal['hostToken']}"}
+        long_call = pool.submit(other.post, path, headers=auth,
+                                json={"snapshot": deal["snapshot"], **body})
+        try:
+            assert inside.wait(10), "the long call did not reach the core"
+            assert http.get("/healthz").status_code == 200
+            assert http.get("/readyz").status_code == 200
+            legal = http.post("/v1/legal-moves", headers=auth,
+                              json={"snapshot": deal["snapshot"]})
+            listed = {m["text"] for m in legal.json()["moves"]}
+            assert "draw" in listed
+            assert not long_call.done()
+        finally:
+            go.set()
+        answer = long_call.result(timeout=30)
+        assert answer.status_code == 200 and _answered(name, answer.json(), listed)
