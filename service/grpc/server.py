@@ -12,10 +12,10 @@ per-handler ``experimental_thread_pool``), the long calls (a bot's search, a rec
 replay: ``Method.long_call``) in a pool of ``CANASTA_LONG_CALL_THREADS``, everything else
 (health, reflection, and the gate's refusals) in a small pool of its own, so neither a
 probe nor a short call waits behind a long one; the REST face keeps the event loop's
-thread. The core is safe for that (its state
-cache takes a lock, its memos are single dict operations). Why this kind and not
-grpc.aio: docs/operations.md, *Scaling*. The gate (:mod:`service.grpc.gate`) holds the
-engine's calls to ``CANASTA_MAX_CONCURRENT_RPCS`` and stops them first on a stop.
+thread. The core is safe for that (its state cache takes a lock, its memos are single
+dict operations). Why this kind and not grpc.aio, and why so few threads:
+docs/operations.md, *Scaling*. The gate (:mod:`service.grpc.gate`) holds the engine's
+calls to ``CANASTA_MAX_CONCURRENT_RPCS`` and stops them first on a stop.
 """
 
 from __future__ import annotations
@@ -370,8 +370,8 @@ def start(core: Core, settings: Settings, health: Health, gate: Gate) -> tuple[g
     """Build, bind and start the server; the server and its bound port (port 0 = any).
 
     The engine's calls run in ``settings.grpc_threads`` threads, the long ones in
-    ``settings.long_call_threads``, the rest in :data:`CONTROL_THREADS` of their own; ``gate``
-    holds the engine's calls to the limit (pass it to :func:`stop`).
+    ``settings.long_call_threads``, the rest in :data:`CONTROL_THREADS` of their own;
+    ``gate`` holds the engine's calls to the limit (pass it to :func:`stop`).
     """
     engine = GatedPool(settings.grpc_threads, gate)
     long_calls = GatedPool(settings.long_call_threads, gate, "grpc-long")

@@ -5,8 +5,8 @@ canonical proto3 JSON of the same request and response messages
 (``json_format``), so REST and gRPC differ only in framing. Every call goes
 through :meth:`service.api.core.Core.handle_json`, in the event loop's thread, except
 the long calls (a bot's search, a record's replay), which run in a small pool of threads
-so that probes and short calls are answered meanwhile. Errors are AIP-193 JSON with the same reasons as gRPC; bad input
-is always a 4xx.
+so that probes and short calls are answered meanwhile. Errors are AIP-193 JSON with the
+same reasons as gRPC; bad input is always a 4xx.
 
 Why Starlette routes and not FastAPI path operations with pydantic models (generated
 from the protos): measured in-process through the ASGI app (same core, seat token,
