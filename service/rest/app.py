@@ -26,7 +26,6 @@ import contextvars
 import re
 import time
 from concurrent.futures import Executor
-from functools import partial
 from pathlib import Path
 
 import grpc
@@ -179,14 +178,14 @@ class _Rpc:
             metrics.REJECTED.labels(err.reason).inc()  # the core counts its own refusals
             await _error(err, lang)(scope, receive, send)
             return
-        run = partial(self.core.handle_json, self.name, msg,
-                      Call(lang, logs.REQUEST_ID.get(), tuple(auth)))
+        call = Call(lang, logs.REQUEST_ID.get(), tuple(auth))
         try:
             if self.pool is None:
-                out = run()
+                out = self.core.handle_json(self.name, msg, call)
             else:  # the context carries the request id into the thread's log lines
                 out = await asyncio.get_running_loop().run_in_executor(
-                    self.pool, contextvars.copy_context().run, run)
+                    self.pool, contextvars.copy_context().run, self.core.handle_json,
+                    self.name, msg, call)
         except ServiceError as err:
             await _error(err, lang)(scope, receive, send)
             return
