@@ -19,7 +19,6 @@ import signal
 import socket
 import sys
 from collections.abc import Awaitable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +29,9 @@ import engine
 from service.api.core import Core
 from service.api.pb import SERVICE_NAME
 from service.grpc import server as grpc_server
-from service.grpc.gate import Gate
 from service.ops import logs
 from service.ops.config import AccessMode, ConfigError, Settings
+from service.ops.gate import Gate, GatedPool
 from service.ops.health import Health
 from service.rest.app import create_app
 from service.rest.limits import HttpLimits, protocol_class
@@ -95,9 +94,10 @@ class App:
         self._http: _Uvicorn | None = None
         self._http_task: asyncio.Task[None] | None = None
         self._stopping: asyncio.Task[None] | None = None
-        # REST's long calls (gRPC's run in a pool of the gRPC server's)
-        self._long_calls = ThreadPoolExecutor(settings.long_call_threads,
-                                              thread_name_prefix="rest-long")
+        # REST's long calls, held to a gate of their own (gRPC's run in a pool of the
+        # gRPC server's, behind its gate)
+        self.rest_gate = Gate(settings.max_concurrent_rpcs)
+        self._long_calls = GatedPool(settings.long_call_threads, self.rest_gate, "rest-long")
 
     async def start(self) -> None:
         s = self.settings

@@ -17,6 +17,7 @@ from typing import Final
 
 from engine.cards import Card
 from engine.errors import Reason
+from engine.hands import remove_cards
 from engine.mayi import transitions as tr
 from engine.mayi.melds import classify, contiguous, extend
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy, canonical_groups
@@ -143,7 +144,7 @@ def down_refusal(state: MayIState, move: GoDown) -> MayIViolation | None:
     why = down_turn_refusal(state)
     if why is not None:
         return why
-    left = tr.remove(state.hands[state.turn.seat], [c for g in move.groups for c in g])
+    left = remove_cards(state.hands[state.turn.seat], [c for g in move.groups for c in g])
     if left is None:
         return MayIViolation(Reason.CARDS_NOT_IN_HAND, f"{move} uses cards not in the hand",
                              "MI-CON-1")

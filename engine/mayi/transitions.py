@@ -14,6 +14,7 @@ from typing import Final, TypeVar
 
 from engine.cards import CARDS, Card
 from engine.errors import BadInput, Reason
+from engine.hands import remove_cards
 from engine.mayi.melds import classify, contiguous, extend, run_ok
 from engine.mayi.moves import GoDown, LayOff
 from engine.mayi.rules import MayIRules
@@ -272,22 +273,6 @@ def pass_buy(state: MayIState, seat: int) -> MayIState:
 # --- melding and the end of the turn ----------------------------------------------------
 
 
-def remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] | None:
-    """The sorted hand without ``cards`` (a multiset), or ``None`` if some are missing."""
-    if len(cards) == 1:
-        if cards[0] not in hand:
-            return None
-        i = hand.index(cards[0])
-        return hand[:i] + hand[i + 1:]
-    left = list(hand)
-    for c in cards:
-        try:
-            left.remove(c)
-        except ValueError:
-            return None
-    return tuple(left)
-
-
 def go_down(state: MayIState, move: GoDown) -> MayIState:
     """Lay the contract down (MI-CON-1); an empty hand goes out at once (MI-OUT-1)."""
     t = state.turn
@@ -298,7 +283,7 @@ def go_down(state: MayIState, move: GoDown) -> MayIState:
         meld = classify(g, wrap)
         assert meld is not None
         laid.append(meld)
-    hand = remove(state.hands[seat], [c for g in move.groups for c in g])
+    hand = remove_cards(state.hands[seat], [c for g in move.groups for c in g])
     assert hand is not None
     state = evolve(state, hands=_set(state.hands, seat, hand),
                    melds=_set(state.melds, seat, state.melds[seat] + tuple(laid)),

@@ -14,7 +14,7 @@ replay: ``Method.long_call``) in a pool of ``CANASTA_LONG_CALL_THREADS``, everyt
 probe nor a short call waits behind a long one; the REST face keeps the event loop's
 thread. The core is safe for that (its state cache takes a lock, its memos are single
 dict operations). Why this kind and not grpc.aio, and why so few threads:
-docs/operations.md, *Scaling*. The gate (:mod:`service.grpc.gate`) holds the engine's
+docs/operations.md, *Scaling*. The gate (:mod:`service.ops.gate`) holds the engine's
 calls to ``CANASTA_MAX_CONCURRENT_RPCS`` and stops them first on a stop.
 """
 
@@ -47,9 +47,9 @@ from service.api.errors import (
 )
 from service.api.messages import negotiate
 from service.api.pb import SERVICE_NAME
-from service.grpc.gate import Gate, GatedPool, drain
 from service.ops import logs, metrics
 from service.ops.config import Settings
+from service.ops.gate import Gate, GatedPool, drain
 from service.ops.health import Health
 
 Behavior = Callable[[Any, grpc.ServicerContext], Any]
@@ -394,7 +394,7 @@ def start(core: Core, settings: Settings, health: Health, gate: Gate) -> tuple[g
 
 
 async def stop(server: grpc.Server, gate: Gate, grace: float) -> None:
-    """:func:`~service.grpc.gate.drain`, then the server's own stop with the grace left
+    """:func:`~service.ops.gate.drain`, then the server's own stop with the grace left
     (after which grpcio cancels what still runs)."""
     left = await drain(gate, grace)
     await asyncio.to_thread(server.stop(left).wait)

@@ -83,7 +83,8 @@ class Settings(BaseSettings):
     max_snapshot_bytes: int = Field(16384, ge=256, le=16 << 20,
                                     description="largest snapshot accepted")
     max_concurrent_rpcs: int = Field(256, ge=1, le=1 << 20,
-                                     description="concurrent gRPC calls of the engine")
+                                     description="concurrent gRPC calls of the engine, and "
+                                     "REST long calls running or queued")
     grace_seconds: Seconds = Field(10.0, ge=0, le=3600, description="on SIGTERM/SIGINT, how "
                                    "long in-flight calls may take to finish")
     max_connection_age_s: int = Field(

@@ -5,7 +5,9 @@ canonical proto3 JSON of the same request and response messages
 (``json_format``), so REST and gRPC differ only in framing. Every call goes
 through :meth:`service.api.core.Core.handle_json`, in the event loop's thread, except
 the long calls (a bot's search, a record's replay), which run in a small pool of threads
-so that probes and short calls are answered meanwhile. Errors are AIP-193 JSON with the
+so that probes and short calls are answered meanwhile: at most
+``CANASTA_MAX_CONCURRENT_RPCS`` of them at once, running or queued (more are refused at
+once, ``TOO_MANY_CALLS``), and one whose client goes away while it waits never runs. Errors are AIP-193 JSON with the
 same reasons as gRPC; bad input is always a 4xx.
 
 Why Starlette routes and not FastAPI path operations with pydantic models (generated
@@ -25,7 +27,6 @@ import asyncio
 import contextvars
 import re
 import time
-from concurrent.futures import Executor
 from pathlib import Path
 
 import grpc
@@ -45,6 +46,7 @@ from service.api.errors import ServiceError, ServiceReason, invalid_request, to_
 from service.api.messages import negotiate
 from service.api.pb import api
 from service.ops import logs, metrics
+from service.ops.gate import GatedPool
 from service.ops.health import Health
 from service.rest import jsonparse, openapi
 from service.rest.limits import TIMED_OUT
@@ -137,7 +139,7 @@ class _Rpc:
     """
 
     def __init__(self, core: Core, name: str, has_body: bool, limit: int,
-                 long_calls: Executor) -> None:
+                 long_calls: GatedPool) -> None:
         self.core = core
         self.name = name
         # where a long call runs (None: inline, in the event loop's thread)
@@ -182,10 +184,11 @@ class _Rpc:
         try:
             if self.pool is None:
                 out = self.core.handle_json(self.name, msg, call)
-            else:  # the context carries the request id into the thread's log lines
-                out = await asyncio.get_running_loop().run_in_executor(
-                    self.pool, contextvars.copy_context().run, self.core.handle_json,
-                    self.name, msg, call)
+            else:
+                answer = await self._long(self.pool, msg, call, receive)
+                if answer is None:
+                    return  # the client went away: nobody to answer
+                out = answer
         except ServiceError as err:
             await _error(err, lang)(scope, receive, send)
             return
@@ -194,6 +197,32 @@ class _Rpc:
                                 (b"content-length", str(len(out)).encode("ascii"))]})
         await send({"type": "http.response.body", "body": out})
 
+
+    async def _long(self, pool: GatedPool, msg: Message | SnapshotRequest, call: Call,
+                    receive: Receive) -> bytes | None:
+        """A long call in ``pool``, counted by its gate from now to its end; None when the
+        client goes away first: a call still queued then never runs (one already running
+        ends on its own, its answer dropped)."""
+        refused = pool.gate.enter()
+        if refused is not None:
+            metrics.REJECTED.labels(refused.reason).inc()
+            raise refused
+        # the context carries the request id into the thread's log lines
+        work = asyncio.get_running_loop().run_in_executor(
+            pool, contextvars.copy_context().run, self.core.handle_json, self.name, msg, call)
+        gone: asyncio.Future[AsgiMessage] | None = None
+        try:
+            while True:  # the body is read: receive() now waits for the client to go away
+                gone = asyncio.ensure_future(receive())
+                await asyncio.wait((work, gone), return_when=asyncio.FIRST_COMPLETED)
+                if work.done():
+                    return work.result()
+                if gone.result()["type"] == "http.disconnect":
+                    return None
+        finally:
+            work.cancel()  # nothing once it has ended; a call still queued never runs
+            if gone is not None:
+                gone.cancel()
 
 class Observe:
     """ASGI middleware: request id, metrics by route template, one access-log line.
@@ -315,14 +344,15 @@ def _vary(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
 TITLE, VERSION = "Canasta rules service", "v1"
 
 
-def create_app(core: Core, long_calls: Executor, health: Health | None = None,
+def create_app(core: Core, long_calls: GatedPool, health: Health | None = None,
                max_body: int = 65536, access_log: bool = True,
                web_root: Path | None = WEB_ROOT, cors_origins: tuple[str, ...] = ()
                ) -> Starlette:
     """The application: the RPC routes, probes, metrics, the OpenAPI document and Swagger
     UI (``/docs``), the reference web table at ``/play`` (``web_root``; ``None``: none),
     and CORS for ``cors_origins`` (none: no CORS headers). The long calls run in
-    ``long_calls`` (the caller owns it), every other call in the event loop."""
+    ``long_calls`` (the caller owns it), held to its gate, every other call in the event
+    loop."""
     state = health or Health()
     service = api.DESCRIPTOR.services_by_name["CanastaEngine"]
     routes = []

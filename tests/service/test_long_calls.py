@@ -8,6 +8,8 @@ them go, so "every long-call thread busy" is exact."""
 
 from __future__ import annotations
 
+import json
+import socket
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -18,6 +20,7 @@ from google.protobuf.message import Message
 
 from service.api.core import Core
 from service.api.pb import api
+from service.ops.metrics import REGISTRY
 from tests.service.servers import running
 from tests.service.test_grpc_gate import DEAL, HOLD, _until, held_server
 
@@ -104,3 +107,101 @@ def test_rest_probes_and_calls_are_answered_while_a_long_call_runs(
             go.set()
         answer = long_call.result(timeout=30)
         assert answer.status_code == 200 and _answered(name, answer.json(), listed)
+
+
+def _held_core(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event,
+                                                          list[str]]:
+    """``SuggestMove`` held in the core until the test lets it go: the events (it is
+    inside, let it go) and the request id of every call that reached the core."""
+    inside, go = threading.Event(), threading.Event()
+    reached: list[str] = []
+    run = Core.suggest_move
+
+    def held(self: Core, req: Message, call: Any) -> Any:
+        reached.append(call.request_id)
+        inside.set()
+        assert go.wait(30)
+        return run(self, req, call)
+
+    monkeypatch.setattr(Core, "suggest_move", held)
+    return inside, go, reached
+
+
+def _suggest(deal: dict[str, Any], rid: str) -> tuple[dict[str, str], dict[str, Any]]:
+    """Headers and body of a greedy ``SuggestMove`` as the deal's host, tagged ``rid``."""
+    return ({"Authorization": f"Bearer {deal['hostToken']}", "x-request-id": rid},
+            {"snapshot": deal["snapshot"], "level": "greedy"})
+
+
+def _closed_requests() -> float:
+    return REGISTRY.get_sample_value("http_requests_total", {
+        "method": "POST", "route": "/v1/suggest-move", "status": "499"}) or 0.0
+
+
+def test_rest_long_call_of_a_client_gone_while_queued_never_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one long-call thread held, a second client's long call waits in the queue and
+    that client closes its connection: the call is dropped at once (counted 499) and
+    never reaches the core, and the gate empties. Before, it waited and then ran, for
+    nobody, ahead of the calls queued behind it."""
+    inside, go, reached = _held_core(monkeypatch)
+    with running(long_call_threads=1) as server, \
+            httpx.Client(base_url=server.http_base, timeout=60) as http, \
+            ThreadPoolExecutor(1) as pool:
+        deal = http.post("/v1/deal", json={"variant": "classic", "players": 2}).json()
+        headers, body = _suggest(deal, "first")
+        first = pool.submit(http.post, "/v1/suggest-move", headers=headers, json=body)
+        try:
+            assert inside.wait(10), "the first long call did not reach the core"
+            closed = _closed_requests()
+            raw = json.dumps(body).encode()
+            with socket.create_connection(("127.0.0.1", server.app.http_port)) as gone:
+                gone.sendall(
+                    b"POST /v1/suggest-move HTTP/1.1\r\nhost: x\r\n"
+                    b"content-type: application/json\r\nx-request-id: gone\r\n"
+                    + f"authorization: {headers['Authorization']}\r\n"
+                      f"content-length: {len(raw)}\r\n\r\n".encode() + raw)
+                _until(lambda: server.app.rest_gate.in_flight == 2, "the call was not queued")
+            _until(lambda: _closed_requests() == closed + 1, "the call was not dropped")
+            assert server.app.rest_gate.in_flight == 1
+        finally:
+            go.set()
+        assert first.result(timeout=30).status_code == 200
+        # the pool runs its queue in order: had the dropped call stayed, it ran before this
+        last = http.post("/v1/suggest-move", headers=_suggest(deal, "last")[0], json=body)
+        assert last.status_code == 200
+        assert reached == ["first", "last"]
+        _until(lambda: server.app.rest_gate.in_flight == 0, "a long call stayed counted")
+
+
+def test_rest_long_calls_are_held_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CANASTA_MAX_CONCURRENT_RPCS`` long calls running or queued on REST: one more is
+    refused at once with 429 ``TOO_MANY_CALLS`` (metadata: the limit), while probes and
+    short calls are answered; the held calls then answer and the gate empties. Before,
+    every connection (up to 1,000) could queue a bot's search."""
+    inside, go, reached = _held_core(monkeypatch)
+    with running(long_call_threads=1, max_concurrent_rpcs=2) as server, \
+            httpx.Client(base_url=server.http_base, timeout=60) as http, \
+            ThreadPoolExecutor(2) as pool:
+        deal = http.post("/v1/deal", json={"variant": "classic", "players": 2}).json()
+        headers, body = _suggest(deal, "held")
+        held = [pool.submit(http.post, "/v1/suggest-move", headers=headers, json=body)
+                for _ in range(2)]
+        try:
+            assert inside.wait(10), "the long call did not reach the core"
+            _until(lambda: server.app.rest_gate.in_flight == 2, "the gate did not fill")
+            with httpx.Client(base_url=server.http_base, timeout=10) as other:
+                refused = other.post("/v1/suggest-move", headers=headers, json=body)
+                assert refused.status_code == 429, refused.text
+                detail = refused.json()["error"]["details"][0]
+                assert (detail["reason"], detail["metadata"]["limit"]) == ("TOO_MANY_CALLS", "2")
+                assert other.get("/healthz").status_code == 200
+                legal = other.post("/v1/legal-moves", headers=headers,
+                                   json={"snapshot": deal["snapshot"]})
+                assert legal.status_code == 200 and legal.json()["moves"]
+            assert not any(f.done() for f in held)
+        finally:
+            go.set()
+        assert [f.result(timeout=30).status_code for f in held] == [200, 200]
+        assert len(reached) == 2
+        _until(lambda: server.app.rest_gate.in_flight == 0, "a long call stayed counted")

@@ -1,13 +1,16 @@
-"""The engine's gRPC calls in flight, held to ``CANASTA_MAX_CONCURRENT_RPCS``, and the stop.
+"""Calls in flight held to ``CANASTA_MAX_CONCURRENT_RPCS``, one gate per face, and the stop.
 
-The gate counts ``CanastaEngine`` calls only: health and reflection never pass through
-it, so a probe is answered however busy the engine is (grpcio's own
+gRPC's gate counts ``CanastaEngine`` calls only: health and reflection never pass
+through it, so a probe is answered however busy the engine is (grpcio's own
 ``maximum_concurrent_rpcs`` counts every service, and is not used). A call is counted
 from its arrival, while it may still wait for a thread of the engine's pool
 (:class:`GatedPool`: the engine's, or the long calls'), to its end, so the limit also
 bounds those queues; beyond it a call gets ``RESOURCE_EXHAUSTED`` ``TOO_MANY_CALLS``.
+REST's gate counts its long calls the same way (the only calls that wait for a thread:
+every other one runs in the event loop), so a flood of bot searches queues at most the
+limit, and the rest are refused at once.
 
-On a stop, :func:`drain` closes the gate first (a call that has not started gets
+On a gRPC stop, :func:`drain` closes the gate first (a call that has not started gets
 ``UNAVAILABLE``, retryable) and waits for the calls in flight; only then is the server
 stopped: grpcio would end the calls it had received but not yet handed to a handler as
 ``CANCELLED`` (grpc/grpc#41785).
@@ -30,8 +33,8 @@ DRAIN_QUIET_S = 0.1
 
 
 class Gate:
-    """The count and the stop. Thread-safe: a call enters in grpcio's serving thread and
-    leaves in a thread of the engine's pool."""
+    """The count and the stop. Thread-safe: a call enters in grpcio's serving thread (or
+    the event loop's) and leaves in a thread of its pool."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -67,7 +70,7 @@ class Gate:
 
 
 class GatedPool(futures.ThreadPoolExecutor):
-    """The engine calls' pool: each call the gate let in leaves it when its task ends, run
+    """A pool of gated calls: each call the gate let in leaves it when its task ends, run
     or not (a call cancelled while queued never reaches its handler)."""
 
     def __init__(self, threads: int, gate: Gate, name: str = "grpc") -> None:
