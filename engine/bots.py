@@ -207,12 +207,15 @@ def bot_rng(state: AnyState, seed: int) -> random.Random:
 
 
 def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0,
-                 seat: int | None = None, budget: int | None = None) -> Move:
+                 seat: int | None = None, budget: int | None = None,
+                 interrupt: Callable[[], None] | None = None) -> Move:
     """A legal move for ``seat`` (default: ``state.awaited``) by the bot ``level``, the
     same for the same seed (and budget).
 
     ``budget`` is the ``expert``'s playouts (default and maximum in
-    :mod:`engine.expert`; more is clamped); the other levels ignore it.
+    :mod:`engine.expert`; more is clamped), and ``interrupt`` is called between its
+    rounds of playouts and may raise to abandon the search; the other levels, which
+    take milliseconds, ignore both.
 
     The bot decides from what the seat may know only: it is handed
     :func:`engine.observation.redact` of the state, never the other hands, the
@@ -248,7 +251,7 @@ def suggest_move(state: AnyState, level: str = "greedy", seed: int = 0,
     view = game_of(view).to_move(view, seat)  # May I?: a later seat answering a buy window
     rng = bot_rng(state, seed)
     if bot is expert_move:
-        return search(view, rng, playouts)
+        return search(view, rng, playouts, interrupt)
     return bot(view, rng)
 
 

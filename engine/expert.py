@@ -32,12 +32,17 @@ family) and the strongest the server allows (:data:`MAX_BUDGET`); unset, the gam
 (:data:`DEFAULT_BUDGETS`: what fits 300 ms on one core). The answer is a function
 of the view, the budget and the random stream of :func:`engine.bots.bot_rng`,
 so it is deterministic for a seed and cannot depend on a hidden card.
+
+A search takes up to seconds at the largest budget, so its caller may hand it an
+``interrupt``, called before each round of samples (one playout per candidate): it
+raises to abandon the search, as the service's does once nobody waits for the answer.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Final
 
 from engine.bots import ranked_moves
@@ -87,9 +92,11 @@ def clamp_budget(budget: int | None, variant: str, players: int) -> int:
     return min(budget, MAX_BUDGET)
 
 
-def expert_move(view: AnyState, rng: random.Random, budget: int | None = None) -> Move:
+def expert_move(view: AnyState, rng: random.Random, budget: int | None = None,
+                interrupt: Callable[[], None] | None = None) -> Move:
     """The move of ``view.awaited`` the search finds best (see the module's docstring),
-    with ``budget`` playouts (``None``: the game's default).
+    with ``budget`` playouts (``None``: the game's default). ``interrupt`` is called
+    before each round of samples, and what it raises ends the search.
 
     ``view`` should be the seat's redacted state: the search only ever reads the
     hidden cards as a pool to deal again, but what it is handed is what it knows.
@@ -103,6 +110,8 @@ def expert_move(view: AnyState, rng: random.Random, budget: int | None = None) -
     values: list[list[float]] = [[] for _ in candidates]
     apply = game_of(view).apply
     for _ in range(budget // len(candidates)):
+        if interrupt is not None:
+            interrupt()
         deal = sample(view, seat, rng)
         stream = rng.getrandbits(64)
         for i, move in enumerate(candidates):

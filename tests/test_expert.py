@@ -14,10 +14,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Phase, apply, legal_moves, new_game
-from engine.bots import LEVELS, greedy_move, suggest_move
+from engine.bots import LEVELS, greedy_move, ranked_moves, suggest_move
 from engine.cards import IS_RED_THREE, parse_cards
 from engine.errors import BadInput, Reason
-from engine.expert import DEFAULT_BUDGETS, MAX_BUDGET, clamp_budget, sample
+from engine.expert import (
+    CANDIDATES,
+    DEFAULT_BUDGETS,
+    MAX_BUDGET,
+    PER_KIND,
+    clamp_budget,
+    sample,
+)
 from engine.legal import legal_moves_for
 from engine.mayi.bots import own_move, playout_value
 from engine.mayi.moves import Buy, PassBuy
@@ -138,6 +145,38 @@ def test_the_budget_is_clamped_and_checked() -> None:
             with pytest.raises(BadInput) as err:
                 suggest_move(state, level, 1, budget=bad)
             assert err.value.reason is Reason.BAD_OPTION_VALUE
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_an_interrupt_is_asked_before_each_round_and_ends_the_search() -> None:
+    """The search asks its ``interrupt`` before each round of samples (one playout per
+    candidate), so a caller can stop a search of seconds; what it raises ends the search,
+    and one that never raises leaves the answer as it was (CL-INFO-6: still a function
+    of the view, the budget and the seed). The other levels never ask."""
+    state = apply(new_game("classic", 4, seed=2), Draw())
+    view = redact(state, state.awaited)
+    rounds = 40 // len(ranked_moves(view, CANDIDATES, PER_KIND))
+    assert rounds >= 2
+    asked: list[int] = []
+    plain = suggest_move(state, "expert", 5, budget=40)
+    assert suggest_move(state, "expert", 5, budget=40,
+                        interrupt=lambda: asked.append(len(asked))) == plain
+    assert len(asked) == rounds
+
+    def stop_at_the_second() -> None:
+        asked.append(len(asked))
+        if len(asked) == 2:
+            raise _Stop
+
+    asked.clear()
+    with pytest.raises(_Stop):
+        suggest_move(state, "expert", 5, budget=40, interrupt=stop_at_the_second)
+    assert len(asked) == 2
+    for level in ("random", "greedy"):
+        suggest_move(state, level, 5, interrupt=stop_at_the_second)  # never asked
 
 
 # --- May I?: the expert's own play (engine/mayi/bots.py) ---------------------------------

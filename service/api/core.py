@@ -75,15 +75,27 @@ _RECORD_FIELDS = {**_FIELDS, Reason.BAD_CARD: "record", Reason.BAD_MOVE_SYNTAX: 
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """Per-call context from the transport: the caller's language, request id and the
-    values of its ``authorization`` header or metadata (never logged)."""
+    """Per-call context from the transport: the caller's language, request id, the
+    values of its ``authorization`` header or metadata (never logged), and whether the
+    caller still waits for the answer (a long call asks, and gives up when it does not)."""
 
     lang: str = "en"
     request_id: str = ""
     authorization: tuple[str, ...] = ()
+    waiting: Callable[[], bool] = lambda: True
 
     def __repr__(self) -> str:  # keep credentials out of any log or traceback
         return f"Call(lang={self.lang!r}, request_id={self.request_id!r})"
+
+
+class Abandoned(Exception):
+    """A long call given up because its caller no longer waits (its deadline passed, it
+    cancelled, its connection closed): nobody is left to answer."""
+
+
+def _give_up_if_gone(call: Call) -> None:
+    if not call.waiting():
+        raise Abandoned(call.request_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +185,8 @@ class Core:
         name = method.name
         try:
             return run(request, call)
+        except Abandoned:
+            raise  # no refusal: nobody is left to tell
         except ServiceError as err:
             metrics.REJECTED.labels(err.reason).inc()
             raise
@@ -434,7 +448,9 @@ class Core:
                                   f"not {budget}")
         _, state, role = self._open(req.snapshot, call)
         seat = self.access.adviser(role, self._opt(req, "seat"))
-        move = suggest_move(state, level, req.seed, seat, budget)
+        # a search takes up to seconds: it stops between rounds once the caller has gone
+        move = suggest_move(state, level, req.seed, seat, budget,
+                            lambda: _give_up_if_gone(call))
         resp = api.SuggestMoveResponse(seat=state.awaited if seat is None else seat, level=level)
         if level == "expert":
             resp.budget = clamp_budget(budget, state.rules.variant, state.rules.players)

@@ -35,7 +35,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_g
 from grpc_status import rpc_status
 
 from service import codegen
-from service.api.core import Call, Core
+from service.api.core import Abandoned, Call, Core
 from service.api.errors import (
     ServiceError,
     ServiceReason,
@@ -122,7 +122,7 @@ def call_of(context: grpc.ServicerContext, rid: str) -> Call:
             lang = negotiate(value)
         elif key == "authorization":
             auth.append(value if isinstance(value, str) else value.decode("latin-1"))
-    return Call(lang, rid, tuple(auth))
+    return Call(lang, rid, tuple(auth), context.is_active)
 
 
 class Servicer:
@@ -141,6 +141,8 @@ class Servicer:
             return self.core.handle(name, request, call)
         except ServiceError as err:
             _abort(context, err, call.lang, call.request_id)
+        except Abandoned:  # the caller has gone: end the call as it ended for the caller
+            context.abort(_ended(context), "the caller no longer waits for the answer")
 
     def handlers(self) -> grpc.GenericRpcHandler:
         """The service's method table (the core lists the methods and their messages)."""

@@ -74,6 +74,7 @@ SEALS = Counter("canasta_snapshot_seals_total",
 
 _GO_NAMES = {code: "".join(w.capitalize() for w in code.name.split("_")) for code in grpc.StatusCode}
 _GO_NAMES[grpc.StatusCode.OK] = "OK"
+_GO_NAMES[grpc.StatusCode.CANCELLED] = "Canceled"  # Go's codes.Canceled, one L
 
 
 def go_code(code: grpc.StatusCode) -> str:

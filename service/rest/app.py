@@ -26,7 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import re
+import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import grpc
@@ -207,9 +209,12 @@ class _Rpc:
         if refused is not None:
             metrics.REJECTED.labels(refused.reason).inc()
             raise refused
+        waiting = threading.Event()  # cleared when the client goes: a search then stops
+        waiting.set()
         # the context carries the request id into the thread's log lines
         work = asyncio.get_running_loop().run_in_executor(
-            pool, contextvars.copy_context().run, self.core.handle_json, self.name, msg, call)
+            pool, contextvars.copy_context().run, self.core.handle_json, self.name, msg,
+            replace(call, waiting=waiting.is_set))
         gone: asyncio.Future[AsgiMessage] | None = None
         try:
             while True:  # the body is read: receive() now waits for the client to go away
@@ -218,6 +223,7 @@ class _Rpc:
                 if work.done():
                     return work.result()
                 if gone.result()["type"] == "http.disconnect":
+                    waiting.clear()
                     return None
         finally:
             work.cancel()  # nothing once it has ended; a call still queued never runs

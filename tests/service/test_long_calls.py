@@ -18,8 +18,9 @@ import httpx
 import pytest
 from google.protobuf.message import Message
 
-from service.api.core import Core
-from service.api.pb import api
+from service.api import core as core_module
+from service.api.core import Call, Core
+from service.api.pb import api, api_grpc, game
 from service.ops.metrics import REGISTRY
 from tests.service.servers import running
 from tests.service.test_grpc_gate import DEAL, HOLD, _until, held_server
@@ -205,3 +206,92 @@ def test_rest_long_calls_are_held_to_the_limit(monkeypatch: pytest.MonkeyPatch) 
         assert [f.result(timeout=30).status_code for f in held] == [200, 200]
         assert len(reached) == 2
         _until(lambda: server.app.rest_gate.in_flight == 0, "a long call stayed counted")
+
+
+def _hold_the_first_round(monkeypatch: pytest.MonkeyPatch) -> tuple[
+        threading.Event, threading.Event, list[Call]]:
+    """The expert search's check before each round of playouts, counted, the first one
+    held until the test lets it go: the events (held, let go) and each check's call."""
+    inside, go = threading.Event(), threading.Event()
+    checks: list[Call] = []
+    check = core_module._give_up_if_gone
+
+    def counted(call: Call) -> None:
+        checks.append(call)
+        if len(checks) == 1:
+            inside.set()
+            assert go.wait(30)
+        check(call)
+
+    monkeypatch.setattr(core_module, "_give_up_if_gone", counted)
+    return inside, go, checks
+
+
+def _internal_errors() -> float:
+    return REGISTRY.get_sample_value("canasta_requests_rejected_total",
+                                     {"reason": "INTERNAL"}) or 0.0
+
+
+def _cancelled_searches() -> float:
+    return REGISTRY.get_sample_value("grpc_server_handled_total", {
+        "grpc_type": "unary", "grpc_service": "canasta.v1.CanastaEngine",
+        "grpc_method": "SuggestMove", "grpc_code": "Canceled"}) or 0.0
+
+
+def test_grpc_search_stops_once_its_caller_has_cancelled(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An expert search (the largest budget: 62 rounds of playouts, seconds) whose caller
+    cancels stops at its next round, ends as CANCELLED, and frees its thread; no error
+    is counted. Before, it ran its whole budget for nobody."""
+    inside, go, checks = _hold_the_first_round(monkeypatch)
+    with held_server(monkeypatch) as (server, _), server.stub()[0] as channel:
+        stub = api_grpc.CanastaEngineStub(channel)
+        deal = stub.Deal(DEAL, timeout=10)
+        host = (("authorization", f"Bearer {deal.host_token}"),)
+        drawn = stub.ApplyMove(api.ApplyMoveRequest(snapshot=deal.snapshot,
+                                                    move=game.Move(text="draw")),
+                               timeout=10, metadata=host)
+        errors, cancelled = _internal_errors(), _cancelled_searches()
+        search = stub.SuggestMove.future(
+            api.SuggestMoveRequest(snapshot=drawn.snapshot, level="expert", budget=500),
+            timeout=60, metadata=host)
+        try:
+            assert inside.wait(10), "the search did not start"
+            search.cancel()
+            _until(lambda: not checks[0].waiting(), "the server did not see the cancel")
+        finally:
+            go.set()
+        _until(lambda: server.app.gate.in_flight == 0, "the search went on")
+        assert len(checks) == 1
+        assert _internal_errors() == errors
+        assert _cancelled_searches() == cancelled + 1
+
+
+def test_rest_search_stops_once_its_client_has_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An expert search over REST whose client closes its connection stops at its next
+    round of playouts and frees its thread (counted 499, no error). Before, it ran its
+    whole budget for nobody."""
+    inside, go, checks = _hold_the_first_round(monkeypatch)
+    with running() as server, httpx.Client(base_url=server.http_base, timeout=10) as http:
+        deal = http.post("/v1/deal", json={"variant": "classic", "players": 4}).json()
+        headers, _ = _suggest(deal, "search")
+        drawn = http.post("/v1/apply-move", headers=headers,
+                          json={"snapshot": deal["snapshot"], "move": {"text": "draw"}})
+        raw = json.dumps({"snapshot": drawn.json()["snapshot"], "level": "expert",
+                          "budget": 500}).encode()
+        errors, closed = _internal_errors(), _closed_requests()
+        try:
+            with socket.create_connection(("127.0.0.1", server.app.http_port)) as gone:
+                gone.sendall(
+                    b"POST /v1/suggest-move HTTP/1.1\r\nhost: x\r\n"
+                    b"content-type: application/json\r\n"
+                    + f"authorization: {headers['Authorization']}\r\n"
+                      f"content-length: {len(raw)}\r\n\r\n".encode() + raw)
+                assert inside.wait(10), "the search did not start"
+            _until(lambda: _closed_requests() == closed + 1, "the close was not seen")
+            assert not checks[0].waiting()
+        finally:
+            go.set()
+        _until(lambda: server.app.rest_gate.in_flight == 0, "the search went on")
+        assert len(checks) == 1
+        assert _internal_errors() == errors

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
+import grpc
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from engine.cards import CODES
 from service.api.pb import api, api_grpc, game
+from service.ops.metrics import go_code
 from tests.service.helpers import call_grpc, call_rest, ok
 
 
@@ -101,3 +103,12 @@ def test_unknown_paths_do_not_make_new_series(http: httpx.Client) -> None:
     text = http.get("/metrics").text
     assert not re.search(r'route="/random', text)
     assert 'route="unmatched"' in text
+
+
+def test_status_codes_are_spelled_as_go_grpc_prometheus_spells_them() -> None:
+    """The ``grpc_code`` label is Go's ``codes.Code.String()``, so dashboards made for
+    go-grpc-prometheus match: ``Canceled`` with one L (it read ``Cancelled``)."""
+    assert [go_code(c) for c in (grpc.StatusCode.OK, grpc.StatusCode.CANCELLED,
+                                 grpc.StatusCode.INVALID_ARGUMENT,
+                                 grpc.StatusCode.DEADLINE_EXCEEDED)] == [
+        "OK", "Canceled", "InvalidArgument", "DeadlineExceeded"]
