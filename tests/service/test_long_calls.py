@@ -8,9 +8,11 @@ them go, so "every long-call thread busy" is exact."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -134,6 +136,18 @@ def _suggest(deal: dict[str, Any], rid: str) -> tuple[dict[str, str], dict[str, 
             {"snapshot": deal["snapshot"], "level": "greedy"})
 
 
+@contextlib.contextmanager
+def _suggest_on_a_socket(port: int, authorization: str, body: dict[str, Any]) -> Iterator[None]:
+    """A SuggestMove sent on a socket of its own, closed (the client gone) on leaving."""
+    raw = json.dumps(body).encode()
+    with socket.create_connection(("127.0.0.1", port)) as conn:
+        conn.sendall(b"POST /v1/suggest-move HTTP/1.1\r\nhost: x\r\n"
+                     b"content-type: application/json\r\nx-request-id: gone\r\n"
+                     + f"authorization: {authorization}\r\n"
+                       f"content-length: {len(raw)}\r\n\r\n".encode() + raw)
+        yield
+
+
 def _closed_requests() -> float:
     return REGISTRY.get_sample_value("http_requests_total", {
         "method": "POST", "route": "/v1/suggest-move", "status": "499"}) or 0.0
@@ -155,13 +169,7 @@ def test_rest_long_call_of_a_client_gone_while_queued_never_runs(
         try:
             assert inside.wait(10), "the first long call did not reach the core"
             closed = _closed_requests()
-            raw = json.dumps(body).encode()
-            with socket.create_connection(("127.0.0.1", server.app.http_port)) as gone:
-                gone.sendall(
-                    b"POST /v1/suggest-move HTTP/1.1\r\nhost: x\r\n"
-                    b"content-type: application/json\r\nx-request-id: gone\r\n"
-                    + f"authorization: {headers['Authorization']}\r\n"
-                      f"content-length: {len(raw)}\r\n\r\n".encode() + raw)
+            with _suggest_on_a_socket(server.app.http_port, headers["Authorization"], body):
                 _until(lambda: server.app.rest_gate.in_flight == 2, "the call was not queued")
             _until(lambda: _closed_requests() == closed + 1, "the call was not dropped")
             assert server.app.rest_gate.in_flight == 1
@@ -277,16 +285,10 @@ def test_rest_search_stops_once_its_client_has_gone(monkeypatch: pytest.MonkeyPa
         headers, _ = _suggest(deal, "search")
         drawn = http.post("/v1/apply-move", headers=headers,
                           json={"snapshot": deal["snapshot"], "move": {"text": "draw"}})
-        raw = json.dumps({"snapshot": drawn.json()["snapshot"], "level": "expert",
-                          "budget": 500}).encode()
+        body = {"snapshot": drawn.json()["snapshot"], "level": "expert", "budget": 500}
         errors, closed = _internal_errors(), _closed_requests()
         try:
-            with socket.create_connection(("127.0.0.1", server.app.http_port)) as gone:
-                gone.sendall(
-                    b"POST /v1/suggest-move HTTP/1.1\r\nhost: x\r\n"
-                    b"content-type: application/json\r\n"
-                    + f"authorization: {headers['Authorization']}\r\n"
-                      f"content-length: {len(raw)}\r\n\r\n".encode() + raw)
+            with _suggest_on_a_socket(server.app.http_port, headers["Authorization"], body):
                 assert inside.wait(10), "the search did not start"
             _until(lambda: _closed_requests() == closed + 1, "the close was not seen")
             assert not checks[0].waiting()
