@@ -264,7 +264,8 @@ def _sees(viewer: int | None, seat: int) -> bool:
     return viewer is None or viewer == seat
 
 
-def write(record: Record | str, viewer: int | None = None) -> str:
+def write(record: Record | str, viewer: int | None = None,
+          ends_at: AnyState | None = None) -> str:
     """The record as text, replayed and checked, with each finished hand's result.
 
     ``viewer`` ``None`` writes the full record (the host's: the seed or deck, every hand
@@ -272,11 +273,16 @@ def write(record: Record | str, viewer: int | None = None) -> str:
     starting position, its own hand and draws only, and the hands at the end of each
     finished hand (shown for the count); ``-1`` the public record, with no card of any
     hand. Moves are public (everyone sees them played) and are written for all.
+    ``ends_at``, when given, is the state the replay must end at (a host's snapshot's),
+    checked on the same replay.
 
-    :raises RuleViolation, BadInput: as :func:`replay`.
+    :raises RuleViolation, BadInput: as :func:`replay`; ``BAD_NOTATION`` when the
+        replay does not end at ``ends_at`` (nothing else said of either).
     """
     rec = parse(record) if isinstance(record, str) else record
     hands = _run(rec)
+    if ends_at is not None and hands[-1].end != ends_at:
+        raise _fail(Reason.BAD_NOTATION, "the record does not end at this snapshot's position")
     lines = [HEADER, f"variant: {rec.variant}", f"players: {rec.players}",
              f"options: {rec.options}"]
     if rec.names:

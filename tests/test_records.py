@@ -83,10 +83,16 @@ def played_game(data: st.DataObject, variant: str, players: int, options: Option
 @given(data=st.data())
 def test_a_written_record_replays_to_the_same_state(config: tuple[str, int, Options],
                                                     data: st.DataObject) -> None:
-    record, final, _ = played_game(data, *config)
+    record, final, before = played_game(data, *config)
     text = records.write(record)
     assert records.replay(text) == final
     assert records.write(records.parse(text)) == text  # the text reads back as written
+    # checked against its end on the same replay: the same text, and only at that end
+    assert records.write(record, None, ends_at=final) == text
+    if before:  # the state before the last move is not where the record ends
+        with pytest.raises(BadInput) as err:
+            records.write(record, -1, ends_at=before[-1])
+        assert err.value.reason is Reason.BAD_NOTATION
     if final.phase in OVER and final.result is not None:
         totals = " ".join(str(s.cumulative) for s in final.result.sides)
         assert f"\ntotals: {totals}\n" in text

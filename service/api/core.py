@@ -36,7 +36,7 @@ from engine.legal import legal_moves, legal_moves_for
 from engine.mayi.state import AnyState
 from engine.moves import MOVE_KINDS, Move
 from engine.notation import export_position, import_position
-from engine.records import begin, parse, replay, write
+from engine.records import begin, parse, write
 from engine.state import Phase
 from engine.variants import catalogue
 from engine.views import private_parts, provisional_score, seat_view
@@ -121,7 +121,7 @@ class Method:
     run_json: Callable[[Any, Call], bytes] | None = None
     # A call whose work grows with a budget or a text the caller sends, not with a
     # position: a bot's search (up to 1.6 s at the expert level) or a record's replay
-    # (about 50 µs a move, a 64 KiB record ~300 ms), where every other call takes a few
+    # (about 25 µs a move, a 64 KiB record ~150 ms), where every other call takes a few
     # milliseconds. Each face runs it in threads of its own, so it never holds up the
     # short calls or the probes (docs/operations.md, *Threads*).
     long_call: bool = False
@@ -423,16 +423,15 @@ class Core:
             if record.position:
                 # a made-up position would let a player test guesses of the hidden cards
                 self.access.position_recorder(role)
-            if replay(record) != state:
-                raise from_engine(BadInput(Reason.BAD_NOTATION, "the record does not end at "
-                                           "this snapshot's position"), "record")
+            text = write(record, viewer, ends_at=state)  # one replay: checked and written
         else:
             # an empty record starts at the snapshot: by its deal when the sealed header says
             # the game was dealt from its seed and nothing has happened yet (public facts),
             # never by dealing again to compare hidden cards
-            record = begin(state, by_deal=(state.hand_no == 0 and state.ply == 0
-                                           and not header.imported and not header.stacked))
-        resp = api.ExportRecordResponse(record=write(record, viewer))
+            text = write(begin(state, by_deal=(state.hand_no == 0 and state.ply == 0
+                                               and not header.imported
+                                               and not header.stacked)), viewer)
+        resp = api.ExportRecordResponse(record=text)
         convert.header_pb(header, resp.header)
         return resp
 

@@ -1,5 +1,5 @@
 """The long calls, a bot's search (``SuggestMove``: up to 1.6 s at the expert level) and a
-record's replay (``ExportRecord``: about 50 µs a move), run in threads of their own on each
+record's replay (``ExportRecord``: about 25 µs a move), run in threads of their own on each
 face (``CANASTA_LONG_CALL_THREADS``), so they never hold up the short calls or the probes.
 Before, REST ran them in the event loop: with six expert searches queued, ``/healthz``
 took up to 1.9 s; on gRPC, as many long calls as engine threads stopped every other
