@@ -69,6 +69,13 @@ def test_round_trip_and_clear_header() -> None:
     assert export_position(state).encode() not in blob
 
 
+def test_the_game_id_is_written_as_a_uuid() -> None:
+    """``game_uuid`` is the id's canonical UUID text, as ``uuid`` writes it."""
+    for gid in [bytes(16), b"\xff" * 16, *(new_game_id() for _ in range(200))]:
+        header = Header(FORMAT_VERSION, "k", "classic", gid, 0, False)
+        assert header.game_uuid == str(uuid.UUID(bytes=gid))
+
+
 def test_the_header_flags_are_sealed() -> None:
     """Both flags (imported, stacked) round-trip through the clear header, and setting or
     clearing either one in a sealed snapshot fails the tag; an unknown flag bit is refused
