@@ -31,7 +31,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from engine import Phase, State, apply, legal_moves, new_game
+from engine import Phase, apply, legal_moves, new_game
+from engine.mayi.state import AnyState
 from engine.moves import Answer, Ask, Undo
 from engine.notation import export_position, import_position
 
@@ -60,8 +61,9 @@ class Entry:
 # --- rebuilding and counting --------------------------------------------------------
 
 
-def rebuild(entry: Entry) -> State:
-    """The position of an entry: the notation text, or a deal plus seeded random plies."""
+def rebuild(entry: Entry) -> AnyState:
+    """The position of an entry: the notation text, or a deal plus seeded random plies
+    (May I? has no ``undo`` or ``ask`` to leave out)."""
     if entry.position:
         return import_position(entry.position)
     state = new_game(entry.variant, entry.players, seed=entry.seed, options=dict(entry.options))
@@ -74,19 +76,20 @@ def rebuild(entry: Entry) -> State:
     return state
 
 
-def position_key(state: State) -> str:
+def position_key(state: AnyState) -> str:
     """The export text without the ``ply:`` line."""
     return "".join(ln for ln in export_position(state).splitlines(keepends=True)
                    if not ln.startswith("ply:"))
 
 
-def turn_count(root: State, cap: int = NODE_CAP) -> int:
-    """Distinct end-of-turn positions reachable by the awaited seat in its current turn.
+def turn_count(root: AnyState, cap: int = NODE_CAP) -> int:
+    """Distinct end-of-turn positions reachable in the current turn by the seats awaited
+    on the way (the player in turn; in May I? also the buy window's candidates).
 
     :raises RuntimeError: when more than ``cap`` intermediate positions are visited.
     """
-    if root.phase not in (Phase.DRAW, Phase.DRAW_EXHAUSTED, Phase.MELD):
-        raise ValueError(f"the root must await its turn's seat, not be in {root.phase}")
+    if root.phase in OVER:
+        raise ValueError(f"the root must be a position in play, not in {root.phase}")
     seat = root.turn.seat
     hand_no = root.hand_no
     seen: set[str] = {position_key(root)}
@@ -154,8 +157,9 @@ def format_entry(entry: Entry) -> str:
     return "\n".join(lines) + "\n"
 
 
-def parse_table(text: str) -> list[Entry]:
-    """Read the table back (what the test checks against)."""
+def parse_table(text: str, variant: str = "classic") -> list[Entry]:
+    """Read a table back (what the tests check against); ``variant`` is the game of the
+    blocks that name none (those of written positions)."""
     entries: list[Entry] = []
     for block in text.split("\n\n"):
         values: dict[str, str] = {}
@@ -176,7 +180,7 @@ def parse_table(text: str) -> list[Entry]:
             continue
         entries.append(Entry(
             id=values["id"], rules=comments[0] if comments else "",
-            variant=values.get("variant", "classic"), players=int(values.get("players", 4)),
+            variant=values.get("variant", variant), players=int(values.get("players", 4)),
             seed=int(values.get("seed", 0)), options=json.loads(values.get("options", "{}")),
             plies=int(values.get("plies", 0)),
             position="\n".join(position) + "\n" if position else "",
@@ -439,8 +443,9 @@ penalties: 0 0
 ]
 
 
-def generate(entries: list[Entry]) -> str:
-    blocks = [HEADER]
+def generate(entries: list[Entry], header: str = HEADER) -> str:
+    """A table's text: ``header``, then each entry counted."""
+    blocks = [header]
     for entry in entries:
         t0 = time.perf_counter()
         legal, turn = count(entry)

@@ -24,94 +24,19 @@ legal moves), or from a position text.
 
 from __future__ import annotations
 
-import json
-import random
-import sys
-import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from engine import Phase, apply, legal_moves, new_game
-from engine.mayi.state import MayIState
-from engine.notation import export_position, import_position
+from tests.movecount_gen import Entry, generate
 
 DATA = Path(__file__).parent / "data" / "movecount" / "may_i.txt"
-NODE_CAP = 100_000
-OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One row of the table: how to rebuild the position, and (once counted) its numbers."""
+class MayIEntry(Entry):
+    """A row of the May I? table (the classic table's rows, in May I? by default)."""
 
-    id: str
-    rules: str  # rule IDs the position exercises (a comment in the file)
-    note: str = ""
     variant: str = "may_i"
-    players: int = 4
-    seed: int = 0
-    options: Mapping[str, object] = field(default_factory=dict)
-    plies: int = 0
-    position: str = ""
-    legal: int = -1
-    turn: int = -1
-
-
-def rebuild(entry: Entry) -> MayIState:
-    """The position of an entry: the notation text, or a deal plus seeded random plies."""
-    if entry.position:
-        state = import_position(entry.position)
-    else:
-        state = new_game(entry.variant, entry.players, seed=entry.seed,
-                         options=dict(entry.options))
-        rng = random.Random(entry.seed)
-        for _ in range(entry.plies):
-            moves = legal_moves(state)
-            if not moves:
-                raise ValueError(f"{entry.id}: no move to play at ply {state.ply}")
-            state = apply(state, rng.choice(moves))
-    assert isinstance(state, MayIState)
-    return state
-
-
-def position_key(state: MayIState) -> str:
-    """The export text without the ``ply:`` line."""
-    return "".join(ln for ln in export_position(state).splitlines(keepends=True)
-                   if not ln.startswith("ply:"))
-
-
-def turn_count(root: MayIState, cap: int = NODE_CAP) -> int:
-    """Distinct positions that end the current turn (see the module docstring).
-
-    :raises RuntimeError: when more than ``cap`` intermediate positions are visited.
-    """
-    if root.phase in OVER:
-        raise ValueError("the root must be a position in play")
-    seat, hand_no = root.turn.seat, root.hand_no
-    seen = {position_key(root)}
-    ends: set[str] = set()
-    stack = [root]
-    while stack:
-        state = stack.pop()
-        for move in legal_moves(state):
-            after = apply(state, move)
-            assert isinstance(after, MayIState)
-            key = position_key(after)
-            if after.phase in OVER or after.turn.seat != seat or after.hand_no != hand_no:
-                ends.add(key)
-            elif key not in seen:
-                seen.add(key)
-                if len(seen) > cap:
-                    raise RuntimeError(f"more than {cap} positions in one turn")
-                stack.append(after)
-    return len(ends)
-
-
-def count(entry: Entry) -> tuple[int, int]:
-    """(legal moves at the root, distinct end-of-turn positions)."""
-    state = rebuild(entry)
-    return len(legal_moves(state)), turn_count(state)
 
 
 HEADER = """\
@@ -131,64 +56,14 @@ HEADER = """\
 """
 
 
-def format_entry(entry: Entry) -> str:
-    lines = [f"id: {entry.id}", f"# {entry.rules}"]
-    if entry.note:
-        lines.append(f"# {entry.note}")
-    if entry.position:
-        lines.append("position:")
-        lines += [f"| {ln}" for ln in entry.position.strip().splitlines()]
-    else:
-        lines += [
-            f"variant: {entry.variant}",
-            f"players: {entry.players}",
-            f"seed: {entry.seed}",
-            f"options: {json.dumps(dict(entry.options), sort_keys=True)}",
-            f"plies: {entry.plies}",
-        ]
-    lines += [f"legal {entry.legal}", f"turn {entry.turn}"]
-    return "\n".join(lines) + "\n"
-
-
-def parse_table(text: str) -> list[Entry]:
-    """Read the table back (what the test checks against)."""
-    entries: list[Entry] = []
-    for block in text.split("\n\n"):
-        values: dict[str, str] = {}
-        comments: list[str] = []
-        position: list[str] = []
-        for line in block.splitlines():
-            if line.startswith("#"):
-                comments.append(line[1:].strip())
-            elif line.startswith("|"):
-                position.append(line[2:] if line.startswith("| ") else line[1:])
-            elif line.startswith(("legal ", "turn ")):
-                key, _, value = line.partition(" ")
-                values[key] = value.strip()
-            elif ":" in line:
-                key, _, value = line.partition(":")
-                values[key.strip()] = value.strip()
-        if "id" not in values:
-            continue
-        entries.append(Entry(
-            id=values["id"], rules=comments[0] if comments else "",
-            variant=values.get("variant", "may_i"), players=int(values.get("players", 4)),
-            seed=int(values.get("seed", 0)), options=json.loads(values.get("options", "{}")),
-            plies=int(values.get("plies", 0)),
-            position="\n".join(position) + "\n" if position else "",
-            legal=int(values["legal"]), turn=int(values["turn"]),
-        ))
-    return entries
-
-
 POSITIONS: list[Entry] = [
-    Entry("p3-deal", "MI-DEAL-2, MI-TURN-1 (first turn: draw only)", players=3, seed=1),
-    Entry("p4-deal-upcard", "MI-DEAL-2, option turn_upcard (take or draw, buy window on the "
+    MayIEntry("p3-deal", "MI-DEAL-2, MI-TURN-1 (first turn: draw only)", players=3, seed=1),
+    MayIEntry("p4-deal-upcard", "MI-DEAL-2, option turn_upcard (take or draw, buy window on the "
           "upcard), MI-BUY-3", players=4, seed=2, options={"turn_upcard": True}),
-    Entry("p4-mid", "MI-TURN-2, MI-BUY-1..5, MI-CON-1, MI-OFF-*", players=4, seed=3, plies=60),
-    Entry("p5-mid", "MI-BUY-3 (four candidates), MI-TURN-2", players=5, seed=4, plies=41),
-    Entry("p3-late", "MI-OFF-2/3, MI-STOCK-1", players=3, seed=5, plies=150),
-    Entry(
+    MayIEntry("p4-mid", "MI-TURN-2, MI-BUY-1..5, MI-CON-1, MI-OFF-*", players=4, seed=3, plies=60),
+    MayIEntry("p5-mid", "MI-BUY-3 (four candidates), MI-TURN-2", players=5, seed=4, plies=41),
+    MayIEntry("p3-late", "MI-OFF-2/3, MI-STOCK-1", players=3, seed=5, plies=150),
+    MayIEntry(
         "two-sets",
         "MI-CON-1, MI-CON-2 (exact sizes: 4 ways for the sevens x 2 other sets), MI-OFF-1",
         note="MI-T1 hand after the draw",
@@ -205,7 +80,7 @@ hand3: *10
 pile: *5
 stock: *
 """),
-    Entry(
+    MayIEntry(
         "two-runs",
         "MI-CON-3 (contiguous runs refused, overlapping allowed), MI-MELD-2, MI-MELD-3",
         note="MI-T3 hand, deal 3",
@@ -223,7 +98,7 @@ hand3: *10
 pile: *5
 stock: *
 """),
-    Entry(
+    MayIEntry(
         "buy-window",
         "MI-BUY-1..5 (P2 declines 9H; P3 then P4 are asked in rotation order)",
         note="MI-T5: P1 discarded 9H, P2 in turn",
@@ -240,7 +115,7 @@ hand3: *10
 pile: *6 9H
 stock: *
 """),
-    Entry(
+    MayIEntry(
         "layoffs",
         "MI-OFF-1..3 (sets and runs, own and others' melds), MI-OUT-1",
         note="P2 is down and may lay off on four melds",
@@ -259,7 +134,7 @@ hand3: *10
 pile: *5
 stock: *
 """),
-    Entry(
+    MayIEntry(
         "deal5-minimum-sizes",
         "MI-CON-2 (option contract_exact_sizes=false), MI-OUT-2",
         note="deal 5: two sets and a run, longer pieces allowed",
@@ -280,22 +155,9 @@ stock: *
 ]
 
 
-def generate(entries: list[Entry]) -> str:
-    blocks = [HEADER]
-    for entry in entries:
-        t0 = time.perf_counter()
-        legal, turn = count(entry)
-        took = time.perf_counter() - t0
-        if took > 1.0:
-            print(f"warning: {entry.id} took {took:.2f}s", file=sys.stderr)
-        print(f"{entry.id:24s} legal {legal:4d}  turn {turn:6d}  {took:6.3f}s")
-        blocks.append(format_entry(replace(entry, legal=legal, turn=turn)))
-    return "\n".join(blocks)
-
-
 def main() -> int:
     DATA.parent.mkdir(parents=True, exist_ok=True)
-    DATA.write_text(generate(POSITIONS))
+    DATA.write_text(generate(POSITIONS, HEADER))
     print(f"wrote {DATA}")
     return 0
 

@@ -10,12 +10,9 @@ turn stays countable (a Samba turn with a full hand has far too many orders of m
 
 from __future__ import annotations
 
-import sys
-import time
-from dataclasses import replace
 from pathlib import Path
 
-from tests.movecount_gen import HEADER, Entry, count, format_entry
+from tests.movecount_gen import HEADER, Entry, generate
 
 DIR = Path(__file__).parent / "data" / "movecount"
 NAMES = {"samba": "Samba", "bolivia": "Bolivia", "bolivia_sevens": "Bolivia with sevens"}
@@ -167,14 +164,7 @@ def path(variant: str) -> Path:
 
 def main() -> int:
     for variant, entries in POSITIONS.items():
-        blocks = []
-        for entry in entries:
-            t0 = time.perf_counter()
-            legal, turn = count(entry)
-            print(f"{entry.id}: legal {legal}, turn {turn} "
-                  f"({time.perf_counter() - t0:.2f} s)", file=sys.stderr)
-            blocks.append(format_entry(replace(entry, legal=legal, turn=turn)))
-        path(variant).write_text(header(variant) + "\n" + "\n".join(blocks))
+        path(variant).write_text(generate(entries, header(variant)))
     return 0
 
 

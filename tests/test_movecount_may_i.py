@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.movecount_may_i_gen import DATA, POSITIONS, Entry, count, parse_table
+from tests.movecount_gen import Entry, count, parse_table
+from tests.movecount_may_i_gen import DATA, POSITIONS
 
-TABLE = parse_table(DATA.read_text())
+TABLE = parse_table(DATA.read_text(), "may_i")
 
 
 def test_table_lists_every_position() -> None:
