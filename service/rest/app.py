@@ -7,8 +7,9 @@ through :meth:`service.api.core.Core.handle_json`, in the event loop's thread, e
 the long calls (a bot's search, a record's replay), which run in a small pool of threads
 so that probes and short calls are answered meanwhile: at most
 ``CANASTA_MAX_CONCURRENT_RPCS`` of them at once, running or queued (more are refused at
-once, ``TOO_MANY_CALLS``), and one whose client goes away while it waits never runs. Errors are AIP-193 JSON with the
-same reasons as gRPC; bad input is always a 4xx.
+once, ``TOO_MANY_CALLS``). One whose client goes away while it waits never runs, and a
+search stops at its next round of playouts. Errors are AIP-193 JSON with the same
+reasons as gRPC; bad input is always a 4xx.
 
 Why Starlette routes and not FastAPI path operations with pydantic models (generated
 from the protos): measured in-process through the ASGI app (same core, seat token,
@@ -199,12 +200,11 @@ class _Rpc:
                                 (b"content-length", str(len(out)).encode("ascii"))]})
         await send({"type": "http.response.body", "body": out})
 
-
     async def _long(self, pool: GatedPool, msg: Message | SnapshotRequest, call: Call,
                     receive: Receive) -> bytes | None:
         """A long call in ``pool``, counted by its gate from now to its end; None when the
-        client goes away first: a call still queued then never runs (one already running
-        ends on its own, its answer dropped)."""
+        client goes away first: a call still queued then never runs, a search already
+        running stops at its next round (``Call.waiting``), a replay ends unanswered."""
         refused = pool.gate.enter()
         if refused is not None:
             metrics.REJECTED.labels(refused.reason).inc()
@@ -229,6 +229,7 @@ class _Rpc:
             work.cancel()  # nothing once it has ended; a call still queued never runs
             if gone is not None:
                 gone.cancel()
+
 
 class Observe:
     """ASGI middleware: request id, metrics by route template, one access-log line.
