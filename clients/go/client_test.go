@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	canasta "github.com/canasta-rules/canasta/clients/go"
 	pb "github.com/canasta-rules/canasta/clients/go/gen/canasta/v1"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -201,24 +203,53 @@ func TestStaleSnapshotAndBadRequest(t *testing.T) {
 }
 
 func TestDeadline(t *testing.T) {
-	// a server that accepts the connection and never answers: the deadline ends the call
-	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	// a server that refuses the first call (the connection is then up) and holds every
+	// later one unanswered, noting the deadline it carries: the client's timeout is what
+	// the server sees, and it ends the call
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer silent.Close()
-	c, err := canasta.Dial(silent.Addr().String(), canasta.WithTimeout(300*time.Millisecond))
+	seen := make(chan time.Duration, 1)
+	var calls atomic.Int32
+	silent := grpc.NewServer(grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
+		if calls.Add(1) == 1 {
+			return status.Error(codes.Unimplemented, "the first call")
+		}
+		left := time.Duration(-1)
+		if deadline, ok := stream.Context().Deadline(); ok {
+			left = time.Until(deadline)
+		}
+		seen <- left
+		<-stream.Context().Done()
+		return stream.Context().Err()
+	}))
+	go func() { _ = silent.Serve(lis) }()
+	defer silent.Stop()
+	c, err := canasta.Dial(lis.Addr().String(), canasta.WithTimeout(300*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	started := time.Now()
+	// the first call brings the connection up, under a deadline of its own
+	warm, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err = c.ListVariants(warm); asError(t, err).Code != codes.Unimplemented {
+		t.Fatalf("the first call: %v", err)
+	}
 	_, err = c.ListVariants(context.Background())
 	if cerr := asError(t, err); cerr.Code != codes.DeadlineExceeded || cerr.Reason != "DEADLINE_EXCEEDED" {
 		t.Fatalf("got %v", cerr)
 	}
-	if time.Since(started) > 10*time.Second {
-		t.Fatalf("the deadline was not applied")
+	// the deadline left when the call arrived: the 300 ms asked (sent rounded up to its
+	// unit and dated on arrival), never the default
+	select {
+	case left := <-seen:
+		if left <= 0 || left > 310*time.Millisecond {
+			t.Fatalf("the server saw %v left, not about 300ms", left)
+		}
+	case <-time.After(30 * time.Second): // set when the call arrived, 300 ms before its end
+		t.Fatal("the call never reached the server")
 	}
 }
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import socket
-import time
+import itertools
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
@@ -116,18 +117,42 @@ def test_stale_snapshot_and_bad_request(client: CanastaClient) -> None:
 
 
 def test_deadline_is_a_typed_error() -> None:
-    """A server that accepts the connection and never answers: the call's deadline ends it."""
-    with socket.socket() as silent:
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(8)
-        host, port = silent.getsockname()
-        with CanastaClient(f"{host}:{port}", timeout=30.0) as client:
-            started = time.monotonic()
+    """A server that refuses the first call (the channel is then connected) and holds
+    every later one unanswered, noting the deadline it carries: the call's own timeout
+    (0.3 s, not the client's 30 s) is what the server sees, and it ends the call with
+    DeadlineExceededError."""
+    seen: list[float | None] = []
+    calls = itertools.count()
+
+    def hold(request: bytes, context: grpc.ServicerContext) -> bytes:
+        if next(calls) == 0:
+            context.abort(grpc.StatusCode.UNIMPLEMENTED, "the first call")
+        seen.append(context.time_remaining())
+        ended = threading.Event()
+        context.add_callback(ended.set)
+        ended.wait()  # until the deadline (or the server's stop) ends the call
+        return b""
+
+    class Silent(grpc.GenericRpcHandler):
+        def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+            return grpc.unary_unary_rpc_method_handler(hold)
+
+    silent = grpc.server(ThreadPoolExecutor(2), handlers=[Silent()])
+    port = silent.add_insecure_port("127.0.0.1:0")
+    silent.start()
+    try:
+        with CanastaClient(f"127.0.0.1:{port}", timeout=30.0) as client:
+            with pytest.raises(CanastaError) as first:
+                client.list_variants()
+            assert first.value.code == grpc.StatusCode.UNIMPLEMENTED
             with pytest.raises(DeadlineExceededError) as caught:
                 client.deal("classic", 4, seed=1, timeout=0.3)
-            assert time.monotonic() - started < 10
+    finally:
+        silent.stop(None)
     assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
     assert caught.value.reason == "DEADLINE_EXCEEDED"
+    # the timeout travels rounded up to its unit, and the server dates it on arrival
+    assert len(seen) == 1 and seen[0] is not None and 0 < seen[0] <= 0.31, seen
 
 
 def test_no_server_is_unavailable() -> None:

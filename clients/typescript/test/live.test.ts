@@ -1,10 +1,12 @@
 // The TypeScript SDK against a live server: native gRPC and REST (fetch), over real sockets.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createServer, type AddressInfo, type Socket } from "node:net";
+import { createServer as createHttpServer } from "node:http";
+import { createServer as createHttp2Server } from "node:http2";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describe, it } from "node:test";
+import { describe, it, mock } from "node:test";
 import { fileURLToPath } from "node:url";
 import { CanastaError, EventType, VERSION, firstProgressMove, grpcClient, move, type CanastaClient } from "../src/node.js";
 import { restClient } from "../src/rest.js";
@@ -270,22 +272,31 @@ for (const [name, make] of clients) {
     });
 
     it("enforces deadlines", async () => {
-      // a server that accepts the connection and never answers: the deadline ends the call
-      const sockets: Socket[] = [];
-      const silent = createServer((socket) => { sockets.push(socket); });
+      // a server that holds every call unanswered: the client's timeout is the deadline
+      // it sends (gRPC: the grpc-timeout header) or arms (REST: the abort timer), and it
+      // ends the call
+      const timers = mock.method(AbortSignal, "timeout");
+      const seen: string[] = [];
+      const held: { destroy(): void }[] = [];
+      const silent = name === "grpc"
+        ? createHttp2Server()
+          .on("session", (session) => { held.push(session); })
+          .on("stream", (_, headers) => { seen.push(String(headers["grpc-timeout"])); })
+        : createHttpServer((req) => { held.push(req.socket); });
       await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
       const { port } = silent.address() as AddressInfo;
       try {
         const slow = name === "grpc"
           ? grpcClient(`http://127.0.0.1:${port}`, { timeoutMs: 300 })
           : restClient(`http://127.0.0.1:${port}`, { timeoutMs: 300 });
-        const started = Date.now();
         const err = await rejects(slow.listVariants());
         assert.equal(err.code, "DEADLINE_EXCEEDED");
         assert.equal(err.reason, "DEADLINE_EXCEEDED");
-        assert.ok(Date.now() - started < 10_000);
+        if (name === "grpc") assert.deepEqual(seen, ["300m"]);
+        else assert.deepEqual(timers.mock.calls.map((c) => c.arguments[0]), [300]);
       } finally {
-        for (const s of sockets) s.destroy();
+        timers.mock.restore();
+        for (const h of held) h.destroy();
         await new Promise((resolve) => silent.close(resolve));
       }
     });

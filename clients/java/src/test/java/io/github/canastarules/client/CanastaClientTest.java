@@ -26,13 +26,27 @@ import io.github.canastarules.canasta.v1.SeatView;
 import io.github.canastarules.canasta.v1.SideScore;
 import io.github.canastarules.canasta.v1.SuggestMoveRequest;
 import io.github.canastarules.canasta.v1.SuggestMoveResponse;
+import io.grpc.Context;
+import io.grpc.Deadline;
+import io.grpc.HandlerRegistry;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.ServerMethodDefinition;
 import io.grpc.Status;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -160,15 +174,57 @@ class CanastaClientTest {
 
   @Test
   void deadlinesAreTypedErrors() throws Exception {
-    // a server that accepts the connection and never answers: the deadline ends the call
-    try (ServerSocket silent = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
-        CanastaClient slow = CanastaClient.connect("127.0.0.1:" + silent.getLocalPort(),
-            Duration.ofMillis(300))) {
-      long started = System.nanoTime();
+    // a server that refuses the first call (the channel is then connected) and holds every
+    // later one unanswered, noting the deadline it carries: the client's timeout is what
+    // the server sees, and it ends the call
+    CompletableFuture<Long> seen = new CompletableFuture<>();
+    AtomicInteger calls = new AtomicInteger();
+    MethodDescriptor.Marshaller<byte[]> raw = new MethodDescriptor.Marshaller<>() {
+      @Override
+      public InputStream stream(byte[] value) {
+        return new ByteArrayInputStream(value);
+      }
+
+      @Override
+      public byte[] parse(InputStream stream) {
+        try {
+          return stream.readAllBytes();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    };
+    HandlerRegistry anyMethod = new HandlerRegistry() {
+      @Override
+      public ServerMethodDefinition<?, ?> lookupMethod(String method, String authority) {
+        MethodDescriptor<byte[], byte[]> descriptor = MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(method)
+            .setRequestMarshaller(raw).setResponseMarshaller(raw).build();
+        return ServerMethodDefinition.create(descriptor, ServerCalls.asyncUnaryCall(
+            (byte[] request, StreamObserver<byte[]> answer) -> {
+              if (calls.getAndIncrement() == 0) {
+                answer.onError(Status.UNIMPLEMENTED.asRuntimeException());
+                return;
+              }
+              Deadline deadline = Context.current().getDeadline();
+              seen.complete(deadline == null ? -1L : deadline.timeRemaining(TimeUnit.MILLISECONDS));
+            }));
+      }
+    };
+    Server silent = ServerBuilder.forPort(0).fallbackHandlerRegistry(anyMethod).build().start();
+    try (CanastaClient connected = CanastaClient.connect("127.0.0.1:" + silent.getPort(),
+        Duration.ofSeconds(30))) {
+      CanastaException first = assertThrows(CanastaException.class, connected::listVariants);
+      assertEquals(Status.Code.UNIMPLEMENTED, first.getCode());
+      CanastaClient slow = connected.withTimeout(Duration.ofMillis(300));
       CanastaException e = assertThrows(CanastaException.class, slow::listVariants);
       assertEquals(Status.Code.DEADLINE_EXCEEDED, e.getCode());
       assertEquals("DEADLINE_EXCEEDED", e.getReason());
-      assertTrue(System.nanoTime() - started < 10_000_000_000L, "the deadline was applied");
+      long left = seen.get(30, TimeUnit.SECONDS); // set when the call arrived
+      // the 300 ms asked, sent rounded up to its unit and dated on arrival
+      assertTrue(left > 0 && left <= 310, "the server saw " + left + " ms left, not about 300");
+    } finally {
+      silent.shutdownNow();
     }
   }
 
