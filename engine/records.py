@@ -19,7 +19,7 @@ hands hidden); :func:`replay` reads a text and checks every move (through
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from mypy_extensions import mypyc_attr
@@ -37,6 +37,7 @@ from engine.state import Phase
 HEADER = "canasta-record 1"
 OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
 PUBLIC = -1  # the viewer of a spectator's record: no hand at all
+INTERRUPT_EVERY = 64  # moves replayed between two calls of an interrupt (1-2 ms)
 
 
 @mypyc_attr(native_class=False)
@@ -204,8 +205,9 @@ def _at(line: int) -> str:
     return f" (line {line})" if line else ""
 
 
-def _run(record: Record) -> list[_Hand]:
-    """Replay every hand, checking each move and each written result.
+def _run(record: Record, interrupt: Callable[[], None] | None = None) -> list[_Hand]:
+    """Replay every hand, checking each move and each written result; ``interrupt`` is
+    called before every :data:`INTERRUPT_EVERY` moves, and what it raises ends the replay.
 
     :raises RuleViolation: an illegal move (the engine's reason; the message names it).
     :raises BadInput: a malformed record, an unparsable move, or a result that differs.
@@ -226,6 +228,8 @@ def _run(record: Record) -> list[_Hand]:
         start = state
         steps: list[_Step] = []
         for ml in hand.moves:
+            if interrupt is not None and count % INTERRUPT_EVERY == 0:
+                interrupt()
             count += 1
             try:
                 done = play(state, parse_move(ml.move), ml.seat)
@@ -239,14 +243,15 @@ def _run(record: Record) -> list[_Hand]:
     return out
 
 
-def replay(record: Record | str) -> AnyState:
-    """The final state of a full record, every move and result checked.
+def replay(record: Record | str, interrupt: Callable[[], None] | None = None) -> AnyState:
+    """The final state of a full record, every move and result checked (``interrupt``: as
+    :func:`write`).
 
     :raises RuleViolation: the first illegal move (its number, hand, line and text named).
     :raises BadInput: a malformed record or the first result that the replay does not give.
     """
     rec = parse(record) if isinstance(record, str) else record
-    return _run(rec)[-1].end
+    return _run(rec, interrupt)[-1].end
 
 
 # --- text -----------------------------------------------------------------------------
@@ -265,7 +270,8 @@ def _sees(viewer: int | None, seat: int) -> bool:
 
 
 def write(record: Record | str, viewer: int | None = None,
-          ends_at: AnyState | None = None) -> str:
+          ends_at: AnyState | None = None,
+          interrupt: Callable[[], None] | None = None) -> str:
     """The record as text, replayed and checked, with each finished hand's result.
 
     ``viewer`` ``None`` writes the full record (the host's: the seed or deck, every hand
@@ -274,13 +280,15 @@ def write(record: Record | str, viewer: int | None = None,
     finished hand (shown for the count); ``-1`` the public record, with no card of any
     hand. Moves are public (everyone sees them played) and are written for all.
     ``ends_at``, when given, is the state the replay must end at (a host's snapshot's),
-    checked on the same replay.
+    checked on the same replay. A long record takes a while (about 25 µs a move), so
+    ``interrupt`` is called before every :data:`INTERRUPT_EVERY` moves; what it raises
+    ends the replay (the service's does once nobody waits for the answer).
 
     :raises RuleViolation, BadInput: as :func:`replay`; ``BAD_NOTATION`` when the
         replay does not end at ``ends_at`` (nothing else said of either).
     """
     rec = parse(record) if isinstance(record, str) else record
-    hands = _run(rec)
+    hands = _run(rec, interrupt)
     if ends_at is not None and hands[-1].end != ends_at:
         raise _fail(Reason.BAD_NOTATION, "the record does not end at this snapshot's position")
     lines = [HEADER, f"variant: {rec.variant}", f"players: {rec.players}",

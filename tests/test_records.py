@@ -9,6 +9,7 @@ spectator's none.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import records
+from engine.bots import greedy_move
 from engine.cards import CARDS, CODES
 from engine.errors import BadInput, Reason, RuleViolation
 from engine.events import EventKind, play
@@ -188,6 +190,41 @@ def test_a_seats_record_holds_its_own_cards_alone(config: tuple[str, int, Option
     with pytest.raises(BadInput) as info:
         records.replay(records.write(partial, 0))
     assert info.value.reason is Reason.BAD_NOTATION
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_an_interrupt_is_asked_every_64_moves_and_ends_the_replay() -> None:
+    """A replay asks its ``interrupt`` before every ``INTERRUPT_EVERY`` moves, so a caller
+    can stop a long one; what it raises ends the replay, and one that never raises leaves
+    the text as it was."""
+    state = new_game("classic", 4, seed=11)
+    record = records.begin(state)
+    greedy = random.Random(11)
+    for _ in range(150):
+        done = play(state, greedy_move(state, greedy))
+        record, state = records.played(record, done.seat, done.move), done.state
+        if state.phase in OVER:
+            break
+    moves = sum(len(h.moves) for h in record.hands)
+    assert moves > 2 * records.INTERRUPT_EVERY
+    asked: list[int] = []
+    text = records.write(record)
+    assert records.write(record, interrupt=lambda: asked.append(1)) == text
+    assert len(asked) == -(-moves // records.INTERRUPT_EVERY)
+    assert records.replay(text, interrupt=lambda: asked.append(1)) == state
+
+    def stop_at_the_second() -> None:
+        asked.append(1)
+        if len(asked) == 2:
+            raise _Stop
+
+    asked.clear()
+    with pytest.raises(_Stop):
+        records.write(record, ends_at=state, interrupt=stop_at_the_second)
+    assert len(asked) == 2
 
 
 def test_a_stacked_deal_and_a_position_start_replay() -> None:

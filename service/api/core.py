@@ -423,7 +423,9 @@ class Core:
             if record.position:
                 # a made-up position would let a player test guesses of the hidden cards
                 self.access.position_recorder(role)
-            text = write(record, viewer, ends_at=state)  # one replay: checked and written
+            # one replay, checked and written; it stops once the caller has gone
+            text = write(record, viewer, ends_at=state,
+                         interrupt=lambda: _give_up_if_gone(call))
         else:
             # an empty record starts at the snapshot: by its deal when the sealed header says
             # the game was dealt from its seed and nothing has happened yet (public facts),

@@ -7,8 +7,8 @@ through :meth:`service.api.core.Core.handle_json`, in the event loop's thread, e
 the long calls (a bot's search, a record's replay), which run in a small pool of threads
 so that probes and short calls are answered meanwhile: at most
 ``CANASTA_MAX_CONCURRENT_RPCS`` of them at once, running or queued (more are refused at
-once, ``TOO_MANY_CALLS``). One whose client goes away while it waits never runs, and a
-search stops at its next round of playouts. Errors are AIP-193 JSON with the same
+once, ``TOO_MANY_CALLS``). One whose client goes away while it waits never runs, and
+one that runs stops at its next check (``Call.waiting``). Errors are AIP-193 JSON with the same
 reasons as gRPC; bad input is always a 4xx.
 
 Why Starlette routes and not FastAPI path operations with pydantic models (generated
@@ -203,13 +203,13 @@ class _Rpc:
     async def _long(self, pool: GatedPool, msg: Message | SnapshotRequest, call: Call,
                     receive: Receive) -> bytes | None:
         """A long call in ``pool``, counted by its gate from now to its end; None when the
-        client goes away first: a call still queued then never runs, a search already
-        running stops at its next round (``Call.waiting``), a replay ends unanswered."""
+        client goes away first: a call still queued then never runs, one already running
+        stops at its next check (``Call.waiting``)."""
         refused = pool.gate.enter()
         if refused is not None:
             metrics.REJECTED.labels(refused.reason).inc()
             raise refused
-        waiting = threading.Event()  # cleared when the client goes: a search then stops
+        waiting = threading.Event()  # cleared when the client goes: the call then stops
         waiting.set()
         # the context carries the request id into the thread's log lines
         work = asyncio.get_running_loop().run_in_executor(

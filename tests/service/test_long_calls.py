@@ -8,6 +8,7 @@ them go, so "every long-call thread busy" is exact."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import socket
@@ -20,6 +21,7 @@ import httpx
 import pytest
 from google.protobuf.message import Message
 
+from engine import records
 from service.api import core as core_module
 from service.api.core import Call, Core
 from service.api.pb import api, api_grpc, game
@@ -137,20 +139,21 @@ def _suggest(deal: dict[str, Any], rid: str) -> tuple[dict[str, str], dict[str, 
 
 
 @contextlib.contextmanager
-def _suggest_on_a_socket(port: int, authorization: str, body: dict[str, Any]) -> Iterator[None]:
-    """A SuggestMove sent on a socket of its own, closed (the client gone) on leaving."""
+def _post_on_a_socket(port: int, path: str, authorization: str,
+                      body: dict[str, Any]) -> Iterator[None]:
+    """A call sent on a socket of its own, closed (the client gone) on leaving."""
     raw = json.dumps(body).encode()
     with socket.create_connection(("127.0.0.1", port)) as conn:
-        conn.sendall(b"POST /v1/suggest-move HTTP/1.1\r\nhost: x\r\n"
-                     b"content-type: application/json\r\nx-request-id: gone\r\n"
+        conn.sendall(f"POST {path} HTTP/1.1\r\nhost: x\r\n".encode()
+                     + b"content-type: application/json\r\nx-request-id: gone\r\n"
                      + f"authorization: {authorization}\r\n"
                        f"content-length: {len(raw)}\r\n\r\n".encode() + raw)
         yield
 
 
-def _closed_requests() -> float:
+def _closed_requests(path: str = "/v1/suggest-move") -> float:
     return REGISTRY.get_sample_value("http_requests_total", {
-        "method": "POST", "route": "/v1/suggest-move", "status": "499"}) or 0.0
+        "method": "POST", "route": path, "status": "499"}) or 0.0
 
 
 def test_rest_long_call_of_a_client_gone_while_queued_never_runs(
@@ -169,7 +172,8 @@ def test_rest_long_call_of_a_client_gone_while_queued_never_runs(
         try:
             assert inside.wait(10), "the first long call did not reach the core"
             closed = _closed_requests()
-            with _suggest_on_a_socket(server.app.http_port, headers["Authorization"], body):
+            with _post_on_a_socket(server.app.http_port, "/v1/suggest-move",
+                                   headers["Authorization"], body):
                 _until(lambda: server.app.rest_gate.in_flight == 2, "the call was not queued")
             _until(lambda: _closed_requests() == closed + 1, "the call was not dropped")
             assert server.app.rest_gate.in_flight == 1
@@ -218,8 +222,9 @@ def test_rest_long_calls_are_held_to_the_limit(monkeypatch: pytest.MonkeyPatch) 
 
 def _hold_the_first_round(monkeypatch: pytest.MonkeyPatch) -> tuple[
         threading.Event, threading.Event, list[Call]]:
-    """The expert search's check before each round of playouts, counted, the first one
-    held until the test lets it go: the events (held, let go) and each check's call."""
+    """A long call's check whether its caller still waits (before each round of an expert
+    search's playouts, before every 64 moves of a replay), counted, the first one held
+    until the test lets it go: the events (held, let go) and each check's call."""
     inside, go = threading.Event(), threading.Event()
     checks: list[Call] = []
     check = core_module._give_up_if_gone
@@ -240,60 +245,85 @@ def _internal_errors() -> float:
                                      {"reason": "INTERNAL"}) or 0.0
 
 
-def _cancelled_searches() -> float:
+def _cancelled(name: str) -> float:
     return REGISTRY.get_sample_value("grpc_server_handled_total", {
         "grpc_type": "unary", "grpc_service": "canasta.v1.CanastaEngine",
-        "grpc_method": "SuggestMove", "grpc_code": "Canceled"}) or 0.0
+        "grpc_method": name, "grpc_code": "Canceled"}) or 0.0
 
 
-def test_grpc_search_stops_once_its_caller_has_cancelled(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """An expert search (the largest budget: 62 rounds of playouts, seconds) whose caller
-    cancels stops at its next round, ends as CANCELLED, and frees its thread; no error
-    is counted. Before, it ran its whole budget for nobody."""
-    inside, go, checks = _hold_the_first_round(monkeypatch)
-    with held_server(monkeypatch) as (server, _), server.stub()[0] as channel:
-        stub = api_grpc.CanastaEngineStub(channel)
-        deal = stub.Deal(DEAL, timeout=10)
-        host = (("authorization", f"Bearer {deal.host_token}"),)
+def _abandoned_call(stub: Any, name: str) -> tuple[Message, str, dict[str, Any], str]:
+    """A long call that runs long enough to be abandoned: its gRPC request, its REST path
+    and body, and the host's token. ``SuggestMove``: an expert search at the largest
+    budget in a meld phase (62 rounds of playouts); ``ExportRecord``: a record of 100
+    moves (a check before every 64, so two)."""
+    deal = stub.Deal(api.DealRequest(variant="classic", players=4, seed=11), timeout=10)
+    host = (("authorization", f"Bearer {deal.host_token}"),)
+    if name == "SuggestMove":
         drawn = stub.ApplyMove(api.ApplyMoveRequest(snapshot=deal.snapshot,
                                                     move=game.Move(text="draw")),
                                timeout=10, metadata=host)
-        errors, cancelled = _internal_errors(), _cancelled_searches()
-        search = stub.SuggestMove.future(
-            api.SuggestMoveRequest(snapshot=drawn.snapshot, level="expert", budget=500),
-            timeout=60, metadata=host)
+        search = api.SuggestMoveRequest(snapshot=drawn.snapshot, level="expert", budget=500)
+        return search, "/v1/suggest-move", {
+            "snapshot": base64.b64encode(drawn.snapshot).decode(), "level": "expert",
+            "budget": 500}, deal.host_token
+    record = records.parse(stub.ExportRecord(api.ExportRecordRequest(snapshot=deal.snapshot),
+                                             timeout=10, metadata=host).record)
+    snapshot = deal.snapshot
+    for _ in range(100):
+        hint = stub.SuggestMove(api.SuggestMoveRequest(snapshot=snapshot, level="greedy"),
+                                timeout=10, metadata=host)
+        played = stub.ApplyMove(api.ApplyMoveRequest(snapshot=snapshot, move=hint.move),
+                                timeout=10, metadata=host)
+        assert not played.hand_over
+        record = records.played(record, played.seat, played.move.text)
+        snapshot = played.snapshot
+    text = records.write(record)
+    return (api.ExportRecordRequest(snapshot=snapshot, record=text), "/v1/record:export",
+            {"snapshot": base64.b64encode(snapshot).decode(), "record": text},
+            deal.host_token)
+
+
+@pytest.mark.parametrize("name", LONG_CALLS)
+def test_grpc_long_call_stops_once_its_caller_has_cancelled(
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A long call whose caller cancels stops at its next check (a search's next round of
+    playouts, a replay's next 64 moves), ends as CANCELLED, and frees its thread; no
+    error is counted. Before, it ran to its end for nobody (a search: up to 1.6 s)."""
+    inside, go, checks = _hold_the_first_round(monkeypatch)
+    with held_server(monkeypatch) as (server, _), server.stub()[0] as channel:
+        stub = api_grpc.CanastaEngineStub(channel)
+        request, _, _, host = _abandoned_call(stub, name)
+        errors, cancelled = _internal_errors(), _cancelled(name)
+        call = getattr(stub, name).future(request, timeout=60,
+                                          metadata=(("authorization", f"Bearer {host}"),))
         try:
-            assert inside.wait(10), "the search did not start"
-            search.cancel()
+            assert inside.wait(10), "the long call did not start"
+            call.cancel()
             _until(lambda: not checks[0].waiting(), "the server did not see the cancel")
         finally:
             go.set()
-        _until(lambda: server.app.gate.in_flight == 0, "the search went on")
+        _until(lambda: server.app.gate.in_flight == 0, "the long call went on")
         assert len(checks) == 1
         assert _internal_errors() == errors
-        assert _cancelled_searches() == cancelled + 1
+        assert _cancelled(name) == cancelled + 1
 
 
-def test_rest_search_stops_once_its_client_has_gone(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An expert search over REST whose client closes its connection stops at its next
-    round of playouts and frees its thread (counted 499, no error). Before, it ran its
-    whole budget for nobody."""
+@pytest.mark.parametrize("name", LONG_CALLS)
+def test_rest_long_call_stops_once_its_client_has_gone(monkeypatch: pytest.MonkeyPatch,
+                                                       name: str) -> None:
+    """A long call over REST whose client closes its connection stops at its next check
+    and frees its thread (counted 499, no error). Before, it ran to its end for nobody."""
     inside, go, checks = _hold_the_first_round(monkeypatch)
-    with running() as server, httpx.Client(base_url=server.http_base, timeout=10) as http:
-        deal = http.post("/v1/deal", json={"variant": "classic", "players": 4}).json()
-        headers, _ = _suggest(deal, "search")
-        drawn = http.post("/v1/apply-move", headers=headers,
-                          json={"snapshot": deal["snapshot"], "move": {"text": "draw"}})
-        body = {"snapshot": drawn.json()["snapshot"], "level": "expert", "budget": 500}
-        errors, closed = _internal_errors(), _closed_requests()
+    with running() as server, server.stub()[0] as channel:
+        _, path, body, host = _abandoned_call(api_grpc.CanastaEngineStub(channel), name)
+        errors, closed = _internal_errors(), _closed_requests(path)
         try:
-            with _suggest_on_a_socket(server.app.http_port, headers["Authorization"], body):
-                assert inside.wait(10), "the search did not start"
-            _until(lambda: _closed_requests() == closed + 1, "the close was not seen")
+            with _post_on_a_socket(server.app.http_port, path, f"Bearer {host}", body):
+                assert inside.wait(10), "the long call did not start"
+            _until(lambda: _closed_requests(path) == closed + 1, "the close was not seen")
             assert not checks[0].waiting()
         finally:
             go.set()
-        _until(lambda: server.app.rest_gate.in_flight == 0, "the search went on")
+        _until(lambda: server.app.rest_gate.in_flight == 0, "the long call went on")
         assert len(checks) == 1
         assert _internal_errors() == errors
