@@ -25,6 +25,9 @@ from engine.errors import BadInput, EngineError, Reason
 from service.api import messages
 
 DOMAIN = "canasta-rules"
+# What a refusal of load (a full gate, a full connection table) tells a client to wait
+# before it retries: the smallest whole Retry-After; engine calls take milliseconds.
+RETRY_AFTER_S = 1
 
 
 class ServiceReason(StrEnum):
@@ -135,6 +138,7 @@ class ServiceError(Exception):
         metadata: Mapping[str, str] | None = None,
         params: Mapping[str, object] | None = None,
         http_status: int | None = None,
+        retry_after_s: int = 0,
     ) -> None:
         super().__init__(english or reason)
         self.code = code
@@ -145,6 +149,9 @@ class ServiceError(Exception):
         self.params = dict(params or {})
         self.http_status = http_status or HTTP_STATUS.get(code, 500)
         self.category = category_of(reason)
+        # a refusal of load, not of the call: retry it after this many seconds (0: none
+        # said); google.rpc.RetryInfo on gRPC, Retry-After on REST
+        self.retry_after_s = retry_after_s
 
     def message(self, lang: str) -> str:
         return messages.text(self.reason, lang, self.params, self.english)
@@ -181,7 +188,8 @@ def snapshot_key_retired(key_id: str) -> ServiceError:
 def too_many_calls(limit: int) -> ServiceError:
     """A CanastaEngine call over ``CANASTA_MAX_CONCURRENT_RPCS`` (health is never counted)."""
     return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, ServiceReason.TOO_MANY_CALLS,
-                        params={"limit": limit}, metadata={"limit": str(limit)})
+                        params={"limit": limit}, metadata={"limit": str(limit)},
+                        retry_after_s=RETRY_AFTER_S)
 
 
 def unavailable() -> ServiceError:
@@ -216,6 +224,10 @@ def to_status(err: ServiceError, lang: str, request_id: str = "") -> status_pb2.
         bad.field_violations.add(field=err.field, description=err.message("en"))
         status.details.add().Pack(bad)
     status.details.add().Pack(error_details_pb2.LocalizedMessage(locale=lang, message=msg))
+    if err.retry_after_s:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromSeconds(err.retry_after_s)
+        status.details.add().Pack(retry)
     return status
 
 

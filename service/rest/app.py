@@ -69,8 +69,11 @@ class TooLarge(Exception):
 
 
 def _error(err: ServiceError, lang: str) -> JSONResponse:
-    # RFC 6750: a 401 names the scheme that would be accepted
-    headers = {"www-authenticate": 'Bearer realm="canasta"'} if err.http_status == 401 else None
+    headers = {}
+    if err.http_status == 401:  # RFC 6750: a 401 names the scheme that would be accepted
+        headers["www-authenticate"] = 'Bearer realm="canasta"'
+    if err.retry_after_s:  # RFC 9110: when a refusal of load may be retried
+        headers["retry-after"] = str(err.retry_after_s)
     return JSONResponse(to_json(err, lang, logs.REQUEST_ID.get()), status_code=err.http_status,
                         media_type=JSON, headers=headers)
 
@@ -332,7 +335,7 @@ class Cors:
             return
         await self.app(scope, receive, _vary(send, [
             (b"access-control-allow-origin", allow),
-            (b"access-control-expose-headers", b"x-request-id")]))
+            (b"access-control-expose-headers", b"x-request-id, retry-after")]))
 
 
 def _vary(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
@@ -367,7 +370,8 @@ def create_app(core: Core, long_calls: GatedPool, health: Health | None = None,
         verb, path = openapi.http_rule(method)
         routes.append(Route(path, _Rpc(core, method.name, verb != "GET", max_body, long_calls),
                             methods=[verb], name=method.name))
-    document = JSONResponse(openapi.document(service, TITLE, VERSION)).body
+    long = frozenset(name for name, m in core.methods.items() if m.long_call)
+    document = JSONResponse(openapi.document(service, TITLE, VERSION, long)).body
 
     async def openapi_json(request: Request) -> Response:
         return Response(document, media_type=JSON)

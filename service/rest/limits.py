@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import grpc
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from service.api.errors import ServiceError, ServiceReason, to_json
+from service.api.errors import RETRY_AFTER_S, ServiceError, ServiceReason, to_json
 from service.ops import logs, metrics
 
 # Set in the scope of a request whose body did not arrive in time (read by service.rest.app.Observe).
@@ -57,8 +57,9 @@ def _answer(status: int, phrase: str, err: ServiceError) -> bytes:
     """A whole HTTP/1.1 answer with an AIP-193 body (English: no request was read to
     negotiate a language), closing the connection."""
     body = json.dumps(to_json(err, "en"), separators=(",", ":")).encode()
+    retry = f"retry-after: {err.retry_after_s}\r\n" if err.retry_after_s else ""
     return (f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+            f"content-length: {len(body)}\r\n{retry}connection: close\r\n\r\n").encode() + body
 
 
 class LimitedHttpToolsProtocol(HttpToolsProtocol):
@@ -84,7 +85,8 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
             self.transport = transport  # type: ignore[assignment]
             err = ServiceError(grpc.StatusCode.UNAVAILABLE, ServiceReason.UNAVAILABLE,
                                english="the server has too many open connections; retry later",
-                               metadata={"max_connections": str(limits.max_connections)})
+                               metadata={"max_connections": str(limits.max_connections)},
+                               retry_after_s=RETRY_AFTER_S)
             self._refuse(503, "Service Unavailable", err, "-", 0.0)
             return
         super().connection_made(transport)  # type: ignore[arg-type]

@@ -121,6 +121,8 @@ _REQUEST_ID = {"X-Request-Id": {"required": True, "schema": {"type": "string"},
 
 _CHALLENGE = {"WWW-Authenticate": {"required": True, "schema": {"type": "string"},
                                    "description": "the scheme to use: Bearer (RFC 6750)"}}
+_RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"},
+                                "description": "seconds to wait before retrying (RFC 9110)"}}
 # the RPCs where a seat's credential may ask for more than its seat may have
 _SEAT_LIMITED = frozenset({"ApplyMove", "GetView", "NextDeal", "ExportPosition", "ExportRecord",
                            "SuggestMove"})
@@ -131,7 +133,7 @@ def _error(text: str) -> dict[str, Any]:
         "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 
-def _errors(method: MethodDescriptor, has_body: bool) -> dict[str, Any]:
+def _errors(method: MethodDescriptor, has_body: bool, long_call: bool) -> dict[str, Any]:
     """The error answers of one RPC route (docs/api.md, *Errors*)."""
     out: dict[str, Any] = {}
     if has_body:
@@ -160,8 +162,15 @@ def _errors(method: MethodDescriptor, has_body: bool) -> dict[str, Any]:
         out["413"] = _error("RESOURCE_EXHAUSTED REQUEST_TOO_LARGE: the body is over the limit")
         out["415"] = _error("INVALID_ARGUMENT UNSUPPORTED_MEDIA_TYPE: the body is not declared "
                             "application/json")
+    if long_call:
+        out["429"] = _error("RESOURCE_EXHAUSTED TOO_MANY_CALLS: CANASTA_MAX_CONCURRENT_RPCS "
+                            "long calls are running or queued; retry after Retry-After")
+        out["429"]["headers"] = {**_REQUEST_ID,
+                                 "Retry-After": {**_RETRY_AFTER["Retry-After"], "required": True}}
     out["500"] = _error("INTERNAL: a bug")
-    out["503"] = _error("UNAVAILABLE: the server is shutting down or at its connection limit")
+    out["503"] = _error("UNAVAILABLE: the server is shutting down, or at its connection "
+                        "limit (then with Retry-After)")
+    out["503"]["headers"] = {**_REQUEST_ID, **_RETRY_AFTER}
     return out
 
 
@@ -317,9 +326,11 @@ def _probe(summary: str, description: str, responses: dict[str, Any]) -> dict[st
     return {"get": {"summary": summary, "description": description, "responses": responses}}
 
 
-def document(service: ServiceDescriptor, title: str, version: str) -> dict[str, Any]:
+def document(service: ServiceDescriptor, title: str, version: str,
+             long_calls: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The whole OpenAPI document of a service's HTTP rules, described by the proto
-    comments of the generated descriptor set."""
+    comments of the generated descriptor set; ``long_calls`` (method names) may also
+    answer 429."""
     notes = comments(codegen.descriptor_set().file)
     schemas: dict[str, Any] = {"Error": ERROR_SCHEMA}
     todo: list[Descriptor | EnumDescriptor] = []
@@ -346,7 +357,7 @@ def document(service: ServiceDescriptor, title: str, version: str) -> dict[str, 
                 "200": {"description": notes.get(method.output_type.full_name, "OK"),
                         "headers": _REQUEST_ID, "content": {"application/json": {
                             "schema": _ref(method.output_type), "example": answer}}},
-                **_errors(method, verb != "GET"),
+                **_errors(method, verb != "GET", method.name in long_calls),
             },
         }
         if verb != "GET":

@@ -344,7 +344,8 @@ def test_slow_connections_leave_calls_fast_and_are_all_closed() -> None:
 
 def test_connections_past_the_cap_get_503() -> None:
     """With ``CANASTA_HTTP_MAX_CONNECTIONS=8`` and eight idle connections open, a ninth gets
-    a typed 503 at once; once they close, calls are served again."""
+    a typed 503 at once, saying when to retry (``Retry-After: 1``, ``RetryInfo``); once
+    they close, calls are served again."""
     with running(http_max_connections=8) as srv:
         idle = [_connect(srv.app.http_port) for _ in range(8)]
         _wait(lambda: _connections(srv) == 8, 5, "the server did not take 8 connections")
@@ -353,8 +354,12 @@ def test_connections_past_the_cap_get_503() -> None:
         sock.close()
         assert closed < float("inf")
         assert _status(answer) == 503, answer[:200]
-        info = _error_of(answer)["details"][0]
+        details = _error_of(answer)["details"]
+        info = details[0]
         assert info["reason"] == "UNAVAILABLE" and info["metadata"]["max_connections"] == "8"
+        assert b"\r\nretry-after: 1\r\n" in answer.split(b"\r\n\r\n", 1)[0] + b"\r\n"
+        assert {"@type": "type.googleapis.com/google.rpc.RetryInfo",
+                "retryDelay": "1s"} in details
         for s in idle:
             s.close()
         _wait(lambda: _connections(srv) == 0, 5, "the idle connections were not let go")
@@ -468,7 +473,8 @@ def test_cors_answers_the_preflight_of_a_listed_origin(cors: httpx.Client) -> No
                      headers={"origin": GAME, "content-type": "application/json"})
     assert call.status_code == 200
     assert call.headers["access-control-allow-origin"] == GAME
-    assert call.headers["access-control-expose-headers"] == "x-request-id"
+    exposed = {h.strip() for h in call.headers["access-control-expose-headers"].split(",")}
+    assert exposed == {"x-request-id", "retry-after"}
     refused = cors.post("/v1/deal", content=DEAL, headers={"origin": "http://localhost:5173"})
     assert refused.status_code == 415  # the page can read why
     assert refused.headers["access-control-allow-origin"] == "http://localhost:5173"

@@ -201,3 +201,17 @@ def _clear_json_names(message: descriptor_pb2.DescriptorProto) -> None:
         field.ClearField("json_name")
     for nested in message.nested_type:
         _clear_json_names(nested)
+
+
+def test_refusals_of_load_document_when_to_retry(doc: dict[str, Any]) -> None:
+    """The long calls (a bot's search, a record's replay) may answer 429 TOO_MANY_CALLS,
+    with the Retry-After header it always carries; no other route does. Every route's
+    503 documents Retry-After (sent at the connection cap)."""
+    long_calls = {"SuggestMove", "ExportRecord"}
+    for name, method in METHODS.items():
+        verb, path = openapi.http_rule(method)
+        responses = doc["paths"][path][verb.lower()]["responses"]
+        assert ("429" in responses) == (name in long_calls), name
+        if name in long_calls:
+            assert responses["429"]["headers"]["Retry-After"]["required"] is True
+        assert "Retry-After" in responses["503"]["headers"], name

@@ -16,7 +16,9 @@ from typing import Any
 import grpc
 import httpx
 import pytest
+from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
 
 from service.api.pb import SERVICE_NAME, api
 from service.ops.metrics import REGISTRY
@@ -82,7 +84,7 @@ def test_health_is_answered_with_the_engine_full(monkeypatch: pytest.MonkeyPatch
     """CANASTA_MAX_CONCURRENT_RPCS engine calls held in flight and a flood of more engine
     calls: every one of 200 health checks (both service names) and a Watch answer SERVING
     at once, the REST probes answer 200, and each engine call over the limit is refused
-    with RESOURCE_EXHAUSTED TOO_MANY_CALLS (metadata: the limit)."""
+    with RESOURCE_EXHAUSTED TOO_MANY_CALLS (metadata: the limit; a RetryInfo of 1 s)."""
     with held_server(monkeypatch, max_concurrent_rpcs=limit, grpc_threads=threads) as (
             server, holder):
         channel, stub = server.stub()
@@ -125,6 +127,14 @@ def test_health_is_answered_with_the_engine_full(monkeypatch: pytest.MonkeyPatch
                 failure = grpc_failure(err)
                 assert failure.reason == "TOO_MANY_CALLS" and str(limit) in failure.message
                 assert "вызов" in failure.message
+                status = rpc_status.from_call(err)
+                assert status is not None
+                retries = [d for d in status.details
+                           if d.Is(error_details_pb2.RetryInfo.DESCRIPTOR)]
+                assert len(retries) == 1
+                retry = error_details_pb2.RetryInfo()
+                retries[0].Unpack(retry)
+                assert retry.retry_delay.ToSeconds() == 1
             else:
                 raise AssertionError("a call got past the full gate")
             holder.release()

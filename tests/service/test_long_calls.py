@@ -189,7 +189,8 @@ def test_rest_long_call_of_a_client_gone_while_queued_never_runs(
 
 def test_rest_long_calls_are_held_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """``CANASTA_MAX_CONCURRENT_RPCS`` long calls running or queued on REST: one more is
-    refused at once with 429 ``TOO_MANY_CALLS`` (metadata: the limit), while probes and
+    refused at once with 429 ``TOO_MANY_CALLS`` (metadata: the limit; retry after 1 s:
+    ``Retry-After`` and ``RetryInfo``), while probes and
     short calls are answered; the held calls then answer and the gate empties. Before,
     every connection (up to 1,000) could queue a bot's search."""
     inside, go, reached = _held_core(monkeypatch)
@@ -206,8 +207,12 @@ def test_rest_long_calls_are_held_to_the_limit(monkeypatch: pytest.MonkeyPatch) 
             with httpx.Client(base_url=server.http_base, timeout=10) as other:
                 refused = other.post("/v1/suggest-move", headers=headers, json=body)
                 assert refused.status_code == 429, refused.text
-                detail = refused.json()["error"]["details"][0]
-                assert (detail["reason"], detail["metadata"]["limit"]) == ("TOO_MANY_CALLS", "2")
+                assert refused.headers["retry-after"] == "1"
+                details = refused.json()["error"]["details"]
+                assert (details[0]["reason"], details[0]["metadata"]["limit"]) == (
+                    "TOO_MANY_CALLS", "2")
+                assert {"@type": "type.googleapis.com/google.rpc.RetryInfo",
+                        "retryDelay": "1s"} in details
                 assert other.get("/healthz").status_code == 200
                 legal = other.post("/v1/legal-moves", headers=headers,
                                    json={"snapshot": deal["snapshot"]})
