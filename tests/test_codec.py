@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from engine import BadInput, Phase, Reason, apply, new_game, next_deal
 from engine.bots import random_move
-from engine.codec import decode_state, encode_state
+from engine.codec import FORMAT, _coders, decode_state, encode_state
 from engine.games import game_of
 from engine.notation import export_position
 
@@ -32,7 +33,24 @@ def test_codec_round_trips_every_state(players: int, options: dict[str, object])
         state = next_deal(state)
 
 
-@pytest.mark.parametrize("blob", [b"", b"[]", b"not json", b"[1, \"State\", []]",
+@pytest.mark.parametrize(("variant", "players"), [
+    ("classic", 4), ("samba", 4), ("bolivia", 4), ("bolivia_sevens", 4), ("may_i", 4)])
+def test_codec_writes_what_json_writes(variant: str, players: int) -> None:
+    """The codec writes with orjson the very bytes ``json.dumps`` writes of the same tree
+    (compact separators), so snapshots keep their size and format, and a server still on
+    the stdlib encoder opens them (a rolling update shares its keys)."""
+    rng = random.Random(5)
+    state = new_game(variant, players, seed=11)
+    encode, _ = _coders(type(state))
+    for _ in range(300):
+        if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            break
+        tree = [FORMAT, type(state).__name__, encode(state)]
+        assert encode_state(state) == json.dumps(tree, separators=(",", ":")).encode()
+        state = apply(state, random_move(state, rng))
+
+
+@pytest.mark.parametrize("blob", [b"", b"[]", b"not json", b"NaN", b"[1, \"State\", [1e999]]", b"[1, \"State\", []]",
                                   b"[9, \"State\", []]", b"[1, \"Nope\", []]"])
 def test_codec_refuses_garbage(blob: bytes) -> None:
     """Bytes that are not an encoded state give a typed BAD_NOTATION error, never a crash."""
