@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -32,6 +33,10 @@ type Error struct {
 	Metadata map[string]string
 	// FieldViolations are the BadRequest details.
 	FieldViolations []FieldViolation
+	// RetryAfter is the delay the server asks for before a retry (google.rpc.RetryInfo),
+	// 0 when it sent none. A refusal for load (RESOURCE_EXHAUSTED TOO_MANY_CALLS, or
+	// UNAVAILABLE) says when to come back, so wait at least this long before retrying.
+	RetryAfter time.Duration
 
 	status *status.Status
 }
@@ -66,6 +71,15 @@ func Reason(err error) string {
 // IsReason reports whether err is an *Error with the given reason.
 func IsReason(err error, reason string) bool { return err != nil && Reason(err) == reason }
 
+// RetryAfter is the retry delay of err (an *Error) the server asked for, or 0.
+func RetryAfter(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
+}
+
 // fromError turns a gRPC error into an *Error (nil stays nil).
 func fromError(err error) error {
 	if err == nil {
@@ -90,6 +104,8 @@ func fromError(err error) error {
 			for k, v := range d.GetMetadata() {
 				e.Metadata[k] = v
 			}
+		case *errdetails.RetryInfo:
+			e.RetryAfter = d.GetRetryDelay().AsDuration()
 		case *errdetails.BadRequest:
 			for _, v := range d.GetFieldViolations() {
 				e.FieldViolations = append(e.FieldViolations, FieldViolation{v.GetField(), v.GetDescription()})

@@ -18,6 +18,7 @@ from canasta_client import (
     InvalidRequestError,
     Move,
     PermissionDeniedError,
+    ResourceExhaustedError,
     RuleViolationError,
     StaleSnapshotError,
     UnauthenticatedError,
@@ -25,6 +26,7 @@ from canasta_client import (
     __version__,
     move,
 )
+from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 SDK = Path(__file__).resolve().parent.parent
 MAX_MOVES = 2000
@@ -153,6 +155,51 @@ def test_deadline_is_a_typed_error() -> None:
     assert caught.value.reason == "DEADLINE_EXCEEDED"
     # the timeout travels rounded up to its unit, and the server dates it on arrival
     assert len(seen) == 1 and seen[0] is not None and 0 < seen[0] <= 0.31, seen
+
+
+def _refusing(code: grpc.StatusCode, status: status_pb2.Status) -> grpc.Server:
+    """A server that refuses every call with ``code`` and ``status`` in its details
+    trailer, as the service sends them."""
+    def refuse(request: bytes, context: grpc.ServicerContext) -> bytes:
+        context.set_trailing_metadata((("grpc-status-details-bin", status.SerializeToString()),))
+        context.abort(code, status.message)
+
+    class Refuse(grpc.GenericRpcHandler):
+        def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+            return grpc.unary_unary_rpc_method_handler(refuse)
+
+    return grpc.server(ThreadPoolExecutor(1), handlers=[Refuse()])
+
+
+def _status(code: int, reason: str, *delays: float) -> status_pb2.Status:
+    status = status_pb2.Status(code=code, message="the server is busy")
+    status.details.add().Pack(error_details_pb2.ErrorInfo(
+        reason=reason, domain="canasta.v1", metadata={"limit": "64"}))
+    for delay in delays:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromMilliseconds(round(delay * 1000))
+        status.details.add().Pack(retry)
+    return status
+
+
+@pytest.mark.parametrize(("delays", "expected"), [((1.0,), 1.0), ((1.5,), 1.5), ((), None)])
+def test_a_refusal_of_load_says_when_to_retry(delays: tuple[float, ...],
+                                              expected: float | None) -> None:
+    """TOO_MANY_CALLS (RESOURCE_EXHAUSTED) is a ResourceExhaustedError whose retry_after
+    is the RetryInfo the server sent (the service sends 1 s), or None without one."""
+    server = _refusing(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                       _status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", *delays))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with CanastaClient(f"127.0.0.1:{port}") as client, \
+                pytest.raises(ResourceExhaustedError) as caught:
+            client.suggest_move(b"snapshot", level="expert")
+    finally:
+        server.stop(None)
+    assert caught.value.reason == "TOO_MANY_CALLS"
+    assert caught.value.metadata == {"limit": "64"}
+    assert caught.value.retry_after == expected
 
 
 def test_no_server_is_unavailable() -> None:

@@ -1,6 +1,6 @@
-import { fromBinary, type JsonValue } from "@bufbuild/protobuf";
-import { anyIs, anyUnpack } from "@bufbuild/protobuf/wkt";
-import { BadRequestSchema, ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
+import { fromBinary, fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { anyIs, anyUnpack, DurationSchema, type Duration } from "@bufbuild/protobuf/wkt";
+import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from "./gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "./gen/google/rpc/status_pb.js";
 
 /** gRPC status code names (google.rpc.Code), as both transports report them. */
@@ -24,6 +24,7 @@ export interface CanastaErrorInit {
   domain?: string;
   metadata?: Record<string, string>;
   fieldViolations?: FieldViolation[];
+  retryAfterMs?: number;
   httpStatus?: number;
   cause?: unknown;
 }
@@ -45,6 +46,12 @@ export class CanastaError extends Error {
   readonly metadata: Record<string, string>;
   /** `BadRequest.fieldViolations`. */
   readonly fieldViolations: FieldViolation[];
+  /**
+   * The delay in milliseconds the server asks for before a retry, undefined when it said
+   * none. A refusal for load (RESOURCE_EXHAUSTED `TOO_MANY_CALLS`, REST's 503) says when to
+   * come back: `google.rpc.RetryInfo`, or over REST the `Retry-After` header.
+   */
+  readonly retryAfterMs?: number;
   /** The HTTP status (REST transport only). */
   readonly httpStatus?: number;
 
@@ -55,6 +62,7 @@ export class CanastaError extends Error {
     this.domain = init.domain ?? "";
     this.metadata = init.metadata ?? {};
     this.fieldViolations = init.fieldViolations ?? [];
+    this.retryAfterMs = init.retryAfterMs;
     this.httpStatus = init.httpStatus;
   }
 
@@ -88,6 +96,8 @@ export function errorFromStatusBytes(
         init.fieldViolations = bad.fieldViolations.map((v) => ({
           field: v.field, description: v.description,
         }));
+      } else if (anyIs(detail, RetryInfoSchema)) {
+        init.retryAfterMs = durationMs(anyUnpack(detail, RetryInfoSchema)!.retryDelay);
       }
     }
   }
@@ -97,9 +107,23 @@ export function errorFromStatusBytes(
 
 const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
 const BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest";
+const RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo";
 
-/** The error of a REST answer whose status is not 2xx (an AIP-193 body, when there is one). */
-export function errorFromRestBody(httpStatus: number, body: JsonValue | undefined): CanastaError {
+/** A Duration in whole milliseconds (rounded up: wait at least that long), if not negative. */
+function durationMs(d: Duration | undefined): number | undefined {
+  if (!d) return undefined;
+  const ms = Math.ceil(Number(d.seconds) * 1000 + d.nanos / 1e6);
+  return ms >= 0 ? ms : undefined;
+}
+
+/**
+ * The error of a REST answer whose status is not 2xx (an AIP-193 body, when there is one).
+ * `retryAfter` is the answer's `Retry-After` header, read (as delta-seconds) when the body
+ * has no RetryInfo.
+ */
+export function errorFromRestBody(
+  httpStatus: number, body: JsonValue | undefined, retryAfter?: string | null,
+): CanastaError {
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
   const init: CanastaErrorInit = {
     code: (typeof error?.["status"] === "string" ? error["status"] : codeOfHttp(httpStatus)) as
@@ -117,7 +141,16 @@ export function errorFromRestBody(httpStatus: number, body: JsonValue | undefine
       init.fieldViolations = (d["fieldViolations"] as FieldViolation[]).map((v) => ({
         field: String(v.field ?? ""), description: String(v.description ?? ""),
       }));
+    } else if (d["@type"] === RETRY_INFO) {
+      try {
+        init.retryAfterMs = durationMs(fromJson(DurationSchema, d["retryDelay"] as JsonValue));
+      } catch {
+        // a retryDelay that is no Duration string: no hint
+      }
     }
+  }
+  if (init.retryAfterMs === undefined && retryAfter && /^\s*\d+\s*$/.test(retryAfter)) {
+    init.retryAfterMs = Number(retryAfter) * 1000;
   }
   return new CanastaError(init);
 }

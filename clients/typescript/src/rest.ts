@@ -54,7 +54,7 @@ export function createRestTransport(baseUrl: string, options: RestOptions = {}):
       } catch (err) {
         if (res.ok) throw transportError(err, timeout.aborted);
       }
-      if (!res.ok) throw errorFromRestBody(res.status, body);
+      if (!res.ok) throw errorFromRestBody(res.status, body, res.headers.get("retry-after"));
       return fromJson(method.output, body ?? {}, { ignoreUnknownFields: true });
     },
   };

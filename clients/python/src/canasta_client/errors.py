@@ -17,11 +17,17 @@ STATUS_DETAILS_KEY = "grpc-status-details-bin"
 
 
 class CanastaError(Exception):
-    """A call failed. ``reason`` is ``ErrorInfo.reason`` (empty when the server sent none)."""
+    """A call failed. ``reason`` is ``ErrorInfo.reason`` (empty when the server sent none).
+
+    ``retry_after`` is the server's ``google.rpc.RetryInfo``: the seconds to wait before
+    sending the call again, given when it refused the call for load (``TOO_MANY_CALLS``),
+    ``None`` when it said nothing.
+    """
 
     def __init__(self, code: grpc.StatusCode, message: str, reason: str = "", domain: str = "",
                  metadata: dict[str, str] | None = None,
-                 field_violations: list[tuple[str, str]] | None = None) -> None:
+                 field_violations: list[tuple[str, str]] | None = None,
+                 retry_after: float | None = None) -> None:
         super().__init__(f"{code.name} {reason or '-'}: {message}")
         self.code = code
         self.message = message
@@ -29,6 +35,7 @@ class CanastaError(Exception):
         self.domain = domain
         self.metadata: dict[str, str] = dict(metadata or {})
         self.field_violations: list[tuple[str, str]] = list(field_violations or [])
+        self.retry_after = retry_after
 
     @property
     def rule(self) -> str | None:
@@ -65,6 +72,11 @@ class PermissionDeniedError(CanastaError):
     the server's policy refuses the call (``EXPORT_DISABLED``)."""
 
 
+class ResourceExhaustedError(CanastaError):
+    """RESOURCE_EXHAUSTED: a limit of the server, such as its calls in flight
+    (``TOO_MANY_CALLS``: wait ``retry_after`` seconds and send it again)."""
+
+
 class DeadlineExceededError(CanastaError):
     """DEADLINE_EXCEEDED: the call's timeout passed."""
 
@@ -79,6 +91,7 @@ _BY_CODE: dict[grpc.StatusCode, type[CanastaError]] = {
     grpc.StatusCode.ABORTED: StaleSnapshotError,
     grpc.StatusCode.UNAUTHENTICATED: UnauthenticatedError,
     grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhaustedError,
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceededError,
     grpc.StatusCode.UNAVAILABLE: UnavailableError,
 }
@@ -92,6 +105,7 @@ def from_rpc_error(err: grpc.RpcError) -> CanastaError:
     reason, domain = "", ""
     metadata: dict[str, str] = {}
     violations: list[tuple[str, str]] = []
+    retry_after: float | None = None
     for item in trailers or ():
         key, value = cast("tuple[str, str | bytes]", item)  # (key, value) pairs
         if key != STATUS_DETAILS_KEY or not isinstance(value, bytes):
@@ -107,7 +121,11 @@ def from_rpc_error(err: grpc.RpcError) -> CanastaError:
                 bad = error_details_pb2.BadRequest()
                 detail.Unpack(bad)
                 violations += [(v.field, v.description) for v in bad.field_violations]
+            elif detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+                retry = error_details_pb2.RetryInfo()
+                detail.Unpack(retry)
+                retry_after = retry.retry_delay.ToTimedelta().total_seconds()
     if not reason and code == grpc.StatusCode.DEADLINE_EXCEEDED:
         reason = "DEADLINE_EXCEEDED"
     cls = _BY_CODE.get(code, CanastaError)
-    return cls(code, message, reason, domain, metadata, violations)
+    return cls(code, message, reason, domain, metadata, violations, retry_after)

@@ -4,9 +4,11 @@ import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.BadRequest;
 import com.google.rpc.ErrorInfo;
+import com.google.rpc.RetryInfo;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -49,9 +51,11 @@ public class CanastaException extends RuntimeException {
   private final String domain;
   private final Map<String, String> metadata;
   private final List<FieldViolation> fieldViolations;
+  private final Duration retryAfter;
 
   CanastaException(Status.Code code, String message, String reason, String domain,
-      Map<String, String> metadata, List<FieldViolation> fieldViolations, Throwable cause) {
+      Map<String, String> metadata, List<FieldViolation> fieldViolations, Duration retryAfter,
+      Throwable cause) {
     super(code + " " + (reason.isEmpty() ? "-" : reason) + ": " + message, cause);
     this.code = code;
     this.serverMessage = message;
@@ -59,6 +63,7 @@ public class CanastaException extends RuntimeException {
     this.domain = domain;
     this.metadata = Collections.unmodifiableMap(metadata);
     this.fieldViolations = Collections.unmodifiableList(fieldViolations);
+    this.retryAfter = retryAfter;
   }
 
   /** The typed error of a failed gRPC call, decoded from its status details. */
@@ -69,6 +74,7 @@ public class CanastaException extends RuntimeException {
     String domain = "";
     Map<String, String> metadata = new LinkedHashMap<>();
     List<FieldViolation> violations = new ArrayList<>();
+    Duration retryAfter = null;
     com.google.rpc.Status details = StatusProto.fromThrowable(e);
     if (details != null) {
       if (!details.getMessage().isEmpty()) {
@@ -85,6 +91,9 @@ public class CanastaException extends RuntimeException {
             for (BadRequest.FieldViolation v : any.unpack(BadRequest.class).getFieldViolationsList()) {
               violations.add(new FieldViolation(v.getField(), v.getDescription()));
             }
+          } else if (any.is(RetryInfo.class)) {
+            com.google.protobuf.Duration delay = any.unpack(RetryInfo.class).getRetryDelay();
+            retryAfter = Duration.ofSeconds(delay.getSeconds(), delay.getNanos());
           }
         } catch (InvalidProtocolBufferException ignored) {
           // a detail that does not parse is left out
@@ -94,7 +103,8 @@ public class CanastaException extends RuntimeException {
     if (reason.isEmpty() && status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
       reason = "DEADLINE_EXCEEDED";
     }
-    return new CanastaException(status.getCode(), message, reason, domain, metadata, violations, e);
+    return new CanastaException(status.getCode(), message, reason, domain, metadata, violations,
+        retryAfter, e);
   }
 
   /** The gRPC status code. */
@@ -130,6 +140,15 @@ public class CanastaException extends RuntimeException {
   /** {@code BadRequest.field_violations}. */
   public List<FieldViolation> getFieldViolations() {
     return fieldViolations;
+  }
+
+  /**
+   * How long the server asks to wait before retrying ({@code google.rpc.RetryInfo.retry_delay}),
+   * sent when it refused the call for load ({@code RESOURCE_EXHAUSTED} {@code TOO_MANY_CALLS},
+   * {@code UNAVAILABLE}); empty when it sent none, as for a refusal a retry would not change.
+   */
+  public Optional<Duration> getRetryAfter() {
+    return Optional.ofNullable(retryAfter);
   }
 
   /** True for a well-formed move the rules forbid now ({@code FAILED_PRECONDITION}). */

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import com.google.rpc.Code;
+import com.google.rpc.ErrorInfo;
+import com.google.rpc.RetryInfo;
 import io.github.canastarules.canasta.v1.ApplyMoveRequest;
 import io.github.canastarules.canasta.v1.ApplyMoveResponse;
 import io.github.canastarules.canasta.v1.DealRequest;
@@ -34,6 +38,8 @@ import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
@@ -44,6 +50,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -234,6 +241,51 @@ class CanastaClientTest {
       CanastaException e = assertThrows(CanastaException.class, dead::listVariants);
       assertEquals(Status.Code.UNAVAILABLE, e.getCode());
     }
+  }
+
+  // ---- the server's retry hint (google.rpc.RetryInfo), decoded without a server ----------
+
+  /** A RESOURCE_EXHAUSTED TOO_MANY_CALLS refusal as the server sends it, with its details. */
+  private static StatusRuntimeException tooManyCalls(RetryInfo retry) {
+    com.google.rpc.Status.Builder status = com.google.rpc.Status.newBuilder()
+        .setCode(Code.RESOURCE_EXHAUSTED_VALUE)
+        .setMessage("the server is running 256 calls already: retry later")
+        .addDetails(Any.pack(ErrorInfo.newBuilder().setReason("TOO_MANY_CALLS")
+            .setDomain("canasta.v1").putMetadata("limit", "256").build()));
+    if (retry != null) {
+      status.addDetails(Any.pack(retry));
+    }
+    return StatusProto.toStatusRuntimeException(status.build());
+  }
+
+  private static RetryInfo retryAfter(long seconds, int nanos) {
+    return RetryInfo.newBuilder().setRetryDelay(com.google.protobuf.Duration.newBuilder()
+        .setSeconds(seconds).setNanos(nanos)).build();
+  }
+
+  @Test
+  void retryInfoOfOneSecondIsTheRetryAfter() {
+    CanastaException e = CanastaException.from(tooManyCalls(retryAfter(1, 0)));
+    assertEquals(Optional.of(Duration.ofSeconds(1)), e.getRetryAfter());
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getCode());
+    assertEquals("TOO_MANY_CALLS", e.getReason());
+    assertEquals("256", e.getMetadata().get("limit"));
+  }
+
+  @Test
+  void retryInfoKeepsItsNanos() {
+    CanastaException e = CanastaException.from(tooManyCalls(retryAfter(1, 500_000_000)));
+    assertEquals(Optional.of(Duration.ofMillis(1500)), e.getRetryAfter());
+    assertEquals("TOO_MANY_CALLS", e.getReason());
+  }
+
+  @Test
+  void noRetryInfoIsNoRetryAfter() {
+    CanastaException e = CanastaException.from(tooManyCalls(null));
+    assertEquals(Optional.empty(), e.getRetryAfter());
+    assertEquals("TOO_MANY_CALLS", e.getReason());
+    assertEquals(Optional.empty(),
+        CanastaException.from(Status.UNAVAILABLE.asRuntimeException()).getRetryAfter());
   }
 
   @Test
