@@ -8,8 +8,9 @@ import { create, toBinary, type JsonValue } from "@bufbuild/protobuf";
 import { anyPack, DurationSchema } from "@bufbuild/protobuf/wkt";
 import { ErrorInfoSchema, RetryInfoSchema } from "../src/gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../src/gen/google/rpc/status_pb.js";
-import { CanastaError, errorFromRestBody, errorFromStatusBytes, grpcClient } from "../src/node.js";
+import { errorFromRestBody, errorFromStatusBytes, grpcClient } from "../src/node.js";
 import { restClient } from "../src/rest.js";
+import { rejects } from "./rejects.js";
 
 const TOO_MANY = anyPack(ErrorInfoSchema, create(ErrorInfoSchema, {
   reason: "TOO_MANY_CALLS", domain: "canasta-rules", metadata: { limit: "4" },
@@ -34,16 +35,6 @@ function restBody(retryDelay?: string): JsonValue {
   }];
   if (retryDelay !== undefined) details.push({ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay });
   return { error: { code: 429, status: "RESOURCE_EXHAUSTED", message: "too many calls", details } };
-}
-
-async function rejects(p: Promise<unknown>): Promise<CanastaError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof CanastaError, `not a CanastaError: ${String(err)}`);
-    return err;
-  }
-  assert.fail("the call did not fail");
 }
 
 describe("retryAfterMs over gRPC (grpc-status-details-bin)", () => {

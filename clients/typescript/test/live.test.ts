@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, it, mock } from "node:test";
 import { fileURLToPath } from "node:url";
-import { CanastaError, EventType, VERSION, firstProgressMove, grpcClient, move, type CanastaClient } from "../src/node.js";
+import { EventType, VERSION, firstProgressMove, grpcClient, move, type CanastaClient } from "../src/node.js";
 import { restClient } from "../src/rest.js";
+import { rejects } from "./rejects.js";
 
 const GRPC = process.env["CANASTA_GRPC_TARGET"];
 const REST = process.env["CANASTA_REST_URL"];
@@ -18,16 +19,6 @@ const GRPC_URL = `http://${GRPC}`;
 const PKG = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const ILLEGAL = ["WRONG_PHASE", "NOT_LISTED", "CARDS_NOT_IN_HAND"];
 const MAX_MOVES = 2000;
-
-async function rejects(p: Promise<unknown>): Promise<CanastaError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof CanastaError, `not a CanastaError: ${String(err)}`);
-    return err;
-  }
-  assert.fail("the call did not fail");
-}
 
 const clients: [string, () => CanastaClient][] = [
   ["grpc", () => grpcClient(GRPC_URL, { timeoutMs: 10_000 })],
