@@ -73,28 +73,47 @@ class ApiError extends Error {
 }
 
 // One REST call; `token` is the credential it presents (none: a spectator's call). The
-// service words its refusals in the page's language.
+// service words its refusals in the page's language. A refusal of load (429
+// TOO_MANY_CALLS, or 503 from the connection cap) carries Retry-After: the call is sent
+// again after that many seconds, up to RETRIES times, before the page shows the error.
+// Every call of the API is pure, so sending one again is always safe.
+const RETRIES = 3;
+const MAX_RETRY_WAIT_S = 10;
+
 async function api(path, body, token = "") {
   const headers = { "accept-language": lang };
   if (token) headers.authorization = `Bearer ${token}`;
-  let resp;
-  try {
-    resp = await fetch(path, body === undefined ? { headers } : {
-      method: "POST",
-      headers: { ...headers, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch (err) {
-    throw new ApiError("UNAVAILABLE", `the server cannot be reached (${err.message})`, 0);
-  }
-  const data = await resp.json().catch(() => ({}));
-  if (!resp.ok) {
+  for (let tries = 0; ; tries++) {
+    let resp;
+    try {
+      resp = await fetch(path, body === undefined ? { headers } : {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new ApiError("UNAVAILABLE", `the server cannot be reached (${err.message})`, 0);
+    }
+    const data = await resp.json().catch(() => ({}));
+    if (resp.ok) return data;
+    const wait = retryAfter(resp);
+    if (wait !== null && tries < RETRIES) {
+      await sleep(wait * 1000);
+      continue;
+    }
     const error = data.error ?? {};
     const info = (error.details ?? []).find((d) => String(d["@type"]).endsWith("ErrorInfo"));
     throw new ApiError(info?.reason ?? error.status ?? "HTTP_" + resp.status,
       error.message ?? resp.statusText, resp.status);
   }
-  return data;
+}
+
+// The seconds a refusal of load asks the page to wait (Retry-After as delta-seconds, at
+// most MAX_RETRY_WAIT_S), or null for any other answer.
+function retryAfter(resp) {
+  if (resp.status !== 429 && resp.status !== 503) return null;
+  const text = resp.headers.get("retry-after") ?? "";
+  return /^\d+$/.test(text.trim()) ? Math.min(Number(text), MAX_RETRY_WAIT_S) : null;
 }
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));

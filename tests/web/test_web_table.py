@@ -21,6 +21,9 @@ page_modules.mjs checks the page's modules that need no browser under node: how 
 cards are matched to listed moves (moves.js), that both languages are complete (i18n.js),
 and that the Russian uses the client's words for cards and rules.
 
+busy.mjs has the page's hint refused for load (429 TOO_MANY_CALLS, Retry-After: 1) once,
+three and four times: the page asks again after the delay, up to three times.
+
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
 """
@@ -130,6 +133,36 @@ def test_the_docs_render_offline(server: Running) -> None:
     assert {"/docs", "/docs/swagger-ui-bundle.js", "/openapi.json"} <= set(result["requested"])
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert shot.stat().st_size > 10_000
+
+
+# The page's retries of a refusal of load (clients/web/table.js, RETRIES)
+PAGE_RETRIES = 3
+
+
+@pytest.mark.parametrize("refusals", [1, PAGE_RETRIES, PAGE_RETRIES + 1])
+def test_a_busy_server_is_asked_again_after_its_retry_after(server: Running,
+                                                            refusals: int) -> None:
+    """The service refuses load with 429 TOO_MANY_CALLS and Retry-After: 1 (docs/api.md,
+    *Errors*). The page sends the same call again after that second, up to three times,
+    and goes on with the answer; refused a fourth time, it shows the refusal."""
+    node = _browser()
+    done = subprocess.run([node, str(HERE / "busy.mjs"), server.http_base, str(refusals)],
+                          cwd=HERE, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "CHROMIUM": CHROMIUM})
+    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), "")
+    assert line, done.stdout[-3000:] + done.stderr[-3000:]
+    result = json.loads(line.removeprefix("RESULT "))
+    assert result["problems"] == [] and done.returncode == 0, result
+    sent = result["suggests"]
+    given_up = refusals > PAGE_RETRIES
+    assert [s["refused"] for s in sent] == [True] * refusals + [False] * (not given_up)
+    assert len({s["body"] for s in sent}) == 1  # the same call each time
+    # each retry waited the second the refusal asked for (the clock's lower bound only)
+    assert all(b["at"] - a["at"] >= 950 for a, b in zip(sent, sent[1:], strict=False))
+    if given_up:
+        assert result["error"] == "TOO_MANY_CALLS" and result["hint"] == ""
+    else:
+        assert result["error"] == "" and result["hint"] != ""
 
 
 # (variant, seed, the browser's language, the viewport played on, whether the next hand is
