@@ -43,10 +43,14 @@ class Bots:
                     await self.tables.bot_move(table)
                 except Refused:
                     pass  # another move landed first: reload and go on
-                except UnavailableError:
-                    log.warning("rules service unavailable; table %s retries", game_id)
-                    await asyncio.sleep(self.retry_seconds)
                 except CanastaError as err:
+                    # away, or busy: a refusal of load says when to come back (RetryInfo)
+                    if isinstance(err, UnavailableError) or err.retry_after is not None:
+                        wait = err.retry_after or self.retry_seconds
+                        log.warning("rules service %s; table %s retries in %.1f s",
+                                    err.reason or err.code.name, game_id, wait)
+                        await asyncio.sleep(wait)
+                        continue
                     log.error("bot move refused on table %s: %s %s", game_id, err.reason,
                               err.message)
                     self._dirty.discard(game_id)

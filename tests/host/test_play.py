@@ -10,14 +10,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import grpc
 import httpx
 import pytest
-from canasta_client import CanastaClient
+from canasta_client import CanastaClient, ResourceExhaustedError
 from google.protobuf.json_format import MessageToDict
 from websockets.exceptions import ConnectionClosed
 
 from engine import records
 from engine.notation import export_position
+from examples.host.bots import Bots
 from examples.host.players import public_log
 from examples.host.store import SqliteStore, Table
 from examples.host.tables import Refused, Tables
@@ -132,6 +134,51 @@ def test_two_players_and_two_bots_finish_a_hand(rules: Running, tmp_path: Path) 
             final = p.wait(lambda s: s["hand_over"])
             assert final["seq"] == table.seq and final["view"]["result"]
             p.close()
+
+
+class BusyAtFirst(CanastaClient):
+    """A client whose first ``refusals`` SuggestMove calls get the service's refusal of
+    load (RESOURCE_EXHAUSTED TOO_MANY_CALLS, RetryInfo ``retry_after``), as the SDK reads
+    it from a busy server; every other call goes to the real service."""
+
+    def __init__(self, target: str, refusals: int, retry_after: float | None) -> None:
+        super().__init__(target)
+        self.refusals, self.retry_after, self.suggested = refusals, retry_after, 0
+
+    def suggest_move(self, *args: Any, **kwargs: Any) -> Any:
+        self.suggested += 1
+        if self.suggested <= self.refusals:
+            raise ResourceExhaustedError(grpc.StatusCode.RESOURCE_EXHAUSTED, "busy",
+                                         "TOO_MANY_CALLS", "canasta.v1", {"limit": "64"},
+                                         retry_after=self.retry_after)
+        return super().suggest_move(*args, **kwargs)
+
+
+@pytest.mark.parametrize(("retry_after", "finishes"), [(0.05, True), (None, False)])
+def test_a_bot_refused_for_load_plays_again(rules: Running, tmp_path: Path,
+                                            retry_after: float | None, finishes: bool) -> None:
+    """Two bots whose first two SuggestMove calls are refused for load: they wait the
+    RetryInfo's delay and finish the hand. A RESOURCE_EXHAUSTED without RetryInfo (a limit
+    that no wait lifts) stops the table's bot after one call, as any other refusal."""
+    async def run() -> tuple[Table, int]:
+        store = SqliteStore(tmp_path / "tables.db")
+        client = BusyAtFirst(rules.grpc_target, 2, retry_after)
+        tables = Tables(store, client)
+        bots = Bots(tables)
+        table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"})
+        bots.wake(table.game_id)
+        await bots.idle()
+        final = await tables.get(table.game_id)
+        store.close()
+        client.close()
+        return final, client.suggested
+
+    final, suggested = asyncio.run(run())
+    assert final.hand_over is finishes
+    if finishes:
+        assert final.seq > 10 and suggested == final.seq + 2  # each move, and the two refused
+    else:
+        assert final.seq == 0 and suggested == 1
 
 
 def test_a_players_messages_hold_only_its_seat(rules: Running, tmp_path: Path) -> None:
