@@ -8,14 +8,10 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each suggest-move request
 // (when, its body, refused or not), the hint shown and the page's error.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 
 const [base, refusalsText] = process.argv.slice(2);
 const REFUSALS = Number(refusalsText);
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 // the service's refusal of load (docs/api.md, Errors), in the page's language
 const BUSY = JSON.stringify({
   error: {
@@ -31,14 +27,7 @@ const BUSY = JSON.stringify({
 const suggests = [];
 const problems = [];
 let refusedLogged = 0;
-const profile = mkdtempSync(join(tmpdir(), "canasta-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  viewport: { width: 1280, height: 900 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
 let result = {};
 try {
   await context.route("**/v1/suggest-move", async (route) => {
@@ -73,8 +62,7 @@ try {
   problems.push(`failed: ${err.message}`);
   result = { suggests, hint: "", error: "", problems };
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await close();
 }
 console.log("RESULT " + JSON.stringify(result));
 if (problems.length) process.exit(1);

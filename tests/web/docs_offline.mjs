@@ -6,26 +6,15 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}" (the operations shown, the
 // requests made and blocked, page errors and console errors) and exits non-zero on failure.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 
 const [base, shot] = process.argv.slice(2);
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const origin = new URL(base).origin;
 
 const requested = [];
 const blocked = [];
 const problems = [];
-const profile = mkdtempSync(join(tmpdir(), "canasta-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  viewport: { width: 1280, height: 1000 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const { context, close } = await launch({ viewport: { width: 1280, height: 1000 } });
 let result = {};
 try {
   // the network, unplugged: only the server under test answers
@@ -61,8 +50,7 @@ try {
   problems.push(`failed: ${err.message}`);
   result = { title: "", operations: [], requested, blocked, problems };
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await close();
 }
 console.log("RESULT " + JSON.stringify(result));
 if (problems.length || blocked.length) process.exit(1);

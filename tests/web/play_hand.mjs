@@ -23,14 +23,12 @@
 // refused move's own 400) and any request to another origin fail the run.
 //
 // Prints one line per turn and "RESULT {json}" at the end; exits non-zero on any failure.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 
 const [base, outDir, variant = "classic", seed = "7", lang = "en", viewport = "desktop", nextDeal = ""] =
   process.argv.slice(2);
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const MAX_TURNS = 300;
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 const OTHER = { en: "ru", ru: "en" };
@@ -193,18 +191,13 @@ function choosePositions(hand, needed) {
   return out;
 }
 
-const profile = mkdtempSync(join(tmpdir(), "canasta-chromium-"));
 const size = VIEWPORTS[viewport];
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
+const { context, close } = await launch({
   viewport: size,
   locale: lang === "ru" ? "ru-RU" : "en-US",
   isMobile: viewport === "phone",
   hasTouch: viewport === "phone",
   reducedMotion: "reduce",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 let refusing = false; // while the one refused move is sent, its 400 is the expected console line
 let refusalLogged = 0;
@@ -540,6 +533,5 @@ try {
   }
   throw err;
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await close();
 }

@@ -37,6 +37,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -93,6 +94,18 @@ def _browser() -> str:
     return node
 
 
+def _in_browser(script: str, *args: str,
+                timeout: int = 120) -> tuple[dict[str, Any], subprocess.CompletedProcess[str]]:
+    """Run one of this folder's browser scripts: its "RESULT {json}" and the process."""
+    node = _browser()
+    done = subprocess.run([node, str(HERE / script), *args], cwd=HERE, capture_output=True,
+                          text=True, timeout=timeout, env={**os.environ, "CHROMIUM": CHROMIUM})
+    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), "")
+    assert line, done.stdout[-3000:] + done.stderr[-3000:]
+    result: dict[str, Any] = json.loads(line.removeprefix("RESULT "))
+    return result, done
+
+
 def test_the_docs_page_and_its_files_are_served_here(server: Running) -> None:
     """/docs refers to no other host: Swagger UI's files (a 5.x release, which reads
     OpenAPI 3.1) come from the service, from the pinned package."""
@@ -117,15 +130,9 @@ def test_the_docs_page_and_its_files_are_served_here(server: Running) -> None:
 def test_the_docs_render_offline(server: Running) -> None:
     """Swagger UI renders the API (title, every operation, one opened) with every request
     that does not go to the service blocked, and none was attempted."""
-    node = _browser()
     shot = ARTIFACTS / "docs.png"
     shot.unlink(missing_ok=True)
-    done = subprocess.run([node, str(HERE / "docs_offline.mjs"), server.http_base, str(shot)],
-                          cwd=HERE, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "CHROMIUM": CHROMIUM})
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), "")
-    assert line, done.stdout[-3000:] + done.stderr[-3000:]
-    result = json.loads(line.removeprefix("RESULT "))
+    result, done = _in_browser("docs_offline.mjs", server.http_base, str(shot))
     assert result["blocked"] == [] and result["problems"] == [], result
     assert result["title"].startswith("Canasta rules service")
     shown = set(result["operations"])
@@ -145,13 +152,7 @@ def test_a_busy_server_is_asked_again_after_its_retry_after(server: Running,
     """The service refuses load with 429 TOO_MANY_CALLS and Retry-After: 1 (docs/api.md,
     *Errors*). The page sends the same call again after that second, up to three times,
     and goes on with the answer; refused a fourth time, it shows the refusal."""
-    node = _browser()
-    done = subprocess.run([node, str(HERE / "busy.mjs"), server.http_base, str(refusals)],
-                          cwd=HERE, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "CHROMIUM": CHROMIUM})
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), "")
-    assert line, done.stdout[-3000:] + done.stderr[-3000:]
-    result = json.loads(line.removeprefix("RESULT "))
+    result, done = _in_browser("busy.mjs", server.http_base, str(refusals))
     assert result["problems"] == [] and done.returncode == 0, result
     sent = result["suggests"]
     given_up = refusals > PAGE_RETRIES
@@ -178,18 +179,11 @@ def test_a_whole_hand_by_selecting_cards(server: Running, variant: str, seed: st
     """A whole hand played as a person plays it: cards selected by click, tap or keyboard,
     the page's offered moves pressed; the table, scores and sentences checked against the
     service's answers; no other seat's card shown, each call with the right credential."""
-    node = _browser()
     out = ARTIFACTS / "web"
     for old in out.glob(f"{variant}-*.png"):
         old.unlink()
-    done = subprocess.run(
-        [node, str(HERE / "play_hand.mjs"), server.http_base, str(out), variant, seed, lang,
-         viewport, "next" if next_deal else ""],
-        cwd=HERE, capture_output=True, text=True, timeout=150,
-        env={**os.environ, "CHROMIUM": CHROMIUM})
-    line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), "")
-    assert line, done.stdout[-3000:] + done.stderr[-3000:]
-    result = json.loads(line.removeprefix("RESULT "))
+    result, done = _in_browser("play_hand.mjs", server.http_base, str(out), variant, seed, lang,
+                               viewport, "next" if next_deal else "", timeout=150)
     assert result["problems"] == [] and result["blocked"] == [], result
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert result["state"] in ("hand-over", "game-over")
