@@ -34,8 +34,8 @@ type Error struct {
 	// FieldViolations are the BadRequest details.
 	FieldViolations []FieldViolation
 	// RetryAfter is the delay the server asks for before a retry (google.rpc.RetryInfo),
-	// 0 when it sent none. A refusal for load (RESOURCE_EXHAUSTED TOO_MANY_CALLS, or
-	// UNAVAILABLE) says when to come back, so wait at least this long before retrying.
+	// 0 when it sent none. A refusal for load (RESOURCE_EXHAUSTED TOO_MANY_CALLS) says
+	// when to come back: wait at least this long before sending the call again.
 	RetryAfter time.Duration
 
 	status *status.Status

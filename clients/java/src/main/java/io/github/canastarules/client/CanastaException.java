@@ -144,8 +144,8 @@ public class CanastaException extends RuntimeException {
 
   /**
    * How long the server asks to wait before retrying ({@code google.rpc.RetryInfo.retry_delay}),
-   * sent when it refused the call for load ({@code RESOURCE_EXHAUSTED} {@code TOO_MANY_CALLS},
-   * {@code UNAVAILABLE}); empty when it sent none, as for a refusal a retry would not change.
+   * sent when it refused the call for load ({@code RESOURCE_EXHAUSTED} {@code TOO_MANY_CALLS});
+   * empty when it sent none.
    */
   public Optional<Duration> getRetryAfter() {
     return Optional.ofNullable(retryAfter);
