@@ -9,12 +9,13 @@ travel as their canonical text, the rule set as (variant, players, options).
 It sits on the hot path of every state-changing call, so each type gets its
 coder planned once: a run of cards is one JSON string with one character per
 card (a C-level ``bytes.translate``), tuples of plain values go to JSON as they
-are, and only dataclass fields that need a coder get one. The JSON is written and
-read by ``orjson`` (a dependency of the service already): the same bytes as
-``json.dumps`` with compact separators, at 6.6 µs against 16 µs to encode a
-classic position, and 1.9 against 5.2 µs to parse one (measured; every
-``ApplyMove`` encodes one). Decoding also
-reads runs of cards written as JSON arrays (the first form of this codec).
+are, and only dataclass fields that need a coder get one. The JSON is written by
+``orjson`` (a dependency of the service already): the same bytes as ``json.dumps``
+with compact separators, at 6.6 µs against 16 µs for a classic position (measured;
+every ``ApplyMove`` encodes one). ``orjson`` refuses an integer beyond 64 bits, which
+only an imported position can hold (a seed or a score), so such a state is written by
+``json``; and it would parse one as a float, so ``json`` reads every state. Decoding
+also reads runs of cards written as JSON arrays (the first form of this codec).
 
 >>> from engine import new_game
 >>> s = new_game("classic", 4, seed=3)
@@ -203,7 +204,11 @@ def encode_state(state: Any) -> bytes:
     """Exact compact bytes of a state (any game's state dataclass)."""
     cls: Any = type(state)
     enc, _ = _coders(cls)
-    return orjson.dumps([FORMAT, cls.__name__, enc(state)])
+    tree = [FORMAT, cls.__name__, enc(state)]
+    try:
+        return orjson.dumps(tree)
+    except TypeError:  # an integer beyond 64 bits
+        return json.dumps(tree, separators=(",", ":")).encode()
 
 
 def decode_state(data: bytes) -> Any:
@@ -221,7 +226,7 @@ def decode_state(data: bytes) -> Any:
     except ImportError:
         pass
     try:
-        fmt, name, body = orjson.loads(data)
+        fmt, name, body = json.loads(data)
         if fmt != FORMAT:
             raise ValueError(f"format {fmt}")
         _, dec = _coders(classes[name])

@@ -12,7 +12,7 @@ from engine import BadInput, Phase, Reason, apply, new_game, next_deal
 from engine.bots import random_move
 from engine.codec import FORMAT, _coders, decode_state, encode_state
 from engine.games import game_of
-from engine.notation import export_position
+from engine.notation import export_position, import_position
 
 
 @pytest.mark.parametrize(("players", "options"), [
@@ -49,6 +49,24 @@ def test_codec_writes_what_json_writes(variant: str, players: int) -> None:
         tree = [FORMAT, type(state).__name__, encode(state)]
         assert encode_state(state) == json.dumps(tree, separators=(",", ":")).encode()
         state = apply(state, random_move(state, rng))
+
+
+@pytest.mark.parametrize(("line", "wide"), [
+    ("seed: 5", "seed: 18446744073709551616"), ("seed: 5", "seed: -9223372036854775809"),
+    ("scores: 0 0", "scores: 99999999999999999999999999 0")])
+def test_codec_keeps_integers_beyond_64_bits(line: str, wide: str) -> None:
+    """A position text may hold a seed or a score beyond 64 bits (orjson refuses to write
+    one, and reads one as a float): the codec still writes it as json does, and reads it
+    back exactly."""
+    text = export_position(new_game("classic", 2, seed=5))
+    assert line in text
+    state = import_position(text.replace(line, wide))
+    blob = encode_state(state)
+    encode, _ = _coders(type(state))
+    assert blob == json.dumps([FORMAT, "State", encode(state)], separators=(",", ":")).encode()
+    back = decode_state(blob)
+    assert back == state and export_position(back) == export_position(state)
+    assert wide in export_position(back)
 
 
 def test_codec_refuses_to_plan_keyword_only_fields() -> None:

@@ -129,6 +129,24 @@ def test_score_hand_get_view_export_import(call) -> None:
     assert import_position(again.position) == import_position(exported.position)
 
 
+def test_a_position_with_a_seed_beyond_64_bits_is_played_on(call) -> None:
+    """A position text may name a seed beyond 64 bits (no Deal can): ImportPosition seals
+    it, and the game is played on from its snapshot with that very seed (the codec writes
+    such a state as json does, engine/codec.py)."""
+    deal = _deal(call, players=2, seed=5)
+    position = call("ExportPosition", api.ExportPositionRequest(snapshot=deal.snapshot),
+                    token=deal.host_token).position
+    wide = position.replace("seed: 5\n", "seed: 18446744073709551616\n")
+    assert wide != position
+    imported = call("ImportPosition", api.ImportPositionRequest(position=wide))
+    host = imported.host_token
+    legal = call("LegalMoves", api.LegalMovesRequest(snapshot=imported.snapshot), token=host)
+    moved = call("ApplyMove", api.ApplyMoveRequest(snapshot=imported.snapshot,
+                                                   move=legal.moves[0]), token=host)
+    again = call("ExportPosition", api.ExportPositionRequest(snapshot=moved.snapshot), token=host)
+    assert "seed: 18446744073709551616\n" in again.position
+
+
 def _play_out_hand(call, snapshot: bytes, host: str) -> api.ApplyMoveResponse:
     """Draw-and-discard until the hand ends (the stock runs out)."""
     resp = None
