@@ -784,8 +784,12 @@ function play(text) {
 function hint() {
   if (!yourTurn()) return;
   return guarded(async () => {
+    const asked = game.snapshot;
     const advice = await api("/v1/suggest-move",
-      { snapshot: game.snapshot, level: HINT_LEVEL, seed: game.seed }, game.seatToken);
+      { snapshot: asked, level: HINT_LEVEL, seed: game.seed }, game.seatToken);
+    // you may have moved while the hint was asked (a busy server's retries take seconds):
+    // advice for a position gone is dropped
+    if (game.snapshot !== asked) return;
     const text = advice.move?.text ?? "";
     const move = game.moves.find((m) => m.text === text) ?? parseMove(text);
     game.hint = { move: text };

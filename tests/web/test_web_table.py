@@ -22,7 +22,8 @@ cards are matched to listed moves (moves.js), that both languages are complete (
 and that the Russian uses the client's words for cards and rules.
 
 busy.mjs has the page's hint refused for load (429 TOO_MANY_CALLS, Retry-After: 1) once,
-three and four times: the page asks again after the delay, up to three times.
+three and four times: the page asks again after the delay, up to three times; and a hint
+that comes back after you moved is dropped.
 
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
@@ -164,6 +165,17 @@ def test_a_busy_server_is_asked_again_after_its_retry_after(server: Running,
         assert result["error"] == "TOO_MANY_CALLS" and result["hint"] == ""
     else:
         assert result["error"] == "" and result["hint"] != ""
+
+
+def test_a_hint_for_a_position_gone_is_dropped(server: Running) -> None:
+    """You draw while the page waits to ask for a refused hint again: the advice that
+    then comes is for the position before your draw, and the page neither shows it nor
+    selects its cards."""
+    result, done = _in_browser("busy.mjs", server.http_base, "1", "draw")
+    assert result["problems"] == [] and done.returncode == 0, result
+    assert [s["refused"] for s in result["suggests"]] == [True, False]
+    assert result["logged"] == 2  # the deal and your draw
+    assert result["error"] == "" and result["hint"] == "" and result["selected"] == 0
 
 
 # (variant, seed, the browser's language, the viewport played on, whether the next hand is
