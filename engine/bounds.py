@@ -16,6 +16,10 @@ which refuses what play cannot produce, with ``POSITION_OUT_OF_BOUNDS``:
 * The Canasta games: every zone is already bounded by the deck (the notation checks
   every card once). Even a hand of nearly the whole deck lists about 1,300 moves
   (130 KB of JSON), under the documented worst case, so no tighter bound is needed.
+* Every game: its numbers stay within what play makes and the API carries (32-bit
+  integers): a score or a hand's penalty points within :data:`SCORE_LIMIT` either side of
+  zero, a hand number up to :data:`HAND_LIMIT`. Service limits, not rules: play keeps far
+  inside them (every integer option is at most a million, engine/options.py).
 * Every game: a hand that is not over awaits a seat with a legal move, as play always
   leaves it (the dead-end tests hold play to that), and one whose only move is to ask
   its partner still has a move after the answer. The notation reader checks the turn's
@@ -36,6 +40,8 @@ from engine.state import Phase, State
 
 UNLIMITED_BUYS_ACCEPTED = 3  # buys per seat an imported May I? position may claim, no limit
 NO_BUY_LIMIT = 1 << 30  # MayIRules.buy_cap of max_buys_per_deal=none
+SCORE_LIMIT = 1 << 30  # an imported score or penalty total, either sign (a service limit)
+HAND_LIMIT = 1_000_000  # an imported hand number (a service limit)
 
 
 def check_reachable(state: AnyState) -> None:
@@ -44,6 +50,7 @@ def check_reachable(state: AnyState) -> None:
     :raises BadInput: ``POSITION_OUT_OF_BOUNDS``, naming the seat and the bound, or the
         phase nobody can move in.
     """
+    _check_numbers(state)
     game = game_of(state)
     game.check_reachable(state)
     if state.phase is Phase.HAND_OVER or state.phase is Phase.GAME_OVER:
@@ -52,6 +59,23 @@ def check_reachable(state: AnyState) -> None:
         raise BadInput(Reason.POSITION_OUT_OF_BOUNDS,
                        f"nobody can move in this {state.phase.value} phase: play never "
                        "leaves a turn so")
+
+
+def _check_numbers(state: AnyState) -> None:
+    """The scores and hand number of the module's docstring (a game's own numbers are
+    its ``check_reachable``'s)."""
+    if not 0 <= state.hand_no <= HAND_LIMIT:
+        raise BadInput(Reason.POSITION_OUT_OF_BOUNDS,
+                       f"hand {state.hand_no}: a position holds hands 0 to {HAND_LIMIT}")
+    _within("score", state.scores)
+
+
+def _within(what: str, values: tuple[int, ...]) -> None:
+    for value in values:
+        if abs(value) > SCORE_LIMIT:
+            raise BadInput(Reason.POSITION_OUT_OF_BOUNDS,
+                           f"a {what} of {value}: a position holds at most {SCORE_LIMIT} "
+                           "either side of zero")
 
 
 def _stuck(game: Game[Any, Any], state: AnyState) -> bool:
@@ -69,8 +93,9 @@ def _stuck(game: Game[Any, Any], state: AnyState) -> bool:
 
 
 def canasta_check_reachable(state: State) -> None:
-    """The Canasta games: the deck bounds every zone already (the notation checks it)."""
-    del state
+    """The Canasta games: the deck bounds every zone already (the notation checks it);
+    the hand's penalty points as the scores."""
+    _within("penalty total", state.penalties)
 
 
 def mayi_hand_bound(state: MayIState, seat: int) -> int:

@@ -30,6 +30,11 @@ TARGET_SCORE: Final = "target_score"
 TIE_POLICY: Final = "tie_policy"
 TIE_CHOICES: Final = ("play_on", "draw")
 SHARED: Final = (TARGET_SCORE, TIE_POLICY)
+# The largest value of any integer option: a limit of the service, not a rule. The API
+# carries scores, minimums and counts as 32-bit integers; with every target, bonus and
+# threshold at most a million, no score or count that play makes leaves that range (a
+# bonus of 10^10 made the first answer to show it fail as an internal error).
+INT_OPTION_MAX: Final = 1_000_000
 
 
 @mypyc_attr(native_class=False)
@@ -44,6 +49,7 @@ class OptionSpec:
     doc: str
     choices: tuple[str, ...] = ()
     minimum: int = 0
+    maximum: int = INT_OPTION_MAX
     # former names of this option, still accepted on input
     aliases: tuple[str, ...] = ()
     # when the former names took true/false: the value each means (for true, for false)
@@ -89,14 +95,11 @@ class OptionSpec:
             raise BadInput(
                 Reason.BAD_OPTION_VALUE, f"option {self.name} must be at least {self.minimum}"
             )
+        if value > self.maximum:
+            raise BadInput(
+                Reason.BAD_OPTION_VALUE, f"option {self.name} must be at most {self.maximum}"
+            )
         return value
-
-    def describe(self) -> str:
-        if self.kind is bool:
-            return "true | false"
-        if self.kind is int:
-            return f"integer >= {self.minimum}"
-        return " | ".join(self.choices)
 
 
 def _parse_bool(name: str, raw: object) -> bool:
@@ -158,7 +161,7 @@ def options_table(specs: tuple[OptionSpec, ...]) -> str:
         if spec.kind is bool:
             values = "true, false"
         elif spec.kind is int:
-            values = f"integer ≥ {spec.minimum}"
+            values = f"integer {spec.minimum}–{spec.maximum:,}"
         else:
             values = ", ".join(f"`{c}`" for c in spec.choices)
         doc = spec.doc.replace("|", "\\|")

@@ -162,3 +162,47 @@ def _b64(blob: bytes) -> str:
     import base64
 
     return base64.b64encode(blob).decode()
+
+
+@pytest.mark.parametrize(("line", "value", "why"), [
+    ("scores: 0 0", "scores: 3000000000 0", "a score of 3000000000"),
+    ("scores: 0 0", "scores: 0 -99999999999999999999", "a score of -99999999999999999999"),
+    ("penalties: 0 0", "penalties: 3000000000 0", "a penalty total of 3000000000"),
+    ("hand: 0", "hand: 3000000000", "hand 3000000000"),
+])
+def test_numbers_beyond_what_play_makes_are_refused(http: httpx.Client, line: str, value: str,
+                                                    why: str) -> None:
+    """A score, a hand's penalty points or a hand number beyond what play makes and the
+    API's 32-bit fields carry is refused at import with a reason (engine/bounds.py). Each
+    was accepted and then made every answer with a view fail as INTERNAL."""
+    dealt = ok(call_rest(http, "Deal", api.DealRequest(variant="classic", players=2, seed=5)))
+    position = ok(call_rest(http, "ExportPosition",
+                            api.ExportPositionRequest(snapshot=dealt.snapshot),
+                            token=dealt.host_token)).position
+    assert line in position
+    got = call_rest(http, "ImportPosition",
+                    api.ImportPositionRequest(position=position.replace(line, value)))
+    assert isinstance(got, Failure)
+    assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", "POSITION_OUT_OF_BOUNDS",
+                                                  ["position"])
+    assert why in got.message
+
+
+@pytest.mark.parametrize(("variant", "players", "option"), [
+    ("classic", 4, "target_score"), ("classic", 6, "p6_min150_threshold"),
+    ("samba", 4, "samba.min_7000"), ("bolivia", 4, "bolivia.bolivia_bonus"),
+    ("bolivia_sevens", 4, "sv.escalera_bonus"), ("may_i", 4, "max_buys_per_deal")])
+def test_integer_options_above_a_million_are_refused(http: httpx.Client, variant: str,
+                                                     players: int, option: str) -> None:
+    """Every integer option is at most a million (engine/options.py, INT_OPTION_MAX), so
+    no score or count play makes leaves the API's 32-bit fields: max_buys_per_deal of
+    3,000,000,000 made Deal itself fail as INTERNAL, and a bonus beyond 2^31 the first
+    answer to show a hand that made it."""
+    deal = api.DealRequest(variant=variant, players=players, seed=1,
+                           options={option: "1000001"})
+    got = call_rest(http, "Deal", deal)
+    assert isinstance(got, Failure)
+    assert (got.code, got.reason) == ("INVALID_ARGUMENT", "BAD_OPTION_VALUE")
+    assert f"option {option} must be at most 1000000" in got.message
+    deal.options[option] = "1000000"
+    ok(call_rest(http, "Deal", deal))
