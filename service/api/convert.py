@@ -357,6 +357,8 @@ def _option_pb(spec: OptionSpec, out: game.VariantOption) -> None:
         out.default_value = ("true" if d else "false") if isinstance(d, bool) else str(d)
     out.choices.extend(spec.choices)
     out.minimum = spec.minimum
+    if spec.kind is int:
+        out.maximum = spec.maximum
     out.rule = spec.rule
     out.description = spec.doc
     out.aliases.extend(spec.aliases)

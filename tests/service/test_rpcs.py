@@ -46,6 +46,9 @@ def test_list_variants(call) -> None:
     assert not options["target_score"].HasField("default_value")  # depends on the player count
     assert options["p3_mode"].choices == ["basic", "cutthroat"]
     assert options["penalties"].default_value == "false"
+    # an integer option's range (engine/options.py, INT_OPTION_MAX); none for the others
+    assert (options["target_score"].minimum, options["target_score"].maximum) == (1, 1_000_000)
+    assert options["penalties"].maximum == 0 and options["p3_mode"].maximum == 0
     ru = call("ListVariants", api.ListVariantsRequest(), "ru")
     assert ru.variants[0].name == "Классическая канаста"
 

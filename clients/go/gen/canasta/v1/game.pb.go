@@ -1735,7 +1735,10 @@ type VariantOption struct {
 	// What the option does (English).
 	Description string `protobuf:"bytes,7,opt,name=description,proto3" json:"description,omitempty"`
 	// Former names of the option, still accepted in DealRequest.options.
-	Aliases       []string `protobuf:"bytes,8,rep,name=aliases,proto3" json:"aliases,omitempty"`
+	Aliases []string `protobuf:"bytes,8,rep,name=aliases,proto3" json:"aliases,omitempty"`
+	// Highest allowed value of an integer option (0 for the other types): 1,000,000, a
+	// limit of the service that keeps every score and count within 32 bits.
+	Maximum       int32 `protobuf:"varint,9,opt,name=maximum,proto3" json:"maximum,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1824,6 +1827,13 @@ func (x *VariantOption) GetAliases() []string {
 		return x.Aliases
 	}
 	return nil
+}
+
+func (x *VariantOption) GetMaximum() int32 {
+	if x != nil {
+		return x.Maximum
+	}
+	return 0
 }
 
 // Something that happened during a state change, visible to every seat.
@@ -2835,7 +2845,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\n" +
 	"hand_sizes\x18\t \x03(\x05R\thandSizes\" \n" +
 	"\bSeatList\x12\x14\n" +
-	"\x05seats\x18\x01 \x03(\x05R\x05seats\"\x8f\x02\n" +
+	"\x05seats\x18\x01 \x03(\x05R\x05seats\"\xa9\x02\n" +
 	"\rVariantOption\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
 	"\x04type\x18\x02 \x01(\x0e2\x16.canasta.v1.OptionTypeR\x04type\x12(\n" +
@@ -2844,7 +2854,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\aminimum\x18\x05 \x01(\x05R\aminimum\x12\x12\n" +
 	"\x04rule\x18\x06 \x01(\tR\x04rule\x12 \n" +
 	"\vdescription\x18\a \x01(\tR\vdescription\x12\x18\n" +
-	"\aaliases\x18\b \x03(\tR\aaliasesB\x10\n" +
+	"\aaliases\x18\b \x03(\tR\aaliases\x12\x18\n" +
+	"\amaximum\x18\t \x01(\x05R\amaximumB\x10\n" +
 	"\x0e_default_value\"\x9a\x01\n" +
 	"\x05Event\x12)\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x15.canasta.v1.EventTypeR\x04type\x12\x12\n" +
