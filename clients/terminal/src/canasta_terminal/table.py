@@ -32,9 +32,10 @@ import os
 import random
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import ParamSpec, TextIO, TypeVar
 
 from canasta.v1 import engine_service_pb2 as api
 from canasta.v1 import game_pb2 as game
@@ -43,6 +44,10 @@ from canasta_client import CanastaClient, CanastaError
 from canasta_terminal.local import NoLocalServer, local_server
 
 TIMEOUT = 10.0
+# Times a call the server refuses for load (it says when to retry) is sent again.
+RETRIES = 3
+P = ParamSpec("P")
+R = TypeVar("R")
 LEVELS = ("random", "greedy", "expert")  # the bots of SuggestMove (docs/api.md)
 
 HELP = """commands:
@@ -256,6 +261,21 @@ class Table:
         self.out.write(text + "\n")
         self.out.flush()
 
+    def call(self, method: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """One call of the client, sent again while the server refuses it for load and says
+        when to retry (its RetryInfo), up to RETRIES times: every call is pure."""
+        tries = 0
+        while True:
+            try:
+                return method(*args, **kwargs)
+            except CanastaError as err:
+                if err.retry_after is None or tries == RETRIES:
+                    raise
+                tries += 1
+                self.say(f"(the server is busy: {err.reason}; trying again in "
+                         f"{err.retry_after:g} s)")
+                time.sleep(err.retry_after)
+
     def ask(self, prompt: str) -> str | None:
         self.out.write(prompt)
         self.out.flush()
@@ -280,7 +300,7 @@ class Table:
             self.say(f"there is no seat {self.you} at a {a.players}-player table")
             return 2
         try:  # the answer carries your view only, as every answer the table asks for
-            dealt = self.client.deal(a.variant, a.players, seed=a.seed, options=options,
+            dealt = self.call(self.client.deal, a.variant, a.players, seed=a.seed, options=options,
                                      view_seat=self.you)
         except CanastaError as err:
             self.say(f"cannot deal: {reason(err)}: {err.message}")
@@ -302,15 +322,16 @@ class Table:
             if answer is None or answer.lower() in ("q", "quit", "exit"):
                 self.say("bye")
                 return 0
-            dealt_next = self.client.next_deal(snapshot, view_seat=self.you, token=self.host)
+            dealt_next = self.call(self.client.next_deal, snapshot, view_seat=self.you,
+                                   token=self.host)
             self.credentials(dealt_next)
             snapshot = dealt_next.snapshot
 
     def bot_move(self, snapshot: bytes) -> bytes:
         """The awaited bot's move, as the host: the answer carries your view only."""
-        suggestion = self.client.suggest_move(snapshot, self.args.bot, self.args.seed,
+        suggestion = self.call(self.client.suggest_move, snapshot, self.args.bot, self.args.seed,
                                               token=self.host)
-        done = self.client.apply_move(snapshot, suggestion.move, seat=suggestion.seat,
+        done = self.call(self.client.apply_move, snapshot, suggestion.move, seat=suggestion.seat,
                                       view_seat=self.you, token=self.host)
         self.say(f"seat {done.seat} ({self.args.bot}): {self.style.text(done.move.text)}")
         self.say_events(done.events)
@@ -327,7 +348,7 @@ class Table:
         ply = 0
         while True:
             # with your token: who is awaited, and your moves when it is you
-            legal = self.client.legal_moves(snapshot, token=self.mine)
+            legal = self.call(self.client.legal_moves, snapshot, token=self.mine)
             if legal.seat < 0:
                 break
             if legal.seat != self.you:
@@ -335,7 +356,7 @@ class Table:
                 ply += 1
                 continue
             if shown != ply:
-                view = self.client.view(snapshot, self.you, token=self.mine).views[0]
+                view = self.call(self.client.view, snapshot, self.you, token=self.mine).views[0]
                 self.say(render(view, self.you, self.style))
                 self.say(render_moves(legal.moves, self.style))
                 shown = ply
@@ -347,7 +368,7 @@ class Table:
             if move is None:
                 continue
             try:
-                done = self.client.apply_move(snapshot, move, token=self.mine)
+                done = self.call(self.client.apply_move, snapshot, move, token=self.mine)
             except CanastaError as err:
                 self.say(f"refused: {reason(err)}: {err.message}")
                 continue
@@ -355,7 +376,7 @@ class Table:
             self.say_events(done.events)
             snapshot = done.snapshot
             ply += 1
-        score = self.client.score_hand(snapshot, token=self.mine)
+        score = self.call(self.client.score_hand, snapshot, token=self.mine)
         self.say(render_score(score, self.you, self.args.variant))
         return snapshot, score
 
@@ -369,7 +390,7 @@ class Table:
             self.say(HELP.rstrip())
             return None
         if word == "hint":
-            hint = self.client.suggest_move(snapshot, "expert", self.args.seed,
+            hint = self.call(self.client.suggest_move, snapshot, "expert", self.args.seed,
                                             token=self.mine)
             self.say(f"hint: {self.style.text(hint.move.text)}")
             return None
