@@ -465,33 +465,6 @@ def test_your_screen_never_shows_another_seats_hand() -> None:
     assert [c.answer for c in client.calls if c.answer is None] == [None]  # the refused move
 
 
-class _BusyAtFirst:
-    """A client whose first ``refusals`` SuggestMove calls get the service's refusal of
-    load (RESOURCE_EXHAUSTED TOO_MANY_CALLS with a RetryInfo of 10 ms), as the SDK reads
-    it from a busy server; every other call goes to the real service."""
-
-    def __init__(self, inner: Any, refusals: int) -> None:
-        self.inner, self.refusals, self.refused = inner, refusals, 0
-
-    def __getattr__(self, name: str) -> Any:
-        method = getattr(self.inner, name)
-        if name != "suggest_move":
-            return method
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            import grpc
-            from canasta_client import ResourceExhaustedError
-
-            if self.refused < self.refusals:
-                self.refused += 1
-                raise ResourceExhaustedError(grpc.StatusCode.RESOURCE_EXHAUSTED, "busy",
-                                             "TOO_MANY_CALLS", "canasta.v1", {"limit": "64"},
-                                             retry_after=0.01)
-            return method(*args, **kwargs)
-
-        return call
-
-
 @pytest.mark.parametrize("refusals", [3, 4])
 def test_a_call_refused_for_load_is_sent_again(refusals: int) -> None:
     """A busy server (a shared one, --server) refuses a SuggestMove for load and says when
@@ -500,11 +473,12 @@ def test_a_call_refused_for_load_is_sent_again(refusals: int) -> None:
     from canasta_client import CanastaClient, ResourceExhaustedError
     from canasta_terminal.table import RETRIES, Table, build_parser
 
+    from tests.busy import BusyAtFirst
     from tests.service.servers import running
 
     assert RETRIES == 3
     with running() as server, CanastaClient(server.grpc_target) as inner:
-        busy = _BusyAtFirst(inner, refusals)
+        busy = BusyAtFirst(inner, refusals, retry_after=0.01)
         client = _Recorder(busy)
         out = io.StringIO()
         args = build_parser().parse_args(["--players", "4", "--seed", "11", "--hands", "1"])

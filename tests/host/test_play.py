@@ -10,10 +10,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import grpc
 import httpx
 import pytest
-from canasta_client import CanastaClient, ResourceExhaustedError
+from canasta_client import CanastaClient
 from google.protobuf.json_format import MessageToDict
 from websockets.exceptions import ConnectionClosed
 
@@ -23,6 +22,7 @@ from examples.host.bots import Bots
 from examples.host.players import public_log
 from examples.host.store import SqliteStore, Table
 from examples.host.tables import Refused, Tables
+from tests.busy import BusyAtFirst
 from tests.host.hosts import Host, Player, check_record, hosting, stored
 from tests.service.servers import Running
 
@@ -136,24 +136,6 @@ def test_two_players_and_two_bots_finish_a_hand(rules: Running, tmp_path: Path) 
             p.close()
 
 
-class BusyAtFirst(CanastaClient):
-    """A client whose first ``refusals`` SuggestMove calls get the service's refusal of
-    load (RESOURCE_EXHAUSTED TOO_MANY_CALLS, RetryInfo ``retry_after``), as the SDK reads
-    it from a busy server; every other call goes to the real service."""
-
-    def __init__(self, target: str, refusals: int, retry_after: float | None) -> None:
-        super().__init__(target)
-        self.refusals, self.retry_after, self.suggested = refusals, retry_after, 0
-
-    def suggest_move(self, *args: Any, **kwargs: Any) -> Any:
-        self.suggested += 1
-        if self.suggested <= self.refusals:
-            raise ResourceExhaustedError(grpc.StatusCode.RESOURCE_EXHAUSTED, "busy",
-                                         "TOO_MANY_CALLS", "canasta.v1", {"limit": "64"},
-                                         retry_after=self.retry_after)
-        return super().suggest_move(*args, **kwargs)
-
-
 @pytest.mark.parametrize(("retry_after", "finishes"), [(0.05, True), (None, False)])
 def test_a_bot_refused_for_load_plays_again(rules: Running, tmp_path: Path,
                                             retry_after: float | None, finishes: bool) -> None:
@@ -162,8 +144,8 @@ def test_a_bot_refused_for_load_plays_again(rules: Running, tmp_path: Path,
     that no wait lifts) stops the table's bot after one call, as any other refusal."""
     async def run() -> tuple[Table, int]:
         store = SqliteStore(tmp_path / "tables.db")
-        client = BusyAtFirst(rules.grpc_target, 2, retry_after)
-        tables = Tables(store, client)
+        client = BusyAtFirst(CanastaClient(rules.grpc_target), 2, retry_after)
+        tables = Tables(store, client)  # type: ignore[arg-type]
         bots = Bots(tables)
         table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"})
         bots.wake(table.game_id)
