@@ -8,6 +8,9 @@
 // A game's credentials come with its deal (HostToken, SeatTokens). A client sends its
 // token (WithToken, or Client.WithToken) as "authorization: Bearer <token>" with every
 // call; a call's own Token option wins over it.
+//
+// With WithRetries(n) a call that the server refused for load, saying when to send it
+// again (RetryAfter, as on TOO_MANY_CALLS), is sent again after that delay, up to n times.
 package canasta
 
 import (
@@ -23,17 +26,22 @@ import (
 // DefaultTimeout is the deadline of a call whose context has none.
 const DefaultTimeout = 10 * time.Second
 
+// MaxRetryWait is the longest wait on a server's retry hint before a call is sent again.
+const MaxRetryWait = 10 * time.Second
+
 // Client calls one server. It is safe for concurrent use.
 type Client struct {
 	rpc     pb.CanastaEngineClient
 	conn    *grpc.ClientConn // nil when the caller owns the connection
 	timeout time.Duration
 	token   string
+	retries int
 }
 
 type options struct {
 	timeout time.Duration
 	token   string
+	retries int
 	dial    []grpc.DialOption
 }
 
@@ -46,6 +54,13 @@ func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout =
 // WithToken sets the credential sent with every call: a game's host token or one of its
 // seat tokens. Without one a call is a spectator's.
 func WithToken(token string) Option { return func(o *options) { o.token = token } }
+
+// WithRetries sets how many times a call refused for load with a retry hint (RetryAfter)
+// is sent again after that delay (at most MaxRetryWait). Every RPC is pure, so this is
+// safe. The call's deadline covers its retries: a wait that would pass it is not made, and
+// the context's end ends a wait. The default, 0 (as is any n below 0), returns the refusal
+// at once; so does a refusal without a hint.
+func WithRetries(n int) Option { return func(o *options) { o.retries = max(n, 0) } }
 
 // WithDialOptions adds gRPC dial options (TLS credentials, interceptors, ...); without
 // credentials Dial connects in plaintext.
@@ -69,19 +84,20 @@ func Dial(target string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{rpc: pb.NewCanastaEngineClient(conn), conn: conn, timeout: o.timeout, token: o.token}, nil
+	return &Client{rpc: pb.NewCanastaEngineClient(conn), conn: conn, timeout: o.timeout, token: o.token,
+		retries: o.retries}, nil
 }
 
 // New makes a client over a connection the caller owns (and closes).
 func New(cc grpc.ClientConnInterface, opts ...Option) *Client {
 	o := collect(opts)
-	return &Client{rpc: pb.NewCanastaEngineClient(cc), timeout: o.timeout, token: o.token}
+	return &Client{rpc: pb.NewCanastaEngineClient(cc), timeout: o.timeout, token: o.token, retries: o.retries}
 }
 
 // WithToken returns a client sending token with every call, sharing c's connection
-// (close c, not the copy).
+// (close c, not the copy) and its other options.
 func (c *Client) WithToken(token string) *Client {
-	return &Client{rpc: c.rpc, timeout: c.timeout, token: token}
+	return &Client{rpc: c.rpc, timeout: c.timeout, token: token, retries: c.retries}
 }
 
 // CallOption configures one call.
@@ -123,8 +139,33 @@ func call[Req, Resp any](c *Client, ctx context.Context, req Req,
 	fn func(context.Context, Req, ...grpc.CallOption) (Resp, error), opts []CallOption) (Resp, error) {
 	ctx, cancel := c.ctx(ctx, opts)
 	defer cancel()
-	resp, err := fn(ctx, req)
-	return resp, fromError(err)
+	for attempt := 0; ; attempt++ {
+		resp, err := fn(ctx, req)
+		err = fromError(err)
+		if err == nil || !waited(ctx, err, attempt, c.retries) {
+			return resp, err
+		}
+	}
+}
+
+// waited reports whether err is sent again: the server said when, one of retries is left
+// and the wait ends before ctx's deadline (then it has waited).
+func waited(ctx context.Context, err error, attempt, retries int) bool {
+	wait := min(RetryAfter(err), MaxRetryWait)
+	if wait <= 0 || attempt >= retries {
+		return false
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= wait {
+		return false
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // ListVariants lists the games this server plays, with their rule options.

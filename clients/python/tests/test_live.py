@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from canasta_client import (
     DeadlineExceededError,
     DealResponse,
     InvalidRequestError,
+    ListVariantsResponse,
     Move,
     PermissionDeniedError,
     ResourceExhaustedError,
@@ -200,6 +202,102 @@ def test_a_refusal_of_load_says_when_to_retry(delays: tuple[float, ...],
     assert caught.value.reason == "TOO_MANY_CALLS"
     assert caught.value.metadata == {"limit": "64"}
     assert caught.value.retry_after == expected
+
+
+def _refusing_at_first(refusals: int, status: status_pb2.Status
+                       ) -> tuple[grpc.Server, list[float]]:
+    """A server that refuses its first ``refusals`` calls with ``status`` (its code as the
+    call's) and then answers an empty message; and the times the calls arrived."""
+    arrived: list[float] = []
+
+    def answer(request: bytes, context: grpc.ServicerContext) -> bytes:
+        arrived.append(time.monotonic())
+        if len(arrived) <= refusals:
+            context.set_trailing_metadata(
+                (("grpc-status-details-bin", status.SerializeToString()),))
+            context.abort(_GRPC_CODES[status.code], status.message)
+        return b""
+
+    class Answer(grpc.GenericRpcHandler):
+        def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+            return grpc.unary_unary_rpc_method_handler(answer)
+
+    server = grpc.server(ThreadPoolExecutor(1), handlers=[Answer()])
+    return server, arrived
+
+
+_GRPC_CODES = {c.value[0]: c for c in grpc.StatusCode}
+
+
+@pytest.mark.parametrize(("refusals", "retries", "answered"),
+                         [(2, 2, True), (3, 2, False), (1, 0, False)])
+def test_retries_send_a_call_refused_for_load_again(refusals: int, retries: int,
+                                                    answered: bool) -> None:
+    """With ``retries=N`` a TOO_MANY_CALLS that carries RetryInfo is sent again after its
+    delay, up to N times; then the refusal is raised. The default (0) raises at once."""
+    server, arrived = _refusing_at_first(
+        refusals, _status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 0.2))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        kwargs = {"retries": retries} if retries else {}
+        with CanastaClient(f"127.0.0.1:{port}", **kwargs) as client:
+            seat = client.with_token("a-seat-token")  # the copy keeps the retries
+            if answered:
+                assert seat.list_variants() == ListVariantsResponse()
+            else:
+                with pytest.raises(ResourceExhaustedError) as caught:
+                    seat.list_variants()
+                assert caught.value.retry_after == 0.2
+    finally:
+        server.stop(None)
+    assert len(arrived) == retries + 1
+    gaps = [b - a for a, b in itertools.pairwise(arrived)]
+    assert all(gap >= 0.19 for gap in gaps), gaps  # each after the server's delay
+
+
+def test_a_refusal_without_a_hint_is_not_sent_again() -> None:
+    """RESOURCE_EXHAUSTED without RetryInfo is a limit no wait lifts: raised at once."""
+    server, arrived = _refusing_at_first(
+        5, _status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS"))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with CanastaClient(f"127.0.0.1:{port}", retries=3) as client, \
+                pytest.raises(ResourceExhaustedError) as caught:
+            client.list_variants()
+    finally:
+        server.stop(None)
+    assert caught.value.retry_after is None
+    assert len(arrived) == 1
+
+
+def test_retries_keep_to_the_calls_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint longer than MAX_RETRY_WAIT is waited MAX_RETRY_WAIT, and a wait that would
+    pass the call's timeout is not made: the refusal is raised before the timeout."""
+    monkeypatch.setattr("canasta_client.client.MAX_RETRY_WAIT", 0.4)
+    server, arrived = _refusing_at_first(
+        5, _status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 60.0))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with CanastaClient(f"127.0.0.1:{port}", retries=5, timeout=30.0) as client:
+            started = time.monotonic()
+            with pytest.raises(ResourceExhaustedError):
+                client.list_variants(timeout=1.0)
+            took = time.monotonic() - started
+    finally:
+        server.stop(None)
+    gaps = [b - a for a, b in itertools.pairwise(arrived)]
+    # waits of 0.4 s (the cap, not 60 s) while they end within the 1 s timeout: 3 sends
+    assert len(arrived) == 3, gaps
+    assert all(0.39 <= gap < 5.0 for gap in gaps), gaps
+    assert took < 1.0
+
+
+def test_retries_must_not_be_negative() -> None:
+    with pytest.raises(ValueError, match="retries"):
+        CanastaClient("127.0.0.1:1", retries=-1)
 
 
 def test_no_server_is_unavailable() -> None:

@@ -10,6 +10,7 @@ import {
   type ScoreHandResponse, type SuggestMoveResponse,
 } from "./gen/canasta/v1/engine_service_pb.js";
 import { MoveSchema, type Move } from "./gen/canasta/v1/game_pb.js";
+import { CanastaError } from "./errors.js";
 
 /** Per-call options. */
 export interface CallOptions {
@@ -42,7 +43,17 @@ export interface ClientOptions {
    * `hostToken` or one of its `seatTokens`. Without one a call is a spectator's.
    */
   token?: string;
+  /**
+   * How many times a call that the server refused for load, saying when to send it again
+   * (`retryAfterMs`, as on `TOO_MANY_CALLS`), is sent again after that delay (at most
+   * {@link MAX_RETRY_WAIT_MS}). Every RPC is pure, so this is safe. The call's deadline
+   * covers its retries: a wait that would pass it is not made. Default 0: reject at once.
+   */
+  retries?: number;
 }
+
+/** The longest wait, in milliseconds, on a server's retry hint before a call is sent again. */
+export const MAX_RETRY_WAIT_MS = 10_000;
 
 /** A move given as a `Move`, its init shape, or its text form (`"discard 4D"`). */
 export type MoveLike = Move | MessageInitShape<typeof MoveSchema> | string;
@@ -96,6 +107,16 @@ export interface SuggestMoveExtras {
   seat?: number;
 }
 
+/** Resolves after `ms`, or rejects with `refusal` once `signal` aborts (the caller gave up). */
+function pause(ms: number, signal: AbortSignal | undefined, refusal: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(refusal);
+    const stop = () => { clearTimeout(timer); reject(refusal); };
+    const timer = setTimeout(() => { signal?.removeEventListener("abort", stop); resolve(); }, ms);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+}
+
 /** A move from its text form. */
 export function move(text: string): Move {
   return create(MoveSchema, { text });
@@ -115,6 +136,7 @@ export function firstProgressMove(moves: readonly Move[]): Move {
  */
 export class CanastaClient {
   readonly timeoutMs: number;
+  readonly retries: number;
   private readonly token: string | undefined;
   private readonly headers: Record<string, string>;
 
@@ -122,14 +144,19 @@ export class CanastaClient {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.headers = options.headers ?? {};
     this.token = options.token;
+    this.retries = options.retries ?? 0;
+    if (!Number.isInteger(this.retries) || this.retries < 0) {
+      throw new RangeError(`retries must be a whole number, 0 or more, not ${options.retries}`);
+    }
   }
 
   /** The same client (and transport) sending `token` with every call: a seat's or the host's. */
   withToken(token: string | undefined): CanastaClient {
-    return new CanastaClient(this.transport, { timeoutMs: this.timeoutMs, headers: this.headers, token });
+    return new CanastaClient(this.transport,
+      { timeoutMs: this.timeoutMs, headers: this.headers, token, retries: this.retries });
   }
 
-  private call<I extends DescMessage, O extends DescMessage>(
+  private async call<I extends DescMessage, O extends DescMessage>(
     method: DescMethodUnary<I, O>, input: MessageInitShape<I>, options: CallOptions = {},
   ): Promise<MessageShape<O>> {
     const { token = this.token, ...rest } = options;
@@ -138,11 +165,24 @@ export class CanastaClient {
       for (const name of Object.keys(headers)) if (name.toLowerCase() === "authorization") delete headers[name];
       headers["authorization"] = `Bearer ${token}`;
     }
-    return this.transport.call(method, create(method.input, input), {
-      ...rest,
-      timeoutMs: options.timeoutMs ?? this.timeoutMs,
-      headers,
-    });
+    const request = create(method.input, input);
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const deadline = performance.now() + timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.transport.call(method, request, {
+          ...rest, headers,
+          // a retry gets what is left of the call's deadline
+          timeoutMs: attempt === 0 ? timeoutMs : Math.max(0, deadline - performance.now()),
+        });
+      } catch (err) {
+        const hint = err instanceof CanastaError ? err.retryAfterMs : undefined;
+        if (hint === undefined || attempt >= this.retries) throw err;
+        const wait = Math.min(Math.max(hint, 0), MAX_RETRY_WAIT_MS);
+        if (performance.now() + wait >= deadline) throw err;
+        await pause(wait, options.signal, err);
+      }
+    }
   }
 
   /** The games this server plays, with their rule options. */

@@ -1,5 +1,6 @@
 // The retry hint of a refusal for load (google.rpc.RetryInfo, REST's Retry-After), decoded
-// from real status bytes and real AIP-193 bodies: no server needed.
+// from real status bytes and real AIP-193 bodies, and the client's retries on it: fake
+// servers only.
 import assert from "node:assert/strict";
 import { createServer as createHttp2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
@@ -117,5 +118,104 @@ describe("retryAfterMs over REST (AIP-193 body, Retry-After)", () => {
     assert.equal(await retryAfterMs(429, restBody(), "soon"), undefined);
     assert.equal(await retryAfterMs(429, restBody(), "-1"), undefined);
     assert.equal(await retryAfterMs(429, restBody()), undefined);
+  });
+});
+
+describe("retries: a refusal for load sent again after its hint", () => {
+  /** A REST client whose fetch refuses the first `refusals` calls with `refusal`, then answers `{}`. */
+  function refusedAtFirst(refusals: number, refusal: () => Response, options: { retries?: number; timeoutMs?: number }) {
+    const sent: { at: number; body: string }[] = [];
+    const client = restClient("http://canasta.invalid", {
+      ...options,
+      fetch: async (_url, init) => {
+        sent.push({ at: performance.now(), body: String(init?.body) });
+        return sent.length <= refusals ? refusal() : new Response("{}", { status: 200 });
+      },
+    });
+    return { client, sent };
+  }
+  const busy = (delay?: string) => () => new Response(JSON.stringify(restBody(delay)), { status: 429 });
+  const gaps = (sent: { at: number }[]) => sent.slice(1).map((s, i) => s.at - sent[i]!.at);
+
+  it("sends the same call again after the delay, up to `retries` times, then rejects", async () => {
+    const ok = refusedAtFirst(2, busy("0.200s"), { retries: 2 });
+    const seat = ok.client.withToken("a-seat-token"); // the copy keeps the retries
+    await seat.scoreHand(new Uint8Array([1, 2, 3]));
+    assert.equal(ok.sent.length, 3);
+    assert.ok(ok.sent.every((s) => s.body === ok.sent[0]!.body));
+    assert.ok(gaps(ok.sent).every((g) => g >= 190), String(gaps(ok.sent)));
+
+    const over = refusedAtFirst(3, busy("0.200s"), { retries: 2 });
+    const err = await rejects(over.client.listVariants());
+    assert.equal(err.reason, "TOO_MANY_CALLS");
+    assert.equal(over.sent.length, 3);
+  });
+
+  it("rejects at once by default, and on a refusal without a hint", async () => {
+    const byDefault = refusedAtFirst(1, busy("0.200s"), {});
+    assert.equal((await rejects(byDefault.client.listVariants())).retryAfterMs, 200);
+    assert.equal(byDefault.sent.length, 1);
+    const noHint = refusedAtFirst(1, busy(), { retries: 3 });
+    assert.equal((await rejects(noHint.client.listVariants())).retryAfterMs, undefined);
+    assert.equal(noHint.sent.length, 1);
+    assert.throws(() => restClient("http://canasta.invalid", { retries: -1 }), RangeError);
+  });
+
+  it("keeps to the call's deadline: no wait that would pass it", async () => {
+    const tight = refusedAtFirst(9, busy("0.400s"), { retries: 5, timeoutMs: 1000 });
+    const started = performance.now();
+    await rejects(tight.client.listVariants());
+    // sends at about 0, 0.4 and 0.8 s; a fourth would come after the 1 s deadline
+    assert.equal(tight.sent.length, 3, String(gaps(tight.sent)));
+    assert.ok(performance.now() - started < 1000);
+    const long = refusedAtFirst(9, busy("60s"), { retries: 5, timeoutMs: 5000 });
+    await rejects(long.client.listVariants()); // the wait (10 s at most) passes the deadline
+    assert.equal(long.sent.length, 1);
+  });
+
+  it("stops waiting when the call's signal aborts", async () => {
+    const waiting = refusedAtFirst(9, busy("5s"), { retries: 3, timeoutMs: 30_000 });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 100);
+    const started = performance.now();
+    const err = await rejects(waiting.client.listVariants({ signal: abort.signal }));
+    assert.equal(err.reason, "TOO_MANY_CALLS");
+    assert.ok(performance.now() - started < 2000);
+    assert.equal(waiting.sent.length, 1);
+  });
+
+  it("retries over gRPC too", async () => {
+    // refuses the first two calls trailers-only with the status details, then answers an empty message
+    const details = Buffer.from(statusBytes({ seconds: 0n, nanos: 200_000_000 })).toString("base64");
+    const sessions: { destroy(): void }[] = [];
+    const arrived: number[] = [];
+    const server = createHttp2Server()
+      .on("session", (session) => { sessions.push(session); })
+      .on("stream", (stream) => {
+        arrived.push(performance.now());
+        stream.resume();
+        if (arrived.length <= 2) {
+          stream.respond({
+            ":status": 200, "content-type": "application/grpc", "grpc-status": "8",
+            "grpc-message": "too many calls", "grpc-status-details-bin": details,
+          }, { endStream: true });
+          return;
+        }
+        stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+        stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
+        stream.end(Buffer.alloc(5)); // one uncompressed message of 0 bytes
+      });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const client = grpcClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      { timeoutMs: 5000, retries: 2 });
+    try {
+      const answer = await client.listVariants();
+      assert.equal(answer.variants.length, 0);
+      assert.equal(arrived.length, 3);
+      assert.ok(gaps(arrived.map((at) => ({ at }))).every((g) => g >= 190));
+    } finally {
+      for (const s of sessions) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -22,7 +22,7 @@ from canasta.v1.engine_service_pb2 import (
 )
 from canasta.v1.game_pb2 import Move, SeatView
 
-from canasta_client.client import DEFAULT_TIMEOUT, CanastaClient, move
+from canasta_client.client import DEFAULT_TIMEOUT, MAX_RETRY_WAIT, CanastaClient, move
 from canasta_client.errors import (
     CanastaError,
     DeadlineExceededError,
@@ -40,6 +40,7 @@ __version__ = version("canasta-client")
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "MAX_RETRY_WAIT",
     "ApplyMoveResponse",
     "CanastaClient",
     "CanastaError",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -10,13 +11,16 @@ from canasta.v1 import engine_service_pb2 as pb
 from canasta.v1 import engine_service_pb2_grpc as pb_grpc
 from canasta.v1 import game_pb2
 
-from canasta_client.errors import from_rpc_error
+from canasta_client.errors import CanastaError, from_rpc_error
 
 T = TypeVar("T")
 MoveLike = game_pb2.Move | str
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds each call may take unless the client or the call says otherwise."""
+
+MAX_RETRY_WAIT = 10.0
+"""The longest wait, in seconds, on a server's retry hint before a call is sent again."""
 
 
 def move(text: str) -> game_pb2.Move:
@@ -32,12 +36,18 @@ class CanastaClient:
     client sends its ``token`` with every call, and a call's own ``token=`` wins over
     it (``token=""``: none, a spectator's call).
 
+    With ``retries=N`` a call that the server refused for load and said when to send
+    again (``retry_after``, as on ``TOO_MANY_CALLS``) is sent again after that delay
+    (at most :data:`MAX_RETRY_WAIT`), up to N times. Every RPC is pure, so sending one
+    again is safe. The call's timeout covers its retries: a wait that would pass it is
+    not made, and the refusal is raised. The default, 0, raises it at once.
+
     >>> client = CanastaClient("127.0.0.1:50051")  # doctest: +SKIP
     >>> seat_2 = client.with_token(deal.seat_tokens[2])  # doctest: +SKIP
     """
 
     def __init__(self, target: str = "127.0.0.1:50051", *, token: str | None = None,
-                 timeout: float = DEFAULT_TIMEOUT,
+                 timeout: float = DEFAULT_TIMEOUT, retries: int = 0,
                  channel: grpc.Channel | None = None,
                  credentials: grpc.ChannelCredentials | None = None,
                  metadata: Sequence[tuple[str, str]] = (),
@@ -59,12 +69,15 @@ class CanastaClient:
         self.timeout = timeout
         self.metadata = tuple(metadata)
         self.token = token
+        if retries < 0:
+            raise ValueError(f"retries must be 0 or more, not {retries}")
+        self.retries = retries
 
     def with_token(self, token: str | None) -> CanastaClient:
         """A client sending ``token`` with every call, sharing this one's channel (and
         its lifetime: closing the copy leaves the channel open)."""
-        return CanastaClient(token=token, timeout=self.timeout, channel=self.channel,
-                             metadata=self.metadata)
+        return CanastaClient(token=token, timeout=self.timeout, retries=self.retries,
+                             channel=self.channel, metadata=self.metadata)
 
     def close(self) -> None:
         """Close the channel (if this client made it)."""
@@ -84,11 +97,27 @@ class CanastaClient:
         if token:
             metadata = (*(m for m in metadata if m[0].lower() != "authorization"),
                         ("authorization", f"Bearer {token}"))
-        try:
-            return method(request, timeout=self.timeout if timeout is None else timeout,
-                          metadata=metadata)
-        except grpc.RpcError as err:
-            raise from_rpc_error(err) from None
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        for attempt in range(self.retries + 1):
+            try:
+                return method(request, timeout=max(deadline - time.monotonic(), 0.0),
+                              metadata=metadata)
+            except grpc.RpcError as err:
+                error = from_rpc_error(err)
+            if not self._waited(error, attempt, deadline):
+                break
+        raise error from None
+
+    def _waited(self, error: CanastaError, attempt: int, deadline: float) -> bool:
+        """Whether ``error`` is sent again: the server said when, a retry is left and the
+        wait ends before the call's deadline (then it has waited)."""
+        if error.retry_after is None or attempt >= self.retries:
+            return False
+        wait = min(max(error.retry_after, 0.0), MAX_RETRY_WAIT)
+        if time.monotonic() + wait >= deadline:
+            return False
+        time.sleep(wait)
+        return True
 
     # ---- the RPCs ----------------------------------------------------------------------
 

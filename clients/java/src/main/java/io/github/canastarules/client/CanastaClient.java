@@ -26,6 +26,7 @@ import io.github.canastarules.canasta.v1.ScoreHandResponse;
 import io.github.canastarules.canasta.v1.SuggestMoveRequest;
 import io.github.canastarules.canasta.v1.SuggestMoveResponse;
 import io.grpc.Channel;
+import io.grpc.Deadline;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
@@ -34,6 +35,7 @@ import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -46,10 +48,17 @@ import java.util.function.Function;
  * getSeatTokensList()}). The client sends its token ({@link #withToken}) as {@code
  * authorization: Bearer <token>} with every call; the overloads taking a {@code token} send
  * that one instead ({@code ""}: none, a spectator's call; {@code null}: the client's).
+ *
+ * <p>A client {@link #withRetries} sends a call that the server refused for load, saying when to
+ * send it again ({@link CanastaException#getRetryAfter()}, as on {@code TOO_MANY_CALLS}), again
+ * after that delay, up to that many times.
  */
 public final class CanastaClient implements AutoCloseable {
   /** The deadline of each call unless set otherwise. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The longest wait on a server's retry hint before a call is sent again. */
+  public static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(10);
 
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
@@ -58,12 +67,15 @@ public final class CanastaClient implements AutoCloseable {
   private final ManagedChannel owned;
   private final Duration timeout;
   private final String token;
+  private final int retries;
 
-  private CanastaClient(Channel channel, ManagedChannel owned, Duration timeout, String token) {
+  private CanastaClient(Channel channel, ManagedChannel owned, Duration timeout, String token,
+      int retries) {
     this.stub = CanastaEngineGrpc.newBlockingStub(channel);
     this.owned = owned;
     this.timeout = timeout;
     this.token = token;
+    this.retries = retries;
   }
 
   /** A plaintext client of {@code target} ({@code host:port}). */
@@ -74,17 +86,17 @@ public final class CanastaClient implements AutoCloseable {
   /** A plaintext client of {@code target} with the given per-call timeout. */
   public static CanastaClient connect(String target, Duration timeout) {
     ManagedChannel channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
-    return new CanastaClient(channel, channel, timeout, null);
+    return new CanastaClient(channel, channel, timeout, null, 0);
   }
 
   /** A client over a channel the caller owns (TLS, interceptors, ...) and closes. */
   public static CanastaClient of(Channel channel, Duration timeout) {
-    return new CanastaClient(channel, null, timeout, null);
+    return new CanastaClient(channel, null, timeout, null, 0);
   }
 
   /** The same client with another per-call timeout (sharing the channel). */
   public CanastaClient withTimeout(Duration timeout) {
-    return new CanastaClient(stub.getChannel(), null, timeout, token);
+    return new CanastaClient(stub.getChannel(), null, timeout, token, retries);
   }
 
   /**
@@ -92,7 +104,26 @@ public final class CanastaClient implements AutoCloseable {
    * client that made it): a game's host token, or one seat's token for that player.
    */
   public CanastaClient withToken(String token) {
-    return new CanastaClient(stub.getChannel(), null, timeout, token);
+    return new CanastaClient(stub.getChannel(), null, timeout, token, retries);
+  }
+
+  /**
+   * The same client (sharing the channel: close the client that made it) sending a call that
+   * the server refused with a retry hint again after that delay (at most {@link
+   * #MAX_RETRY_WAIT}), up to {@code retries} times. Every RPC is pure, so this is safe. The
+   * call's timeout covers its retries: a wait that would pass it is not made, and an interrupt
+   * ends a wait. 0, the default, throws the refusal at once; so does a refusal without a hint.
+   */
+  public CanastaClient withRetries(int retries) {
+    if (retries < 0) {
+      throw new IllegalArgumentException("retries must be 0 or more, not " + retries);
+    }
+    return new CanastaClient(stub.getChannel(), null, timeout, token, retries);
+  }
+
+  /** How many times a call refused with a retry hint is sent again. */
+  public int getRetries() {
+    return retries;
   }
 
   /** The per-call timeout. */
@@ -111,17 +142,45 @@ public final class CanastaClient implements AutoCloseable {
 
   private <T> T call(String callToken, Function<CanastaEngineGrpc.CanastaEngineBlockingStub, T> rpc) {
     String credential = callToken != null ? callToken : token;
-    CanastaEngineGrpc.CanastaEngineBlockingStub s =
-        stub.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    Deadline deadline = Deadline.after(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    CanastaEngineGrpc.CanastaEngineBlockingStub s = stub.withDeadline(deadline);
     if (credential != null && !credential.isEmpty()) {
       Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + credential);
       s = s.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
     }
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return rpc.apply(s);
+      } catch (StatusRuntimeException e) {
+        CanastaException refusal = CanastaException.from(e);
+        if (!waited(refusal, attempt, deadline)) {
+          throw refusal;
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether {@code refusal} is sent again: the server said when, a retry is left and the wait
+   * ends before the call's deadline (then it has waited).
+   */
+  private boolean waited(CanastaException refusal, int attempt, Deadline deadline) {
+    Optional<Duration> hint = refusal.getRetryAfter();
+    if (hint.isEmpty() || attempt >= retries) {
+      return false;
+    }
+    Duration wait = hint.get().isNegative() ? Duration.ZERO
+        : hint.get().compareTo(MAX_RETRY_WAIT) > 0 ? MAX_RETRY_WAIT : hint.get();
+    if (deadline.timeRemaining(TimeUnit.NANOSECONDS) <= wait.toNanos()) {
+      return false;
+    }
     try {
-      return rpc.apply(s);
-    } catch (StatusRuntimeException e) {
-      throw CanastaException.from(e);
+      TimeUnit.NANOSECONDS.sleep(wait.toNanos());
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 

@@ -179,6 +179,37 @@ class CanastaClientTest {
     assertEquals("players", bad.getFieldViolations().get(0).getField());
   }
 
+  /** Request and answer bytes as they are. */
+  private static final MethodDescriptor.Marshaller<byte[]> RAW = new MethodDescriptor.Marshaller<>() {
+    @Override
+    public InputStream stream(byte[] value) {
+      return new ByteArrayInputStream(value);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  };
+
+  /** A started server answering every method with {@code handler}, on raw bytes. */
+  private static Server serving(ServerCalls.UnaryMethod<byte[], byte[]> handler) throws IOException {
+    HandlerRegistry anyMethod = new HandlerRegistry() {
+      @Override
+      public ServerMethodDefinition<?, ?> lookupMethod(String method, String authority) {
+        MethodDescriptor<byte[], byte[]> descriptor = MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(method)
+            .setRequestMarshaller(RAW).setResponseMarshaller(RAW).build();
+        return ServerMethodDefinition.create(descriptor, ServerCalls.asyncUnaryCall(handler));
+      }
+    };
+    return ServerBuilder.forPort(0).fallbackHandlerRegistry(anyMethod).build().start();
+  }
+
   @Test
   void deadlinesAreTypedErrors() throws Exception {
     // a server that refuses the first call (the channel is then connected) and holds every
@@ -186,39 +217,14 @@ class CanastaClientTest {
     // the server sees, and it ends the call
     CompletableFuture<Long> seen = new CompletableFuture<>();
     AtomicInteger calls = new AtomicInteger();
-    MethodDescriptor.Marshaller<byte[]> raw = new MethodDescriptor.Marshaller<>() {
-      @Override
-      public InputStream stream(byte[] value) {
-        return new ByteArrayInputStream(value);
+    Server silent = serving((byte[] request, StreamObserver<byte[]> answer) -> {
+      if (calls.getAndIncrement() == 0) {
+        answer.onError(Status.UNIMPLEMENTED.asRuntimeException());
+        return;
       }
-
-      @Override
-      public byte[] parse(InputStream stream) {
-        try {
-          return stream.readAllBytes();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-    };
-    HandlerRegistry anyMethod = new HandlerRegistry() {
-      @Override
-      public ServerMethodDefinition<?, ?> lookupMethod(String method, String authority) {
-        MethodDescriptor<byte[], byte[]> descriptor = MethodDescriptor.<byte[], byte[]>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName(method)
-            .setRequestMarshaller(raw).setResponseMarshaller(raw).build();
-        return ServerMethodDefinition.create(descriptor, ServerCalls.asyncUnaryCall(
-            (byte[] request, StreamObserver<byte[]> answer) -> {
-              if (calls.getAndIncrement() == 0) {
-                answer.onError(Status.UNIMPLEMENTED.asRuntimeException());
-                return;
-              }
-              Deadline deadline = Context.current().getDeadline();
-              seen.complete(deadline == null ? -1L : deadline.timeRemaining(TimeUnit.MILLISECONDS));
-            }));
-      }
-    };
-    Server silent = ServerBuilder.forPort(0).fallbackHandlerRegistry(anyMethod).build().start();
+      Deadline deadline = Context.current().getDeadline();
+      seen.complete(deadline == null ? -1L : deadline.timeRemaining(TimeUnit.MILLISECONDS));
+    });
     try (CanastaClient connected = CanastaClient.connect("127.0.0.1:" + silent.getPort(),
         Duration.ofSeconds(30))) {
       CanastaException first = assertThrows(CanastaException.class, connected::listVariants);
@@ -286,6 +292,99 @@ class CanastaClientTest {
     assertEquals("TOO_MANY_CALLS", e.getReason());
     assertEquals(Optional.empty(),
         CanastaException.from(Status.UNAVAILABLE.asRuntimeException()).getRetryAfter());
+  }
+
+  // ---- retries on the hint, against a server that is busy at first ---------------------
+
+  /** Arrival times (ms) of the calls at a server that refuses the first few. */
+  private static final class BusyAtFirst implements AutoCloseable {
+    final List<Long> arrived = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final Server server;
+
+    BusyAtFirst(int refusals, RetryInfo hint) throws IOException {
+      server = serving((byte[] request, StreamObserver<byte[]> answer) -> {
+        arrived.add(System.nanoTime() / 1_000_000);
+        if (arrived.size() <= refusals) {
+          answer.onError(tooManyCalls(hint));
+        } else {
+          answer.onNext(new byte[0]);
+          answer.onCompleted();
+        }
+      });
+    }
+
+    CanastaClient client(Duration timeout) {
+      return CanastaClient.connect("127.0.0.1:" + server.getPort(), timeout);
+    }
+
+    void assertGapsAtLeast(long ms) {
+      for (int i = 1; i < arrived.size(); i++) {
+        long gap = arrived.get(i) - arrived.get(i - 1);
+        assertTrue(gap >= ms, "call " + (i + 1) + " came " + gap + " ms after the refusal");
+      }
+    }
+
+    @Override
+    public void close() {
+      server.shutdownNow();
+    }
+  }
+
+  @Test
+  void retriesSendACallRefusedForLoadAgain() throws Exception {
+    // two refusals, two retries: answered on the third call, each after the hint's delay;
+    // withToken's copy keeps the retries
+    try (BusyAtFirst busy = new BusyAtFirst(2, retryAfter(0, 200_000_000));
+         CanastaClient made = busy.client(Duration.ofSeconds(10))) {
+      CanastaClient seat = made.withRetries(2).withToken("a-seat-token");
+      assertEquals(2, seat.getRetries());
+      assertEquals(0, seat.listVariants().getVariantsCount());
+      assertEquals(3, busy.arrived.size());
+      busy.assertGapsAtLeast(190);
+    }
+    // three refusals, two retries: the third refusal is thrown
+    try (BusyAtFirst busy = new BusyAtFirst(3, retryAfter(0, 200_000_000));
+         CanastaClient made = busy.client(Duration.ofSeconds(10))) {
+      CanastaException e = assertThrows(CanastaException.class, made.withRetries(2)::listVariants);
+      assertEquals("TOO_MANY_CALLS", e.getReason());
+      assertEquals(3, busy.arrived.size());
+    }
+  }
+
+  @Test
+  void withoutRetriesOrAHintTheRefusalComesAtOnce() throws Exception {
+    try (BusyAtFirst busy = new BusyAtFirst(5, retryAfter(0, 200_000_000));
+         CanastaClient made = busy.client(Duration.ofSeconds(10))) {
+      CanastaException e = assertThrows(CanastaException.class, made::listVariants);
+      assertEquals(Optional.of(Duration.ofMillis(200)), e.getRetryAfter());
+      assertEquals(1, busy.arrived.size());
+    }
+    try (BusyAtFirst busy = new BusyAtFirst(5, null);
+         CanastaClient made = busy.client(Duration.ofSeconds(10))) {
+      CanastaException e = assertThrows(CanastaException.class, made.withRetries(3)::listVariants);
+      assertEquals(Optional.empty(), e.getRetryAfter());
+      assertEquals(1, busy.arrived.size());
+      assertThrows(IllegalArgumentException.class, () -> made.withRetries(-1));
+    }
+  }
+
+  @Test
+  void retriesKeepToTheCallsTimeout() throws Exception {
+    // hints of 400 ms under a 1 s timeout: sent at about 0, 0.4 and 0.8 s, never after it
+    try (BusyAtFirst busy = new BusyAtFirst(9, retryAfter(0, 400_000_000));
+         CanastaClient made = busy.client(Duration.ofSeconds(1))) {
+      long started = System.nanoTime();
+      assertThrows(CanastaException.class, made.withRetries(5)::listVariants);
+      assertTrue(System.nanoTime() - started < 1_000_000_000L);
+      assertEquals(3, busy.arrived.size());
+      busy.assertGapsAtLeast(390);
+    }
+    // a minute's hint is waited MAX_RETRY_WAIT at most, which still passes a 5 s timeout
+    try (BusyAtFirst busy = new BusyAtFirst(9, retryAfter(60, 0));
+         CanastaClient made = busy.client(Duration.ofSeconds(5))) {
+      assertThrows(CanastaException.class, made.withRetries(5)::listVariants);
+      assertEquals(1, busy.arrived.size());
+    }
   }
 
   @Test

@@ -1,0 +1,171 @@
+package canasta_test
+
+import (
+	"context"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	canasta "github.com/canasta-rules/canasta/clients/go"
+	pb "github.com/canasta-rules/canasta/clients/go/gen/canasta/v1"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
+	"google.golang.org/protobuf/types/known/durationpb"
+)
+
+// busyAtFirst serves a server that refuses its first refusals calls with TOO_MANY_CALLS
+// (RESOURCE_EXHAUSTED, and a RetryInfo of hint unless it is 0), then answers an empty
+// message; it returns the server's address and the times the calls arrived.
+func busyAtFirst(t *testing.T, refusals int, hint time.Duration) (string, func() []time.Time) {
+	t.Helper()
+	details := []protoadapt.MessageV1{&errdetails.ErrorInfo{Reason: "TOO_MANY_CALLS", Domain: "canasta.rules"}}
+	if hint > 0 {
+		details = append(details, &errdetails.RetryInfo{RetryDelay: durationpb.New(hint)})
+	}
+	st, err := status.New(codes.ResourceExhausted, "too many calls").WithDetails(details...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var arrived []time.Time
+	server := grpc.NewServer(grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
+		mu.Lock()
+		arrived = append(arrived, time.Now())
+		n := len(arrived)
+		mu.Unlock()
+		if n <= refusals {
+			return st.Err()
+		}
+		if err := stream.RecvMsg(&pb.ListVariantsRequest{}); err != nil {
+			return err
+		}
+		return stream.SendMsg(&pb.ListVariantsResponse{})
+	}))
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = server.Serve(lis) }()
+	t.Cleanup(server.Stop)
+	return lis.Addr().String(), func() []time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]time.Time(nil), arrived...)
+	}
+}
+
+func client(t *testing.T, addr string, opts ...canasta.Option) *canasta.Client {
+	t.Helper()
+	c, err := canasta.Dial(addr, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func gapsAtLeast(t *testing.T, arrived []time.Time, least time.Duration) {
+	t.Helper()
+	for i := 1; i < len(arrived); i++ {
+		if gap := arrived[i].Sub(arrived[i-1]); gap < least {
+			t.Fatalf("call %d came %v after the refusal, before the %v asked", i+1, gap, least)
+		}
+	}
+}
+
+func TestRetriesSendACallRefusedForLoadAgain(t *testing.T) {
+	// two refusals, two retries: answered on the third call, each after the hint's delay;
+	// the client's WithToken copy keeps its retries
+	addr, arrived := busyAtFirst(t, 2, 200*time.Millisecond)
+	c := client(t, addr, canasta.WithRetries(2)).WithToken("a-seat-token")
+	if _, err := c.ListVariants(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(arrived()); n != 3 {
+		t.Fatalf("%d calls, want 3", n)
+	}
+	gapsAtLeast(t, arrived(), 190*time.Millisecond)
+
+	// three refusals, two retries: the third refusal is returned
+	addr, arrived = busyAtFirst(t, 3, 200*time.Millisecond)
+	_, err := client(t, addr, canasta.WithRetries(2)).ListVariants(context.Background())
+	if cerr := asError(t, err); cerr.Reason != "TOO_MANY_CALLS" || cerr.RetryAfter != 200*time.Millisecond {
+		t.Fatalf("got %v", cerr)
+	}
+	if n := len(arrived()); n != 3 {
+		t.Fatalf("%d calls, want 3", n)
+	}
+}
+
+func TestWithoutRetriesOrAHintTheRefusalComesAtOnce(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		hint    time.Duration
+		options []canasta.Option
+	}{
+		{"default", 200 * time.Millisecond, nil},
+		{"below zero", 200 * time.Millisecond, []canasta.Option{canasta.WithRetries(-1)}},
+		{"no hint", 0, []canasta.Option{canasta.WithRetries(3)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			addr, arrived := busyAtFirst(t, 5, c.hint)
+			_, err := client(t, addr, c.options...).ListVariants(context.Background())
+			if cerr := asError(t, err); cerr.Reason != "TOO_MANY_CALLS" || cerr.RetryAfter != c.hint {
+				t.Fatalf("got %v", cerr)
+			}
+			if n := len(arrived()); n != 1 {
+				t.Fatalf("%d calls, want 1", n)
+			}
+		})
+	}
+}
+
+func TestRetriesKeepToTheCallsDeadline(t *testing.T) {
+	// hints of 400 ms under a 1 s timeout: sent at about 0, 0.4 and 0.8 s, never after it
+	addr, arrived := busyAtFirst(t, 9, 400*time.Millisecond)
+	c := client(t, addr, canasta.WithRetries(5), canasta.WithTimeout(time.Second))
+	started := time.Now()
+	_, err := c.ListVariants(context.Background())
+	if cerr := asError(t, err); cerr.Reason != "TOO_MANY_CALLS" {
+		t.Fatalf("got %v", cerr)
+	}
+	if took := time.Since(started); took >= time.Second {
+		t.Fatalf("took %v, past the timeout", took)
+	}
+	if n := len(arrived()); n != 3 {
+		t.Fatalf("%d calls, want 3", n)
+	}
+	gapsAtLeast(t, arrived(), 390*time.Millisecond)
+
+	// a minute's hint is waited MaxRetryWait at most, which still passes a 5 s timeout
+	addr, arrived = busyAtFirst(t, 9, time.Minute)
+	c = client(t, addr, canasta.WithRetries(5), canasta.WithTimeout(5*time.Second))
+	if _, err = c.ListVariants(context.Background()); asError(t, err).Reason != "TOO_MANY_CALLS" {
+		t.Fatalf("got %v", err)
+	}
+	if n := len(arrived()); n != 1 {
+		t.Fatalf("%d calls, want 1", n)
+	}
+}
+
+func TestACancelledContextEndsTheWait(t *testing.T) {
+	addr, arrived := busyAtFirst(t, 9, 5*time.Second)
+	c := client(t, addr, canasta.WithRetries(3), canasta.WithTimeout(30*time.Second))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	started := time.Now()
+	_, err := c.ListVariants(ctx)
+	if cerr := asError(t, err); cerr.Reason != "TOO_MANY_CALLS" {
+		t.Fatalf("got %v", cerr)
+	}
+	if took := time.Since(started); took >= 2*time.Second {
+		t.Fatalf("took %v: the wait went on after the cancel", took)
+	}
+	if n := len(arrived()); n != 1 {
+		t.Fatalf("%d calls, want 1", n)
+	}
+}
