@@ -291,11 +291,17 @@ def _abort(context: grpc.ServicerContext, err: ServiceError, lang: str, rid: str
     raise AssertionError("abort_with_status returned")
 
 
+PUSHBACK_KEY = "grpc-retry-pushback-ms"
+
+
 def rich_status(err: ServiceError, lang: str, rid: str) -> grpc.Status:
-    """``err`` as a ``google.rpc.Status`` in the trailers, plus our request id."""
+    """``err`` as a ``google.rpc.Status`` in the trailers, plus our request id; a refusal
+    of load also carries its delay as gRPC's retry pushback (gRFC A6), which a channel's
+    own retry policy waits instead of its backoff, in any language."""
     status = rpc_status.to_status(to_status(err, lang, rid))
+    pushback = ((PUSHBACK_KEY, str(err.retry_after_s * 1000)),) if err.retry_after_s else ()
     return _Status(status.code, status.details,
-                   (*status.trailing_metadata, ("x-request-id", rid)))
+                   (*status.trailing_metadata, ("x-request-id", rid), *pushback))
 
 
 def server_options(settings: Settings) -> list[tuple[str, Any]]:

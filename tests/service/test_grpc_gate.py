@@ -6,6 +6,7 @@ with :func:`delay_grpc_calls` until the test lets them go, so "full" is exact.""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from service.api.pb import SERVICE_NAME, api
+from service.api.pb import SERVICE_NAME, api, api_grpc
 from service.ops.metrics import REGISTRY
 from service.sealing.keys import KeyRing, new_key_entry
 from tests.service.helpers import Failure, call_grpc, grpc_failure, ok
@@ -168,3 +169,49 @@ def test_a_call_cancelled_while_queued_leaves_the_gate(monkeypatch: pytest.Monke
             _until(lambda: server.app.gate.in_flight == 3, "the limit shrank")
             holder.release()
             assert all(f.result(timeout=30).header.seq == 0 for f in again)
+
+
+def _retrying_channel(target: str, attempts: int) -> grpc.Channel:
+    """A channel whose own retry policy (gRFC A6) sends a Deal refused with
+    RESOURCE_EXHAUSTED again, after a backoff of 10 ms unless the server pushes back."""
+    config = {"methodConfig": [{
+        "name": [{"service": SERVICE_NAME}],
+        "retryPolicy": {"maxAttempts": attempts, "initialBackoff": "0.01s",
+                        "maxBackoff": "0.01s", "backoffMultiplier": 1,
+                        "retryableStatusCodes": ["RESOURCE_EXHAUSTED"]}}]}
+    return grpc.insecure_channel(target, options=[
+        ("grpc.enable_retries", 1), ("grpc.service_config", json.dumps(config))])
+
+
+def test_a_refusal_of_load_pushes_a_retry_policy_back(monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    """TOO_MANY_CALLS carries its RetryInfo delay as ``grpc-retry-pushback-ms`` (1000), so a
+    client's own gRPC retry policy waits it instead of its backoff: a Deal refused while
+    the gate is full, released 0.3 s later, comes back answered after about 1 s, on the
+    policy's second attempt, where a 10 ms backoff would have met the full gate again."""
+    with held_server(monkeypatch, max_concurrent_rpcs=1, grpc_threads=2) as (server, holder):
+        channel, stub = server.stub()
+        with channel:
+            slow = stub.Deal.future(DEAL, timeout=60, metadata=HOLD)
+            holder.wait_inside(1)
+            _until(lambda: server.app.gate.in_flight == 1, "the gate did not fill")
+            try:
+                stub.Deal(DEAL, timeout=10)
+            except grpc.RpcError as err:
+                assert ("grpc-retry-pushback-ms", "1000") in (err.trailing_metadata() or ())
+            else:
+                raise AssertionError("a call got past the full gate")
+            refused_before = _rejected("TOO_MANY_CALLS")
+            with _retrying_channel(server.grpc_target, 2) as retrying:
+                grpc.channel_ready_future(retrying).result(timeout=10)
+                started = time.monotonic()
+                retried = api_grpc.CanastaEngineStub(retrying).Deal.future(DEAL, timeout=20)
+                _until(lambda: _rejected("TOO_MANY_CALLS") > refused_before,
+                       "the first attempt was not refused")
+                time.sleep(0.3)
+                holder.release()
+                assert slow.result(timeout=30).header.seq == 0
+                assert retried.result(timeout=30).header.seq == 0
+                took = time.monotonic() - started
+            assert _rejected("TOO_MANY_CALLS") - refused_before == 1
+            assert took >= 0.95, took  # the server's 1 s, not the policy's 10 ms
