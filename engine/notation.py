@@ -217,9 +217,26 @@ def _import(text: str) -> State:
     _check(state)
     if "result" in r.fields:
         went_out, concealed = r.ints("result", 2)
+        _check_result(state, went_out, concealed)
         state = evolve(state, result=hand_result(state, went_out, bool(concealed)))
     _check_phase(state)
+    if state.result is not None and state.result.went_out >= 0 \
+            and state.hands[state.result.went_out]:  # CL-OUT-1
+        raise BadInput(Reason.BAD_NOTATION, "the seat that went out holds no card")
     return state
+
+
+def _check_result(state: State, went_out: int, concealed: int) -> None:
+    """The result line's values as play writes them (CL-TURN-4): a seat went out, or
+    nobody did (-1, the stock ran out); and only a seat that went out went out concealed
+    (CL-OUT-10). That seat holds no card (CL-OUT-1), checked once the phase is."""
+    n = state.rules.players
+    if not -1 <= went_out < n:
+        raise BadInput(Reason.BAD_NOTATION,
+                       f"the seat that went out is -1 (nobody) or 0 to {n - 1}, not {went_out}")
+    if concealed not in (0, 1) or (concealed and went_out < 0):
+        raise BadInput(Reason.BAD_NOTATION,
+                       "the result's concealed flag is 0, or 1 for a seat that went out")
 
 
 def _check_phase(state: State) -> None:

@@ -87,3 +87,30 @@ def test_an_asked_partner_answers_back_into_the_asking_phase() -> None:
     state = import_position(CANASTA + "phase: permission\nasked: 1 - meld\ndrew: stock\nstock: *\n")
     assert state.awaited == 2 and [str(m) for m in legal_moves(state)] == ["yes", "no"]
     assert apply(state, parse_move("no")).phase is Phase.MELD
+
+
+OVER = "phase: hand_over\nstock: *\n"
+
+
+@pytest.mark.parametrize(("result", "message"), [
+    ("4 0", "the seat that went out is -1 (nobody) or 0 to 3, not 4"),
+    ("-2 0", "the seat that went out is -1 (nobody) or 0 to 3, not -2"),
+    ("2147483648 0", "the seat that went out is -1 (nobody) or 0 to 3, not 2147483648"),
+    ("1 0", "the seat that went out holds no card"),
+    ("0 2", "the result's concealed flag is 0, or 1 for a seat that went out"),
+    ("-1 1", "the result's concealed flag is 0, or 1 for a seat that went out"),
+])
+def test_a_canasta_result_names_a_seat_that_went_out_with_no_card(result: str,
+                                                                   message: str) -> None:
+    """CL-TURN-4, CL-OUT-1, CL-OUT-10: a hand ends with a seat going out, its hand empty,
+    or with nobody (-1); only a seat that went out goes out concealed. Read before, a seat
+    beyond the table was accepted (2^31 made every answer with a view INTERNAL), as were
+    a seat holding cards and a concealed hand nobody went out of."""
+    head = CANASTA.replace("hand0: *11", "hand0: -")
+    with pytest.raises(BadInput) as err:
+        import_position(head + OVER + f"result: {result}\n")
+    assert err.value.reason is Reason.BAD_NOTATION
+    assert err.value.message == message
+    for fine in ("0 0", "0 1", "-1 0"):
+        state = import_position(head + OVER + f"result: {fine}\n")
+        assert state.result is not None and export_position(state).endswith(f"result: {fine}\n")
