@@ -166,12 +166,14 @@ bench-bots: setup
 	$(PY) bench/expert_bench.py $(BENCH_BOTS_ARGS)
 
 # The fuzzers of tests/hardening (REST from /openapi.json with schemathesis, raw gRPC bytes,
-# the snapshot opener, credentials) with FUZZ_EXAMPLES cases per operation and mode (make test: 55).
+# the snapshot opener, credentials, damaged position and record texts) with FUZZ_EXAMPLES cases
+# per operation and mode (make test: 55).
 FUZZ_EXAMPLES ?= 1100
 fuzz: setup
 	CANASTA_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -p no:cacheprovider \
 	  tests/hardening/test_openapi_fuzz.py tests/hardening/test_grpc_fuzz.py \
-	  tests/hardening/test_snapshot_fuzz.py tests/hardening/test_credential_fuzz.py
+	  tests/hardening/test_snapshot_fuzz.py tests/hardening/test_credential_fuzz.py \
+	  tests/hardening/test_text_fuzz.py
 
 # A mixed load of legal and bad calls on a real server (bench/soak.py; SOAK_ARGS, e.g.
 # --seconds 300): fails on any unexpected answer or RSS growth of 10%; bench/results/soak.json.

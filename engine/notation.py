@@ -138,6 +138,8 @@ def _parse_melds(rules: RuleSet, text: str) -> tuple[MeldPile, ...]:
         label, _, owner = head.strip().partition("@")
         if not sep or not owner.strip().isdigit():
             raise BadInput(Reason.BAD_NOTATION, f"a meld is 'RANK@SEAT: cards', not {part!r}")
+        if not cards.strip():  # play never empties a meld, and '-' is no card
+            raise BadInput(Reason.BAD_NOTATION, f"the meld {head.strip()!r} holds no card")
         meld = make_meld(rules, parse_label(label)[0], parse_cards(cards), int(owner))
         if meld.rank >= WILD_RANK and base_label(meld) != label.strip().upper() or (
                 meld.rank == WILD_RANK and meld.naturals):

@@ -114,3 +114,13 @@ def test_a_canasta_result_names_a_seat_that_went_out_with_no_card(result: str,
     for fine in ("0 0", "0 1", "-1 0"):
         state = import_position(head + OVER + f"result: {fine}\n")
         assert state.result is not None and export_position(state).endswith(f"result: {fine}\n")
+
+
+@pytest.mark.parametrize("meld", ["K@0:", "3@1:  ", "H:5-7@0:", "K@0: KS KH KD | Q@0:"])
+def test_a_canasta_meld_holds_cards(meld: str) -> None:
+    """Play never leaves a meld without cards (CL-MELD-1). Read before, ``K@0:`` made a
+    meld of none, which exported as ``K@0: -``, a text that no longer read back."""
+    with pytest.raises(BadInput) as err:
+        import_position(CANASTA + f"melds0: {meld}\nstock: *\n")
+    assert err.value.reason is Reason.BAD_NOTATION
+    assert err.value.message.startswith("the meld ") and "holds no card" in err.value.message
