@@ -179,13 +179,13 @@ def methods_by_header(source: str, header: str, param_name: Callable[[str], str]
     return found
 
 
-def python_methods(source: str) -> dict[str, list[Method]]:
-    """The methods of class CanastaClient, from its syntax tree."""
+def python_methods(source: str, name: str = "CanastaClient") -> dict[str, list[Method]]:
+    """The methods (coroutines too) of class ``name``, from its syntax tree."""
     tree = ast.parse(source)
-    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "CanastaClient")
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
     found: dict[str, list[Method]] = {}
     for fn in cls.body:
-        if isinstance(fn, ast.FunctionDef):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             params = [a.arg for a in [*fn.args.args[1:], *fn.args.kwonlyargs]]
             found[fn.name] = [Method(params, ast.unparse(fn.args), ast.unparse(fn))]
     return found
@@ -217,6 +217,10 @@ def ts_extras(source: str) -> dict[str, list[str]]:
 VIEW = "GetView"  # the one name that is not the RPC's: a client's view of a snapshot
 PARITY: list[Sdk] = [
     Sdk("python", "python/src/canasta_client/client.py", python_methods,
+        lambda rpc: "view" if rpc == VIEW else snake(rpc), lambda rpc: f"self.stub.{rpc}",
+        lambda f: f, lambda req, m: False, lambda m: "token" in m.params, "with_token"),
+    Sdk("python-aio", "python/src/canasta_client/aio.py",
+        lambda s: python_methods(s, "AsyncCanastaClient"),
         lambda rpc: "view" if rpc == VIEW else snake(rpc), lambda rpc: f"self.stub.{rpc}",
         lambda f: f, lambda req, m: False, lambda m: "token" in m.params, "with_token"),
     Sdk("typescript", "typescript/src/client.ts",
@@ -390,7 +394,8 @@ def install_python(s: Scratch) -> None:
     with zipfile.ZipFile(wheel) as z:
         expect_members(wheel.name, set(z.namelist()), [
             r"canasta/v1/engine_service_pb2\.py", r"canasta/v1/engine_service_pb2_grpc\.pyi",
-            r"canasta/v1/py\.typed", r"canasta_client/client\.py", r"canasta_client/py\.typed",
+            r"canasta/v1/py\.typed", r"canasta_client/client\.py", r"canasta_client/aio\.py",
+            r"canasta_client/_calls\.py", r"canasta_client/py\.typed",
             r"canasta_client-[^/]+\.dist-info/licenses/LICENSE"], r"^(tests|build)/")
     with tarfile.open(sdist) as t:
         names = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}

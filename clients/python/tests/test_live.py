@@ -28,7 +28,8 @@ from canasta_client import (
     __version__,
     move,
 )
-from google.rpc import code_pb2, error_details_pb2, status_pb2
+from fakes import busy_at_first, status
+from google.rpc import code_pb2
 
 SDK = Path(__file__).resolve().parent.parent
 MAX_MOVES = 2000
@@ -159,38 +160,13 @@ def test_deadline_is_a_typed_error() -> None:
     assert len(seen) == 1 and seen[0] is not None and 0 < seen[0] <= 0.31, seen
 
 
-def _refusing(code: grpc.StatusCode, status: status_pb2.Status) -> grpc.Server:
-    """A server that refuses every call with ``code`` and ``status`` in its details
-    trailer, as the service sends them."""
-    def refuse(request: bytes, context: grpc.ServicerContext) -> bytes:
-        context.set_trailing_metadata((("grpc-status-details-bin", status.SerializeToString()),))
-        context.abort(code, status.message)
-
-    class Refuse(grpc.GenericRpcHandler):
-        def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
-            return grpc.unary_unary_rpc_method_handler(refuse)
-
-    return grpc.server(ThreadPoolExecutor(1), handlers=[Refuse()])
-
-
-def _status(code: int, reason: str, *delays: float) -> status_pb2.Status:
-    status = status_pb2.Status(code=code, message="the server is busy")
-    status.details.add().Pack(error_details_pb2.ErrorInfo(
-        reason=reason, domain="canasta.v1", metadata={"limit": "64"}))
-    for delay in delays:
-        retry = error_details_pb2.RetryInfo()
-        retry.retry_delay.FromMilliseconds(round(delay * 1000))
-        status.details.add().Pack(retry)
-    return status
-
-
 @pytest.mark.parametrize(("delays", "expected"), [((1.0,), 1.0), ((1.5,), 1.5), ((), None)])
 def test_a_refusal_of_load_says_when_to_retry(delays: tuple[float, ...],
                                               expected: float | None) -> None:
     """TOO_MANY_CALLS (RESOURCE_EXHAUSTED) is a ResourceExhaustedError whose retry_after
     is the RetryInfo the server sent (the service sends 1 s), or None without one."""
-    server = _refusing(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                       _status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", *delays))
+    server, _ = busy_at_first(
+        1, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", *delays))
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:
@@ -204,39 +180,14 @@ def test_a_refusal_of_load_says_when_to_retry(delays: tuple[float, ...],
     assert caught.value.retry_after == expected
 
 
-def _refusing_at_first(refusals: int, status: status_pb2.Status
-                       ) -> tuple[grpc.Server, list[float]]:
-    """A server that refuses its first ``refusals`` calls with ``status`` (its code as the
-    call's) and then answers an empty message; and the times the calls arrived."""
-    arrived: list[float] = []
-
-    def answer(request: bytes, context: grpc.ServicerContext) -> bytes:
-        arrived.append(time.monotonic())
-        if len(arrived) <= refusals:
-            context.set_trailing_metadata(
-                (("grpc-status-details-bin", status.SerializeToString()),))
-            context.abort(_GRPC_CODES[status.code], status.message)
-        return b""
-
-    class Answer(grpc.GenericRpcHandler):
-        def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
-            return grpc.unary_unary_rpc_method_handler(answer)
-
-    server = grpc.server(ThreadPoolExecutor(1), handlers=[Answer()])
-    return server, arrived
-
-
-_GRPC_CODES = {c.value[0]: c for c in grpc.StatusCode}
-
-
 @pytest.mark.parametrize(("refusals", "retries", "answered"),
                          [(2, 2, True), (3, 2, False), (1, 0, False)])
 def test_retries_send_a_call_refused_for_load_again(refusals: int, retries: int,
                                                     answered: bool) -> None:
     """With ``retries=N`` a TOO_MANY_CALLS that carries RetryInfo is sent again after its
     delay, up to N times; then the refusal is raised. The default (0) raises at once."""
-    server, arrived = _refusing_at_first(
-        refusals, _status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 0.2))
+    server, arrived = busy_at_first(
+        refusals, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 0.2))
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:
@@ -258,8 +209,8 @@ def test_retries_send_a_call_refused_for_load_again(refusals: int, retries: int,
 
 def test_a_refusal_without_a_hint_is_not_sent_again() -> None:
     """RESOURCE_EXHAUSTED without RetryInfo is a limit no wait lifts: raised at once."""
-    server, arrived = _refusing_at_first(
-        5, _status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS"))
+    server, arrived = busy_at_first(
+        5, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS"))
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:
@@ -275,9 +226,9 @@ def test_a_refusal_without_a_hint_is_not_sent_again() -> None:
 def test_retries_keep_to_the_calls_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hint longer than MAX_RETRY_WAIT is waited MAX_RETRY_WAIT, and a wait that would
     pass the call's timeout is not made: the refusal is raised before the timeout."""
-    monkeypatch.setattr("canasta_client.client.MAX_RETRY_WAIT", 0.4)
-    server, arrived = _refusing_at_first(
-        5, _status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 60.0))
+    monkeypatch.setattr("canasta_client._calls.MAX_RETRY_WAIT", 0.4)
+    server, arrived = busy_at_first(
+        5, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 60.0))
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:

@@ -2,7 +2,8 @@
 
 The generated messages and stubs are in ``canasta.v1`` (``game_pb2``,
 ``engine_service_pb2``, ``engine_service_pb2_grpc``); this package adds a client
-with deadlines and typed errors.
+with deadlines, credentials, retries and typed errors: :class:`CanastaClient`, and
+:class:`AsyncCanastaClient` for asyncio.
 """
 
 from importlib.metadata import version
@@ -22,7 +23,9 @@ from canasta.v1.engine_service_pb2 import (
 )
 from canasta.v1.game_pb2 import Move, SeatView
 
-from canasta_client.client import DEFAULT_TIMEOUT, MAX_RETRY_WAIT, CanastaClient, move
+from canasta_client._calls import DEFAULT_TIMEOUT, MAX_RETRY_WAIT, move
+from canasta_client.aio import AsyncCanastaClient
+from canasta_client.client import CanastaClient
 from canasta_client.errors import (
     CanastaError,
     DeadlineExceededError,
@@ -42,6 +45,7 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "MAX_RETRY_WAIT",
     "ApplyMoveResponse",
+    "AsyncCanastaClient",
     "CanastaClient",
     "CanastaError",
     "DealResponse",

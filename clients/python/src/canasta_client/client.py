@@ -11,24 +11,14 @@ from canasta.v1 import engine_service_pb2 as pb
 from canasta.v1 import engine_service_pb2_grpc as pb_grpc
 from canasta.v1 import game_pb2
 
-from canasta_client.errors import CanastaError, from_rpc_error
+from canasta_client import _calls as req
+from canasta_client._calls import DEFAULT_TIMEOUT, MoveLike, Settings
+from canasta_client.errors import from_rpc_error
 
 T = TypeVar("T")
-MoveLike = game_pb2.Move | str
-
-DEFAULT_TIMEOUT = 10.0
-"""Seconds each call may take unless the client or the call says otherwise."""
-
-MAX_RETRY_WAIT = 10.0
-"""The longest wait, in seconds, on a server's retry hint before a call is sent again."""
 
 
-def move(text: str) -> game_pb2.Move:
-    """A move from its text form (``"draw"``, ``"meld KS KH KD"``, ``"discard 4D"``, ...)."""
-    return game_pb2.Move(text=text)
-
-
-class CanastaClient:
+class CanastaClient(Settings):
     """A client of one server. Every method takes ``timeout`` (seconds) and raises
     :class:`~canasta_client.CanastaError` (or a subclass) with the server's reason code.
 
@@ -38,9 +28,10 @@ class CanastaClient:
 
     With ``retries=N`` a call that the server refused for load and said when to send
     again (``retry_after``, as on ``TOO_MANY_CALLS``) is sent again after that delay
-    (at most :data:`MAX_RETRY_WAIT`), up to N times. Every RPC is pure, so sending one
-    again is safe. The call's timeout covers its retries: a wait that would pass it is
-    not made, and the refusal is raised. The default, 0, raises it at once.
+    (at most :data:`~canasta_client.MAX_RETRY_WAIT`), up to N times. Every RPC is pure,
+    so sending one again is safe. The call's timeout covers its retries: a wait that
+    would pass it is not made, and the refusal is raised. The default, 0, raises it at
+    once. :class:`~canasta_client.AsyncCanastaClient` is the same client for asyncio.
 
     >>> client = CanastaClient("127.0.0.1:50051")  # doctest: +SKIP
     >>> seat_2 = client.with_token(deal.seat_tokens[2])  # doctest: +SKIP
@@ -58,20 +49,9 @@ class CanastaClient:
         ``credentials`` makes a TLS channel; ``metadata`` is sent with every call
         (for example ``("accept-language", "ru")``).
         """
-        if channel is None:
-            channel = (grpc.secure_channel(target, credentials, options=options) if credentials
-                       else grpc.insecure_channel(target, options=options))
-            self._owned = True
-        else:
-            self._owned = False
-        self.channel = channel
-        self.stub = pb_grpc.CanastaEngineStub(channel)
-        self.timeout = timeout
-        self.metadata = tuple(metadata)
-        self.token = token
-        if retries < 0:
-            raise ValueError(f"retries must be 0 or more, not {retries}")
-        self.retries = retries
+        super().__init__(token, timeout, retries, metadata)
+        self.channel: grpc.Channel = self._channel(grpc, target, channel, credentials, options)
+        self.stub: pb_grpc.CanastaEngineStub = pb_grpc.CanastaEngineStub(self.channel)
 
     def with_token(self, token: str | None) -> CanastaClient:
         """A client sending ``token`` with every call, sharing this one's channel (and
@@ -92,32 +72,19 @@ class CanastaClient:
 
     def _call(self, method: Callable[..., T], request: Any, timeout: float | None,
               token: str | None = None) -> T:
-        token = self.token if token is None else token
-        metadata = self.metadata
-        if token:
-            metadata = (*(m for m in metadata if m[0].lower() != "authorization"),
-                        ("authorization", f"Bearer {token}"))
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        metadata = self._metadata(token)
+        deadline = self._deadline(timeout)
         for attempt in range(self.retries + 1):
             try:
                 return method(request, timeout=max(deadline - time.monotonic(), 0.0),
                               metadata=metadata)
             except grpc.RpcError as err:
                 error = from_rpc_error(err)
-            if not self._waited(error, attempt, deadline):
+            wait = self._retry_wait(error, attempt, deadline)
+            if wait is None:
                 break
+            time.sleep(wait)
         raise error from None
-
-    def _waited(self, error: CanastaError, attempt: int, deadline: float) -> bool:
-        """Whether ``error`` is sent again: the server said when, a retry is left and the
-        wait ends before the call's deadline (then it has waited)."""
-        if error.retry_after is None or attempt >= self.retries:
-            return False
-        wait = min(max(error.retry_after, 0.0), MAX_RETRY_WAIT)
-        if time.monotonic() + wait >= deadline:
-            return False
-        time.sleep(wait)
-        return True
 
     # ---- the RPCs ----------------------------------------------------------------------
 
@@ -130,13 +97,8 @@ class CanastaClient:
              view_seat: int | None = None,
              timeout: float | None = None) -> pb.DealResponse:
         """Deal the first hand of a new game (``seed`` decides the shuffle)."""
-        request = pb.DealRequest(variant=variant, players=players, options=dict(options or {}),
-                                 deck=list(deck))
-        if seed is not None:
-            request.seed = seed
-        if view_seat is not None:
-            request.view_seat = view_seat
-        return self._call(self.stub.Deal, request, timeout)
+        return self._call(self.stub.Deal,
+                          req.deal(variant, players, seed, options, deck, view_seat), timeout)
 
     def legal_moves(self, snapshot: bytes, *, page_size: int = 0, page_token: str = "",
                     token: str | None = None,
@@ -168,22 +130,12 @@ class CanastaClient:
                    timeout: float | None = None) -> pb.ApplyMoveResponse:
         """Apply one move (a :class:`Move`, such as one ``legal_moves`` listed, or its text):
         the host's credential moves for any seat, a seat's for that seat only."""
-        request = pb.ApplyMoveRequest(
-            snapshot=snapshot,
-            move=game_pb2.Move(text=move) if isinstance(move, str) else move)
-        if expected_seq is not None:
-            request.expected_seq = expected_seq
-        if seat is not None:
-            request.seat = seat
-        if view_seat is not None:
-            request.view_seat = view_seat
-        if expected_game_id is not None:
-            request.expected_game_id = expected_game_id
+        request = req.apply_move(snapshot, move, expected_seq, seat, view_seat, expected_game_id)
         return self._call(self.stub.ApplyMove, request, timeout, token)
 
     def play(self, snapshot: bytes, text: str, **kwargs: Any) -> pb.ApplyMoveResponse:
         """Play a move given in its text form, such as ``"discard 4D"`` (see :meth:`apply_move`)."""
-        return self.apply_move(snapshot, move(text), **kwargs)
+        return self.apply_move(snapshot, text, **kwargs)
 
     def score_hand(self, snapshot: bytes, *, token: str | None = None,
                    timeout: float | None = None) -> pb.ScoreHandResponse:
@@ -196,31 +148,20 @@ class CanastaClient:
                   expected_game_id: str | None = None, token: str | None = None,
                   timeout: float | None = None) -> pb.NextDealResponse:
         """Deal the next hand once a hand is over (the host's answer carries the tokens)."""
-        request = pb.NextDealRequest(snapshot=snapshot, deck=list(deck))
-        if expected_seq is not None:
-            request.expected_seq = expected_seq
-        if view_seat is not None:
-            request.view_seat = view_seat
-        if expected_game_id is not None:
-            request.expected_game_id = expected_game_id
+        request = req.next_deal(snapshot, deck, expected_seq, view_seat, expected_game_id)
         return self._call(self.stub.NextDeal, request, timeout, token)
 
     def view(self, snapshot: bytes, seat: int | None = None, *, token: str | None = None,
              timeout: float | None = None) -> pb.GetViewResponse:
         """Seat views of a snapshot (``seat`` only: that seat's; ``-1``: the spectator's).
         Unset: every seat's for the host, the credential's own seat's, or the public one."""
-        request = pb.GetViewRequest(snapshot=snapshot)
-        if seat is not None:
-            request.seat = seat
-        return self._call(self.stub.GetView, request, timeout, token)
+        return self._call(self.stub.GetView, req.view(snapshot, seat), timeout, token)
 
     def import_position(self, position: str, *, view_seat: int | None = None,
                         timeout: float | None = None) -> pb.ImportPositionResponse:
         """Start a game from a position in the text notation (answers its tokens)."""
-        request = pb.ImportPositionRequest(position=position)
-        if view_seat is not None:
-            request.view_seat = view_seat
-        return self._call(self.stub.ImportPosition, request, timeout)
+        return self._call(self.stub.ImportPosition, req.import_position(position, view_seat),
+                          timeout)
 
     def export_position(self, snapshot: bytes, *, token: str | None = None,
                         timeout: float | None = None) -> pb.ExportPositionResponse:
@@ -235,10 +176,8 @@ class CanastaClient:
         snapshot: the whole record for the host (``view_seat``: a seat's, -1 the public
         one), a seat's own for its token, the public one for a spectator. An empty
         ``record`` starts one at the snapshot."""
-        request = pb.ExportRecordRequest(snapshot=snapshot, record=record)
-        if view_seat is not None:
-            request.view_seat = view_seat
-        return self._call(self.stub.ExportRecord, request, timeout, token)
+        return self._call(self.stub.ExportRecord, req.export_record(snapshot, record, view_seat),
+                          timeout, token)
 
     def suggest_move(self, snapshot: bytes, level: str = "greedy", seed: int = 0, *,
                      seat: int | None = None, budget: int | None = None,
@@ -249,9 +188,5 @@ class CanastaClient:
         expert's playouts (the server's default when unset, clamped to its maximum). The
         same snapshot, level, seed and budget give the same move. Apply it with
         :meth:`apply_move`."""
-        request = pb.SuggestMoveRequest(snapshot=snapshot, level=level, seed=seed)
-        if seat is not None:
-            request.seat = seat
-        if budget is not None:
-            request.budget = budget
-        return self._call(self.stub.SuggestMove, request, timeout, token)
+        return self._call(self.stub.SuggestMove,
+                          req.suggest_move(snapshot, level, seed, seat, budget), timeout, token)

@@ -1,0 +1,125 @@
+"""The request of each RPC from a client method's arguments, and what the two clients
+(:class:`~canasta_client.CanastaClient`, :class:`~canasta_client.AsyncCanastaClient`)
+share: the credential and metadata they send and when a refused call is sent again."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from types import ModuleType
+from typing import Any, TypeVar
+
+import grpc
+from canasta.v1 import engine_service_pb2 as pb
+from canasta.v1 import game_pb2
+from google.protobuf.message import Message
+
+from canasta_client.errors import CanastaError
+
+MoveLike = game_pb2.Move | str
+
+DEFAULT_TIMEOUT = 10.0
+"""Seconds each call may take unless the client or the call says otherwise."""
+
+MAX_RETRY_WAIT = 10.0
+"""The longest wait, in seconds, on a server's retry hint before a call is sent again."""
+
+
+def move(text: str) -> game_pb2.Move:
+    """A move from its text form (``"draw"``, ``"meld KS KH KD"``, ``"discard 4D"``, ...)."""
+    return game_pb2.Move(text=text)
+
+
+class Settings:
+    """What a client sends with every call, and its retries on a refusal of load."""
+
+    def __init__(self, token: str | None, timeout: float, retries: int,
+                 metadata: Sequence[tuple[str, str]]) -> None:
+        if retries < 0:
+            raise ValueError(f"retries must be 0 or more, not {retries}")
+        self.token = token
+        self.timeout = timeout
+        self.retries = retries
+        self.metadata = tuple(metadata)
+        self._owned = False
+
+    def _channel(self, kind: ModuleType, target: str, given: Any,
+                 credentials: grpc.ChannelCredentials | None,
+                 options: Sequence[tuple[str, Any]]) -> Any:
+        """``given``, or a channel of ``kind`` (``grpc`` or ``grpc.aio``) to ``target``
+        that this client owns and closes."""
+        if given is not None:
+            return given
+        self._owned = True
+        return (kind.secure_channel(target, credentials, options=options) if credentials
+                else kind.insecure_channel(target, options=options))
+
+    def _metadata(self, token: str | None) -> tuple[tuple[str, str], ...]:
+        """The call's metadata: the client's, with the call's credential (or the client's)."""
+        token = self.token if token is None else token
+        if not token:
+            return self.metadata
+        return (*(m for m in self.metadata if m[0].lower() != "authorization"),
+                ("authorization", f"Bearer {token}"))
+
+    def _deadline(self, timeout: float | None) -> float:
+        return time.monotonic() + (self.timeout if timeout is None else timeout)
+
+    def _retry_wait(self, error: CanastaError, attempt: int, deadline: float) -> float | None:
+        """How long to wait before sending ``error``'s call again, or None not to: the
+        server said when, a retry is left and the wait ends before the call's deadline."""
+        if error.retry_after is None or attempt >= self.retries:
+            return None
+        wait = min(max(error.retry_after, 0.0), MAX_RETRY_WAIT)
+        return None if time.monotonic() + wait >= deadline else wait
+
+
+R = TypeVar("R", bound=Message)
+
+
+def _with(request: R, **optional: Any) -> R:
+    """``request`` with each optional field that is given (not None) set."""
+    for name, value in optional.items():
+        if value is not None:
+            setattr(request, name, value)
+    return request
+
+
+def deal(variant: str, players: int, seed: int | None, options: Mapping[str, str] | None,
+         deck: Iterable[str], view_seat: int | None) -> pb.DealRequest:
+    return _with(pb.DealRequest(variant=variant, players=players, options=dict(options or {}),
+                                deck=list(deck)), seed=seed, view_seat=view_seat)
+
+
+def apply_move(snapshot: bytes, move: MoveLike, expected_seq: int | None, seat: int | None,
+               view_seat: int | None, expected_game_id: str | None) -> pb.ApplyMoveRequest:
+    request = pb.ApplyMoveRequest(
+        snapshot=snapshot, move=game_pb2.Move(text=move) if isinstance(move, str) else move)
+    return _with(request, expected_seq=expected_seq, seat=seat, view_seat=view_seat,
+                 expected_game_id=expected_game_id)
+
+
+def next_deal(snapshot: bytes, deck: Iterable[str], expected_seq: int | None,
+              view_seat: int | None, expected_game_id: str | None) -> pb.NextDealRequest:
+    return _with(pb.NextDealRequest(snapshot=snapshot, deck=list(deck)),
+                 expected_seq=expected_seq, view_seat=view_seat,
+                 expected_game_id=expected_game_id)
+
+
+def view(snapshot: bytes, seat: int | None) -> pb.GetViewRequest:
+    return _with(pb.GetViewRequest(snapshot=snapshot), seat=seat)
+
+
+def import_position(position: str, view_seat: int | None) -> pb.ImportPositionRequest:
+    return _with(pb.ImportPositionRequest(position=position), view_seat=view_seat)
+
+
+def export_record(snapshot: bytes, record: str,
+                  view_seat: int | None) -> pb.ExportRecordRequest:
+    return _with(pb.ExportRecordRequest(snapshot=snapshot, record=record), view_seat=view_seat)
+
+
+def suggest_move(snapshot: bytes, level: str, seed: int, seat: int | None,
+                 budget: int | None) -> pb.SuggestMoveRequest:
+    return _with(pb.SuggestMoveRequest(snapshot=snapshot, level=level, seed=seed), seat=seat,
+                 budget=budget)
