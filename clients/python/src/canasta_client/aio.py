@@ -24,7 +24,9 @@ T = TypeVar("T")
 
 class AsyncCanastaClient(Settings):
     """:class:`~canasta_client.CanastaClient` for asyncio: the same methods, arguments,
-    credentials, retries and typed errors, each a coroutine.
+    credentials, retries and typed errors, each a coroutine. Make it on the event loop
+    that uses it (in a coroutine, or an app's startup): a ``grpc.aio`` channel works only
+    on the loop it was made on.
 
     >>> async with AsyncCanastaClient("127.0.0.1:50051") as client:  # doctest: +SKIP
     ...     deal = await client.deal("classic", 4, seed=7)
