@@ -12,6 +12,8 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/protoadapt"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -58,14 +60,24 @@ func busyAtFirst(t *testing.T, refusals int, hint time.Duration) (string, func()
 	}
 }
 
+// client is a client of addr over a connection already up, so that a test's timings
+// start with the first call, not with the dial.
 func client(t *testing.T, addr string, opts ...canasta.Option) *canasta.Client {
 	t.Helper()
-	c, err := canasta.Dial(addr, opts...)
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+	t.Cleanup(func() { _ = conn.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn.Connect()
+	for state := conn.GetState(); state != connectivity.Ready; state = conn.GetState() {
+		if !conn.WaitForStateChange(ctx, state) {
+			t.Fatalf("no connection to %s: %v", addr, state)
+		}
+	}
+	return canasta.New(conn, opts...)
 }
 
 func gapsAtLeast(t *testing.T, arrived []time.Time, least time.Duration) {

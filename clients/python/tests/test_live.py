@@ -233,6 +233,7 @@ def test_retries_keep_to_the_calls_timeout(monkeypatch: pytest.MonkeyPatch) -> N
     server.start()
     try:
         with CanastaClient(f"127.0.0.1:{port}", retries=5, timeout=30.0) as client:
+            grpc.channel_ready_future(client.channel).result(timeout=10)  # connected first
             started = time.monotonic()
             with pytest.raises(ResourceExhaustedError):
                 client.list_variants(timeout=1.0)

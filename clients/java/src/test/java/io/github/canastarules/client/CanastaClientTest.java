@@ -30,9 +30,12 @@ import io.github.canastarules.canasta.v1.SeatView;
 import io.github.canastarules.canasta.v1.SideScore;
 import io.github.canastarules.canasta.v1.SuggestMoveRequest;
 import io.github.canastarules.canasta.v1.SuggestMoveResponse;
+import io.grpc.ConnectivityState;
 import io.grpc.Context;
 import io.grpc.Deadline;
 import io.grpc.HandlerRegistry;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
@@ -299,6 +302,7 @@ class CanastaClientTest {
   /** Arrival times (ms) of the calls at a server that refuses the first few. */
   private static final class BusyAtFirst implements AutoCloseable {
     final List<Long> arrived = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<ManagedChannel> channels = new java.util.ArrayList<>();
     final Server server;
 
     BusyAtFirst(int refusals, RetryInfo hint) throws IOException {
@@ -313,8 +317,17 @@ class CanastaClientTest {
       });
     }
 
-    CanastaClient client(Duration timeout) {
-      return CanastaClient.connect("127.0.0.1:" + server.getPort(), timeout);
+    /** A client over a channel already connected, so that timings start with the first call. */
+    CanastaClient client(Duration timeout) throws InterruptedException {
+      ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())
+          .usePlaintext().build();
+      channels.add(channel);
+      long until = System.nanoTime() + 10_000_000_000L;
+      while (channel.getState(true) != ConnectivityState.READY) {
+        assertTrue(System.nanoTime() < until, "no connection to the fake server");
+        Thread.sleep(5);
+      }
+      return CanastaClient.of(channel, timeout);
     }
 
     void assertGapsAtLeast(long ms) {
@@ -326,6 +339,7 @@ class CanastaClientTest {
 
     @Override
     public void close() {
+      channels.forEach(ManagedChannel::shutdownNow);
       server.shutdownNow();
     }
   }
