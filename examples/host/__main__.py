@@ -14,7 +14,7 @@ from pathlib import Path
 
 import grpc
 import uvicorn
-from canasta_client import CanastaClient
+from canasta_client import AsyncCanastaClient
 
 from .app import create_app
 from .store import SqliteStore
@@ -29,18 +29,17 @@ def main() -> int:
     rules = os.environ.get("CANASTA_HOST_RULES", "127.0.0.1:50051")
     db = Path(os.environ.get("CANASTA_HOST_DB", ".cache/host/tables.db"))
     db.parent.mkdir(parents=True, exist_ok=True)
-    client = CanastaClient(rules, timeout=10.0)
-    try:  # the rules service may still be starting (make host starts both at once)
-        grpc.channel_ready_future(client.channel).result(timeout=30)
-    except grpc.FutureTimeoutError:
-        log.error("no rules service at %s (CANASTA_HOST_RULES)", rules)
-        return 1
+    with grpc.insecure_channel(rules) as probe:
+        try:  # the rules service may still be starting (make host starts both at once)
+            grpc.channel_ready_future(probe).result(timeout=30)
+        except grpc.FutureTimeoutError:
+            log.error("no rules service at %s (CANASTA_HOST_RULES)", rules)
+            return 1
     store = SqliteStore(db)
     log.info("tables in %s; rules service at %s; open http://%s:%d", db, rules, bind, port)
-    uvicorn.run(create_app(store, client), host=bind, port=port, ws="websockets-sansio",
-                log_level="info")
+    app = create_app(store, lambda: AsyncCanastaClient(rules, timeout=10.0))
+    uvicorn.run(app, host=bind, port=port, ws="websockets-sansio", log_level="info")
     store.close()
-    client.close()
     return 0
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from canasta_client import CanastaClient, CanastaError
+from canasta_client import AsyncCanastaClient, CanastaError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from .bots import Bots
 from .players import Players, status
 from .store import Store, Table
-from .tables import Refused, Tables, call
+from .tables import Refused, Tables
 
 STATIC = Path(__file__).parent / "static"
 # the standalone web table's modules (card faces, reading listed moves), reused by seat.js
@@ -61,9 +61,10 @@ def join_links(table: Table) -> list[dict[str, Any]]:
             for s in range(table.players)]
 
 
-def create_app(store: Store, client: CanastaClient) -> Starlette:
-    """The host over ``store`` and a client of the rules service."""
-    tables = Tables(store, client)
+def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starlette:
+    """The host over ``store`` and a client of the rules service, which ``connect`` makes
+    on the event loop that serves the app (and the app closes when it stops)."""
+    tables = Tables(store, connect)
     bots = Bots(tables)
     players = Players(tables)
 
@@ -80,7 +81,7 @@ def create_app(store: Store, client: CanastaClient) -> Starlette:
         return page("seat.html")
 
     async def variants(request: Request) -> Response:
-        answer = await call(client.list_variants)
+        answer = await tables.client.list_variants()
         return JSONResponse([{"id": v.id, "name": v.name, "min_players": v.min_players,
                               "max_players": v.max_players} for v in answer.variants])
 
@@ -177,6 +178,7 @@ def create_app(store: Store, client: CanastaClient) -> Starlette:
             bots.wake(game_id)
         yield
         await bots.stop()
+        await tables.close()
 
     routes: list[Route | WebSocketRoute | Mount] = [
         Route("/", index),

@@ -5,30 +5,19 @@ then the record line docs/records.md asks for."""
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
-from typing import ParamSpec, TypeVar
+from functools import cached_property
 
-from canasta_client import CanastaClient, SeatView
+from canasta_client import AsyncCanastaClient, SeatView
 
 from .store import Store, Table
 
-P = ParamSpec("P")
-R = TypeVar("R")
 LEVELS = ("random", "greedy", "expert")
 
 Changed = Callable[[Table], Awaitable[None]]
-
-
-async def call(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """A blocking SDK call off the event loop. The SDK's AsyncCanastaClient would save the
-    thread (a grpc.aio stub measured 940 against 730 moves/s), but a grpc.aio channel
-    works only on the event loop it was made on, so it would have to be made in the app's
-    lifespan on uvicorn's loop; the host keeps the blocking client, made before it."""
-    return await asyncio.to_thread(fn, *args, **kwargs)
 
 
 class Refused(Exception):
@@ -42,14 +31,25 @@ class Refused(Exception):
 
 
 class Tables:
-    """Tables over a :class:`Store` and one client of the rules service. ``changed`` is
+    """Tables over a :class:`Store` and one asyncio client of the rules service, which
+    ``connect`` makes at its first use: a ``grpc.aio`` channel works only on the event loop
+    it was made on, so it is made on the loop that serves the tables. ``changed`` is
     awaited after every commit (the app pushes views and wakes the bots there)."""
 
-    def __init__(self, store: Store, client: CanastaClient, changed: Changed | None = None,
-                 ) -> None:
+    def __init__(self, store: Store, connect: Callable[[], AsyncCanastaClient],
+                 changed: Changed | None = None) -> None:
         self.store = store
-        self.client = client
+        self.connect = connect
         self.changed = changed
+
+    @cached_property
+    def client(self) -> AsyncCanastaClient:
+        return self.connect()
+
+    async def close(self) -> None:
+        """Close the client, if it was made."""
+        if "client" in self.__dict__:
+            await self.client.close()
 
     async def _changed(self, table: Table) -> None:
         if self.changed is not None:
@@ -68,10 +68,9 @@ class Tables:
             raise Refused("BAD_LEVEL", f"a bot level is one of {', '.join(LEVELS)}")
         if any(not 0 <= s < players for s in bots):
             raise Refused("BAD_SEAT", "a bot's seat is not at this table")
-        deal = await call(self.client.deal, variant, players, seed=secrets.randbits(63),
-                          options=options, view_seat=-1)
-        record = await call(self.client.export_record, deal.snapshot, "",
-                            token=deal.host_token)
+        deal = await self.client.deal(variant, players, seed=secrets.randbits(63),
+                                      options=options, view_seat=-1)
+        record = await self.client.export_record(deal.snapshot, "", token=deal.host_token)
         table = Table(deal.header.game_id, variant, players, deal.header.seq, deal.snapshot,
                       deal.host_token, tuple(deal.seat_tokens), dict(bots), record.record,
                       awaited=deal.views[0].awaited)
@@ -101,9 +100,10 @@ class Tables:
         return new
 
     async def _apply(self, table: Table, move: str, seat: int, token: str) -> Table:
-        done = await call(self.client.apply_move, table.snapshot, move, seat=seat,
-                          expected_seq=table.seq, expected_game_id=table.game_id,
-                          view_seat=-1 if token == table.host_token else seat, token=token)
+        done = await self.client.apply_move(
+            table.snapshot, move, seat=seat, expected_seq=table.seq,
+            expected_game_id=table.game_id,
+            view_seat=-1 if token == table.host_token else seat, token=token)
         new = replace(table, seq=done.header.seq, snapshot=done.snapshot,
                       record=f"{table.record}{done.seat} {done.move.text}\n",
                       awaited=done.awaited, hand_over=done.hand_over,
@@ -119,8 +119,9 @@ class Tables:
     async def bot_move(self, table: Table) -> Table:
         """The awaited bot's move: ``SuggestMove`` at its level, applied as its seat."""
         seat = table.awaited
-        hint = await call(self.client.suggest_move, table.snapshot, table.bots[seat],
-                          seed=table.seq, seat=seat, token=table.host_token)
+        hint = await self.client.suggest_move(table.snapshot, table.bots[seat],
+                                              seed=table.seq, seat=seat,
+                                              token=table.host_token)
         return await self._apply(table, hint.move.text, seat, table.host_token)
 
     async def next_deal(self, game_id: str, seat: int, token: str, seq: int) -> Table:
@@ -129,9 +130,9 @@ class Tables:
         if not table.hand_over or table.game_over:
             raise Refused("WRONG_PHASE", "the hand is not over" if not table.hand_over
                           else "the game is over")
-        dealt = await call(self.client.next_deal, table.snapshot, expected_seq=table.seq,
-                           expected_game_id=table.game_id, view_seat=-1,
-                           token=table.host_token)
+        dealt = await self.client.next_deal(table.snapshot, expected_seq=table.seq,
+                                            expected_game_id=table.game_id, view_seat=-1,
+                                            token=table.host_token)
         view = dealt.views[0]
         new = replace(table, seq=dealt.header.seq, snapshot=dealt.snapshot,
                       record=f"{table.record}hand {view.hand_no}\n", awaited=view.awaited,
@@ -141,7 +142,7 @@ class Tables:
     async def view(self, table: Table, seat: int) -> SeatView:
         """``seat``'s own view, asked with its own token: the service builds it for that
         seat alone (its hand, the public table; never another hand or the stock)."""
-        answer = await call(self.client.view, table.snapshot, token=table.seat_tokens[seat])
+        answer = await self.client.view(table.snapshot, token=table.seat_tokens[seat])
         return answer.views[0]
 
     async def seat_record(self, game_id: str, seat: int, token: str) -> str:
@@ -150,13 +151,13 @@ class Tables:
         table = await self.get(game_id)
         if not self.is_seat(table, seat, token):
             raise Refused("SEAT_NOT_ALLOWED", "that is not this seat's token")
-        answer = await call(self.client.export_record, table.snapshot, table.record,
-                            token=table.seat_tokens[seat])
+        answer = await self.client.export_record(table.snapshot, table.record,
+                                                 token=table.seat_tokens[seat])
         return answer.record
 
     async def full_record(self, game_id: str) -> str:
         """The whole record (every card, seed included): the host's, never a player's."""
         table = await self.get(game_id)
-        answer = await call(self.client.export_record, table.snapshot, table.record,
-                            token=table.host_token)
+        answer = await self.client.export_record(table.snapshot, table.record,
+                                                 token=table.host_token)
         return answer.record

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import uvicorn
-from canasta_client import CanastaClient
+from canasta_client import AsyncCanastaClient, CanastaClient
 from websockets.sync.client import ClientConnection, connect
 
 from engine import records
@@ -28,8 +28,10 @@ class Host:
 
     def __init__(self, db: Path, rules_target: str) -> None:
         self.store = SqliteStore(db)
+        # the app's own client is made on uvicorn's loop; the tests check with this one
         self.client = CanastaClient(rules_target, timeout=20.0)
-        self.app = create_app(self.store, self.client)
+        self.app = create_app(self.store,
+                              lambda: AsyncCanastaClient(rules_target, timeout=20.0))
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, ws="websockets-sansio",
                                 log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from canasta_client import CanastaClient
+from canasta_client import AsyncCanastaClient, CanastaClient
 from google.protobuf.json_format import MessageToDict
 from websockets.exceptions import ConnectionClosed
 
@@ -144,15 +144,15 @@ def test_a_bot_refused_for_load_plays_again(rules: Running, tmp_path: Path,
     that no wait lifts) stops the table's bot after one call, as any other refusal."""
     async def run() -> tuple[Table, int]:
         store = SqliteStore(tmp_path / "tables.db")
-        client = BusyAtFirst(CanastaClient(rules.grpc_target), 2, retry_after)
-        tables = Tables(store, client)  # type: ignore[arg-type]
+        client = BusyAtFirst(AsyncCanastaClient(rules.grpc_target), 2, retry_after)
+        tables = Tables(store, lambda: client)  # type: ignore[arg-type,return-value]
         bots = Bots(tables)
         table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"})
         bots.wake(table.game_id)
         await bots.idle()
         final = await tables.get(table.game_id)
         store.close()
-        client.close()
+        await client.close()
         return final, client.suggested
 
     final, suggested = asyncio.run(run())
@@ -223,12 +223,12 @@ def test_a_stale_move_is_refused_and_nothing_is_lost(rules: Running, tmp_path: P
     # two moves racing for one table: the compare-and-set lets exactly one land
     async def race() -> tuple[list[object], str, int]:
         store = SqliteStore(db)
-        client = CanastaClient(rules.grpc_target)
-        tables = Tables(store, client)
+        client = AsyncCanastaClient(rules.grpc_target)
+        tables = Tables(store, lambda: client)
         table = await tables.get(game_id)
         seat = table.awaited
         token = table.seat_tokens[seat]
-        moves = client.legal_moves(table.snapshot, token=token).moves
+        moves = (await client.legal_moves(table.snapshot, token=token)).moves
         texts = [m.text for m in moves if m.text not in ("undo", "ask")][:2]
         texts = (texts * 2)[:2]
         got = await asyncio.gather(
@@ -239,7 +239,7 @@ def test_a_stale_move_is_refused_and_nothing_is_lost(rules: Running, tmp_path: P
         assert not await store.commit(table, table.seq)
         assert await tables.get(game_id) == latest
         store.close()
-        client.close()
+        await client.close()
         return list(got), latest.record, latest.seq
 
     got, record, seq = asyncio.run(race())
