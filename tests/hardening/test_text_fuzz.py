@@ -7,9 +7,10 @@ change one to three lines or words, with numbers the API cannot carry among the
 replacements. Whatever the text, the call answers or refuses with a typed reason,
 never ``INTERNAL``. A position that is read back must round-trip as play's own do
 (its export, imported again, exports the same text and lists the same moves), and
-every call a host and a seat make on it answers without ``INTERNAL``. The first
-such fuzz found a result line naming seat 2^31, which was read and then broke every
-answer with a view (tests/test_notation_lines.py now pins it).
+every call a host and a seat make on it answers without ``INTERNAL``. Such a fuzz
+found a result line naming seat 2^31, which was read and then broke every answer with
+a view, and an empty meld whose export did not read back (tests/test_notation_lines.py
+now pins both).
 """
 
 from __future__ import annotations
