@@ -300,8 +300,8 @@ class Table:
             self.say(f"there is no seat {self.you} at a {a.players}-player table")
             return 2
         try:  # the answer carries your view only, as every answer the table asks for
-            dealt = self.call(self.client.deal, a.variant, a.players, seed=a.seed, options=options,
-                                     view_seat=self.you)
+            dealt = self.call(self.client.deal, a.variant, a.players, seed=a.seed,
+                              options=options, view_seat=self.you)
         except CanastaError as err:
             self.say(f"cannot deal: {reason(err)}: {err.message}")
             return 2
@@ -329,10 +329,10 @@ class Table:
 
     def bot_move(self, snapshot: bytes) -> bytes:
         """The awaited bot's move, as the host: the answer carries your view only."""
-        suggestion = self.call(self.client.suggest_move, snapshot, self.args.bot, self.args.seed,
-                                              token=self.host)
-        done = self.call(self.client.apply_move, snapshot, suggestion.move, seat=suggestion.seat,
-                                      view_seat=self.you, token=self.host)
+        suggestion = self.call(self.client.suggest_move, snapshot, self.args.bot,
+                               self.args.seed, token=self.host)
+        done = self.call(self.client.apply_move, snapshot, suggestion.move,
+                         seat=suggestion.seat, view_seat=self.you, token=self.host)
         self.say(f"seat {done.seat} ({self.args.bot}): {self.style.text(done.move.text)}")
         self.say_events(done.events)
         return done.snapshot
@@ -391,7 +391,7 @@ class Table:
             return None
         if word == "hint":
             hint = self.call(self.client.suggest_move, snapshot, "expert", self.args.seed,
-                                            token=self.mine)
+                             token=self.mine)
             self.say(f"hint: {self.style.text(hint.move.text)}")
             return None
         if word.isdigit():
