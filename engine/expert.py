@@ -9,9 +9,9 @@ their sizes. To choose a move it
    expert's own preference, :mod:`engine.mayi.bots`), so a discard is weighed
    against a meld;
 2. deals the hidden cards again, many times, consistently with the view
-   (:func:`sample`): each other hand keeps its size, a seat that was dealt a red
-   three and has not yet had a turn holds one, the other red threes lie in the
-   stock (a hand lays them at once), a turn's staged cards stay on its base hand;
+   (:func:`sample`): each other hand keeps its size, a hidden red three lies in
+   the stock or in the hand of a seat that has not yet begun a turn (every other
+   hand has laid its own), a turn's staged cards stay on its base hand;
 3. for each sampled deal plays every candidate out, greedy in the other seats and
    the same preference in its own, until the turn has gone round twice (May I?: to
    the deal's end), or the hand ends, and scores the position (:func:`evaluate`):

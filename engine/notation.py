@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.cards import RANK_CHARS, SUIT_CHARS, Card, parse_cards, rank_of_char
+from engine.cards import IS_RED_THREE, RANK_CHARS, SUIT_CHARS, Card, parse_cards, rank_of_char
 from engine.deck import composition
 from engine.errors import BadInput, Reason
 from engine.game import rules_for
@@ -185,8 +185,11 @@ def _import(text: str) -> State:
         zones[f"hand{seat}"] = r.zone(f"hand{seat}")
         zones[f"red3_{seat}"] = r.zone(f"red3_{seat}")
     melds = tuple(_parse_melds(rules, r.get(f"melds{t}", "-")) for t in range(teams))
+    pending_red3 = r.flags("pending_red3", n)
+    # a fill deals no red three to a seat that has begun a turn: it laid them (CL-R3-1)
+    barred = {f"hand{s}": IS_RED_THREE.__getitem__ for s in range(n) if not pending_red3[s]}
     cards = fill_zones(composition(rules), seed, zones, (m.cards for side in melds for m in side),
-                       [k for k in r.order if k in zones])
+                       [k for k in r.order if k in zones], barred)
     phase = named(r.get("phase", "draw"), CANASTA_PHASES, "phase")
     turn_seat = r.one("turn", str(order[0]))
     asked = r.get("asked", "0 - draw").split()
@@ -208,7 +211,7 @@ def _import(text: str) -> State:
         order=order, stock=cards["stock"], pile=cards["pile"], hands=hands, melds=melds,
         red3=tuple(cards[f"red3_{s}"] for s in range(n)),
         opened=r.flags("opened", teams), melded=r.flags("melded", n),
-        pending_red3=r.flags("pending_red3", n), asks=r.ints("asks", n, "0 " * n),
+        pending_red3=pending_red3, asks=r.ints("asks", n, "0 " * n),
         penalties=r.ints("penalties", teams, "0 " * teams), phase=phase, turn=turn,
         ply=r.one("ply", "0"),
         side_of=r.ints("sides", n, ints_text(rules.layout.seat_team)),
@@ -296,7 +299,8 @@ def _staged(rules: RuleSet, r: Reader, state: State) -> State:
 
 
 def _check(state: State) -> None:
-    """Structural checks: seats in range and playing, the deck conserved."""
+    """Structural checks: seats in range and playing, the deck conserved, red threes
+    only where play leaves them."""
     rules = state.rules
     if state.turn.seat not in state.order:
         raise BadInput(Reason.BAD_NOTATION, f"seat {state.turn.seat} is not playing this hand")
@@ -308,3 +312,7 @@ def _check(state: State) -> None:
             total.update(m.cards)
     if total != composition(rules):
         raise BadInput(Reason.BAD_NOTATION, "the position does not hold exactly the game's cards")
+    for seat, hand in enumerate(state.hands):  # CL-R3-1, CL-R3-2: laid at once
+        if not state.pending_red3[seat] and any(IS_RED_THREE[c] for c in hand):
+            raise BadInput(Reason.BAD_NOTATION, f"hand{seat} holds a red three, which only a "
+                                                "seat yet to begin a turn (pending_red3) holds")

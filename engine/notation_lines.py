@@ -195,11 +195,13 @@ class Reader:
 
 
 def fill_zones(deck: Counter[Card], seed: int, zones: dict[str, Zone],
-               elsewhere: Iterable[Iterable[Card]], order: list[str]
+               elsewhere: Iterable[Iterable[Card]], order: list[str],
+               barred: Mapping[str, Callable[[Card], bool]] | None = None,
                ) -> dict[str, tuple[Card, ...]]:
     """The cards of every zone: the given ones, under them the fills, taken in line order
     (``order``) from the cards of ``deck`` placed neither in a zone nor ``elsewhere`` (the
-    melds), shuffled by the seed."""
+    melds), shuffled by the seed. A zone's fill skips the cards its ``barred`` test names
+    (cards play never leaves there), which stay for the zones after it."""
     placed: Counter[Card] = Counter()
     for _, given in zones.values():
         placed.update(given)
@@ -215,10 +217,13 @@ def fill_zones(deck: Counter[Card], seed: int, zones: dict[str, Zone],
     for key in order:
         want, given = zones[key]
         take = len(pool) if want < 0 else want
-        if take > len(pool):
+        bar = (barred or {}).get(key)
+        fits = [i for i, c in enumerate(pool) if bar is None or not bar(c)][:take]
+        if take > len(fits):
             raise BadInput(Reason.BAD_NOTATION, f"not enough unplaced cards for {key!r}")
-        out[key] = tuple(pool[:take]) + given
-        pool = pool[take:]
+        out[key] = tuple(pool[i] for i in fits) + given
+        taken = set(fits)
+        pool = [c for i, c in enumerate(pool) if i not in taken]
     if pool:
         raise BadInput(Reason.BAD_NOTATION,
                        f"{len(pool)} cards are not placed: use '*' for the stock or a hand")

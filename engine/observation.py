@@ -50,7 +50,7 @@ def _layout(state: AnyState, seat: int) -> tuple[tuple[Card, ...], tuple[tuple[C
     """The canonical stock and hands: the hidden cards sorted (red threes first, so that
     in the Canasta games they stay in the stock, where a real one may lie unseen)."""
     pool = sorted(hidden_cards(state, seat), key=lambda c: (not IS_RED_THREE[c], c))
-    stock, hands = _deal(state, seat, pool, [[] for _ in state.hands])
+    stock, hands = _deal(state, seat, pool)
     return tuple(stock), hands
 
 
@@ -92,17 +92,17 @@ def _canasta_with(state: State, stock: tuple[Card, ...], hands: tuple[tuple[Card
 
 def redeal(view: AnyState, seat: int, rng: random.Random) -> AnyState:
     """``view`` with the cards ``seat`` cannot see dealt again at random, consistently
-    with what it knows: each other hand keeps its size, and in the Canasta games a seat
-    that was dealt a red three and has not yet had a turn holds one, the other red
-    threes lie in the stock (a hand lays them at once). The expert's samples."""
+    with what it knows: each other hand keeps its size, and in the Canasta games a red
+    three lies only where one may lie unseen: in the stock or in the hand of a seat that
+    has not yet begun a turn. The expert's samples."""
     dealt: AnyState = game_of(view).redeal(view, seat, rng)
     return dealt
 
 
-def _deal(view: AnyState, seat: int, pool: list[Card], forced: list[list[Card]]
+def _deal(view: AnyState, seat: int, pool: list[Card]
           ) -> tuple[list[Card], tuple[tuple[Card, ...], ...]]:
-    """The stock and hands from a pool of the hidden cards: the stock's count first, then
-    each other hand its size, beside the cards ``forced`` into it; ``seat`` keeps its own."""
+    """The stock and hands from a pool of the hidden cards, in order: the stock's count
+    first, then each other hand its size; ``seat`` keeps its own."""
     at = len(view.stock)
     stock = pool[:at]
     hands: list[tuple[Card, ...]] = []
@@ -110,26 +110,33 @@ def _deal(view: AnyState, seat: int, pool: list[Card], forced: list[list[Card]]
         if s == seat:
             hands.append(hand)
             continue
-        take = len(hand) - len(forced[s])
-        hands.append(tuple(sorted(forced[s] + pool[at:at + take])))
-        at += take
+        hands.append(tuple(sorted(pool[at:at + len(hand)])))
+        at += len(hand)
     return stock, tuple(hands)
 
 
 def canasta_redeal(view: State, seat: int, rng: random.Random) -> State:
-    """:func:`redeal` of a Canasta-family state."""
+    """:func:`redeal` of a Canasta-family state: a hidden red three may lie in the stock
+    or in the hand of a seat that has not yet begun a turn (``pending_red3``, a public
+    fact); every other hand laid its own at once (CL-R3-1, CL-R3-2). Each arrangement
+    that keeps to this is as likely as any other."""
     pool = hidden_cards(view, seat)
     rng.shuffle(pool)
-    forced: list[list[Card]] = [[] for _ in view.hands]
     reds = [c for c in pool if IS_RED_THREE[c]]
     if reds:
-        pool = [c for c in pool if not IS_RED_THREE[c]]
-        for s in range(len(view.hands)):
-            if s != seat and view.pending_red3[s] and reds and view.hands[s]:
-                forced[s].append(reds.pop())
-        pool = reds + pool  # the rest into the stock first
-    stock, hands = _deal(view, seat, pool, forced)
-    rng.shuffle(stock)
+        others = [c for c in pool if not IS_RED_THREE[c]]
+        # the places in _deal's order (the stock, then each other hand) a red three may take
+        places = list(range(len(view.stock)))
+        at = len(view.stock)
+        for s, hand in enumerate(view.hands):
+            if s != seat:
+                if view.pending_red3[s]:
+                    places += range(at, at + len(hand))
+                at += len(hand)
+        chosen = set(rng.sample(places, len(reds)))
+        rest = iter(others)
+        pool = [reds.pop() if i in chosen else next(rest) for i in range(len(pool))]
+    stock, hands = _deal(view, seat, pool)
     return _canasta_with(view, tuple(stock), hands)
 
 
@@ -137,7 +144,7 @@ def mayi_redeal(view: MayIState, seat: int, rng: random.Random) -> MayIState:
     """:func:`redeal` of a May I? state."""
     pool = hidden_cards(view, seat)
     rng.shuffle(pool)
-    stock, hands = _deal(view, seat, pool, [[] for _ in view.hands])
+    stock, hands = _deal(view, seat, pool)
     rng.shuffle(stock)
     return mayi_evolve(view, stock=tuple(stock), hands=hands)
 

@@ -252,7 +252,9 @@ class State:
     red3: "tuple[tuple[Card, ...], ...]"  # per seat
     opened: "tuple[bool, ...]"  # per team
     melded: "tuple[bool, ...]"  # per seat: has melded a card in an earlier turn
-    pending_red3: "tuple[bool, ...]"  # per seat: dealt red threes not yet laid
+    # per seat: has not begun a turn this hand, so the red threes it was dealt, if any,
+    # are still to be laid (CL-R3-1); public, unlike whether it holds one
+    pending_red3: "tuple[bool, ...]"
     asks: "tuple[int, ...]"  # per seat: questions asked this hand
     penalties: "tuple[int, ...]"  # per team, this hand
     phase: "CanastaPhase"

@@ -89,7 +89,7 @@ def deal(
         rules=rules, seed=seed, hand_no=hand_no, dealer=dealer, scores=scores, order=order,
         stock=tuple(stock), pile=tuple(pile), hands=tuple(tuple(sorted(h)) for h in hands),
         melds=((),) * teams, red3=((),) * n, opened=(False,) * teams, melded=(False,) * n,
-        pending_red3=tuple(any(IS_RED_THREE[c] for c in h) for h in hands),
+        pending_red3=tuple(s in order for s in range(n)),  # nobody has had a turn
         asks=(0,) * n, penalties=(0,) * teams, phase=Phase.DRAW, turn=Turn(order[0]),
         side_of=rules.layout.seat_team, upcards=tuple(pile),
     )

@@ -2,10 +2,10 @@
 
 A twin deals the cards hidden from a seat (the other hands and the stock; for a
 spectator, seat -1, every hand) out again at random, which exchanges cards
-between those zones and reorders the stock, every count kept. Red threes stay
-where they are (in the Canasta games one in a hand is a public fact: it must be
-laid), and so do the ``keep_top`` cards on top of the stock (the ones a tested
-move will show its seat). At a hand's end the hands are scored in public, so
+between those zones and reorders the stock, every count kept. In the Canasta
+games a red three goes only where play may leave one unseen: the stock or the
+hand of a seat yet to begin a turn (which lays it then). The ``keep_top`` cards
+on top of the stock (the ones a tested move will show its seat) stay. At a hand's end the hands are scored in public, so
 only the stock is reordered. Used by the leak test of the service and the
 fair-bot property test of the engine.
 """
@@ -38,9 +38,14 @@ def twin(state: AnyState, seat: int, keep_top: int, rng: random.Random) -> AnySt
     def at(spot: tuple[Any, int]) -> list[int]:
         return stock if spot[0] == "stock" else hands[spot[0]]
 
-    spots = [p for p in spots if not (canasta and IS_RED_THREE[at(p)[p[1]]])]
     cards = [at(p)[p[1]] for p in spots]
     rng.shuffle(cards)
+    if canasta:  # a red three lies in the stock or with a seat yet to begin a turn
+        reds = [c for c in cards if IS_RED_THREE[c]]
+        room = [i for i, p in enumerate(spots) if p[0] == "stock" or state.pending_red3[p[0]]]
+        chosen = set(rng.sample(room, len(reds)))
+        rest = iter(c for c in cards if not IS_RED_THREE[c])
+        cards = [reds.pop() if i in chosen else next(rest) for i in range(len(cards))]
     for p, c in zip(spots, cards, strict=True):
         at(p)[p[1]] = c
     new_hands = tuple(tuple(sorted(h)) for h in hands)

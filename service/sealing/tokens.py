@@ -28,7 +28,7 @@ import hmac
 import grpc
 
 from service.api.errors import ServiceError, ServiceReason
-from service.sealing.keys import KeyRing
+from service.sealing.keys import KEY_ID, KeyRing
 
 VERSION = "ct1"
 HOST_ROLE = "host"
@@ -82,8 +82,8 @@ def verify(keys: KeyRing, token: str, game_id: bytes) -> str:
         raise invalid()
     role, _, rest = rest.partition(".")
     key_id, _, mac = rest.rpartition(".")
-    if len(mac) != _MAC_CHARS or not key_id or not _known_role(role):
-        raise invalid()
+    if len(mac) != _MAC_CHARS or not KEY_ID.fullmatch(key_id) or not _known_role(role):
+        raise invalid()  # a key id no ring may hold is not echoed: it is the caller's text
     key = keys.get(key_id)
     if key is None:
         raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, ServiceReason.CREDENTIAL_KEY_RETIRED,

@@ -32,6 +32,7 @@ OPEN_METHODS = ("ListVariants", "Deal", "ImportPosition")
 MAC_CHARS = 22
 _ROLE = re.compile(r"host|s(?:0|[1-9][0-9]?)")
 _VERSION = re.compile(r"ct[0-9]+")
+_KEY_ID = re.compile(r"[A-Za-z0-9._-]{1,32}")  # the names a key ring may hold
 B64URL = string.ascii_letters + string.digits + "-_"
 # what a gRPC metadata value may hold (printable ASCII); REST headers also take Latin-1
 GRPC_ALPHABET = "".join(chr(c) for c in range(0x20, 0x7F))
@@ -51,7 +52,7 @@ def token_reason(token: str, key_ids: set[str]) -> str:
         return "CREDENTIAL_INVALID"
     role, _, rest = rest.partition(".")
     key_id, _, mac = rest.rpartition(".")
-    if len(mac) != MAC_CHARS or not key_id or not _ROLE.fullmatch(role):
+    if len(mac) != MAC_CHARS or not _KEY_ID.fullmatch(key_id) or not _ROLE.fullmatch(role):
         return "CREDENTIAL_INVALID"
     if key_id not in key_ids:
         return "CREDENTIAL_KEY_RETIRED"

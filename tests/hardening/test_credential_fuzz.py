@@ -211,6 +211,10 @@ TABLE: list[tuple[str, Any, str]] = [
     ("unknown key id, short MAC", lambda t: (bearer(_good_shape("never-held")[:-1]),),
      "CREDENTIAL_INVALID"),
     ("made-up MAC", lambda t: (bearer(t[:-22] + "A" * 22),), "CREDENTIAL_INVALID"),
+    # a key id no ring could hold is the caller's own text, not a retired key's name
+    ("two tokens in one value", lambda t: (f"{bearer(t)}, {bearer(t)}",), "CREDENTIAL_INVALID"),
+    ("key id of markup", lambda t: (bearer(_good_shape("<b>x</b>")),), "CREDENTIAL_INVALID"),
+    ("key id too long", lambda t: (bearer(_good_shape("k" * 33)),), "CREDENTIAL_INVALID"),
 ]
 
 

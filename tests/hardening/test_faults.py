@@ -320,7 +320,7 @@ def test_configured_limits_hold_on_both_faces(pool: list[Position]) -> None:
 
 
 BIG_HAND = ("canasta-position 1\nvariant: classic\nplayers: 2\nphase: draw\nturn: 0\n"
-            "hand0: *90\nhand1: *2\npile: *1\nstock: *\n")
+            "hand0: *90\nhand1: *2\npile: 9S\nstock: *\n")
 
 
 def test_the_limit_is_on_requests_not_answers(server: Running) -> None:

@@ -5,14 +5,16 @@ For each role (a spectator, and each seat through its own credential) a *twin*
 of the position is made that differs only in what that role may not see: the
 cards of the hidden zones (the other hands and the stock; for a spectator every
 hand) are dealt out again at random, which exchanges cards between them and
-reorders the stock, with every count kept. Red threes stay where they are (in
-the Canasta games one in a hand is a public fact: it must be laid), and so do
-the stock cards that the role's own tested moves draw (it sees those once drawn).
-Both positions are sealed as the same game and every RPC is called on each with
-the role's credential, over gRPC; the two answers must be identical once the
-snapshots are taken out (the game id and credentials are the same by
-construction). A leak anywhere (a view, a legal move, an event, a score, a
-bot's choice, a refusal's reason or message) makes two answers differ.
+reorders the stock, with every count kept (in the Canasta games a red three
+goes only to the stock or to a seat yet to begin a turn, where play may leave
+one unseen); the stock cards that the role's own tested moves draw stay (it
+sees those once drawn). Both positions are sealed as the same game and every
+RPC is called on each with the role's credential, over gRPC; the two answers
+must be identical once the snapshots are taken out, and the snapshots as long
+(the seal hides their bytes, not their length; the game id and credentials are
+the same by construction). A leak anywhere (a view, a legal move, an event, a
+score, a bot's choice, a refusal's reason or message, a snapshot's length)
+makes two answers differ.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from google.protobuf.message import Message
 
 from engine import Phase, apply, new_game
 from engine.bots import random_move
-from engine.cards import CODES
+from engine.cards import CODES, parse_card
+from engine.codec import encode_state
+from engine.deck import shuffled_deck
 from engine.legal import legal_moves_for
 from engine.mayi.state import AnyState
 from service.api.pb import api, api_grpc, game
@@ -90,16 +94,19 @@ def drawn_by(state: AnyState, seat: int) -> int:
 
 
 def answer(stub: api_grpc.CanastaEngineStub, method: str, request: Message,
-           token: str | None) -> Message | tuple[str, str, str]:
-    """The answer without its snapshot, or the refusal as (code, reason, message)."""
+           token: str | None) -> tuple[int, Message] | tuple[str, str, str]:
+    """The answer as (its snapshot's length, the rest), or the refusal as (code, reason,
+    message)."""
     try:
         resp = getattr(stub, method)(request, metadata=auth(token), timeout=30)
     except grpc.RpcError as err:
         f: Failure = grpc_failure(err)
         return (f.code, f.reason, f.message)
+    size = -1
     if "snapshot" in resp.DESCRIPTOR.fields_by_name:
+        size = len(resp.snapshot)
         resp.ClearField("snapshot")
-    return resp
+    return size, resp
 
 
 def calls(state: AnyState, seat: int, snapshot: bytes) -> Iterator[tuple[str, Message]]:
@@ -141,6 +148,8 @@ def check_role(server: Running, stub: api_grpc.CanastaEngineStub, state: AnyStat
     game_id = new_game_id()
     a = sealer.seal(state, game_id, 3, False)[0]
     b = sealer.seal(other, game_id, 3, False)[0]
+    # the padding hides a few bytes; the encoding itself must not vary either
+    assert len(encode_state(state)) == len(encode_state(other)) and len(a) == len(b), seat
     _, seats = server.app.core.access.credentials(game_id, state.rules.players)
     token = seats[seat] if seat >= 0 else None
     compared = 0
@@ -179,3 +188,36 @@ def test_the_twins_differ_where_the_role_cannot_see() -> None:
     assert [len(h) for h in other.hands] == [len(h) for h in state.hands]
     assert any(other.hands[s] != state.hands[s] for s in (0, 2, 3))
     assert sorted(other.stock + sum(other.hands, ())) == sorted(state.stock + sum(state.hands, ()))
+
+
+def test_a_dealt_red_three_is_hidden_until_its_seat_lays_it(
+        served: tuple[Running, api_grpc.CanastaEngineStub]) -> None:
+    """CL-R3-1, CL-INFO-6: a red three dealt to a seat stays in its hand, unseen, until that
+    seat's first turn. Two classic deals that differ only in whether a later seat was dealt
+    one (or it lies at the bottom of the stock) give the first seat the same views, the same
+    expert advice and snapshots of the same length (the expert once assumed the red three
+    where it was, and the snapshot wrote whether a seat held one)."""
+    _, stub = served
+    rules = new_game("classic", 4, seed=11).rules
+    deck = [CODES[c] for c in shuffled_deck(rules, random.Random(11))]
+    deck = [c for c in deck if c not in ("3H", "3D")] + ["3H", "3D", "3H", "3D"]  # at the bottom
+    order = new_game("classic", 4, seed=11, deck=[parse_card(c) for c in deck]).order
+    first, later = order[0], order[2]
+    dealt_to_later = next(k for k in range(44) if order[k % 4] == later)
+    other = list(deck)
+    other[dealt_to_later], other[-1] = other[-1], other[dealt_to_later]
+    answers = []
+    for cards in (deck, other):
+        dealt = stub.Deal(api.DealRequest(variant="classic", players=4, seed=11, deck=cards,
+                                          view_seat=first))
+        token = dealt.seat_tokens[first]
+        drew = stub.ApplyMove(api.ApplyMoveRequest(snapshot=dealt.snapshot,
+                                                   move=game.Move(text="draw")),
+                              metadata=auth(token))
+        advice = [stub.SuggestMove(api.SuggestMoveRequest(snapshot=drew.snapshot, level="expert",
+                                                          seed=seed, budget=64),
+                                   metadata=auth(token)).move.text for seed in range(30)]
+        view = stub.GetView(api.GetViewRequest(snapshot=drew.snapshot), metadata=auth(token))
+        answers.append((len(dealt.snapshot), len(drew.snapshot), list(dealt.views),
+                        list(view.views), advice))
+    assert answers[0] == answers[1]
