@@ -497,3 +497,27 @@ def test_a_call_refused_for_load_is_sent_again(refusals: int) -> None:
         assert [c.answer is None for c in suggested[:4]] == [True] * 3 + [False]
         assert "Hand over: " in out.getvalue()
 
+
+
+def test_a_seed_you_did_not_choose_is_never_shown() -> None:
+    """The deal's seed decides every hand of the game (docs/security.md), so the table
+    shows it only when you chose it: without ``--seed`` it deals from a random 64-bit seed
+    that no line of the screen names, and the bots and hints use another seed."""
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import Table, build_parser
+
+    from tests.service.servers import running
+
+    with running() as server, CanastaClient(server.grpc_target) as inner:
+        client = _Recorder(inner)
+        out = io.StringIO()
+        args = build_parser().parse_args(["--players", "2", "--hands", "1"])
+        table = Table(client, args, _Player(client, out), out)  # type: ignore[arg-type]
+        assert table.play() == 0
+    (dealt,) = [c for c in client.calls if c.name == "deal"]
+    seed = dealt.kwargs["seed"]
+    suggested = {c.args[2] for c in client.calls if c.name == "suggest_move"}
+    assert suggested and seed not in suggested
+    screen = out.getvalue()
+    assert "2 players; you are seat 0, the bots play greedy." in screen
+    assert "seed" not in screen and str(seed) not in screen

@@ -15,6 +15,7 @@ package canasta
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	pb "github.com/canasta-rules/canasta/clients/go/gen/canasta/v1"
@@ -33,9 +34,33 @@ const MaxRetryWait = 10 * time.Second
 type Client struct {
 	rpc     pb.CanastaEngineClient
 	conn    *grpc.ClientConn // nil when the caller owns the connection
+	target  string           // the server's address, when known: for printing only
 	timeout time.Duration
 	token   string
 	retries int
+}
+
+// Format prints a client without its credential, in every verb (%v, %+v, %#v, %s, ...):
+// fmt's default printing of the struct would show its token (a bearer credential of a
+// game) in logs and error messages. The token shows only as "redacted" or "none":
+//
+//	canasta.Client{target: "localhost:50051", timeout: 10s, retries: 0, token: redacted}
+//
+// It has a value receiver so that a Client printed by value is covered too.
+func (c Client) Format(f fmt.State, verb rune) {
+	target, token := "unknown", "none"
+	if c.target != "" {
+		target = fmt.Sprintf("%q", c.target)
+	}
+	if c.token != "" {
+		token = "redacted"
+	}
+	text := fmt.Sprintf("canasta.Client{target: %s, timeout: %v, retries: %d, token: %s}",
+		target, c.timeout, c.retries, token)
+	if verb == 'q' {
+		text = fmt.Sprintf("%q", text)
+	}
+	_, _ = fmt.Fprint(f, text)
 }
 
 type options struct {
@@ -84,20 +109,24 @@ func Dial(target string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{rpc: pb.NewCanastaEngineClient(conn), conn: conn, timeout: o.timeout, token: o.token,
-		retries: o.retries}, nil
+	return &Client{rpc: pb.NewCanastaEngineClient(conn), conn: conn, target: target, timeout: o.timeout,
+		token: o.token, retries: o.retries}, nil
 }
 
 // New makes a client over a connection the caller owns (and closes).
 func New(cc grpc.ClientConnInterface, opts ...Option) *Client {
 	o := collect(opts)
-	return &Client{rpc: pb.NewCanastaEngineClient(cc), timeout: o.timeout, token: o.token, retries: o.retries}
+	c := &Client{rpc: pb.NewCanastaEngineClient(cc), timeout: o.timeout, token: o.token, retries: o.retries}
+	if t, ok := cc.(interface{ Target() string }); ok {
+		c.target = t.Target()
+	}
+	return c
 }
 
 // WithToken returns a client sending token with every call, sharing c's connection
 // (close c, not the copy) and its other options.
 func (c *Client) WithToken(token string) *Client {
-	return &Client{rpc: c.rpc, timeout: c.timeout, token: token, retries: c.retries}
+	return &Client{rpc: c.rpc, target: c.target, timeout: c.timeout, token: token, retries: c.retries}
 }
 
 // CallOption configures one call.

@@ -423,3 +423,17 @@ def test_legal_moves_come_in_pages(client: CanastaClient) -> None:
     assert len(every) == first.total_size
     assert [m.text for m in every[:1000]] == [m.text for m in first.moves]
     assert [m.text for m in small.moves] == [m.text for m in every[1000:1003]]
+
+
+def _dealt_seed(client: CanastaClient, deal: DealResponse) -> int:
+    record = client.export_record(deal.snapshot, token=deal.host_token).record
+    return int(next(x for x in record.splitlines() if x.startswith("seed: ")).split()[1])
+
+
+def test_a_deal_without_a_seed_gets_a_random_one(client: CanastaClient) -> None:
+    """A seed left out is not 0 on the wire (every such game would be one deal anybody can
+    replay): the client picks a random 64-bit one. A seed given, 0 too, is sent as it is."""
+    seeds = {_dealt_seed(client, client.deal("classic", 2)) for _ in range(4)}
+    assert len(seeds) == 4 and 0 not in seeds and max(seeds) >= 2**40
+    assert _dealt_seed(client, client.deal("classic", 2, seed=0)) == 0
+    assert _dealt_seed(client, client.deal("classic", 2, seed=2**64 - 1)) == 2**64 - 1

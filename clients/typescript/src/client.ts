@@ -107,6 +107,11 @@ export interface SuggestMoveExtras {
   seat?: number;
 }
 
+/** A random 64-bit deal seed, from the platform's cryptographic generator (Node, browsers). */
+function randomSeed(): bigint {
+  return globalThis.crypto.getRandomValues(new BigUint64Array(1))[0];
+}
+
 /** Resolves after `ms`, or rejects with `refusal` once `signal` aborts (the caller gave up). */
 function pause(ms: number, signal: AbortSignal | undefined, refusal: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -137,13 +142,18 @@ export function firstProgressMove(moves: readonly Move[]): Move {
 export class CanastaClient {
   readonly timeoutMs: number;
   readonly retries: number;
-  private readonly token: string | undefined;
-  private readonly headers: Record<string, string>;
+  // JS private fields (#), not TypeScript's `private`: they stay out of console.log /
+  // util.inspect, JSON.stringify and Object.keys, so printing a client never shows its
+  // credential (the token, or an `authorization` among the headers).
+  readonly #transport: CanastaTransport;
+  readonly #token: string | undefined;
+  readonly #headers: Record<string, string>;
 
-  constructor(private readonly transport: CanastaTransport, options: ClientOptions = {}) {
+  constructor(transport: CanastaTransport, options: ClientOptions = {}) {
+    this.#transport = transport;
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.headers = options.headers ?? {};
-    this.token = options.token;
+    this.#headers = options.headers ?? {};
+    this.#token = options.token;
     this.retries = options.retries ?? 0;
     if (!Number.isInteger(this.retries) || this.retries < 0) {
       throw new RangeError(`retries must be a whole number, 0 or more, not ${options.retries}`);
@@ -152,15 +162,15 @@ export class CanastaClient {
 
   /** The same client (and transport) sending `token` with every call: a seat's or the host's. */
   withToken(token: string | undefined): CanastaClient {
-    return new CanastaClient(this.transport,
-      { timeoutMs: this.timeoutMs, headers: this.headers, token, retries: this.retries });
+    return new CanastaClient(this.#transport,
+      { timeoutMs: this.timeoutMs, headers: this.#headers, token, retries: this.retries });
   }
 
   private async call<I extends DescMessage, O extends DescMessage>(
     method: DescMethodUnary<I, O>, input: MessageInitShape<I>, options: CallOptions = {},
   ): Promise<MessageShape<O>> {
-    const { token = this.token, ...rest } = options;
-    const headers = { ...this.headers, ...options.headers };
+    const { token = this.#token, ...rest } = options;
+    const headers = { ...this.#headers, ...options.headers };
     if (token) {
       for (const name of Object.keys(headers)) if (name.toLowerCase() === "authorization") delete headers[name];
       headers["authorization"] = `Bearer ${token}`;
@@ -170,7 +180,7 @@ export class CanastaClient {
     const deadline = performance.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.transport.call(method, request, {
+        return await this.#transport.call(method, request, {
           ...rest, headers,
           // a retry gets what is left of the call's deadline
           timeoutMs: attempt === 0 ? timeoutMs : Math.max(0, deadline - performance.now()),
@@ -190,9 +200,14 @@ export class CanastaClient {
     return this.call(CanastaEngine.method.listVariants, create(ListVariantsRequestSchema), options);
   }
 
-  /** Deal the first hand of a new game; the answer carries its `hostToken` and `seatTokens`. */
+  /**
+   * Deal the first hand of a new game; the answer carries its `hostToken` and `seatTokens`.
+   * `seed` decides the shuffle and every later hand; left out, the client sends a random
+   * 64-bit one (unset on the wire it is 0: every such game would be the same deal).
+   */
   deal(request: DealInit, options?: CallOptions): Promise<DealResponse> {
-    return this.call(CanastaEngine.method.deal, request, options);
+    const seeded = request.seed === undefined ? { ...request, seed: randomSeed() } : request;
+    return this.call(CanastaEngine.method.deal, seeded, options);
   }
 
   /**

@@ -4,6 +4,7 @@ share: the credential and metadata they send and when a refused call is sent aga
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
@@ -87,8 +88,11 @@ def _with(request: R, **optional: Any) -> R:
 
 def deal(variant: str, players: int, seed: int | None, options: Mapping[str, str] | None,
          deck: Iterable[str], view_seat: int | None) -> pb.DealRequest:
+    """A Deal request; with no ``seed``, a random one (unset on the wire, the seed is 0, and
+    every such game would be the same deal, known to anyone)."""
+    seed = secrets.randbits(64) if seed is None else seed
     return _with(pb.DealRequest(variant=variant, players=players, options=dict(options or {}),
-                                deck=list(deck)), seed=seed, view_seat=view_seat)
+                                deck=list(deck), seed=seed), view_seat=view_seat)
 
 
 def apply_move(snapshot: bytes, move: MoveLike, expected_seq: int | None, seat: int | None,

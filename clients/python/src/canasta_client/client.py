@@ -96,7 +96,8 @@ class CanastaClient(Settings):
              options: Mapping[str, str] | None = None, deck: Iterable[str] = (),
              view_seat: int | None = None,
              timeout: float | None = None) -> pb.DealResponse:
-        """Deal the first hand of a new game (``seed`` decides the shuffle)."""
+        """Deal the first hand of a new game. ``seed`` decides the shuffle and every later
+        hand; without one the client picks a random 64-bit seed (``secrets``)."""
         return self._call(self.stub.Deal,
                           req.deal(variant, players, seed, options, deck, view_seat), timeout)
 

@@ -20,7 +20,7 @@ After your draw the table names the cards you drew, after a take the pile's card
 May I? it shows the deal's contract.
 
 Type a move by its text (``discard 4D`` or ``discard 4♦``, ``meld KS KH KD``) or by its
-number in the list; ``hint`` asks the greedy bot, ``help`` lists the commands, ``quit``
+number in the list; ``hint`` asks the expert bot, ``help`` lists the commands, ``quit``
 leaves.
 """
 
@@ -29,8 +29,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import random
 import re
+import secrets
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -54,7 +54,7 @@ HELP = """commands:
   <number>        play the move with that number in the list
   <move text>     play a move by its text, e.g. "discard 4D", "meld KS KH KD", "take"
                   (cards as listed or by their codes: "discard 10♥" or "discard TH")
-  hint            what the greedy bot would play for you
+  hint            what the expert bot would play for you
   moves           list your legal moves again
   help            this text
   quit            leave the table
@@ -256,6 +256,10 @@ class Table:
         self.host: str | None = None  # the host token: the bots' moves and the deals
         self.mine: str | None = None  # your seat's token: your view, moves, hints, score
         self.style = Style.of(out)
+        # the deal's seed decides every hand, so one you did not choose is never shown;
+        # the bots' and the hints' seed is another (SuggestMove's, which reveals nothing)
+        self.seed: int = args.seed if args.seed is not None else secrets.randbits(64)
+        self.bot_seed = self.seed if args.seed is not None else secrets.randbits(32)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -300,13 +304,14 @@ class Table:
             self.say(f"there is no seat {self.you} at a {a.players}-player table")
             return 2
         try:  # the answer carries your view only, as every answer the table asks for
-            dealt = self.call(self.client.deal, a.variant, a.players, seed=a.seed,
+            dealt = self.call(self.client.deal, a.variant, a.players, seed=self.seed,
                               options=options, view_seat=self.you)
         except CanastaError as err:
             self.say(f"cannot deal: {reason(err)}: {err.message}")
             return 2
         self.credentials(dealt)
-        self.say(f"{a.variant}, {a.players} players, seed {a.seed}; you are seat {self.you}, "
+        chosen = f", seed {a.seed}" if a.seed is not None else ""
+        self.say(f"{a.variant}, {a.players} players{chosen}; you are seat {self.you}, "
                  f"the bots play {a.bot}.")
         snapshot = dealt.snapshot
         hands = 0
@@ -330,7 +335,7 @@ class Table:
     def bot_move(self, snapshot: bytes) -> bytes:
         """The awaited bot's move, as the host: the answer carries your view only."""
         suggestion = self.call(self.client.suggest_move, snapshot, self.args.bot,
-                               self.args.seed, token=self.host)
+                               self.bot_seed, token=self.host)
         done = self.call(self.client.apply_move, snapshot, suggestion.move,
                          seat=suggestion.seat, view_seat=self.you, token=self.host)
         self.say(f"seat {done.seat} ({self.args.bot}): {self.style.text(done.move.text)}")
@@ -390,7 +395,7 @@ class Table:
             self.say(HELP.rstrip())
             return None
         if word == "hint":
-            hint = self.call(self.client.suggest_move, snapshot, "expert", self.args.seed,
+            hint = self.call(self.client.suggest_move, snapshot, "expert", self.bot_seed,
                              token=self.mine)
             self.say(f"hint: {self.style.text(hint.move.text)}")
             return None
@@ -411,7 +416,8 @@ def build_parser(prog: str = "canasta play") -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--bot", default="greedy", choices=LEVELS, help="the bots' level")
-    parser.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="deal seed (default: a random one, never shown: it decides every hand)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a rule option of the variant (repeatable)")
     parser.add_argument("--hands", type=int, default=0,
@@ -425,8 +431,6 @@ def build_parser(prog: str = "canasta play") -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, inp: TextIO | None = None,
          out: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.seed is None:
-        args.seed = random.SystemRandom().randrange(2**32)
     if any("=" not in o for o in args.option):
         build_parser().error("--option takes NAME=VALUE")
     stream = out or sys.stdout

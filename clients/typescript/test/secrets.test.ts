@@ -1,0 +1,70 @@
+// A client's credential stays out of what prints it: util.inspect (console.log), JSON and
+// String show neither its token nor its headers, and the token still reaches every call.
+// A fake transport only: no server.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { inspect } from "node:util";
+import { CanastaClient, grpcClient } from "../src/node.js";
+import { restClient } from "../src/rest.js";
+import { recording } from "./recording.js";
+
+const TOKEN = "ct1.host.dev-1.SECRET-MAC";
+const SEAT = "ct1.s0.dev-1.SEAT-SECRET";
+const HEADER = "Bearer HEADER-SECRET";
+
+/** Every printed form of `client`: none may hold a secret. */
+function printed(client: CanastaClient): Record<string, string> {
+  return {
+    inspect: inspect(client, { depth: 5 }),
+    "inspect showHidden": inspect(client, { depth: 5, showHidden: true }),
+    json: JSON.stringify(client),
+    string: String(client),
+    template: `${client}`,
+  };
+}
+
+function assertHidden(client: CanastaClient, ...secrets: string[]): void {
+  for (const [how, text] of Object.entries(printed(client))) {
+    for (const secret of secrets) {
+      assert.ok(!text.includes(secret), `${how} shows ${secret}: ${text}`);
+    }
+  }
+}
+
+describe("a client's credential is not printed", () => {
+  const makers: [string, (token?: string) => CanastaClient][] = [
+    ["fake transport", (token) => new CanastaClient(recording(),
+      { token, headers: { authorization: HEADER, "x-request-id": "r1" } })],
+    ["grpc", (token) => grpcClient("http://127.0.0.1:1", { token, headers: { authorization: HEADER } })],
+    ["rest", (token) => restClient("http://127.0.0.1:1", { token, headers: { authorization: HEADER } })],
+  ];
+  for (const [name, make] of makers) {
+    it(`hides the token and headers of a ${name} client and of its withToken copies`, () => {
+      const client = make(TOKEN);
+      assertHidden(client, TOKEN, "SECRET-MAC", HEADER);
+      assertHidden(client.withToken(SEAT), TOKEN, SEAT, HEADER);
+      assertHidden(client.withToken(undefined), TOKEN, HEADER);
+      assertHidden(make().withToken(TOKEN), TOKEN, HEADER);
+      // what is not a secret still shows
+      assert.match(inspect(client), /timeoutMs: 10000/);
+    });
+  }
+
+  it("still sends the client's token, a copy's, a call's own, and the headers", async () => {
+    const transport = recording();
+    const client = new CanastaClient(transport, { token: TOKEN, headers: { "x-request-id": "r1" } });
+    await client.listVariants();
+    await client.withToken(SEAT).listVariants();
+    await client.listVariants({ token: "" });
+    await client.withToken(undefined).listVariants();
+    await client.listVariants({ token: SEAT, headers: { Authorization: "Bearer other" } });
+    assert.deepEqual(transport.headers, [
+      { "x-request-id": "r1", authorization: `Bearer ${TOKEN}` },
+      { "x-request-id": "r1", authorization: `Bearer ${SEAT}` },
+      { "x-request-id": "r1" },
+      { "x-request-id": "r1" },
+      { "x-request-id": "r1", authorization: `Bearer ${SEAT}` },
+    ]);
+    assert.equal(client.withToken(SEAT).timeoutMs, client.timeoutMs);
+  });
+});
