@@ -2,9 +2,10 @@
 the asyncio loop), over one API core.
 
 ``python -m service`` (what ``make run`` starts). On SIGTERM or SIGINT both stop
-gracefully: health turns NOT_SERVING and /readyz 503, no new calls are accepted (a gRPC
-call that has not started gets ``UNAVAILABLE``, retryable), in-flight calls get
-``CANASTA_GRACE_SECONDS`` to finish, then the process exits 0. One process uses about one
+gracefully: health turns NOT_SERVING (and /readyz 503 until, a tick later, the REST
+listener closes), no new calls are accepted (a gRPC call that has not started gets
+``UNAVAILABLE``, retryable), in-flight calls get ``CANASTA_GRACE_SECONDS`` to finish (REST
+whole seconds, at least 1), then the process exits 0. One process uses about one
 core; to use more on one machine, run more processes (docs/operations.md, *Scaling*).
 """
 
@@ -61,6 +62,11 @@ def key_ring(settings: Settings) -> KeyRing:
     raise BadKeyConfig("set CANASTA_SEAL_KEYS (or CANASTA_DEV_KEY_FILE for development)")
 
 
+class CannotListen(Exception):
+    """A server could not take its address (taken, or not one of this machine's): a
+    deployment's configuration error, reported as one line and exit code 2."""
+
+
 def http_socket(bind: str, port: int) -> socket.socket:
     """A listening socket, without SO_REUSEPORT: a second server on the port fails loudly."""
     family = socket.AF_INET6 if ":" in bind else socket.AF_INET
@@ -101,8 +107,16 @@ class App:
 
     async def start(self) -> None:
         s = self.settings
-        self.grpc, self.grpc_port = grpc_server.start(self.core, s, self.health, self.gate)
-        sock = http_socket(s.bind, s.http_port)
+        try:
+            self.grpc, self.grpc_port = grpc_server.start(self.core, s, self.health, self.gate)
+        except RuntimeError as err:  # grpcio's "Failed to bind to address ..."
+            raise CannotListen(f"gRPC cannot listen on {s.bind}:{s.grpc_port} (CANASTA_BIND, "
+                               f"CANASTA_GRPC_PORT): {err}") from None
+        try:
+            sock = http_socket(s.bind, s.http_port)
+        except OSError as err:
+            raise CannotListen(f"REST cannot listen on {s.bind}:{s.http_port} (CANASTA_BIND, "
+                               f"CANASTA_HTTP_PORT): {err.strerror or err}") from None
         self.http_port = sock.getsockname()[1]
         app = create_app(self.core, self._long_calls, self.health, s.max_message_bytes,
                          s.access_log, cors_origins=s.cors_origins)
@@ -193,8 +207,15 @@ def main(argv: list[str] | None = None) -> int:
         logs.setup()
         log.error("configuration error: %s", err)
         return 2
-    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-        runner.run(serve(settings, keys, args.ready_file))
+    except OSError as err:  # the development key file cannot be read or made
+        log.error("configuration error: CANASTA_DEV_KEY_FILE: %s", err)
+        return 2
+    try:
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            runner.run(serve(settings, keys, args.ready_file))
+    except CannotListen as err:
+        log.error("configuration error: %s", err)
+        return 2
     return 0
 
 

@@ -228,8 +228,10 @@ class Observe(grpc.ServerInterceptor):
                 if isinstance(request, TooLarge):
                     _refuse(context, rid, too_large(limit))
                 response = inner(request, context)
-                if not context.is_active():  # its deadline passed or the client went away
-                    code = _ended(context)
+                # a call whose deadline passed or whose client went away ended so; a handler
+                # may also answer a status without raising (health's NOT_FOUND)
+                code = (_ended(context) if not context.is_active()
+                        else context.code() or code)  # type: ignore[attr-defined]
                 context.set_trailing_metadata((("x-request-id", rid),))
                 return response
             except BaseException:  # an abort raises a bare Exception after setting the code

@@ -87,8 +87,8 @@ class Settings(BaseSettings):
                                      "REST long calls running or queued")
     grace_seconds: Seconds = Field(10.0, ge=0, le=3600, description="on SIGTERM/SIGINT, how "
                                    "long in-flight calls may take to finish")
-    max_connection_age_s: int = Field(
-        0, ge=0, le=1 << 24, validation_alias=f"{PREFIX}GRPC_MAX_CONNECTION_AGE_S",
+    max_connection_age_s: int = Field(  # at most what gRPC's 32-bit milliseconds hold
+        0, ge=0, le=(2**31 - 1) // 1000, validation_alias=f"{PREFIX}GRPC_MAX_CONNECTION_AGE_S",
         description="close gRPC connections after this age so clients rebalance (0: off)")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         "INFO", description="DEBUG, INFO, WARNING or ERROR")

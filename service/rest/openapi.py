@@ -383,7 +383,8 @@ def document(service: ServiceDescriptor, title: str, version: str,
     paths["/healthz"] = _probe("liveness", "SERVING while the process runs (for a liveness "
                                "probe).", {"200": probe})
     paths["/readyz"] = _probe("readiness", "SERVING while the server takes calls, 503 "
-                              "NOT_SERVING once it is shutting down (for a readiness probe).",
+                              "NOT_SERVING once it is shutting down, until its listener "
+                              "closes a moment later (for a readiness probe).",
                               {"200": probe, "503": {**probe, "description": "shutting down"}})
     paths["/metrics"] = _probe("Prometheus metrics", "The Prometheus text exposition "
                                "(docs/operations.md lists the metrics).", {"200": {

@@ -149,6 +149,22 @@ def test_dockerignore_sends_what_the_build_copies_and_nothing_else() -> None:
         assert _ignored(rel), rel
 
 
+def test_the_build_stage_has_every_file_pyproject_names() -> None:
+    """The wheel is built from /src (`pip wheel ... /src`): the readme and the license files
+    pyproject.toml names must be copied there and pass .dockerignore, or the image's package
+    goes without them (setuptools only warns: "Pattern 'LICENSE' did not match any files")."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    needed = ["pyproject.toml", project["readme"], *project["license-files"]]
+    build = _stages()[0]
+    assert [rest for word, rest in build if word == "WORKDIR"][0] == "/src"
+    copied = {src for word, rest in build if word == "COPY" and not rest.startswith("--")
+              for *srcs, dst in [rest.split()] if not dst.startswith("/") for src in srcs}
+    for rel in needed:
+        assert (ROOT / rel).is_file(), rel
+        assert rel in copied, f"{rel} is named in pyproject.toml but not copied into /src"
+        assert not _ignored(rel), f"{rel} is named in pyproject.toml but .dockerignore drops it"
+
+
 def test_the_image_compiles_the_engine_and_checks_it_runs() -> None:
     """The build stage compiles the engine with mypyc and fails unless the installed
     engine then runs compiled (engine/build.py)."""

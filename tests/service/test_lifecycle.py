@@ -23,6 +23,7 @@ from service.api.pb import api, api_grpc
 from service.grpc import server as grpc_server
 from service.rest import app as rest_app
 from service.sealing.keys import new_key_entry
+from service.server import CannotListen
 from tests.service.helpers import grpc_failure
 from tests.service.servers import Running, delay_grpc_calls, running
 
@@ -176,9 +177,11 @@ def test_sigterm_under_load_refuses_unstarted_calls_as_unavailable(tmp_path: Pat
 
 
 def test_a_taken_port_fails_loudly(server: Running) -> None:
-    with pytest.raises(RuntimeError), running(grpc_port=server.app.grpc_port):
+    with pytest.raises(CannotListen, match="CANASTA_GRPC_PORT"), \
+            running(grpc_port=server.app.grpc_port):
         pass
-    with pytest.raises(OSError), running(http_port=server.app.http_port):
+    with pytest.raises(CannotListen, match="CANASTA_HTTP_PORT"), \
+            running(http_port=server.app.http_port):
         pass
 
 
@@ -269,3 +272,28 @@ def test_bad_configuration_exits_2(tmp_path: Path, env: dict[str, str], text: st
     proc, _ = _spawn(tmp_path, env)
     assert proc.wait(timeout=30) == 2
     assert text in proc.stderr.read()
+
+
+@pytest.mark.parametrize("what", ["grpc port taken", "http port taken", "bind elsewhere",
+                                  "key file a folder", "connection age beyond 32 bits"])
+def test_a_deployment_that_cannot_start_exits_2_with_one_line(
+        server: Running, tmp_path: Path, what: str) -> None:
+    """Each of these once ended in a traceback and exit code 1 (the runbook reads exit 2 as
+    a configuration error): now one JSON line names the setting."""
+    keys = {"CANASTA_SEAL_KEYS": new_key_entry("k1")}
+    env, text = {
+        "grpc port taken": ({**keys, "CANASTA_GRPC_PORT": str(server.app.grpc_port)},
+                            "CANASTA_GRPC_PORT"),
+        "http port taken": ({**keys, "CANASTA_HTTP_PORT": str(server.app.http_port)},
+                            "CANASTA_HTTP_PORT"),
+        "bind elsewhere": ({**keys, "CANASTA_BIND": "192.0.2.1"}, "CANASTA_BIND"),
+        "key file a folder": ({"CANASTA_DEV_KEY_FILE": str(tmp_path)}, "CANASTA_DEV_KEY_FILE"),
+        "connection age beyond 32 bits": ({**keys, "CANASTA_GRPC_MAX_CONNECTION_AGE_S":
+                                           "2147484"}, "CANASTA_GRPC_MAX_CONNECTION_AGE_S"),
+    }[what]
+    proc, _ = _spawn(tmp_path, env)
+    assert proc.wait(timeout=30) == 2
+    stderr = proc.stderr.read()
+    assert "Traceback" not in stderr, stderr
+    (line,) = [json.loads(x) for x in stderr.splitlines() if '"error"' in x]
+    assert line["msg"].startswith("configuration error: ") and text in line["msg"], line

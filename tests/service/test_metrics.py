@@ -6,12 +6,15 @@ import re
 
 import grpc
 import httpx
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
 from engine.cards import CODES
 from service.api.pb import api, api_grpc, game
 from service.ops.metrics import go_code
 from tests.service.helpers import call_grpc, call_rest, ok
+from tests.service.servers import Running
 
 
 def _samples(http: httpx.Client) -> dict[str, list[tuple[dict[str, str], float]]]:
@@ -112,3 +115,23 @@ def test_status_codes_are_spelled_as_go_grpc_prometheus_spells_them() -> None:
                                  grpc.StatusCode.INVALID_ARGUMENT,
                                  grpc.StatusCode.DEADLINE_EXCEEDED)] == [
         "OK", "Canceled", "InvalidArgument", "DeadlineExceeded"]
+
+
+def test_a_status_answered_without_raising_is_counted_as_answered(
+        server: Running, http: httpx.Client) -> None:
+    """The health service answers NOT_FOUND for a service it does not know by setting the
+    status, not by raising: the metrics and the access log count that status, not OK."""
+    before = _samples(http)
+    channel = grpc.insecure_channel(server.grpc_target)
+    with channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        with pytest.raises(grpc.RpcError) as err:
+            health.Check(health_pb2.HealthCheckRequest(service="no.such.Service"), timeout=10)
+        assert err.value.code() == grpc.StatusCode.NOT_FOUND
+        health.Check(health_pb2.HealthCheckRequest(service=""), timeout=10)
+    after = _samples(http)
+    labels = {"grpc_service": "grpc.health.v1.Health", "grpc_method": "Check"}
+    assert (_value(after, "grpc_server_handled_total", grpc_code="NotFound", **labels)
+            - _value(before, "grpc_server_handled_total", grpc_code="NotFound", **labels)) == 1
+    assert (_value(after, "grpc_server_handled_total", grpc_code="OK", **labels)
+            - _value(before, "grpc_server_handled_total", grpc_code="OK", **labels)) == 1
