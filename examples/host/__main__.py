@@ -28,7 +28,6 @@ def main() -> int:
     bind = os.environ.get("CANASTA_HOST_BIND", "127.0.0.1")
     rules = os.environ.get("CANASTA_HOST_RULES", "127.0.0.1:50051")
     db = Path(os.environ.get("CANASTA_HOST_DB", ".cache/host/tables.db"))
-    db.parent.mkdir(parents=True, exist_ok=True)
     with grpc.insecure_channel(rules) as probe:
         try:  # the rules service may still be starting (make host starts both at once)
             grpc.channel_ready_future(probe).result(timeout=30)

@@ -35,6 +35,31 @@ CSP = "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:"
 HELLO_SECONDS = 10.0
 
 
+def no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(text: str | bytes) -> Any:
+    """Standard JSON, or ``ValueError``: never ``Infinity`` or ``NaN`` (which ``int`` would
+    meet), nor a ``RecursionError`` for nesting deeper than the stack, so a sender's
+    malformed text is a refusal, never a handler's traceback."""
+    try:
+        return json.loads(text, parse_constant=no_constant)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
+async def receive_json(ws: WebSocket) -> Any:
+    """The socket's next message, by :func:`loads`; ``ValueError`` for a binary frame."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    if not isinstance(text, str):
+        raise ValueError("a binary frame")
+    return loads(text)
+
+
 def refused(reason: str, message: str, status_code: int = 400) -> JSONResponse:
     return JSONResponse({"reason": reason, "message": message}, status_code)
 
@@ -87,12 +112,12 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
 
     async def create(request: Request) -> Response:
         try:
-            body = await request.json()
+            body = loads(await request.body())
             bot_seats = {int(s): str(level) for s, level in dict(body.get("bots", {})).items()}
             options = {str(k): str(v) for k, v in dict(body.get("options", {})).items()}
             table = await tables.create(str(body["variant"]), int(body["players"]), bot_seats,
                                         options)
-        except (KeyError, TypeError, ValueError, AttributeError):
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
             return refused("BAD_REQUEST", "send {variant, players, bots: {seat: level}}")
         except Refused as err:
             return refused(err.reason, err.message)
@@ -124,7 +149,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         seat = ws.path_params["seat"]
         await ws.accept()
         try:
-            hello = await asyncio.wait_for(ws.receive_json(), HELLO_SECONDS)
+            hello = await asyncio.wait_for(receive_json(ws), HELLO_SECONDS)
             token = str(hello["token"])
             table = await tables.get(game_id)
             if not tables.is_seat(table, seat, token):
@@ -134,12 +159,12 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             await ws.close(4403)
             return
         players.join(game_id, seat, ws)
+        bots.wake(game_id)  # a bot stopped by a refusal tries again: a stuck table recovers
         try:
             await players.send(ws, await players.message(table, seat))
             while True:
-                text = await ws.receive_text()
                 try:
-                    msg = json.loads(text)
+                    msg = await receive_json(ws)
                 except ValueError:
                     msg = None
                 await play(ws, game_id, seat, token, msg)
@@ -161,7 +186,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
                 await tables.next_deal(game_id, seat, token, seq)
             else:
                 raise Refused("BAD_REQUEST", f"unknown message type {kind!r}")
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             await players.send(ws, {"type": "refused", "reason": "BAD_REQUEST",
                                     "message": "send {type, seq[, move]}"})
         except Refused as err:

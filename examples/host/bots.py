@@ -6,20 +6,30 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from canasta_client import CanastaError, UnavailableError
+from canasta_client import CanastaError, DeadlineExceededError, UnavailableError
 
 from .tables import Refused, Tables
 
 log = logging.getLogger("canasta.host.bots")
 
 
-class Bots:
-    """Plays the bots' seats. :meth:`wake` after every change; a table's task runs while
-    its awaited seat is a bot and stops at the end of the hand (a player deals the next)."""
+def transient(err: CanastaError) -> bool:
+    """Whether waiting may lift ``err``: the service away or slower than the client's
+    timeout (every call is pure, so sending it again is safe), or a refusal for load that
+    says when to come back (RetryInfo)."""
+    return isinstance(err, UnavailableError | DeadlineExceededError) or err.retry_after is not None
 
-    def __init__(self, tables: Tables, retry_seconds: float = 1.0) -> None:
+
+class Bots:
+    """Plays the bots' seats. :meth:`wake` after every change and when a seat joins; a
+    table's task runs while its awaited seat is a bot and stops at the end of the hand (a
+    player deals the next), or on a refusal no wait lifts (the next wake tries again)."""
+
+    def __init__(self, tables: Tables, retry_seconds: float = 0.5,
+                 max_retry_seconds: float = 10.0) -> None:
         self.tables = tables
-        self.retry_seconds = retry_seconds
+        self.retry_seconds = retry_seconds  # the first wait; each next one twice as long
+        self.max_retry_seconds = max_retry_seconds
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
 
@@ -31,6 +41,7 @@ class Bots:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id))
 
     async def _run(self, game_id: str) -> None:
+        backoff = self.retry_seconds
         try:
             while game_id in self._dirty:
                 self._dirty.discard(game_id)
@@ -41,19 +52,21 @@ class Bots:
                 self._dirty.add(game_id)  # a bot is awaited: look again after its move
                 try:
                     await self.tables.bot_move(table)
+                    backoff = self.retry_seconds
                 except Refused:
                     pass  # another move landed first: reload and go on
                 except CanastaError as err:
-                    # away, or busy: a refusal of load says when to come back (RetryInfo)
-                    if isinstance(err, UnavailableError) or err.retry_after is not None:
-                        wait = err.retry_after or self.retry_seconds
-                        log.warning("rules service %s; table %s retries in %.1f s",
-                                    err.reason or err.code.name, game_id, wait)
-                        await asyncio.sleep(wait)
+                    if not transient(err):
+                        log.error("bot move refused on table %s: %s %s", game_id,
+                                  err.reason, err.message)
+                        self._dirty.discard(game_id)
                         continue
-                    log.error("bot move refused on table %s: %s %s", game_id, err.reason,
-                              err.message)
-                    self._dirty.discard(game_id)
+                    # the service's own delay if it named one, else ours, doubled to a cap
+                    wait = err.retry_after or backoff
+                    backoff = min(backoff * 2, self.max_retry_seconds)
+                    log.warning("rules service %s; table %s retries in %.1f s",
+                                err.reason or err.code.name, game_id, wait)
+                    await asyncio.sleep(wait)
         finally:
             del self._tasks[game_id]
 

@@ -8,6 +8,7 @@ behind the same four methods.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from dataclasses import dataclass, field
@@ -19,7 +20,9 @@ from typing import Protocol
 class Table:
     """One game as stored: the sealed snapshot with its ``(game_id, seq)``, the
     credentials (never sent to a player but each their own seat token), the bots, the
-    record kept so far (docs/records.md) and what the host needs without a call."""
+    record kept so far (docs/records.md) and what the host needs without a call.
+    ``previous_tokens`` are the seat tokens a key rotation replaced (empty before one):
+    the ones older join links carry."""
 
     game_id: str
     variant: str
@@ -33,6 +36,7 @@ class Table:
     awaited: int = 0
     hand_over: bool = False
     game_over: bool = False
+    previous_tokens: tuple[str, ...] = ()
 
 
 class Store(Protocol):
@@ -52,8 +56,9 @@ class Store(Protocol):
         ...
 
     async def commit(self, table: Table, expected_seq: int) -> bool:
-        """Write ``table`` (its new snapshot, seq, record, ...) if the stored row is still at
-        ``expected_seq``; ``False`` if another commit landed first (nothing is written)."""
+        """Write ``table`` (its new snapshot, seq, record, credentials, ...) if the stored
+        row is still at ``expected_seq``; ``False`` if another commit landed first (nothing
+        is written)."""
         ...
 
 
@@ -70,9 +75,19 @@ CREATE TABLE IF NOT EXISTS tables (
     record      TEXT NOT NULL,
     awaited     INTEGER NOT NULL,
     hand_over   INTEGER NOT NULL,
-    game_over   INTEGER NOT NULL
+    game_over   INTEGER NOT NULL,
+    previous_tokens TEXT NOT NULL DEFAULT '[]'  -- JSON list, index = seat
 )
 """
+
+
+def private_file(path: Path) -> None:
+    """Make ``path`` (and its directory, if missing) readable by this user alone before
+    SQLite opens it: it holds every credential and seed, and SQLite gives the -wal and
+    -shm files the database file's mode."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    os.chmod(path, 0o600)  # a file an older host made world-readable
 
 
 class SqliteStore:
@@ -80,12 +95,17 @@ class SqliteStore:
     transaction, run inline: sub-millisecond, so not worth a thread hop."""
 
     def __init__(self, path: str | Path) -> None:
+        private_file(Path(path))
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.execute(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+            if "previous_tokens" not in columns:  # a file an older host made
+                self._db.execute("ALTER TABLE tables ADD COLUMN previous_tokens"
+                                 " TEXT NOT NULL DEFAULT '[]'")
 
     def close(self) -> None:
         with self._lock:
@@ -94,24 +114,26 @@ class SqliteStore:
     async def create(self, table: Table) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (table.game_id, table.variant, table.players, table.seq, table.snapshot,
                  table.host_token, json.dumps(list(table.seat_tokens)),
                  json.dumps({str(s): lvl for s, lvl in table.bots.items()}), table.record,
-                 table.awaited, int(table.hand_over), int(table.game_over)))
+                 table.awaited, int(table.hand_over), int(table.game_over),
+                 json.dumps(list(table.previous_tokens))))
 
     async def load(self, game_id: str) -> Table | None:
         with self._lock:
             row = self._db.execute(
                 "SELECT game_id, variant, players, seq, snapshot, host_token, seat_tokens,"
-                " bots, record, awaited, hand_over, game_over FROM tables WHERE game_id=?",
+                " bots, record, awaited, hand_over, game_over, previous_tokens FROM tables"
+                " WHERE game_id=?",
                 (game_id,)).fetchone()
         if row is None:
             return None
         return Table(row[0], row[1], row[2], row[3], bytes(row[4]), row[5],
                      tuple(json.loads(row[6])),
                      {int(s): lvl for s, lvl in json.loads(row[7]).items()},
-                     row[8], row[9], bool(row[10]), bool(row[11]))
+                     row[8], row[9], bool(row[10]), bool(row[11]), tuple(json.loads(row[12])))
 
     async def game_ids(self) -> list[str]:
         with self._lock:
@@ -122,7 +144,10 @@ class SqliteStore:
         with self._lock:
             cur = self._db.execute(
                 "UPDATE tables SET seq=?, snapshot=?, record=?, awaited=?, hand_over=?,"
-                " game_over=? WHERE game_id=? AND seq=?",
+                " game_over=?, host_token=?, seat_tokens=?, previous_tokens=?"
+                " WHERE game_id=? AND seq=?",
                 (table.seq, table.snapshot, table.record, table.awaited,
-                 int(table.hand_over), int(table.game_over), table.game_id, expected_seq))
+                 int(table.hand_over), int(table.game_over), table.host_token,
+                 json.dumps(list(table.seat_tokens)), json.dumps(list(table.previous_tokens)),
+                 table.game_id, expected_seq))
             return cur.rowcount == 1

@@ -80,9 +80,13 @@ class Tables:
 
     @staticmethod
     def is_seat(table: Table, seat: int, token: str) -> bool:
-        """Whether ``token`` is the seat token of ``seat`` (compared in constant time)."""
-        return (0 <= seat < table.players
-                and hmac.compare_digest(token.encode(), table.seat_tokens[seat].encode()))
+        """Whether ``token`` opens ``seat``: its stored seat token, or the one a key
+        rotation replaced, which older join links carry (compared in constant time). The
+        host calls the service with the stored one alone."""
+        if not 0 <= seat < table.players:
+            return False
+        known = (table.seat_tokens[seat], *table.previous_tokens[seat:seat + 1])
+        return any(hmac.compare_digest(token.encode(), t.encode()) for t in known)
 
     async def _seat_table(self, game_id: str, seat: int, token: str, seq: int) -> Table:
         table = await self.get(game_id)
@@ -125,7 +129,9 @@ class Tables:
         return await self._apply(table, hint.move.text, seat, table.host_token)
 
     async def next_deal(self, game_id: str, seat: int, token: str, seq: int) -> Table:
-        """Deal the next hand once one is over (any seated player may ask)."""
+        """Deal the next hand once one is over (any seated player may ask). The answer's
+        credentials are stored in the same compare-and-set: after a key rotation they are
+        the only ones that outlive the old key."""
         table = await self._seat_table(game_id, seat, token, seq)
         if not table.hand_over or table.game_over:
             raise Refused("WRONG_PHASE", "the hand is not over" if not table.hand_over
@@ -134,9 +140,14 @@ class Tables:
                                             expected_game_id=table.game_id, view_seat=-1,
                                             token=table.host_token)
         view = dealt.views[0]
+        # signed with the key that seals now: new ones after a rotation, and the replaced
+        # ones are kept for the join links that carry them
+        tokens = tuple(dealt.seat_tokens)
+        previous = table.previous_tokens if tokens == table.seat_tokens else table.seat_tokens
         new = replace(table, seq=dealt.header.seq, snapshot=dealt.snapshot,
                       record=f"{table.record}hand {view.hand_no}\n", awaited=view.awaited,
-                      hand_over=False, game_over=False)
+                      hand_over=False, game_over=False, host_token=dealt.host_token,
+                      seat_tokens=tokens, previous_tokens=previous)
         return await self._commit(table, new)
 
     async def view(self, table: Table, seat: int) -> SeatView:

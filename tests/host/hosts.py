@@ -8,7 +8,7 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -24,14 +24,16 @@ from examples.host.store import SqliteStore, Table
 
 
 class Host:
-    """One host process's worth: an app over the SQLite file ``db``, served in a thread."""
+    """One host process's worth: an app over the SQLite file ``db``, served in a thread.
+    ``connect`` makes the app's client (a wrapped one, for a fault or a key rotation)."""
 
-    def __init__(self, db: Path, rules_target: str) -> None:
+    def __init__(self, db: Path, rules_target: str,
+                 connect: Callable[[], AsyncCanastaClient] | None = None) -> None:
         self.store = SqliteStore(db)
         # the app's own client is made on uvicorn's loop; the tests check with this one
         self.client = CanastaClient(rules_target, timeout=20.0)
-        self.app = create_app(self.store,
-                              lambda: AsyncCanastaClient(rules_target, timeout=20.0))
+        self.app = create_app(self.store, connect or (
+            lambda: AsyncCanastaClient(rules_target, timeout=20.0)))
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, ws="websockets-sansio",
                                 log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
@@ -76,8 +78,9 @@ class Host:
 
 
 @contextmanager
-def hosting(db: Path, rules_target: str) -> Iterator[Host]:
-    host = Host(db, rules_target).start()
+def hosting(db: Path, rules_target: str,
+            connect: Callable[[], AsyncCanastaClient] | None = None) -> Iterator[Host]:
+    host = Host(db, rules_target, connect).start()
     try:
         yield host
     finally:

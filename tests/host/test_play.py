@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import grpc
 import httpx
 import pytest
-from canasta_client import AsyncCanastaClient, CanastaClient
+from canasta_client import AsyncCanastaClient, CanastaClient, DeadlineExceededError
 from google.protobuf.json_format import MessageToDict
 from websockets.exceptions import ConnectionClosed
 
@@ -161,6 +163,82 @@ def test_a_bot_refused_for_load_plays_again(rules: Running, tmp_path: Path,
         assert final.seq > 10 and suggested == final.seq + 2  # each move, and the two refused
     else:
         assert final.seq == 0 and suggested == 1
+
+
+class SlowAtFirst:
+    """A client whose first ``slow`` SuggestMove and first ``slow`` ApplyMove calls end as
+    the SDK's timeout ends them (the rules service slower than the client waits); every
+    other call goes to the real client."""
+
+    def __init__(self, inner: AsyncCanastaClient, slow: int) -> None:
+        self.inner, self.slow = inner, slow
+        self.timed_out: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.inner, name)
+        if name not in ("suggest_move", "apply_move"):
+            return method
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            if self.timed_out[name] < self.slow:
+                self.timed_out[name] += 1
+                raise DeadlineExceededError(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                            "Deadline Exceeded", "DEADLINE_EXCEEDED")
+            return await method(*args, **kwargs)
+
+        return call
+
+
+def test_a_bot_whose_calls_time_out_plays_again(rules: Running, tmp_path: Path) -> None:
+    """Two bots whose first two SuggestMove and first two ApplyMove calls time out: a
+    timeout is transient (every call is pure), so they wait and finish the hand."""
+    async def run() -> tuple[Table, Counter[str]]:
+        store = SqliteStore(tmp_path / "tables.db")
+        client = SlowAtFirst(AsyncCanastaClient(rules.grpc_target), 2)
+        tables = Tables(store, lambda: client)  # type: ignore[arg-type,return-value]
+        bots = Bots(tables, retry_seconds=0.01)
+        table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"})
+        bots.wake(table.game_id)
+        await bots.idle()
+        final = await tables.get(table.game_id)
+        store.close()
+        await client.inner.close()
+        return final, client.timed_out
+
+    final, timed_out = asyncio.run(run())
+    assert final.hand_over and final.seq > 10
+    assert timed_out == {"suggest_move": 2, "apply_move": 2}
+
+
+def test_a_stopped_bot_plays_again_when_a_seat_joins(rules: Running, tmp_path: Path) -> None:
+    """A bot stopped by a refusal that no wait lifts (RESOURCE_EXHAUSTED without RetryInfo)
+    plays again when a player joins its table: a stuck table recovers without a restart."""
+    made: list[BusyAtFirst] = []
+
+    def connect() -> AsyncCanastaClient:
+        made.append(BusyAtFirst(AsyncCanastaClient(rules.grpc_target, timeout=20.0), 1, None))
+        return made[-1]  # type: ignore[return-value]
+
+    db = tmp_path / "tables.db"
+    with hosting(db, rules.grpc_target, connect) as host:
+        created = host.create("classic", 2, {0: "greedy"})
+        game_id, link = created["game_id"], created["seats"][1]["link"]
+        player = Player(host, link)
+        player.wait(lambda s: s["type"] == "state")
+        while player.my_turn():  # the player's turn first: play it, the bot is next
+            seq = player.state["seq"]
+            player.play(player.pick())
+            player.wait(lambda s, seq=seq: s["seq"] > seq)
+        stuck = player.state["seq"]
+        deadline = time.monotonic() + 20
+        while not made or made[0].suggested < 1:  # the bot's first call, refused
+            assert time.monotonic() < deadline, "the bot was never asked to move"
+            time.sleep(0.01)
+        again = Player(host, link)  # the page reloaded, say
+        again.wait(lambda s: s["seq"] > stuck, timeout=10)
+        assert made[0].suggested > 1 and host.status(game_id)["seq"] > stuck
+        player.close()
+        again.close()
 
 
 def test_a_players_messages_hold_only_its_seat(rules: Running, tmp_path: Path) -> None:
