@@ -137,6 +137,8 @@ def _draws(prev: AnyState, nxt: AnyState, reds: tuple[Laid, Laid], seat: int,
     the buyer and for the player in turn): the cards that reached a seat's hand or red
     threes (``reds``: before and after) and not from the pile."""
     before, after = reds
+    if nxt.stock == prev.stock and not from_pile:
+        return []  # nothing drawn: an undo hands back the turn's staged cards, not the stock's
     gained = [s for s in range(len(nxt.hands))
               if len(nxt.hands[s]) + len(after[s]) > len(prev.hands[s]) + len(before[s])
               or (s == seat and from_pile)]

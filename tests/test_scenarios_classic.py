@@ -31,6 +31,7 @@ from engine import (
 )
 from engine.cards import CODES, IS_RED_THREE, RANK, Card, parse_cards, rank_of_char
 from engine.deck import composition
+from engine.events import EventKind, move_events
 from engine.moves import Discard, GoOut, Meld, TakePile
 from engine.notation import import_position
 from engine.state import MeldPile, SideResult
@@ -1132,3 +1133,16 @@ def test_extra_CL_P2_5_no_partner_to_ask(players: int) -> None:
         apply(state, parse_move("ask"))
     assert (err.value.reason, err.value.rule) == (Reason.ASK_NOT_ALLOWED, "CL-P2-5")
     assert "no partner" in err.value.message
+
+
+def test_CL_MIN_8_an_undo_draws_nothing() -> None:
+    """CL-MIN-8, AMB-21: an undo (staged melds taken back into the hand) reports no draw:
+    the cards came back from the table, not the stock (it once reported CARDS_DRAWN with
+    no card)."""
+    s1 = play(_ts01(), "meld KS KH KD")
+    back = play(s1, "undo")
+    kinds = [e.kind for e in move_events(s1, parse_move("undo"), 0, back)]
+    assert kinds == [EventKind.MOVE_PLAYED]
+    drew = play(back, "discard 9S")
+    assert EventKind.CARDS_DRAWN not in [e.kind for e in move_events(
+        back, parse_move("discard 9S"), 0, drew)]
