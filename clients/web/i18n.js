@@ -138,6 +138,8 @@ export const TEXT = {
     side: "Side",
     match: "Match",
     minimum: "Minimum",
+    buysLeft: "Buys left",
+    noLimit: "no limit",
     target: (n) => `The match is played to ${n}.`,
     result: "Hand result",
     rows: {
@@ -148,7 +150,8 @@ export const TEXT = {
     wentOut: (who, you, concealed) => `${who} went out${concealed ? " concealed" : ""}.`,
     stockRanOut: "The stock ran out.",
     nextHand: "Next hand",
-    win: (who, you) => (you ? "Game over: you win!" : `Game over: ${who} win.`),
+    // n: the seats of the winning side ("West wins", "West & East win")
+    win: (who, you, n) => (you ? "Game over: you win!" : `Game over: ${who} ${n === 1 ? "wins" : "win"}.`),
     draw: "Game over: a draw.",
     log: "What happened",
     allMoves: "All moves",
@@ -157,6 +160,9 @@ export const TEXT = {
     play: "Play",
     footer: "Plays over the public REST API only. Your moves present your seat's token; the bots' moves present the host token, which this page holds only because it is a self-contained demo.",
     dealt: (n, who) => `Hand ${n} dealt by ${who}.`,
+    // the page's own errors (the service words its refusals itself)
+    unreachable: (why) => `The server cannot be reached (${why}).`,
+    notYourView: (seats) => `The server's answer holds the views of seats ${seats}, not yours alone: it is not shown.`,
     // what a move would do (buttons)
     act: {
       draw: "Draw from the stock",
@@ -226,6 +232,14 @@ export const TEXT = {
       sequences: "Samba also melds sequences: three to seven cards of one suit in a row (4 up to the ace). Seven make a samba. The label (S:5-9) is what typed moves use.",
       bots: "The bots are playing; their moves appear in the log.",
       handOver: "The hand is over: the scores are below. Deal the next hand when you are ready.",
+      // May I?: the deal's contract (sets: groups of one rank; sequences: runs of one suit)
+      contract: (sets, runs) => `This deal's contract: ${[
+        sets ? `${sets} ${sets === 1 ? "set" : "sets"}` : "",
+        runs ? `${runs} ${runs === 1 ? "sequence" : "sequences"}` : "",
+      ].filter(Boolean).join(" and ")}. Each player goes down with it once, then lays off.`,
+      buys: (n) => (n < 0 ? "You may buy the discard out of turn without limit."
+        : `You may buy the discard out of turn ${n} more ${n === 1 ? "time" : "times"} this deal.`),
+      gameOver: "The game is over: the scores are below. Press “New game” to play again.",
     },
   },
   ru: {
@@ -295,6 +309,8 @@ export const TEXT = {
     side: "Сторона",
     match: "Партия",
     minimum: "Минимум",
+    buysLeft: "Осталось покупок",
+    noLimit: "без ограничений",
     target: (n) => `Партия идёт до ${n} очков.`,
     result: "Итог раздачи",
     rows: {
@@ -305,7 +321,7 @@ export const TEXT = {
     wentOut: (who, you, concealed) => `${who} ${you ? "вышли" : "вышел"}${concealed ? " с рук" : ""}.`,
     stockRanOut: "Колода кончилась.",
     nextHand: "Следующая раздача",
-    win: (who, you) => (you ? "Игра окончена: вы победили!" : `Игра окончена: победили ${who}.`),
+    win: (who, you, n) => (you ? "Игра окончена: вы победили!" : `Игра окончена: ${n === 1 ? "победил" : "победили"} ${who}.`),
     draw: "Игра окончена: ничья.",
     log: "Что произошло",
     allMoves: "Все ходы",
@@ -314,6 +330,8 @@ export const TEXT = {
     play: "Сыграть",
     footer: "Играет только через открытый REST API. Ваши ходы идут с токеном вашего места; ходы ботов — с токеном хозяина игры, который эта страница держит лишь потому, что она самостоятельная демонстрация.",
     dealt: (n, who) => `Раздача ${n}, сдаёт ${who}.`,
+    unreachable: (why) => `Сервер недоступен (${why}).`,
+    notYourView: (seats) => `В ответе сервера виды мест ${seats}, а не только вашего: он не показан.`,
     act: {
       draw: "Взять из колоды",
       takeWith: (cards) => `Взять сброс: ${cards}`,
@@ -382,6 +400,13 @@ export const TEXT = {
       sequences: "В самбе выкладывают и секвенсы: от трёх до семи карт одной масти подряд (от четвёрки до туза). Семь карт — самба. Метка (S:5-9) нужна для ходов, введённых текстом.",
       bots: "Ходят боты; их ходы появляются в списке событий.",
       handOver: "Раздача окончена: счёт ниже. Сдайте следующую, когда будете готовы.",
+      contract: (sets, runs) => `Контракт этой раздачи: ${[
+        sets ? `${sets} ${ruPlural(sets, "группа", "группы", "групп")}` : "",
+        runs ? `${runs} ${ruPlural(runs, "секвенс", "секвенса", "секвенсов")}` : "",
+      ].filter(Boolean).join(" и ")}. Каждый игрок выкладывает контракт один раз, затем докладывает карты.`,
+      buys: (n) => (n < 0 ? "Покупать сброс не в свой ход можно без ограничений."
+        : `Купить сброс не в свой ход вы можете ещё ${n} ${ruPlural(n, "раз", "раза", "раз")} в этой раздаче.`),
+      gameOver: "Игра окончена: счёт ниже. Чтобы сыграть ещё, нажмите «Новая игра».",
     },
   },
 };

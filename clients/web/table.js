@@ -92,7 +92,7 @@ async function api(path, body, token = "") {
         body: JSON.stringify(body),
       });
     } catch (err) {
-      throw new ApiError("UNAVAILABLE", `the server cannot be reached (${err.message})`, 0);
+      throw new ApiError("UNAVAILABLE", words().unreachable(err.message), 0);
     }
     const data = await resp.json().catch(() => ({}));
     if (resp.ok) return data;
@@ -207,6 +207,8 @@ function record(answer, before) {
       last = { kind: "move", seat, move: ev.move, top: before?.pileTop ?? "", count: 0, cards: [] };
       note(last);
     } else if (type === "CARDS_DRAWN") {
+      // an undo answers with a CARDS_DRAWN of no card: nothing was drawn
+      if (!(ev.count ?? 0) && !(ev.cards ?? []).length) continue;
       // the cards are shown for your seat only (the host's answers name the bots' too)
       const mine = seat === game.you ? ev.cards ?? [] : [];
       if (seat === game.you) game.drawn.push(...mine);
@@ -488,7 +490,7 @@ function renderHand(v) {
   if (hadFocus && buttons[game.focus]) buttons[game.focus].focus();
   const staged = v.staged ?? [];
   $("staged").hidden = !staged.length;
-  $("staged").textContent = staged.length ? w.staged(staged.map(written).join("; ")) : "";
+  $("staged").textContent = staged.length ? w.staged(staged.map((t) => describe(parseMove(t))).join("; ")) : "";
 }
 
 const selectedCodes = () => [...game.selected].sort((a, b) => a - b).map((i) => game.view.hand[i]);
@@ -549,8 +551,13 @@ function renderRules(v) {
   const draws = game.variant === "classic" ? (game.players === 2 ? 2 : 1) : game.variant === "may_i" ? 1 : 2;
   const canastasToGoOut = game.variant === "classic" ? (game.players === 2 || game.players === 6 ? 2 : 1)
     : samba ? 2 : 0;
+  const mayI = game.variant === "may_i" ? v.mayI : null; // the deal's contract, buys left
+  if (mayI && !game.handOver) {
+    lines.push(r.contract(mayI.sets ?? 0, mayI.sequences ?? 0));
+    lines.push(r.buys((mayI.buysLeft ?? [])[game.you] ?? 0));
+  }
   if (game.handOver) {
-    lines.push(r.handOver);
+    lines.push(game.gameOver ? r.gameOver : r.handOver);
   } else if (v.awaited !== game.you) {
     lines.push(r.bots);
   } else if (v.phase === "permission") {
@@ -583,12 +590,17 @@ function renderScores(v) {
   const w = words();
   const body = $("scores").querySelector("tbody");
   const results = new Map((game.score?.sides ?? v.result ?? []).map((s) => [s.team, s]));
+  // May I? has no minimum: its third column is each side's buys left this deal
+  const buys = game.variant === "may_i" ? v.mayI?.buysLeft ?? [] : null;
+  $("scores").querySelector("thead th:nth-child(3)").textContent = buys ? w.buysLeft : w.minimum;
+  const third = (side) => (buys ? side.seats.map((s) => buys[s] ?? 0).map((n) => (n < 0 ? w.noLimit : String(n))).join(" / ")
+    : String(side.minimum ?? 0));
   body.replaceChildren(...v.sides.map((side) => {
     const done = results.get(side.team);
     const tr = el("tr", {},
       el("td", { textContent: sideName(side) }),
       el("td", { className: "num", textContent: String(done ? done.cumulative ?? 0 : side.score ?? 0) }),
-      el("td", { className: "num", textContent: String(side.minimum ?? 0) }));
+      el("td", { className: "num", textContent: third(side) }));
     tr.dataset.team = String(side.team);
     if (side.seats.includes(game.you)) tr.className = "mine";
     return tr;
@@ -672,7 +684,7 @@ function renderResult() {
   if (score.gameOver) {
     const won = sides.find((s) => s.team === score.winner);
     parts.push(el("p", { id: "game-result", textContent: score.draw || score.winner < 0 ? w.draw
-      : w.win(won ? sideName(won) : "", !!won && won.seats.includes(game.you)) }));
+      : w.win(won ? sideName(won) : "", !!won && (won.seats ?? []).includes(game.you), (won?.seats ?? []).length) }));
   }
   $("result").replaceChildren(...parts);
   $("next-hand").hidden = !!score.gameOver;
@@ -685,7 +697,7 @@ function renderResult() {
 function take(answer) {
   const views = answer.views ?? [];
   if (views.length !== 1 || (views[0].seat ?? 0) !== game.you) {
-    throw new Error(`an answer with views of seats ${views.map((v) => v.seat ?? 0)}, not yours alone`);
+    throw new Error(words().notYourView(views.map((v) => v.seat ?? 0).join(", ")));
   }
   const before = game.view;
   game.snapshot = answer.snapshot;
@@ -720,49 +732,83 @@ function keep(answer) {
   if (mine) game.seatToken = mine;
 }
 
+// The game being played: "New game" starts another, and every await of the game before
+// (its bots' loop, a move or a deal in flight) then finds it changed and drops its answer.
+let generation = 0;
+
 async function finishHand() {
-  game.score = await api("/v1/score-hand", { snapshot: game.snapshot }, game.seatToken);
+  const gen = generation;
+  const score = await api("/v1/score-hand", { snapshot: game.snapshot }, game.seatToken);
+  if (gen !== generation) return;
+  game.score = score;
   game.gameOver = !!game.score.gameOver;
   renderResult();
   render();
 }
 
+// The bots play until it is your turn or the hand is over. The loop belongs to the game
+// it started in: after every wait it stops if a new game began meanwhile.
 async function runBots() {
+  const gen = generation;
+  const current = () => gen === generation;
   game.busy = true;
   render();
   try {
     while (!game.handOver && game.view.awaited !== game.you) {
       if (DELAY > 0) await sleep(DELAY);
+      if (!current()) return;
+      if (game.handOver || game.view.awaited === game.you) break;
       // a bot's move is the host's: advised and applied for the awaited seat, with
       // your view alone in the answer
       const advice = await api("/v1/suggest-move",
         { snapshot: game.snapshot, level: game.level, seed: game.seed }, game.hostToken);
+      if (!current()) return;
       const done = await api("/v1/apply-move",
         { snapshot: game.snapshot, move: advice.move, seat: advice.seat ?? 0, viewSeat: game.you },
         game.hostToken);
+      if (!current()) return;
       take(done);
       render();
     }
   } finally {
-    game.busy = false;
+    if (current()) game.busy = false;
   }
   if (game.handOver) await finishHand();
+  if (!current()) return;
   render();
 }
 
+// Runs `work`, showing its error; an error of a game that a new game replaced is dropped.
 async function guarded(work) {
+  const gen = generation;
   showError(null);
   try {
     await work();
   } catch (err) {
+    if (gen !== generation) return;
     game.busy = false;
     showError(err);
     if (game.view) render();
   }
 }
 
+// The move buttons are drawn anew after every move, so the focus of a keyboard user who
+// pressed one would fall to the page's body: it goes to the hand's card that takes the
+// focus (else the first move offered, or the next step once the hand is over).
+const pressedMove = () => ["actions", "moves"].some((id) => $(id).contains(document.activeElement));
+
+function refocus() {
+  const active = document.activeElement;
+  if (active && active !== document.body) return; // the focus has gone somewhere meanwhile
+  const target = game.handOver ? (game.gameOver ? $("new-game") : $("next-hand"))
+    : $("hand").children[game.focus] ?? $("actions").querySelector("button:not(:disabled)");
+  target?.focus();
+}
+
 function play(text) {
   if (!yourTurn()) return;
+  const gen = generation;
+  const keyboard = pressedMove();
   return guarded(async () => {
     game.busy = true;
     render();
@@ -771,11 +817,13 @@ function play(text) {
       done = await api("/v1/apply-move",
         { snapshot: game.snapshot, move: { text }, viewSeat: game.you }, game.seatToken);
     } finally {
-      game.busy = false;
+      if (gen === generation) game.busy = false;
     }
+    if (gen !== generation) return;
     take(done);
     $("move-text").value = "";
     await runBots();
+    if (keyboard && gen === generation) refocus();
   });
 }
 
@@ -801,18 +849,21 @@ function hint() {
 }
 
 function newGame() {
+  const gen = ++generation; // the game before, its bots included, stops here
   return guarded(async () => {
     const variant = $("variant").value || "classic";
     const players = Number($("players").value || 4);
     const seedText = $("seed").value.trim();
     Object.assign(game, {
       variant, players, level: $("bot").value, you: 0, handOver: false, gameOver: false,
-      seed: seedText || String(Math.floor(Math.random() * 2 ** 31)),
+      seed: seedText || String(Math.floor(Math.random() * 2 ** 31)), busy: false,
       hostToken: "", seatToken: "", score: null, log: [], drawn: [], view: null, actor: -1,
+      selected: new Set(), hint: null, fresh: new Set(),
     });
     renderResult();
     const dealt = await api("/v1/deal",
       { variant, players, seed: game.seed, viewSeat: game.you });
+    if (gen !== generation) return;
     keep(dealt);
     take(dealt);
     await runBots();
@@ -820,9 +871,11 @@ function newGame() {
 }
 
 function nextHand() {
+  const gen = generation;
   return guarded(async () => {
     const dealt = await api("/v1/next-deal", { snapshot: game.snapshot, viewSeat: game.you },
       game.hostToken);
+    if (gen !== generation) return;
     game.handOver = false;
     game.score = null;
     renderResult();

@@ -25,6 +25,9 @@ busy.mjs has the page's hint refused for load (429 TOO_MANY_CALLS, Retry-After: 
 three and four times: the page asks again after the delay, up to three times; and a hint
 that comes back after you moved is dropped.
 
+new_game_race.mjs presses "New game" while the bots of the game before are moving: the
+old game's bots stop, and the new game opens at your turn with no move sent for you.
+
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
 """
@@ -176,6 +179,22 @@ def test_a_hint_for_a_position_gone_is_dropped(server: Running) -> None:
     assert [s["refused"] for s in result["suggests"]] == [True, False]
     assert result["logged"] == 2  # the deal and your draw
     assert result["error"] == "" and result["hint"] == "" and result["selected"] == 0
+
+
+def test_a_new_game_stops_the_bots_of_the_game_before(server: Running) -> None:
+    """"New game" pressed while the bots are between two moves: the new game starts at
+    your turn (seat 0 awaited, draw phase, the dealt hand on the page), and no move nor
+    advice is asked after the new deal until you act (the old game's bot loop must not
+    play the new game's first move for you)."""
+    result, done = _in_browser("new_game_race.mjs", server.http_base)
+    assert result["problems"] == [] and done.returncode == 0, result
+    assert result["botsWere"] == "bots"
+    dealt, page = result["dealt"], result["page"]
+    assert dealt["awaited"] == 0 and dealt["phase"] == "draw"
+    assert "/v1/deal" in result["after"], result
+    assert result["afterDeal"] == [] and result["movesForNewGame"] == 0, result
+    assert page["state"] == "your-turn" and page["draw"] and page["error"] == "", page
+    assert page["hand"] == dealt["hand"], page
 
 
 # (variant, seed, the browser's language, the viewport played on, whether the next hand is
