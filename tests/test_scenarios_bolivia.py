@@ -6,8 +6,12 @@ docstring. Seats: 0..3 = N, E, S, W; team 0 = N+S, team 1 = E+W.
 
 from __future__ import annotations
 
-from engine import Phase, Reason, State, legal_moves
-from engine.moves import Decline, GoOut
+import pytest
+
+from engine import Phase, Reason, RuleViolation, State, apply, legal_moves, new_game, parse_move
+from engine.deck import composition
+from engine.game import rules_for
+from engine.moves import Decline, GoOut, TakePile
 from engine.views import provisional_score
 from tests.positions import cards, discards, listed, meld_cards, play, position, refuse
 
@@ -161,3 +165,133 @@ def test_BO_WILD_1_option_unlimited_wilds() -> None:
     free = position(BO, options={"bolivia.unlimited_wilds_in_groups": True}, hands=hand,
                     melds={0: "K@0: KS KH KD"})
     assert listed(free, "meld 8S 8H 2C 2S JK")
+
+
+# --- rules no other test cites --------------------------------------------------------
+
+
+def _refused(state: State, text: str) -> None:
+    """The move is not listed and is refused, whatever the reason."""
+    assert not listed(state, text), text
+    with pytest.raises(RuleViolation):
+        apply(state, parse_move(text))
+
+
+def test_BO_DEAL_1_DRAW_1_2_deal_and_draws() -> None:
+    """BO-COMP-1, BO-DEAL-1, BO-DRAW-1, BO-DRAW-2: 162 cards, 15 each, play left of the
+    dealer; a stock draw takes two, then one discard; a last single card is drawn alone."""
+    rules = rules_for(BO, 4)
+    assert sum(composition(rules).values()) == 162
+    s = new_game(BO, 4, seed=6)
+    assert all(len(h) == 15 for h in s.hands) and s.turn.seat == (s.dealer + 1) % 4
+    s1 = play(s, "draw")
+    assert len(s1.hands[s.turn.seat]) == 17
+    one = position(BO, phase="draw", hands={0: "4C 6D 9S"}, melds={0: "K@0: KS KH KD"},
+                   stock=1, stock_top="QC", red3={0: "3H 3D", 1: "3H 3D", 2: "3H 3D"})
+    o1 = play(one, "draw")
+    assert o1.hands[0] == cards("4C 6D 9S QC") and o1.stock == ()
+
+
+def test_BO_INIT_1_samba_table_with_150() -> None:
+    """BO-INIT-1: Samba's minimum table, 150 from 7000 up."""
+    rules = rules_for(BO, 4)
+    table = {-5: 15, 0: 50, 1495: 50, 1500: 90, 2995: 90, 3000: 120, 6995: 120,
+             7000: 150, 14000: 150}
+    assert {k: rules.minimum_for(k) for k in table} == table
+
+
+def test_BO_MELD_1_2_two_groups_of_a_rank_and_merging() -> None:
+    """BO-MELD-1, BO-MELD-2, BO-WILD-1: a side may own two groups of one rank and merge them
+    while the wild limit holds."""
+    s = position(BO, hands={0: "KD KC 2C 9S 4C 6D"}, melds={0: "K@0: KS KH KD KS"})
+    s1 = play(s, "meld KD KC 2C")
+    assert meld_cards(s1, 0) == [cards("KS KS KH KD"), cards("KD KC 2C")]
+    s2 = play(s1, "merge K K#2")
+    assert meld_cards(s2, 0) == [cards("KS KS KH KD KD KC 2C")]
+    off = position(BO, options={"bolivia.allow_merge_groups": False},
+                   hands={0: "KD KC 2C 9S 4C 6D"}, melds={0: "K@0: KS KH KD KS"})
+    _refused(play(off, "meld KD KC 2C"), "merge K K#2")
+
+
+@pytest.mark.parametrize("variant", [BO, "bolivia_sevens"])
+def test_BO_PILE_1_to_9_pile_as_in_samba(variant: str) -> None:
+    """BO-PILE-1, BO-PILE-2, BO-PILE-3, BO-PILE-5, BO-PILE-6, BO-PILE-8: a natural pair takes
+    the pile, a natural and a wild never; unfrozen, the top card alone extends an incomplete
+    group, never a canasta; frozen, only the pair."""
+    s = position(variant, phase="draw", hands={0: "9H 2C 9D 4C 6D JS"},
+                 melds={0: "K@0: KS KH KD"}, pile="5C 9S")
+    _refused(s, "take 9H 2C")
+    s1 = play(s, "take 9H 9D")
+    assert cards("9S 9H 9D") in meld_cards(s1, 0)
+    assert s1.hands[0] == cards("2C 4C 6D JS 5C") and s1.stock == s.stock
+    ext = position(variant, phase="draw", hands={0: "4C 6D JS"},
+                   melds={0: "9@0: 9D 9C 9S | K@2: KS KH KD KC KS KH KD"}, pile="5C 9H")
+    assert cards("9D 9C 9S 9H") in meld_cards(play(ext, "take on 9"), 0)
+    onto = position(variant, phase="draw", hands={0: "4C 6D JS"},
+                    melds={0: "K@2: KS KH KD KC KS KH KD"}, pile="5C KH")
+    _refused(onto, "take on K")
+    frozen = position(variant, phase="draw", hands={0: "4C 6D JS"},
+                      melds={0: "9@0: 9D 9C 9S"}, pile="5C JK 7D 9H")
+    refuse(frozen, "take on 9", Reason.PILE_FROZEN, "SA-PILE-6")
+    unopened = position(variant, phase="draw", hands={0: "4C 6D JS 9C"}, pile="5C 9H")
+    _refused(unopened, "take 9C")
+
+
+def test_BO_PILE_9_unopened_side_counts_only_the_top_card() -> None:
+    """BO-PILE-9, BO-PILE-4: an unopened side's take counts the top card, not the pile below."""
+    s = position(BO, phase="draw", hands={0: "QS QH 5C 6D 8S 8H 8D"}, pile="AS AH AD QD")
+    refuse(s, "take QS QH", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-6")  # 30 < 50
+    s1 = play(s, "take QS QH / 8S 8H 8D")  # 30 + 30
+    assert s1.opened[0] and s1.hands[0] == cards("5C 6D AS AH AD")
+
+
+def test_BO_R3_1_drawn_red_three_replaced() -> None:
+    """BO-R3-1: red threes drawn are laid out and replaced from the stock."""
+    s = position(BO, phase="draw", hands={0: "4C 6D"}, melds={0: "K@0: KS KH KD"},
+                 stock_top="9C QH 3D")
+    s1 = play(s, "draw")
+    assert s1.red3[0] == cards("3D") and s1.hands[0] == cards("4C 6D QH 9C")
+
+
+def test_BO_SEQ_1_2_sequences_and_the_escalera() -> None:
+    """BO-SEQ-1, BO-SEQ-2, BO-CAN-2: sequences as in Samba, never with a wild card; seven cards
+    are an escalera (1500), closed."""
+    s = position(BO, hands={0: "5H 6H 7H 8H 9H TH JH QH 2C 4C 6D"}, melds={0: "K@0: KS KH KD"})
+    _refused(s, "meld 5H 6H 2C")
+    before = provisional_score(s)[0].canasta_bonus
+    s1 = play(s, "meld 5H 6H 7H 8H 9H TH JH")
+    assert s1.melds[0][-1].kind == "sequence" and s1.melds[0][-1].is_canasta
+    assert provisional_score(s1)[0].canasta_bonus - before == 1500
+    refuse(s1, "add H:5-J QH", Reason.MELD_CLOSED, "SA-SEQ-5")
+
+
+def test_BO_WILD_4_wild_meld_opens() -> None:
+    """BO-WILD-4: a wild meld's card values count toward the initial meld (50 + 20 + 20)."""
+    s = position(BO, hands={0: "JK 2C 2H 4C 6D 9S"})
+    s1 = play(s, "meld JK 2C 2H", "discard 4C")
+    assert s1.opened[0]
+    low = position(BO, scores=(3000, 0), hands={0: "JK 2C 2H 4C 6D 9S"})
+    refuse(low, "meld JK 2C 2H", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")  # 90 < 120
+
+
+def test_BO_B3_5_discarded_black_three_blocks_the_next_player() -> None:
+    """BO-B3-5, BO-PILE-7: a discarded black three stops the next player's take, and only while
+    on top."""
+    s = position(BO, hands={0: "3S 4C 5D"}, melds={0: "K@0: KS KH KD"}, pile="QD 6C")
+    s1 = play(s, "discard 3S")
+    assert not any(isinstance(m, TakePile) for m in legal_moves(s1))
+    refuse(s1, "take", Reason.PILE_BLOCKED, "CL-PILE-2")
+    covered = position(BO, phase="draw", hands={0: "6S 6H 4C"}, melds={0: "K@0: KS KH KD"},
+                       pile="QD 3S 6C")
+    assert listed(covered, "take 6S 6H")
+
+
+def test_BO_END_4_no_going_out_bonus() -> None:
+    """BO-END-4, BO-OUT-2: the deal ends by the stock; nobody scores a going-out bonus."""
+    s = position(BO, phase="draw_exhausted", stock=0, pile="5D 9H", hands={0: "4C 6D", 1: "QS"},
+                 melds={0: "K@0: KS KH KD KC KS KH KD | H:5-J@2: " + ESCALERA},
+                 red3={0: "3H 3D", 1: "3H 3D", 2: "3H 3D"})
+    end = play(s, "decline")
+    assert end.result is not None and end.result.went_out == -1
+    assert [x.going_out for x in end.result.sides] == [0, 0]
+    assert end.result.sides[0].red_three_points == 400  # two canastas: plus

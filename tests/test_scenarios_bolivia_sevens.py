@@ -11,7 +11,7 @@ import pytest
 from engine import Phase, Reason, State, legal_moves, new_game, rules_for
 from engine.moves import Undo
 from engine.views import provisional_score
-from tests.positions import cards, discards, meld_cards, play, position, refuse
+from tests.positions import cards, discards, listed, meld_cards, play, position, refuse
 
 SV = "bolivia_sevens"
 ESCALERA = "5H 6H 7H 8H 9H TH JH"
@@ -220,3 +220,55 @@ def test_SV_CAN_1_nothing_joins_a_seven_card_canasta(card: str) -> None:
                      opened=(1, 0), melds={0: "9@0: 9S 9H 9D 9C 9S 9H 9D"})
     err = refuse(state, f"add 9 {card}", Reason.MELD_CLOSED, "SV-CAN-1")
     assert err.rule == "SV-CAN-1"
+
+
+# --- rules no other test cites --------------------------------------------------------
+
+
+def test_SV_BONUS_5_red_three_among_the_bonus_cards_is_replaced() -> None:
+    """SV-BONUS-5, SV-BONUS-1: a red three among the eleven bonus cards is laid out and
+    replaced from the stock like any stock draw."""
+    s = position(SV, hands={0: "KD 9S 9H 9D 5C 6D 7S"}, melds={0: "K@0: KS KH KD KC KS KH"},
+                 stock_top="5S 4C 5D 6S 8C 9C TS JD QS AC 3H 4D")
+    n = len(s.stock)
+    s1 = play(s, "add K KD")
+    assert s1.red3[0] == cards("3H")
+    gained = sorted(set(s1.hands[0]) - set(s.hands[0]))
+    assert len(s1.hands[0]) == 6 + 11 and len(s1.stock) == n - 12
+    assert cards("5S")[0] in s1.hands[0] and not any(c in cards("3H") for c in gained)
+
+
+def test_SV_BONUS_6_two_canastas_in_one_turn_one_bonus() -> None:
+    """SV-BONUS-6: completing two canastas in one turn draws the eleven cards once, at the
+    first completion."""
+    s = position(SV, hands={0: "KD QD 9S 5C 6D 7S 8H"},
+                 melds={0: "K@0: KS KH KD KC KS KH | Q@2: QS QH QD QC QS QH"})
+    n = len(s.stock)
+    s1 = play(s, "add K KD")
+    assert len(s1.stock) == n - 11
+    s2 = play(s1, "add Q QD")
+    assert len(s2.stock) == n - 11 and len(s2.hands[0]) == 7 - 2 + 11
+
+
+def test_SV_CAN_2_merge_only_up_to_seven_cards() -> None:
+    """SV-CAN-2: two groups merge only into at most seven cards with at most two wilds."""
+    s = position(SV, hands={0: "KD KC 2C 9S 4C 6D"}, melds={0: "K@0: KS KH KD KS"})
+    s1 = play(s, "meld KD KC 2C")
+    assert listed(s1, "merge K K#2")  # 4 + 3 = 7
+    t = position(SV, hands={0: "KD KC 2C 9S 4C 6D"}, melds={0: "K@0: KS KH KD KS KH"})
+    t1 = play(t, "meld KD KC 2C")  # 5 + 3 = 8
+    assert not listed(t1, "merge K K#2")
+    refuse(t1, "merge K K#2", Reason.MERGE_NOT_ALLOWED, "SA-MELD-6")
+    w = position(SV, hands={0: "KD KC 2C 9S 4C 6D"}, melds={0: "K@0: KS KH 2D JK"})
+    assert not listed(play(w, "meld KD KC 2C"), "merge K K#2")  # three wild cards
+
+
+def test_SV_SEVEN_1_sevens_are_ordinary_cards() -> None:
+    """SV-SEVEN-1: sevens may be discarded, melded and used to take the pile."""
+    s = position(SV, phase="draw", hands={0: "7S 7H 7D 4C 6D"}, melds={0: "K@0: KS KH KD"},
+                 pile="5C 7C")
+    s1 = play(s, "take 7S 7H")
+    assert cards("7S 7H 7C") in meld_cards(s1, 0)
+    assert "discard 7D" in discards(s1)
+    t = position(SV, hands={0: "7S 7H 7D 4C 6D"}, melds={0: "K@0: KS KH KD"})
+    assert cards("7S 7H 7D") in meld_cards(play(t, "meld 7S 7H 7D"), 0)

@@ -26,6 +26,7 @@ from engine import (
     canonicalize,
     legal_moves,
     new_game,
+    next_deal,
     parse_move,
     rules_for,
 )
@@ -1146,3 +1147,415 @@ def test_CL_MIN_8_an_undo_draws_nothing() -> None:
     drew = play(back, "discard 9S")
     assert EventKind.CARDS_DRAWN not in [e.kind for e in move_events(
         back, parse_move("discard 9S"), 0, drew)]
+
+
+# --- rules no other test cites --------------------------------------------------------
+
+
+def _refused(state: State, text: str, seat: int | None = None) -> RuleViolation:
+    """The move is not listed and is refused (whatever the reason), leaving ``state`` as it
+    was (CL-TURN-3)."""
+    assert not listed(state, text), text
+    with pytest.raises(RuleViolation) as err:
+        apply(state, parse_move(text), seat=seat)
+    return err.value
+
+
+def test_CL_DECK_1_to_4_deck_wilds_and_values() -> None:
+    """CL-DECK-1, CL-DECK-2, CL-DECK-3, CL-DECK-4: 108 cards with 12 wild cards and four red
+    threes; card values; the deck without red threes is worth 1180."""
+    rules = rules_for("classic", 4)
+    deck = composition(rules)
+    assert sum(deck.values()) == 108
+    assert sum(n for c, n in deck.items() if rules.wild[c]) == 12
+    assert sum(n for c, n in deck.items() if IS_RED_THREE[c]) == 4
+    values = {"JK": 50, "2C": 20, "AS": 20, "KS": 10, "8H": 10, "7D": 5, "4C": 5, "3S": 5}
+    for code, value in values.items():
+        assert rules.hand_value(parse_cards(code)[0]) == value, code
+    assert sum(rules.hand_value(c) * n for c, n in deck.items() if not IS_RED_THREE[c]) == 1180
+
+
+def test_CL_DECK_2_wild_card_keeps_its_own_value_in_a_meld() -> None:
+    """CL-DECK-2, CL-DECK-3: a deuce and a joker stand for sevens in a 7 meld but score 20 and
+    50; fours are the lowest natural rank, threes never meld with a wild card."""
+    s = position(hands={0: "7S 7H 2C JK 4S 4H 4D 3S 3C 2D 9C"}, melds={0: "K@2: KS KH KD"})
+    before = provisional_score(s)[0].base
+    s1 = play(s, "meld 7S 7H 2C JK")
+    m = meld_of(s1, 0, "7")
+    assert (m.size, m.wilds) == (4, 2)
+    assert provisional_score(s1)[0].base - before == 5 + 5 + 20 + 50
+    assert listed(s, "meld 4S 4H 4D")
+    _refused(s, "meld 3S 3C 2D")
+
+
+def test_CL_DRAW_1_3_one_stock_card_then_no_second_draw() -> None:
+    """CL-DRAW-1, CL-DRAW-3, CL-TURN-1: a stock draw takes the top card only; after it neither a
+    second draw nor a take is possible."""
+    s = position(hands={0: "9S 9C 5C 6D"}, phase="draw", stock_top="4H KC", pile="8D 9H",
+                 melds={0: "K@2: KS KH KD"})
+    n = len(s.stock)
+    s1 = play(s, "draw")
+    assert s1.hands[0] == cards("9S 9C 5C 6D KC")
+    assert len(s1.stock) == n - 1 and s1.stock[-1] == parse_cards("4H")[0]
+    assert s1.pile == s.pile and s1.phase is Phase.MELD
+    _refused(s1, "draw")
+    _refused(s1, "take 9S 9C")
+
+
+def test_CL_DRAW_2_CL_PILE_10_taking_the_whole_pile_replaces_the_draw() -> None:
+    """CL-DRAW-2, CL-DRAW-3, CL-PILE-10, CL-PILE-8: the top card is melded, the whole rest of
+    the pile goes to the hand, and no stock card is taken."""
+    s = position(hands={0: "9S 9C 5C 6D"}, phase="draw", pile="4D 7S QC 9H",
+                 melds={0: "K@2: KS KH KD"})
+    stock = s.stock
+    s1 = play(s, "take 9S 9C")
+    assert meld_is(s1, 0, "9", "9S 9H 9C")
+    assert s1.hands[0] == cards("5C 6D 4D 7S QC")
+    assert s1.pile == () and s1.stock == stock
+    _refused(s1, "draw")
+
+
+def test_CL_DRAW_4_empty_stock_starts_the_exhausted_phase() -> None:
+    """CL-DRAW-4, CL-EXH-1, CL-EXH-3: whoever draws the last card plays his turn normally; the
+    next turn starts without a stock draw."""
+    s = position(hands={0: "QS QH QD 5C 6D"}, phase="draw", stock=1, stock_top="QC",
+                 melds={0: "K@2: KS KH KD"}, red3={1: "3H 3D", 3: "3H 3D"})
+    s1 = play(s, "draw")
+    assert s1.stock == () and s1.phase is Phase.MELD
+    s2 = play(s1, "meld QS QH QD QC", "discard 5C")  # EXH-3: meld and discard as usual
+    assert s2.turn.seat == 1 and s2.phase is Phase.DRAW_EXHAUSTED
+    _refused(s2, "draw")
+
+
+def test_CL_EXH_1_last_card_drawn_as_a_replacement() -> None:
+    """CL-EXH-1, CL-EXH-3, CL-R3-2: the stock is exhausted when a red three's replacement
+    takes its last card; the turn then goes on normally."""
+    s = position(hands={0: "5C 6D 7S"}, phase="draw", stock=2, stock_top="9D 3H",
+                 melds={0: "K@2: KS KH KD"}, red3={1: "3D", 3: "3H 3D"})
+    s1 = play(s, "draw")
+    assert s1.red3[0] == cards("3H") and s1.hands[0] == cards("5C 6D 7S 9D")
+    assert s1.stock == () and s1.phase is Phase.MELD
+    s2 = play(s1, "discard 9D")
+    assert s2.phase is Phase.DRAW_EXHAUSTED and s2.turn.seat == 1
+
+
+def test_CL_DISC_1_2_3_any_hand_card_never_a_meld_card() -> None:
+    """CL-DISC-1, CL-DISC-2, CL-DISC-3: a discard comes from the hand, never from a meld; a wild
+    card may be discarded and the pile is then frozen for both sides; a black three may be
+    discarded and blocks the next player."""
+    s = position(hands={0: "2C 3S 9C 5D"}, melds={0: "K@2: KS KH KD", 1: "9@1: 9S 9H 9D"},
+                 pile="4H 6C")
+    assert discards(s) == {"discard 2C", "discard 3S", "discard 9C", "discard 5D"}
+    _refused(s, "discard KS")
+    wild = play(s, "discard 2C")
+    assert wild.pile[-1] == parse_cards("2C")[0]
+    view = seat_view(wild, 1)
+    assert view.pile_frozen and view.sides[1].pile_frozen and view.sides[0].pile_frozen
+    black = play(s, "discard 3S")
+    assert black.turn.seat == 1
+    assert not any(isinstance(m, TakePile) for m in legal_moves(black))
+
+
+def test_CL_DISC_4_5_CL_OUT_13_going_out_with_and_without_a_discard() -> None:
+    """CL-DISC-4, CL-DISC-5, CL-OUT-7, CL-OUT-13: with a canasta the last cards are melded with
+    no discard (no question asked) and the hand ends at once; without one the last card may
+    not be discarded."""
+    s = position(hands={0: "QS QH QD"}, melds={0: f"K@2: {K_CANASTA}"})
+    s1 = play(s, "meld QS QH QD", "out")
+    assert s1.hands[0] == () and s1.phase is Phase.HAND_OVER
+    assert legal_moves(s1) == [] and s1.result is not None and s1.result.went_out == 0
+    assert s1.result.sides[0].going_out == 100 and len(s1.result.sides) == 2
+    no = position(hands={0: "9D"}, melds={0: "K@2: KS KH KD"})
+    assert not discards(no) and not any(isinstance(m, GoOut) for m in legal_moves(no))
+    _refused(no, "discard 9D")
+    _refused(no, "out 9D")
+
+
+def test_CL_TURN_5_6_melding_only_after_the_draw_and_by_the_active_seat() -> None:
+    """CL-TURN-2, CL-TURN-5, CL-TURN-6, CL-MELD-11: no meld before the draw, none by another
+    seat; a turn that does not go out leaves a card in the hand."""
+    s = position(hands={0: "QS QH QD 5C 6D"}, phase="draw", melds={0: "K@2: KS KH KD"})
+    _refused(s, "meld QS QH QD")
+    _refused(s, "discard 5C")
+    m = position(hands={0: "QS QH QD 5C 6D"}, melds={0: "K@2: KS KH KD"})
+    m1 = play(m, "meld QS QH QD")
+    assert discards(m1) == {"discard 5C", "discard 6D"}
+    four = position(hands={0: "QS QH QD 5C"}, melds={0: "K@2: KS KH KD"})
+    refuse(four, "meld QS QH QD", Reason.GO_OUT_NEEDS_CANASTAS, "CL-OUT-3")  # no card to keep
+    with pytest.raises(RuleViolation) as err2:
+        apply(m, parse_move("meld QS QH QD"), seat=1)
+    assert err2.value.reason is Reason.NOT_YOUR_TURN
+
+
+def test_CL_R3_4_red_threes_never_in_a_decision() -> None:
+    """CL-R3-4, CL-MELD-4: red threes are laid automatically, never melded or discarded; no
+    legal move of a fresh deal names one."""
+    for seed in range(8):
+        s = new_game("classic", 4, seed=seed)
+        hand = s.hands[s.awaited]
+        assert not any(IS_RED_THREE[c] for c in hand), seed
+        moves = legal_moves(play(s, "draw"))
+        assert not any("3H" in str(m) or "3D" in str(m) for m in moves), seed
+    s = position(hands={0: "5C 6D 7S"}, melds={0: "K@2: KS KH KD"}, red3={0: "3H"})
+    _refused(s, "discard 3H")
+    _refused(s, "meld 3H 3D 2C")
+
+
+def test_CL_R3_6_red_threes_alone_do_not_open() -> None:
+    """CL-R3-6, CL-SCORE-4, CL-PILE-3: a side whose only table cards are red threes has not
+    opened: the pile stays frozen against it, the minimum applies and the red threes count
+    minus."""
+    s = position(hands={0: "KS KH KD QS QH JK 5C 6D 7S 9H"}, red3={0: "3H", 2: "3D"},
+                 pile="4C 9D")
+    assert s.opened == (False, False)
+    view = seat_view(s, 0)
+    assert not view.sides[0].opened and view.sides[0].pile_frozen
+    assert provisional_score(s)[0].red_three_points == -200
+    s1 = play(s, "meld KS KH KD")  # 30: red-three bonuses add nothing
+    refuse(s1, "discard 9H", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+
+
+def test_CL_DEAL_6_red_three_turned_up_stays_in_the_pile() -> None:
+    """CL-DEAL-6, CL-DEAL-4, CL-DEAL-5, CL-R3-3: a red three turned up is covered, stays in the
+    pile (freezing it) and goes to the side that takes the pile, with no replacement."""
+    deck = _stacked_deck(hands={0: "KS KH AS AD JK"}, after="3H KC")
+    s = new_game("classic", 4, seed=1, deck=deck)
+    assert s.pile == tuple(parse_cards("3H KC")) and len(s.stock) == 62
+    assert all(not r for r in s.red3) and seat_view(s, 0).pile_frozen
+    stock = s.stock
+    s1 = play(s, "take KS KH / AS AD JK")
+    assert s1.red3[0] == cards("3H") and s1.stock == stock
+    assert meld_is(s1, 0, "K", "KS KH KC")
+
+
+def test_CL_SEAT_5_dealers_left_plays_first_in_every_hand() -> None:
+    """CL-SEAT-3, CL-SEAT-5, CL-GAME-6: the seat on the dealer's left plays first, and the deal
+    moves one seat clockwise for the next hand."""
+    for dealer in range(4):
+        s = new_game("classic", 4, seed=3, dealer=dealer)
+        assert s.dealer == dealer and s.turn.seat == (dealer + 1) % 4 == s.awaited
+    over = _sc1((3000, 0))
+    nxt = next_deal(over)
+    assert nxt.dealer == (over.dealer + 1) % 4
+    assert nxt.turn.seat == (nxt.dealer + 1) % 4
+    assert nxt.scores == (3810, 480)
+
+
+def test_CL_CAN_5_CL_SCORE_8_canasta_cards_count_and_breakdown_adds_up() -> None:
+    """CL-CAN-5, CL-SCORE-1, CL-SCORE-2, CL-SCORE-8: a natural canasta of seven kings is worth
+    70 + 500; the breakdown's components add up to the total."""
+    s = position(hands={0: "5C 6D"}, melds={0: f"K@2: {K_CANASTA} | 9@0: 9S 9H 2C"},
+                 red3={2: "3H"})
+    side = provisional_score(s)[0]
+    assert (side.base, side.canasta_bonus, side.natural_canastas) == (70 + 40, 500, 1)
+    result = _sc1((0, 0)).result
+    assert result is not None
+    for res in result.sides:
+        assert res.total == (res.base + res.canasta_bonus + res.going_out
+                             + res.red_three_points - res.in_hand - res.penalties)
+
+
+def test_CL_MELD_10_cards_in_hand_count_minus_even_as_sets() -> None:
+    """CL-MELD-10, CL-SCORE-5: a set still in the hand at the end counts minus."""
+    s = position(hands={0: "QS QH QD", 2: "AS AH AD JK"}, phase="draw_exhausted", stock=0,
+                 pile="5D 9H", melds={0: "K@2: KS KH KD"}, red3={1: "3H 3D", 3: "3H 3D"})
+    end = play(s, "decline")
+    assert end.result is not None
+    ns = end.result.sides[0]
+    assert ns.in_hand == 30 + 60 + 50 and ns.total == 30 - 140
+
+
+def test_CL_SCORE_7_each_side_scores_only_its_own_cards() -> None:
+    """CL-SCORE-7: what NS hold and meld changes nothing in EW's hand score."""
+    def ew_total(ns_hand: str, ns_melds: str) -> int:
+        s = position(hands={0: ns_hand, 1: "9H 9D 4S", 3: "AS 2H"}, melds={
+            0: ns_melds, 1: "Q@1: QS QH QD QC QS 2D JK"}, red3={1: "3D"})
+        return provisional_score(s)[1].total
+    a = ew_total("5C", f"K@2: {K_CANASTA}")
+    b = ew_total("JK AS 2C 4D", "8@0: 8S 8H 8D")
+    assert a == b == 120 + 300 + 100 - 25 - 40
+
+
+def test_CL_GAME_5_no_game_bonus() -> None:
+    """CL-GAME-5, CL-GAME-3: the final totals are the old totals plus the hand scores, and
+    nothing more."""
+    s = _sc1((4500, 200))
+    assert s.phase is Phase.GAME_OVER and s.result is not None
+    ns, ew = s.result.sides
+    assert (ns.cumulative, ew.cumulative) == (4500 + 810, 200 + 480)
+    assert (ns.total, ew.total) == (810, 480)
+
+
+def test_CL_MELD_7_melds_of_earlier_turns_are_permanent() -> None:
+    """CL-MELD-7, CL-TURN-1: once a turn is over its melds never come back: nothing is left to
+    undo, and no move takes a card off the table."""
+    s = position(hands={0: "QS QH QD 5C 6D 7S"}, melds={0: "K@2: KS KH KD"})
+    done = play(s, "meld QS QH QD", "discard 5C")
+    e = done
+    for _ in range(3):  # E, S, W draw and discard
+        e = play(e, "draw")
+        e = apply(e, sorted((m for m in legal_moves(e) if isinstance(m, Discard)), key=str)[0])
+    assert e.turn.seat == 0 and meld_is(e, 0, "Q", "QS QH QD")
+    _refused(e, "undo")
+    e1 = play(e, "draw")
+    _refused(e1, "undo")
+    assert meld_is(e1, 0, "Q", "QS QH QD") and meld_is(e1, 0, "K", "KS KH KD")
+
+
+def test_CL_MELD_8_9_side_melds_and_many_melds_in_one_turn() -> None:
+    """CL-MELD-8, CL-MELD-9, CL-MELD-6: in one turn N lays three new melds and adds to the meld
+    his partner started; the melds belong to the side and N now counts as having melded."""
+    s = position(hands={0: "QS QH QD 8S 8H 8D 5C 5D 5S KC 9C 6D"}, melds={0: "K@2: KS KH KD"})
+    assert s.melded == (False, False, True, False)
+    s1 = play(s, "meld QS QH QD", "meld 8S 8H 8D", "meld 5C 5D 5S", "add K KC", "discard 9C")
+    assert {meld_of(s1, 0, r).size for r in "Q85"} == {3} and meld_of(s1, 0, "K").size == 4
+    assert meld_of(s1, 0, "K").owner == 2 and meld_of(s1, 0, "Q").owner == 0
+    assert s1.melded[0] and s1.melded[2] and not s1.melded[1]
+
+
+def test_CL_MIN_2_partner_opens_with_the_sides_score() -> None:
+    """CL-MIN-2, CL-MIN-10: S makes NS's first meld and needs the side's minimum (90 at 1500);
+    in the three-player game each player's own score sets his minimum."""
+    s = position(turn=2, hands={2: "AS AH AD QS QH 2C 5C 6D"}, scores=(1500, 0))
+    s1 = play(s, "meld AS AH AD")  # 60 < 90
+    refuse(s1, "discard 5C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+    s2 = play(s1, "meld QS QH 2C", "discard 5C")  # 60 + 40 = 100
+    assert s2.opened[0]
+    three = position(players=3, turn=1, hands={1: "AS AH AD 5C 6D 7S"}, scores=(1500, 0, 3000))
+    assert [three.rules.minimum_for(x) for x in three.scores] == [90, 50, 120]
+    play(three, "meld AS AH AD", "discard 5C")  # 60 >= 50: seat 1's own score
+
+
+def test_CL_MIN_5_bonuses_do_not_count_toward_the_minimum() -> None:
+    """CL-MIN-5, CL-MIN-10: seven fours laid from the hand count 35 (not 535), and red threes
+    add nothing: below 50 the turn cannot end."""
+    s = position(hands={0: "4S 4S 4H 4H 4D 4D 4C 9C 8C 6D"}, red3={0: "3H 3D", 2: "3H 3D"})
+    refuse(s, "meld 4S 4S 4H 4H 4D 4D 4C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+    b = position(hands={0: "4S 4S 4H 4H 4D 4D 4C 9C 8C 6D"}, red3={0: "3H 3D", 2: "3H 3D"},
+                 options={"initial_meld_validation": "batch"})
+    refuse(b, "meld 4S 4S 4H 4H 4D 4D 4C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+    # the canasta's card values do count: with 9-9-9 beside it, 35 + 30 = 65 opens
+    t = position(hands={0: "4S 4S 4H 4H 4D 4D 4C 9C 9S 9H 6D 8C"})
+    t1 = play(t, "meld 4S 4S 4H 4H 4D 4D 4C", "meld 9S 9H 9C", "discard 6D")
+    assert t1.opened[0] and meld_of(t1, 0, "4").is_canasta
+
+
+def test_CL_OUT_8_CL_INFO_1_3_what_the_partner_sees_before_answering() -> None:
+    """CL-OUT-8, CL-INFO-1, CL-INFO-3: the partner asked "may I go out?" sees every hand size,
+    the stock size, both sides' minimums, opened flags and melds, but not the asker's cards."""
+    s = position(hands={0: "8S 8C 8D 5H"}, phase="draw", scores=(1500, -20),
+                 melds={0: f"K@2: {K_CANASTA}", 1: "9@1: 9S 9H 9D"}, red3={1: "3H"})
+    asked = play(s, "ask")
+    v = seat_view(asked, 2)
+    assert asked.awaited == 2 and v.asked
+    assert v.hand_sizes == tuple(len(h) for h in asked.hands) and v.hand_sizes[0] == 4
+    assert v.stock_size == len(asked.stock)
+    assert [x.minimum for x in v.sides] == [90, 15] and [x.opened for x in v.sides] == [1, 1]
+    assert [len(x.melds) for x in v.sides] == [1, 1] and v.sides[1].red_threes == ("3H",)
+    assert v.hand == tuple(CODES[c] for c in asked.hands[2])
+    assert seat_view(asked, 0).hand != v.hand
+
+
+def test_CL_PILE_1_only_the_top_card_is_shown() -> None:
+    """CL-PILE-1, CL-INFO-4: views show the pile's top card and size, not the cards below."""
+    s = position(hands={0: "5C 6D"}, melds={0: "K@2: KS KH KD"}, pile="AS 9H 4D")
+    for seat in range(4):
+        v = seat_view(s, seat)
+        assert (v.pile_top, v.pile_size, v.pile) == ("4D", 3, ())
+
+
+def test_CL_EXH_7_red_three_replacement_owed_with_an_empty_stock() -> None:
+    """CL-EXH-7, CL-P2-2, CL-R3-7: two players draw the last two cards, a red three among them
+    not the last card: it is laid, no replacement exists, and the turn goes on."""
+    s = position(players=2, hands={0: "5C 6D 7S"}, phase="draw", stock=2, stock_top="9D 3H",
+                 melds={0: "K@0: KS KH KD"}, red3={1: "3H 3D 3D"})
+    s1 = play(s, "draw")
+    assert s1.stock == () and s1.red3[0] == cards("3H")
+    assert s1.hands[0] == cards("5C 6D 7S 9D") and s1.phase is Phase.MELD
+    s2 = play(s1, "discard 5C")
+    assert s2.phase is Phase.DRAW_EXHAUSTED and s2.turn.seat == 1
+    # the other order makes the red three the last card: CL-EXH-2 ends the hand at once
+    last = position(players=2, hands={0: "5C 6D 7S"}, phase="draw", stock=2, stock_top="3H 9D",
+                    melds={0: "K@0: KS KH KD"}, red3={1: "3H 3D 3D"})
+    l1 = play(last, "draw")
+    assert l1.phase is Phase.HAND_OVER and legal_moves(l1) == []
+
+
+def test_CL_EXH_8_going_out_after_exhaustion_earns_the_bonus() -> None:
+    """CL-EXH-8, CL-EXH-4: after a compulsory take with the stock empty the player may go out,
+    and the going-out bonus applies."""
+    s = position(hands={0: "KC"}, phase="draw_exhausted", stock=0, pile="5D 8H",
+                 melds={0: f"K@2: {K_CANASTA} | 8@2: 8S 8C 8D"}, red3={1: "3H 3D", 3: "3H 3D"})
+    s1 = play(s, "take")
+    assert s1.hands[0] == cards("KC 5D")
+    s2 = play(s1, "add K KC", "out 5D")
+    assert s2.result is not None and s2.result.went_out == 0
+    assert s2.result.sides[0].going_out == 100
+
+
+def test_CL_P5_1_4_5_five_players() -> None:
+    """CL-P5-1, CL-P5-4, CL-P5-5: two against three; the idle player holds nothing and may not
+    act; scores are kept per team."""
+    rules = rules_for("classic", 5)
+    assert sorted(len(t) for t in rules.layout.teams) == [2, 3]
+    s = new_game("classic", 5, seed=2)
+    idle = [p for p in range(5) if p not in s.order]
+    assert len(idle) == 1 and len(s.order) == 4
+    assert s.hands[idle[0]] == () and len(s.scores) == 2
+    with pytest.raises(RuleViolation):
+        apply(s, parse_move("draw"), seat=idle[0])
+
+
+def test_CL_P6_2_4_5_6_six_players() -> None:
+    """CL-P6-2, CL-P6-4, CL-P6-5, CL-P6-6: two teams of three seated alternately (or three of two,
+    partners opposite); one card per draw; two canastas to go out; 10 000 / 7 500."""
+    two = rules_for("classic", 6)
+    assert sorted(map(tuple, two.layout.teams)) == [(0, 2, 4), (1, 3, 5)]
+    assert (two.target, two.canastas_to_go_out) == (10000, 2)
+    three = rules_for("classic", 6, {"p6_teams": 3})
+    assert sorted(map(tuple, three.layout.teams)) == [(0, 3), (1, 4), (2, 5)]
+    assert three.target == 7500
+    s = position(players=6, hands={0: "QS QH QD 5C"}, phase="draw", stock_top="9D",
+                 melds={0: f"K@2: {K_CANASTA}"})
+    s1 = play(s, "draw")
+    assert s1.hands[0] == cards("QS QH QD 5C 9D")
+    s2 = play(s1, "meld QS QH QD")
+    assert not any(isinstance(m, GoOut) for m in legal_moves(s2))
+    _refused(s2, "out 5C")
+    four = position(hands={0: "QS QH QD 5C"}, melds={0: f"K@2: {K_CANASTA}"})
+    assert listed(play(four, "meld QS QH QD"), "out 5C")  # one canasta is enough with four
+
+
+def test_CL_P6_9_black_three_meld_size() -> None:
+    """CL-P6-9, CL-MELD-3: with three packs a going-out black-three meld is three or four cards;
+    five only with black_three_meld_max."""
+    melds = {0: f"K@2: {K_CANASTA} | A@4: AS AH AD AC AS AH AD"}
+    hand = {0: "3S 3S 3S 3C 3C"}
+    s = position(players=6, hands=hand, melds=melds)
+    _refused(s, "meld 3S 3S 3S 3C 3C")
+    o = position(players=6, hands=hand, melds=melds, options={"black_three_meld_max": 6})
+    end = play(o, "meld 3S 3S 3S 3C 3C", "out")
+    assert end.result is not None and end.result.went_out == 0
+
+
+@pytest.mark.parametrize(("teams", "asker", "answerer"), [(2, 0, 2), (2, 2, 4), (2, 4, 0),
+                                                          (3, 0, 3), (3, 1, 4)])
+def test_CL_P6_10_who_answers_in_the_six_player_game(teams: int, asker: int,
+                                                          answerer: int) -> None:
+    """CL-P6-10, AMB-30: two teams of three: the next teammate in turn order answers; three
+    teams of two: the partner."""
+    s = position(players=6, options={"p6_teams": teams}, turn=asker, phase="draw",
+                 hands={asker: "8S 8C 8D 5H"})
+    asked = play(s, "ask")
+    assert asked.phase is Phase.PERMISSION and asked.awaited == answerer
+
+
+def test_CL_OUT_12_concealed_going_out_by_the_pile_needs_the_minimum() -> None:
+    """CL-OUT-12, CL-MIN-9, CL-MIN-6: a concealed going out after a stock draw is exempt from the
+    minimum, but one that starts by taking the pile is not: the top card and six fours (35)
+    stay below 50."""
+    take = position(hands={0: "4S 4S 4D 4D 4C 4C 9D"}, phase="draw", pile="5C 4H")
+    refuse(take, "take 4S 4S 4D 4D 4C 4C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-6")
+    stock = position(hands={0: "4S 4S 4D 4D 4C 4C 4H 9D"})
+    end = play(stock, "meld 4S 4S 4D 4D 4C 4C 4H", "out 9D")
+    assert end.result is not None and end.result.concealed

@@ -8,7 +8,20 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BadInput, Phase, Reason, State, legal_moves, new_game, rules_for
+from engine import (
+    BadInput,
+    Phase,
+    Reason,
+    RuleViolation,
+    State,
+    apply,
+    legal_moves,
+    new_game,
+    next_deal,
+    parse_cards,
+    parse_move,
+    rules_for,
+)
 from engine.moves import TakePile
 from engine.views import provisional_score, seat_view
 from tests.positions import cards, discards, listed, meld_cards, play, position, refuse
@@ -232,3 +245,177 @@ def test_SA_SEQ_2_a_run_through_a_three_is_not_a_sequence() -> None:
     err = refuse(state, "meld 3S 4S 5S", Reason.NOT_A_SEQUENCE, "SA-SEQ-2")
     assert err.rule == "SA-SEQ-2"
     assert listed(state, "meld 4S 5S 6S")
+
+
+# --- rules no other test cites --------------------------------------------------------
+
+
+def _refused(state: State, text: str) -> None:
+    """The move is not listed and is refused, whatever the reason."""
+    assert not listed(state, text), text
+    with pytest.raises(RuleViolation):
+        apply(state, parse_move(text))
+
+
+def test_SA_COMP_2_3_values_and_four_players() -> None:
+    """SA-COMP-1, SA-COMP-2, SA-COMP-3, SA-B3-3: classic card values, four players only; a
+    black three left in a hand costs 5."""
+    rules = rules_for(SA, 4)
+    for code, value in {"JK": 50, "2C": 20, "AS": 20, "KS": 10, "8H": 10, "7D": 5,
+                        "4C": 5, "3S": 5}.items():
+        assert rules.hand_value(parse_cards(code)[0]) == value, code
+    for players in (2, 3, 5, 6):
+        with pytest.raises(BadInput) as err:
+            rules_for(SA, players)
+        assert err.value.reason is Reason.BAD_PLAYER_COUNT
+    with_three = position(SA, hands={0: "3S 4C"}, melds={0: "K@0: KS KH KD"})
+    without = position(SA, hands={0: "4C 5C"}, melds={0: "K@0: KS KH KD"})
+    assert provisional_score(with_three)[0].in_hand - provisional_score(without)[0].in_hand == 0
+
+
+def test_SA_TURN_1_SA_DEAL_1_dealers_left_starts_and_the_deal_moves_left() -> None:
+    """SA-TURN-1, SA-DEAL-1: play starts left of the dealer; the next deal passes to the left."""
+    for dealer in range(4):
+        s = new_game(SA, 4, seed=4, dealer=dealer)
+        assert s.turn.seat == (dealer + 1) % 4
+    over = play(position(SA, phase="draw_exhausted", stock=0, pile="5D 9H",
+                         hands={0: "4C 6D", 1: "QS"}, melds={0: "K@0: KS KH KD"},
+                         red3={0: "3H 3D", 1: "3H 3D", 2: "3H 3D"}), "decline")
+    assert over.phase is Phase.HAND_OVER
+    nxt = next_deal(over)
+    assert nxt.dealer == (over.dealer + 1) % 4 and nxt.turn.seat == (nxt.dealer + 1) % 4
+
+
+def test_SA_DRAW_2_3_pile_replaces_the_draw_and_a_last_single_card() -> None:
+    """SA-DRAW-2, SA-DRAW-3, SA-PILE-8: taking the pile takes no stock card (top melded first,
+    the rest to the hand); with one stock card left that card alone is drawn."""
+    s = position(SA, phase="draw", hands={0: "9H 9D 4C 6D"}, melds={0: "K@0: KS KH KD"},
+                 pile="5C QD 9S")
+    s1 = play(s, "take 9H 9D")
+    assert s1.stock == s.stock and s1.pile == ()
+    assert cards("9S 9H 9D") in meld_cards(s1, 0)
+    assert s1.hands[0] == cards("4C 6D 5C QD")
+    one = position(SA, phase="draw", hands={0: "4C 6D"}, melds={0: "K@0: KS KH KD"},
+                   stock=1, stock_top="QC", red3={0: "3H 3D", 1: "3H 3D", 2: "3H 3D"})
+    o1 = play(one, "draw")
+    assert o1.hands[0] == cards("4C 6D QC") and o1.stock == () and o1.phase is Phase.MELD
+
+
+def test_SA_DISC_1_2_SA_B3_2_what_a_discard_does() -> None:
+    """SA-DISC-1, SA-DISC-2, SA-B3-2: any hand card may be discarded, even one just taken from
+    the pile; a wild discard freezes the pile; a black three blocks only the next player."""
+    s = position(SA, phase="draw", hands={0: "9H 9D 4C 2C 3S"}, melds={0: "K@0: KS KH KD"},
+                 pile="QD 6C 9S")
+    s1 = play(s, "take 9H 9D")
+    assert "discard QD" in discards(s1) and "discard 6C" in discards(s1)
+    wild = play(s1, "discard 2C")
+    assert seat_view(wild, 1).pile_frozen
+    black = play(position(SA, hands={0: "3S 4C 5D"}, melds={0: "K@0: KS KH KD"},
+                          pile="QD 6C"), "discard 3S")
+    assert not any(isinstance(m, TakePile) for m in legal_moves(black))
+    refuse(black, "take", Reason.PILE_BLOCKED, "CL-PILE-2")
+    assert not seat_view(black, 1).pile_frozen
+
+
+def test_SA_MELD_1_3_4_7_what_a_group_is() -> None:
+    """SA-MELD-1, SA-MELD-3, SA-MELD-4, SA-MELD-7: a group needs two naturals; wild cards never
+    meld alone; threes join no group; no meld before the draw, none onto the opponents'."""
+    s = position(SA, hands={0: "8S 8H 2C 2D JK 3S 3C 9C 4D 6C"}, melds={0: "K@0: KS KH KD",
+                                                                      1: "9@1: 9S 9H 9D"})
+    _refused(s, "meld 8S 2C 2D")
+    _refused(s, "meld 2C 2D JK")
+    _refused(s, "meld 3S 3C 2C")
+    _refused(s, "add 9 9C")  # EW's nines
+    assert listed(s, "meld 8S 8H 2C")
+    d = position(SA, phase="draw", hands={0: "8S 8H 8D 4C 6D"}, melds={0: "K@0: KS KH KD"})
+    _refused(d, "meld 8S 8H 8D")
+
+
+def test_SA_CAN_1_5_canasta_kinds_on_the_final_contents() -> None:
+    """SA-CAN-1, SA-CAN-5: a group of seven is a canasta, natural 500 or mixed 300, judged on
+    what it holds; six cards earn nothing."""
+    s = position(SA, hands={0: "QD QC 4C 6D"},
+                 melds={0: "Q@0: QS QH QD QC QS 2C | K@2: KS KH KD KC KS KH"})
+    assert provisional_score(s)[0].canasta_bonus == 0
+    s1 = play(s, "add Q QD")
+    assert provisional_score(s1)[0].canasta_bonus == 300
+    t = position(SA, hands={0: "KD 4C 6D"},
+                 melds={0: "K@2: KS KH KD KC KS KH"})
+    assert provisional_score(play(t, "add K KD"))[0].canasta_bonus == 500
+
+
+def test_SA_PILE_5_7_never_onto_a_canasta_never_a_blocked_top() -> None:
+    """SA-PILE-5, SA-PILE-7, SA-PILE-1: the top card never goes onto a completed group
+    canasta (a natural pair still starts a new group); a black three or a wild card on top
+    blocks the pile."""
+    s = position(SA, phase="draw", hands={0: "KD KC 4C 6D 9S"}, melds={0: f"K@0: {K_CANASTA}"},
+                 pile="5C KH")
+    takes = {str(m) for m in legal_moves(s) if isinstance(m, TakePile)}
+    assert takes == {"take KD KC"}
+    _refused(s, "take on K")
+    for top in ("3C", "2S", "JK"):
+        b = position(SA, phase="draw", hands={0: "KD KC 4C 6D 9S"},
+                     melds={0: "K@0: KS KH KD"}, pile=f"5C KH {top}")
+        assert not any(isinstance(m, TakePile) for m in legal_moves(b)), top
+        refuse(b, "take KD KC", Reason.PILE_BLOCKED, "CL-PILE-2")
+
+
+def test_SA_R3_1_drawn_red_three_replaced_pile_red_three_not() -> None:
+    """SA-R3-1: a red three drawn is laid out and replaced; one from the pile is not."""
+    s = position(SA, phase="draw", hands={0: "4C 6D"}, melds={0: "K@0: KS KH KD"},
+                 stock_top="9C QH 3H")
+    n = len(s.stock)
+    s1 = play(s, "draw")
+    assert s1.red3[0] == cards("3H") and s1.hands[0] == cards("4C 6D QH 9C")
+    assert len(s1.stock) == n - 3
+    t = position(SA, phase="draw", hands={0: "9H 9D 4C"}, melds={0: "K@0: KS KH KD"},
+                 pile="3D 5C 9S")
+    t1 = play(t, "take 9H 9D")
+    assert t1.red3[0] == cards("3D") and t1.stock == t.stock
+    assert t1.hands[0] == cards("4C 5C")
+
+
+def _sa_exhausted(hand: str, melds: str) -> State:
+    return position(SA, phase="draw_exhausted", stock=0, pile="5D 9H",
+                    hands={0: hand, 1: "QS", 2: "4D"},
+                    melds={0: melds}, red3={0: "3H 3D", 1: "3H 3D", 2: "3H 3D"})
+
+
+def test_SA_END_3_4_take_after_the_stock() -> None:
+    """SA-END-3, SA-END-4, SA-SCORE-1: with the stock gone the pile must be taken when its top
+    extends an incomplete group of the side; a take with a pair is optional; declining ends
+    the deal with no going-out bonus."""
+    must = _sa_exhausted("4C 6D", "9@0: 9S 9C 9D")
+    refuse(must, "decline", Reason.MUST_TAKE_PILE, "CL-EXH-4")
+    m1 = play(must, "take on 9")
+    assert cards("9S 9C 9D 9H") in meld_cards(m1, 0)
+    may = _sa_exhausted("9S 9C 4C", "K@0: KS KH KD")
+    assert listed(may, "take 9S 9C")
+    end = play(may, "decline")
+    assert end.phase is Phase.HAND_OVER and end.result is not None
+    assert all(x.going_out == 0 for x in end.result.sides)
+    ns = end.result.sides[0]
+    assert (ns.base, ns.red_three_points, ns.in_hand) == (30, -400, 25 + 5)
+    assert ns.total == ns.base + ns.canasta_bonus + ns.red_three_points - ns.in_hand
+
+
+def test_SA_INIT_2_3_card_values_only_then_no_minimum() -> None:
+    """SA-INIT-2, SA-INIT-3: a canasta's bonus does not count toward the minimum, several melds
+    add up; once the side has opened no minimum applies."""
+    hand = "4S 4S 4H 4H 4D 4D 4C 9S 9H 9C 6D 8C"
+    s = position(SA, hands={0: hand})
+    s1 = play(s, "meld 9S 9H 9C")
+    refuse(s1, "discard 6D", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")  # 30 < 50
+    s2 = play(s1, "meld 4S 4S 4H 4H 4D 4D 4C", "discard 6D")  # 30 + 35
+    assert s2.opened[0]
+    opened = position(SA, turn=2, hands={2: "5S 5H 5D 8C 9D"}, melds={0: "K@0: KS KH KD"})
+    assert cards("5S 5H 5D") in meld_cards(play(opened, "meld 5S 5H 5D", "discard 8C"), 0)
+
+
+def test_SA_SEQ_4_each_rank_once_in_a_sequence() -> None:
+    """SA-SEQ-4, SA-SEQ-1: a run holds each rank once: a second 6S neither starts nor joins it."""
+    s = position(SA, hands={0: "5S 6S 6S 7S 8S 4C 9D"}, melds={0: "K@0: KS KH KD"})
+    _refused(s, "meld 5S 6S 6S 7S")
+    s1 = play(s, "meld 5S 6S 7S")
+    _refused(s1, "add S:5-7 6S")
+    assert listed(s1, "add S:5-7 8S")
