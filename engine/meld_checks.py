@@ -291,5 +291,8 @@ def _merge(state: State, move: Merge) -> CanastaViolation | None:
                    "SA-MELD-6")
     if i > j:
         return _no(Reason.MERGE_NOT_ALLOWED, "name the earlier meld first", "SA-MELD-6")
-    return _no(Reason.MERGE_NOT_ALLOWED, "the merged meld would break the wild limit or "
-               "the size limit", "SA-MELD-6")
+    if rules.group_max and a.size + b.size > rules.group_max:
+        return _no(Reason.MERGE_NOT_ALLOWED,
+                   f"a merged meld holds at most {rules.group_max} cards", "SV-CAN-2")
+    return _no(Reason.MERGE_NOT_ALLOWED, "the merged meld would break the wild limit",
+               "SA-MELD-6")
