@@ -69,8 +69,15 @@ _FIELDS: dict[str, str] = {
     Reason.POSITION_OUT_OF_BOUNDS: "position", Reason.CARDS_NOT_IN_HAND: "move",
 }
 _DECK_FIELDS = {**_FIELDS, Reason.BAD_CARD: "deck"}
-_RECORD_FIELDS = {**_FIELDS, Reason.BAD_CARD: "record", Reason.BAD_MOVE_SYNTAX: "record",
-                  Reason.BAD_NOTATION: "record", Reason.BAD_DECK: "record"}
+# ImportPosition and ExportRecord read a variant, players, options, cards and seats out of
+# one text field: every malformed part of it is that field's (BAD_SEAT of ExportRecord's
+# view_seat names its own field where it is raised)
+_TEXT_REASONS = (Reason.UNKNOWN_VARIANT, Reason.BAD_PLAYER_COUNT, Reason.UNKNOWN_OPTION,
+                 Reason.BAD_OPTION_VALUE, Reason.BAD_DECK, Reason.BAD_CARD,
+                 Reason.BAD_MOVE_SYNTAX, Reason.BAD_NOTATION, Reason.BAD_SEAT,
+                 Reason.POSITION_OUT_OF_BOUNDS)
+_POSITION_FIELDS: dict[str, str] = {**_FIELDS, **{r: "position" for r in _TEXT_REASONS}}
+_RECORD_FIELDS: dict[str, str] = {**_FIELDS, **{r: "record" for r in _TEXT_REASONS}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +157,7 @@ class Core:
                 Method("NextDeal", api.NextDealRequest, api.NextDealResponse, self.next_deal,
                        _DECK_FIELDS),
                 Method("ImportPosition", api.ImportPositionRequest, api.ImportPositionResponse,
-                       self.import_position, _FIELDS),
+                       self.import_position, _POSITION_FIELDS),
                 Method("ExportPosition", api.ExportPositionRequest, api.ExportPositionResponse,
                        self.export_position, _FIELDS),
                 Method("SuggestMove", api.SuggestMoveRequest, api.SuggestMoveResponse,
@@ -296,20 +303,22 @@ class Core:
         """The caller's state, the length of its move list, one page of the list and the
         token of the next (AIP-158): at most ``MAX_PAGE`` moves, so a forged position's
         answer stays within the documented worst case (docs/operations.md, *Worst
-        cases*) however many moves it has. The token names the snapshot's seq, the
-        list's length and the next offset: the list is canonical and stable, and a token
-        of another position is refused."""
+        cases*) however many moves it has. The token names the game, whose list it is
+        (the host's or a seat's), the snapshot's seq, the list's length and the next
+        offset: the list is canonical and stable, and a token of another list is refused."""
         header, state, role = self._open(req.snapshot, call)
         moves = self._listed(state, role)
+        # the list a token continues: this game, this caller's list, this seq and length
+        scope = f"{header.game_id.hex()[:16]}.{'h' if role.is_host else role.seat}.{header.seq}"
         size = req.page_size
         if size < 0:
             raise invalid_request("page_size", "page_size must not be negative")
         size = MAX_PAGE if size == 0 else min(size, MAX_PAGE)
         start = 0
         if req.page_token:
-            start = _page_start(req.page_token, header.seq, len(moves))
+            start = _page_start(req.page_token, scope, len(moves))
         end = start + size
-        token = _page_token(header.seq, len(moves), end) if end < len(moves) else ""
+        token = _page_token(scope, len(moves), end) if end < len(moves) else ""
         return state, len(moves), moves[start:end], token
 
     def legal_moves(self, req: api.LegalMovesRequest, call: Call) -> api.LegalMovesResponse:
@@ -460,19 +469,23 @@ class Core:
         return resp
 
 
-def _page_token(seq: int, total: int, offset: int) -> str:
-    return base64.urlsafe_b64encode(f"{seq}.{total}.{offset}".encode()).decode().rstrip("=")
+def _page_token(scope: str, total: int, offset: int) -> str:
+    return base64.urlsafe_b64encode(f"{scope}.{total}.{offset}".encode()).decode().rstrip("=")
 
 
-def _page_start(token: str, seq: int, total: int) -> int:
-    """The offset a page token names, when it was given for this list (same seq, same
-    length) and points inside it; else INVALID_ARGUMENT on ``page_token``."""
+def _page_start(token: str, scope: str, total: int) -> int:
+    """The offset a page token names, when it was given for this list (same game, same
+    caller's list, same seq and length) and points inside it; else INVALID_ARGUMENT on
+    ``page_token``."""
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("ascii")
-        parts = [int(p) for p in raw.split(".")] if raw.isascii() else []
+        given, _, rest = raw.rpartition(".")
+        given, _, size = given.rpartition(".")
+        parts = [int(size), int(rest)] if given == scope else []
     except (ValueError, UnicodeDecodeError):
         parts = []
-    if len(parts) != 3 or parts[:2] != [seq, total] or not 0 < parts[2] < total:
+    if (len(parts) != 2 or parts[0] != total or not 0 < parts[1] < total
+            or _page_token(scope, total, parts[1]) != token):  # only the token as written
         raise invalid_request("page_token", "page_token is not one this position's "
                               "LegalMoves answered (a token is valid for its snapshot only)")
-    return parts[2]
+    return parts[1]

@@ -57,7 +57,22 @@ from service.rest.pages import WEB_ROOT, docs_routes, web_routes
 
 JSON = "application/json"
 JSON_BYTES = JSON.encode("ascii")
-_FIELD_RE = (re.compile(r'no field named "([^"]+)"'), re.compile(r'field "?([A-Za-z0-9_.]+)"?'))
+# json_format's refusals name the field as a path ("at ApplyMoveRequest.move.draw"), an
+# unknown field by name, or only as a chain ("Failed to parse move field: Failed to parse
+# seat field: ..."): the BadRequest field is the JSON path of what did not parse
+_AT_RE = re.compile(r'\bat "?[A-Za-z0-9_]+Request((?:\.[A-Za-z0-9_]+|\[\d+\])*)')
+_UNKNOWN_RE = re.compile(r'no field named "([^"]+)"')
+_CHAIN_RE = re.compile(r'Failed to parse ([A-Za-z0-9_]+) field')
+
+
+def _bad_field(text: str) -> str:
+    """The JSON path of the field a json_format refusal names ("body" when none)."""
+    at = _AT_RE.search(text)
+    path = (at.group(1).lstrip(".") if at else "") or ".".join(_CHAIN_RE.findall(text))
+    unknown = _UNKNOWN_RE.search(text)
+    if unknown:
+        path = f"{path}.{unknown.group(1)}" if path else unknown.group(1)
+    return path or "body"
 # CORS (CANASTA_CORS_ORIGINS): what a page of a listed origin may send and read
 CORS_METHODS = b"GET, POST"
 CORS_HEADERS = b"content-type, authorization, accept-language, x-request-id"
@@ -125,13 +140,7 @@ def _parse(body: bytes, cls: type[Message]) -> Message:
         jsonparse.parse(body, msg)
     except json_format.ParseError as err:
         text = str(err).split("\n", 1)[0].strip()
-        field = "body"
-        for pattern in _FIELD_RE:
-            found = pattern.search(text)
-            if found:
-                field = found.group(1)
-                break
-        raise invalid_request(field, text) from None
+        raise invalid_request(_bad_field(text), text) from None
     except (ValueError, RecursionError, UnicodeDecodeError) as err:
         raise invalid_request("body", f"the body is not JSON: {type(err).__name__}") from None
     return msg

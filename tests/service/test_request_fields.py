@@ -1,0 +1,83 @@
+"""A page token is bound to its game's list, and a refusal's BadRequest
+names the request field that is wrong (docs/api.md, *Errors* and *LegalMoves*)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from service.api.pb import api, api_grpc
+from tests.service.helpers import Failure, call_grpc, call_rest, ok
+
+
+def test_page_token_of_another_game_is_refused(stub: api_grpc.CanastaEngineStub) -> None:
+    """Two games at the same seq with lists of the same length: one's token is not the
+    other's (AIP-158: a token from another request is INVALID_ARGUMENT)."""
+    a = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=4, seed=1)))
+    b = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=4, seed=2)))
+    first = ok(call_grpc(stub, "LegalMoves", api.LegalMovesRequest(
+        snapshot=a.snapshot, page_size=1), token=a.host_token))
+    assert first.next_page_token
+    same = ok(call_grpc(stub, "LegalMoves", api.LegalMovesRequest(
+        snapshot=a.snapshot, page_token=first.next_page_token), token=a.host_token))
+    assert same.moves  # the token still works where it came from
+    other = call_grpc(stub, "LegalMoves", api.LegalMovesRequest(
+        snapshot=b.snapshot, page_token=first.next_page_token), token=b.host_token)
+    assert isinstance(other, Failure), "another game's token was accepted"
+    assert (other.code, other.reason, other.fields) == (
+        "INVALID_ARGUMENT", "REQUEST_INVALID", ["page_token"])
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    (b'{"variant": "classic", "players": 4.5}', "players"),
+    (b'{"variant": "classic", "players": 4, "seed": -1}', "seed"),
+    (b'{"variant": ["classic"], "players": 4}', "variant"),
+    (b'{"variant": "classic", "players": 4, "deck": "AS"}', "deck"),
+    (b'{"variant": "classic", "players": 4, "viewSeat": true}', "viewSeat"),
+    (b'{"variant": "classic", "players": 4, "colour": "red"}', "colour"),
+])
+def test_rest_names_the_json_field_that_did_not_parse(http: httpx.Client, body: bytes,
+                                                      field: str) -> None:
+    resp = http.post("/v1/deal", content=body, headers={"content-type": "application/json"})
+    assert resp.status_code == 400, resp.text
+    details = resp.json()["error"]["details"]
+    fields = [v["field"] for d in details for v in d.get("fieldViolations", [])]
+    assert fields == [field], (body, fields)
+
+
+POSITION = """canasta-position 1
+variant: classic
+players: 2
+options: -
+seed: 1
+hand: 0
+dealer: 1
+ply: 0
+scores: 0 0
+phase: draw
+turn: 0
+drew: -
+asked: 0 - draw
+created: -
+flags: 0 0
+stock: *
+pile: *1
+hand0: *15
+hand1: *15
+"""
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    (POSITION.replace("players: 2", "players: 9"), "BAD_PLAYER_COUNT"),
+    (POSITION.replace("variant: classic", "variant: bridge"), "UNKNOWN_VARIANT"),
+    (POSITION.replace("options: -", "options: nope=1"), "UNKNOWN_OPTION"),
+])
+def test_import_position_refusals_name_the_position_field(
+        stub: api_grpc.CanastaEngineStub, http: httpx.Client, text: str, reason: str) -> None:
+    """ImportPositionRequest has one field the engine reads: every malformed part of the
+    text is that field's, never a field the request does not have."""
+    request = api.ImportPositionRequest(position=text)
+    for got in (call_grpc(stub, "ImportPosition", request),
+                call_rest(http, "ImportPosition", request)):
+        assert isinstance(got, Failure)
+        assert (got.reason, got.fields) == (reason, ["position"]), got
