@@ -45,6 +45,7 @@ from engine.cards import (
 )
 from engine.errors import BadMove, Reason
 from engine.moves import Group, canonical_group
+from engine.numerals import is_number
 from engine.rules import RuleSet
 from engine.state import SEQ_RANK as SEQ_RANK
 from engine.state import WILD_RANK as WILD_RANK
@@ -150,7 +151,7 @@ def parse_label(text: str) -> tuple[int, str]:
     base, sep, ordinal = raw.partition("#")
     n = 1
     if sep:
-        if not ordinal.isdigit() or int(ordinal) < 1:
+        if not is_number(ordinal) or int(ordinal) < 1:
             raise BadMove(Reason.BAD_MOVE_SYNTAX, f"bad meld ordinal in {text!r}")
         n = int(ordinal)
     suffix = f"#{n}" if n > 1 else ""

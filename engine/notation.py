@@ -36,6 +36,7 @@ from engine.notation_lines import (
     read_position,
     zone_lines,
 )
+from engine.numerals import is_number
 from engine.options import OptionSpec
 from engine.rules import RuleSet
 from engine.scoring import hand_result
@@ -136,7 +137,7 @@ def _parse_melds(rules: RuleSet, text: str) -> tuple[MeldPile, ...]:
     for part in text.split("|"):
         head, sep, cards = part.rpartition(":")
         label, _, owner = head.strip().partition("@")
-        if not sep or not owner.strip().isdigit():
+        if not sep or not is_number(owner.strip()):
             raise BadInput(Reason.BAD_NOTATION, f"a meld is 'RANK@SEAT: cards', not {part!r}")
         if not cards.strip():  # play never empties a meld, and '-' is no card
             raise BadInput(Reason.BAD_NOTATION, f"the meld {head.strip()!r} holds no card")

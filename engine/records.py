@@ -32,6 +32,7 @@ from engine.mayi.state import AnyState
 from engine.moves import Move, parse_move
 from engine.notation import export_position, import_position
 from engine.notation_lines import options_of
+from engine.numerals import is_number
 from engine.state import Phase
 
 HEADER = "canasta-record 1"
@@ -301,9 +302,9 @@ def write(record: Record | str, viewer: int | None = None,
         lines.append("start: position")
         lines += [f"| {ln}" for ln in rec.position.strip().splitlines()]
     else:
-        lines += [f"seed: {rec.seed}", f"dealer: {rec.dealer}"]
+        lines += [f"seed: {rec.seed}", f"dealer: {hands[0].start.dealer}"]
     if viewer is not None and not rec.position:
-        lines.append(f"dealer: {rec.dealer}")
+        lines.append(f"dealer: {hands[0].start.dealer}")
     for hand, run in zip(rec.hands, hands, strict=True):
         lines += _write_hand(hand, run, viewer)
     return "\n".join(lines) + "\n"
@@ -390,7 +391,7 @@ def parse(text: str) -> Record:
         key, colon, value = row.partition(":")
         if word == "hand" and not colon:
             hands.append(HandRecord(_int(rest.strip(), "a hand number", n), line=n))
-        elif word.isdigit():
+        elif is_number(word):
             if not hands:
                 raise _fail(Reason.BAD_NOTATION, f"line {n}: a move before any 'hand N' line")
             last = hands[-1]
@@ -439,6 +440,8 @@ def _record(head: dict[str, str], position: list[str], hands: list[HandRecord]) 
         raise _fail(Reason.BAD_NOTATION, "'start: position' comes with the position's "
                     "'| ' lines, and only with them")
     seed = head.get("seed")
+    if "dealer" in head and _int(head["dealer"], "dealer", 0) < 0:
+        raise _fail(Reason.BAD_NOTATION, f"dealer must be a seat, not {head['dealer']!r}")
     names = tuple(n.strip() for n in head["names"].split("|")) if "names" in head else ()
     return Record(
         variant=head["variant"], players=_int(head["players"], "players", 0),

@@ -316,3 +316,22 @@ def test_canasta_replay_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture
     assert cli.main(["replay", str(tmp_path / "missing.txt")]) == 2
     assert "cannot read" in capsys.readouterr().err
     assert cli.main(["replay"]) == 2
+
+
+HEAD4 = "canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\n"
+
+
+def test_a_negative_dealer_is_refused() -> None:
+    """``dealer: -7`` was accepted, replayed with the default dealer and written back."""
+    with pytest.raises(BadInput) as info:
+        records.replay(HEAD4 + "dealer: -7\nhand 0\n0 draw\n")
+    assert info.value.reason is Reason.BAD_NOTATION
+    assert "dealer" in info.value.message
+
+
+def test_a_record_without_a_dealer_is_written_with_the_replays() -> None:
+    """CL-SEAT-3: the last seat deals and seat 0 plays first by default; the written record
+    names that dealer (it wrote ``dealer: -1``), for the host's view and a seat's."""
+    text = HEAD4 + "hand 0\n0 draw\n"
+    for viewer in (None, 0, -1):
+        assert "\ndealer: 3\n" in records.write(text, viewer), viewer

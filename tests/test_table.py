@@ -113,6 +113,8 @@ def play_hand(session: Session) -> Iterator[str]:
             assert re.search(r"^hint: \S", session.read()[0], re.MULTILINE)
             session.send("99")
             assert f"no move 99: pick 1 to {len(moves)}" in session.read()[0]
+            session.send("\u00b2")  # a digit to str.isdigit, not to int: it crashed the table
+            assert re.search(r"^refused: BAD_MOVE_SYNTAX: ", session.read()[0], re.MULTILINE)
             session.send("meld 2C 2D 2H")
             assert re.search(r"^refused: [A-Z_]+: ", session.read()[0], re.MULTILINE)
         i = _choose(moves)

@@ -37,6 +37,7 @@ from mypy_extensions import mypyc_attr
 from engine.cards import CODES, Card, parse_cards
 from engine.errors import BadMove, Reason
 from engine.mayi.melds import classify, meld_key
+from engine.numerals import is_number
 
 if TYPE_CHECKING:  # engine.moves imports this module: the shared moves are named by type only
     from engine.moves import Discard, Draw, TakePile
@@ -132,7 +133,7 @@ def parse(verb: str, rest: str) -> Buy | PassBuy | GoDown | LayOff:
         return GoDown(canonical_groups(groups))
     target, _, card_text = rest.partition(" ")
     seat, colon, index = target.partition(":")
-    if not colon or not seat.strip().isdigit() or not index.strip().isdigit():
+    if not colon or not is_number(seat.strip()) or not is_number(index.strip()):
         raise BadMove(Reason.BAD_MOVE_SYNTAX, "layoff needs SEAT:MELD CARD, e.g. 'layoff 2:1 9D'")
     cards = parse_cards(card_text)
     if len(cards) != 1:

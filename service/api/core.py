@@ -69,15 +69,10 @@ _FIELDS: dict[str, str] = {
     Reason.POSITION_OUT_OF_BOUNDS: "position", Reason.CARDS_NOT_IN_HAND: "move",
 }
 _DECK_FIELDS = {**_FIELDS, Reason.BAD_CARD: "deck"}
-# ImportPosition and ExportRecord read a variant, players, options, cards and seats out of
-# one text field: every malformed part of it is that field's (BAD_SEAT of ExportRecord's
-# view_seat names its own field where it is raised)
-_TEXT_REASONS = (Reason.UNKNOWN_VARIANT, Reason.BAD_PLAYER_COUNT, Reason.UNKNOWN_OPTION,
-                 Reason.BAD_OPTION_VALUE, Reason.BAD_DECK, Reason.BAD_CARD,
-                 Reason.BAD_MOVE_SYNTAX, Reason.BAD_NOTATION, Reason.BAD_SEAT,
-                 Reason.POSITION_OUT_OF_BOUNDS)
-_POSITION_FIELDS: dict[str, str] = {**_FIELDS, **{r: "position" for r in _TEXT_REASONS}}
-_RECORD_FIELDS: dict[str, str] = {**_FIELDS, **{r: "record" for r in _TEXT_REASONS}}
+# ImportPosition and ExportRecord read everything (variant, players, options, cards, seats,
+# moves) out of one text field: whatever is wrong in it is that field's
+_POSITION_FIELDS: dict[str, str] = {reason: "position" for reason in Reason}
+_RECORD_FIELDS: dict[str, str] = {reason: "record" for reason in Reason}
 
 
 @dataclass(frozen=True, slots=True)

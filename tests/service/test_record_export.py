@@ -167,3 +167,26 @@ def test_export_record_over_rest(stub: api_grpc.CanastaEngineStub, http: httpx.C
                     token=deal.host_token)
     assert isinstance(got, Failure)
     assert (got.http_status, got.reason, got.fields) == (400, "BAD_MOVE_SYNTAX", ["record"])
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (("hand 0\n", "hand 0\n0 draw\n0 discard 9S\n"), "CARDS_NOT_IN_HAND"),  # 9S: not held
+    (("hand 0\n", "hand 0\n7 draw\n"), "BAD_SEAT"),
+    (("hand 0\n", "hand 0\n\u00b2 draw\n"), "BAD_NOTATION"),  # '²'.isdigit(), int('²') fails
+    (("variant: classic", "variant: rummy"), "UNKNOWN_VARIANT"),
+    (("players: 2", "players: 9"), "BAD_PLAYER_COUNT"),
+    (("seed: 10", "seed: 18446744073709551616"), "BAD_OPTION_VALUE"),
+])
+def test_a_bad_record_is_refused_on_the_record_field(
+        stub: api_grpc.CanastaEngineStub, change: tuple[str, str], reason: str) -> None:
+    """Whatever is wrong inside a record is field ``record``'s, the one text the request
+    has: it named ``move``, ``seat``, ``variant``, ``players`` or ``options`` (fields
+    ExportRecordRequest lacks), and a superscript digit as a seat was INTERNAL."""
+    dealt = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2, seed=10)))
+    start = _export(stub, dealt.snapshot, token=dealt.host_token)
+    assert isinstance(start, str)
+    assert "9S" not in start.split("{dealt 0:")[1].split("}")[0]
+    got = call_grpc(stub, "ExportRecord", api.ExportRecordRequest(
+        snapshot=dealt.snapshot, record=start.replace(*change)), token=dealt.host_token)
+    assert isinstance(got, Failure), change
+    assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", reason, ["record"])

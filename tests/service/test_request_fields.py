@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from service.api.pb import api, api_grpc
+from service.api.pb import api, api_grpc, game
 from tests.service.helpers import Failure, call_grpc, call_rest, ok
 
 
@@ -81,3 +81,17 @@ def test_import_position_refusals_name_the_position_field(
                 call_rest(http, "ImportPosition", request)):
         assert isinstance(got, Failure)
         assert (got.reason, got.fields) == (reason, ["position"]), got
+
+
+@pytest.mark.parametrize(("variant", "players", "move"), [
+    ("classic", 2, "add K#\u00b2 KS"), ("may_i", 4, "layoff \u00b2:0 5H")])
+def test_a_superscript_number_in_a_move_is_invalid_argument(
+        stub: api_grpc.CanastaEngineStub, variant: str, players: int, move: str) -> None:
+    """'²' passes ``str.isdigit`` and fails ``int``: the move was INTERNAL (a 500)."""
+    dealt = ok(call_grpc(stub, "Deal", api.DealRequest(variant=variant, players=players,
+                                                        seed=10)))
+    got = call_grpc(stub, "ApplyMove", api.ApplyMoveRequest(
+        snapshot=dealt.snapshot, move=game.Move(text=move)), token=dealt.host_token)
+    assert isinstance(got, Failure)
+    assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", "BAD_MOVE_SYNTAX",
+                                                  ["move"])

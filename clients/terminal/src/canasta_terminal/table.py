@@ -399,7 +399,7 @@ class Table:
                              token=self.mine)
             self.say(f"hint: {self.style.text(hint.move.text)}")
             return None
-        if word.isdigit():
+        if word.isascii() and word.isdigit():
             n = int(word)
             if not 1 <= n <= len(moves):
                 self.say(f"no move {n}: pick 1 to {len(moves)}")

@@ -1,0 +1,47 @@
+"""Numbers in move, position and record text are ASCII digits: a character that
+``str.isdigit`` takes and ``int`` refuses (the superscript two, '²') reached ``int`` in four
+readers and failed as an internal error. Each is now the reader's own typed refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import records
+from engine.errors import BadInput, EngineError, Reason
+from engine.game import new_game
+from engine.melds import parse_label
+from engine.moves import parse_move
+from engine.notation import export_position, import_position
+
+SUP2 = "\u00b2"
+
+
+def test_a_record_move_line_with_a_superscript_seat_is_bad_notation() -> None:
+    text = f"canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\n{SUP2} draw\n"
+    with pytest.raises(BadInput) as info:
+        records.replay(text)
+    assert info.value.reason is Reason.BAD_NOTATION
+
+
+@pytest.mark.parametrize("text", [f"layoff {SUP2}:0 5H", f"layoff 0:{SUP2} 5H",
+                                  f"add K#{SUP2} KS", f"merge K K#{SUP2}"])
+def test_a_move_with_a_superscript_number_is_bad_move_syntax(text: str) -> None:
+    with pytest.raises(EngineError) as info:
+        parse_move(text)
+    assert info.value.reason is Reason.BAD_MOVE_SYNTAX
+
+
+def test_a_meld_label_with_a_superscript_ordinal_is_bad_move_syntax() -> None:
+    with pytest.raises(EngineError) as info:
+        parse_label(f"K#{SUP2}")
+    assert info.value.reason is Reason.BAD_MOVE_SYNTAX
+
+
+def test_a_position_meld_owner_in_superscript_is_bad_notation() -> None:
+    """It was refused already, but with Python's own ``int()`` text as the message."""
+    text = export_position(new_game("classic", 2, seed=1)).replace(
+        "melds0: -", f"melds0: K@{SUP2}: KS KH KD")
+    with pytest.raises(BadInput) as info:
+        import_position(text)
+    assert info.value.reason is Reason.BAD_NOTATION
+    assert "invalid literal" not in info.value.message
