@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -58,6 +59,9 @@ log = logging.getLogger("canasta.core")
 _T = TypeVar("_T")
 
 OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
+# A game id as every header writes it (Header.game_uuid): expected_game_id is compared in
+# this form, and only a value of it is ever echoed
+_GAME_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 MAX_PAGE = convert.MOVES_PER_ANSWER  # LegalMoves' largest and default page size
 
 # Which request field an engine input error points at, when it is not obvious.
@@ -208,9 +212,11 @@ class Core:
     def _open(self, blob: bytes, call: Call, expected_seq: int | None = None,
               expected_game: str | None = None) -> tuple[Header, AnyState, Role]:
         """The snapshot's header and state, and the caller's role in its game."""
+        if expected_game is not None:
+            expected_game = _game_id(expected_game)
         header, state = self.sealer.open(blob)
         role = self.access.role(call.authorization, header)
-        if expected_game is not None and expected_game.strip().lower() != header.game_uuid:
+        if expected_game is not None and expected_game != header.game_uuid:
             raise ServiceError(
                 grpc.StatusCode.ABORTED, ServiceReason.SNAPSHOT_WRONG_GAME,
                 metadata={"game_id": header.game_uuid, "expected_game_id": expected_game},
@@ -462,6 +468,19 @@ class Core:
         convert.move_to_pb(move, resp.move)
         metrics.SUGGESTIONS.labels(state.rules.variant, level).inc()
         return resp
+
+
+def _game_id(given: str) -> str:
+    """An expected game id in the form headers write it (case and surrounding spaces
+    aside); a value of any other form is refused, and not echoed: it may be of any size.
+
+    :raises ServiceError: INVALID_ARGUMENT on ``expected_game_id``.
+    """
+    wanted = given.strip().lower()
+    if not _GAME_ID.fullmatch(wanted):
+        raise invalid_request("expected_game_id", "expected_game_id is not a game id (the "
+                              "form of header.game_id: 8-4-4-4-12 hexadecimal digits)")
+    return wanted
 
 
 def _page_token(scope: str, total: int, offset: int) -> str:

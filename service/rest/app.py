@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import json
 import re
 import threading
 import time
@@ -133,17 +134,38 @@ def unsupported_media_type(kind: bytes | None) -> ServiceError:
 
 
 def _parse(body: bytes, cls: type[Message]) -> Message:
+    """The request of a JSON body (an empty one: every field at its default)."""
     msg = cls()
-    if not body.strip():
+    start = body.lstrip()[:1]
+    if not start:
         return msg
+    if start != b"{":  # json_format would read [] as {} and "x" as a field name
+        raise invalid_request("body", "the body must be a JSON object")
     try:
         jsonparse.parse(body, msg)
     except json_format.ParseError as err:
-        text = str(err).split("\n", 1)[0].strip()
-        raise invalid_request(_bad_field(text), text) from None
-    except (ValueError, RecursionError, UnicodeDecodeError) as err:
-        raise invalid_request("body", f"the body is not JSON: {type(err).__name__}") from None
+        raise _refused(err, body, msg) from None
+    except UnicodeDecodeError:  # json_format decodes the body before its own checks
+        raise invalid_request("body", "the body is not UTF-8 text") from None
     return msg
+
+
+def _refused(err: json_format.ParseError, body: bytes, msg: Message) -> ServiceError:
+    """A body json_format refused, in its words where they are its own; where they are a
+    Python error's ("'int' object is not iterable"), the value's field and what it must be."""
+    text = str(err).split("\n", 1)[0].strip()
+    cause: BaseException = err
+    while cause.__cause__ is not None:
+        cause = cause.__cause__
+    if isinstance(cause, json_format.ParseError):
+        return invalid_request(_bad_field(text), text)
+    if isinstance(cause, RecursionError):
+        return invalid_request("body", "the body is nested too deeply")
+    if isinstance(cause, json.JSONDecodeError):
+        return invalid_request("body", f"the body is not JSON: {cause.msg} (line "
+                                       f"{cause.lineno}, column {cause.colno})")
+    field, words = jsonparse.misfit(body, msg) or (_bad_field(text), "a value of its type")
+    return invalid_request(field, f"{field} must be {words}")
 
 
 class _Rpc:
@@ -424,5 +446,9 @@ def create_app(core: Core, long_calls: GatedPool, health: Health | None = None,
     middleware = [Middleware(Observe, routes=paths, access_log=access_log)]
     if cors_origins:  # inside Observe: preflights are counted and logged
         middleware.append(Middleware(Cors, origins=cors_origins))
-    return Starlette(routes=routes, middleware=middleware,
-                     exception_handlers={HTTPException: http_error, Exception: http_error})
+    app = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={HTTPException: http_error, Exception: http_error})
+    # a path with a slash added ("/v1/deal/") is an unknown route, answered 404 as any
+    # other, not a bare redirect to the route without it
+    app.router.redirect_slashes = False
+    return app

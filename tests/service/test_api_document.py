@@ -4,7 +4,10 @@ operation; gRPC reflection serves the same comments (what `grpcurl describe` sho
 
 from __future__ import annotations
 
+import base64
 import copy
+import uuid
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -17,6 +20,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from service.api.pb import SERVICE_NAME, api
 from service.rest import examples, openapi
+from service.sealing.snapshot import Header
 from tests.service.servers import Running
 
 SERVICE = api.DESCRIPTOR.services_by_name["CanastaEngine"]
@@ -152,6 +156,119 @@ def test_required_is_what_the_service_refuses_without(doc: dict[str, Any], http:
             "SNAPSHOT_INVALID" in reasons if field == "snapshot"
             else "REQUEST_INVALID" in reasons and snake in fields)
         assert refused == (field in marked), (name, field, answer.status_code, error)
+
+
+@dataclass(frozen=True)
+class _Game:
+    """The examples' game, played for real: its credentials (the host's, seat 0's) and the
+    real snapshot each example snapshot stands for."""
+
+    host: str
+    seat: str
+    snapshots: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def played(http: httpx.Client) -> _Game:
+    """Dealt by the Deal example, seat 0's draw of the ApplyMove example, then the hand
+    played out by the host as examples.py says: draw, discard the first card listed,
+    decline the pile when the stock is out."""
+    dealt = http.post("/v1/deal", json=examples.EXAMPLES["Deal"][0]).json()
+    host, seat = dealt["hostToken"], dealt["seatTokens"][0]
+    drew = http.post("/v1/apply-move", headers=_bearer(seat), json={
+        **examples.EXAMPLES["ApplyMove"][0], "snapshot": dealt["snapshot"]}).json()
+    applied = drew
+    for _ in range(examples.OVER_SEQ):
+        if applied["handOver"]:
+            break
+        snapshot = applied["snapshot"]
+        legal = http.post("/v1/legal-moves", json={"snapshot": snapshot}, headers=_bearer(host))
+        move = next(m for m in legal.json()["moves"] if m["text"] in ("draw", "decline")
+                    or m["text"].startswith("discard "))
+        applied = http.post("/v1/apply-move", json={"snapshot": snapshot, "move": move},
+                            headers=_bearer(host)).json()
+    assert applied["handOver"], "the hand did not end as examples.py says"
+    return _Game(host, seat, {examples.SNAPSHOT: dealt["snapshot"],
+                              examples.NEXT: drew["snapshot"], examples.OVER: applied["snapshot"]})
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+# Who makes each example call (examples.py): the host, seat 0, or anyone (no credential).
+_HOST_CALLS = frozenset({"ScoreHand", "NextDeal", "ExportPosition", "ExportRecord"})
+_SEAT_CALLS = frozenset({"LegalMoves", "ApplyMove", "GetView", "SuggestMove"})
+# What differs from one game (or server) to the next: example answers show placeholders
+_OF_ONE_GAME = frozenset({"snapshot", "gameId", "keyId", "hostToken", "seatTokens"})
+
+
+def _differences(example: Any, real: Any, path: str = "") -> list[str]:
+    """Where an example answer is not the real one: the same keys at every level and the
+    same values (but those of one game); a list may be trimmed, each of its items an item
+    of the real list, in the same order."""
+    if isinstance(example, dict) and isinstance(real, dict):
+        if set(example) != set(real):
+            return [f"{path or '.'}: keys {sorted(example)} != {sorted(real)}"]
+        return [d for key in example if key not in _OF_ONE_GAME
+                for d in _differences(example[key], real[key], f"{path}.{key}")]
+    if isinstance(example, list) and isinstance(real, list):
+        rest = iter(real)  # each item is looked for after the one before it
+        for i, item in enumerate(example):
+            if not any(not _differences(item, candidate) for candidate in rest):
+                near = _differences(item, real[i], f"{path}[{i}]") if i < len(real) else []
+                return near or [f"{path}[{i}]: {item!r} is not in the answer's list (in order)"]
+        return []
+    if type(example) is not type(real) or example != real:
+        return [f"{path}: {example!r} != {real!r}"]
+    return []
+
+
+def _clear_header(header: dict[str, Any]) -> str:
+    """The clear part of a snapshot with this header, in base64 (what an example shows)."""
+    return base64.b64encode(Header(
+        header["formatVersion"], header["keyId"], header["variant"],
+        uuid.UUID(header["gameId"]).bytes, int(header["seq"]), header["imported"],
+        header["stacked"]).encode()).decode()
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_every_example_is_what_the_service_answers(http: httpx.Client, played: _Game,
+                                                   name: str) -> None:
+    """Each example request, sent by its caller with the real snapshot it stands for, is
+    answered with its example answer: every key, move and value shown (but those of one
+    game) is the service's. A snapshot shown is the clear header of the answer's header."""
+    verb, path = openapi.http_rule(METHODS[name])
+    request, answer = examples.EXAMPLES[name]
+    token = played.host if name in _HOST_CALLS else played.seat if name in _SEAT_CALLS else ""
+    headers = _bearer(token) if token else {}
+    if verb == "GET":
+        real = http.get(path, headers=headers)
+    else:
+        sent = {**request, "snapshot": played.snapshots[request["snapshot"]]} if (
+            "snapshot" in request) else request
+        real = http.post(path, json=sent, headers=headers)
+    assert real.status_code == 200, real.text
+    differences = _differences(answer, real.json())
+    assert not differences, "\n".join(differences)
+    if "snapshot" in answer:
+        assert answer["snapshot"] == _clear_header(answer["header"])
+
+
+def test_who_may_ask_for_a_record_is_as_described(doc: dict[str, Any], http: httpx.Client,
+                                                  played: _Game) -> None:
+    """ExportRecordRequest.view_seat's comment says what service/api/access.py does: a
+    seat token may ask for its own record or the public one (-1), not another seat's."""
+    schema = doc["components"]["schemas"]["canasta.v1.ExportRecordRequest"]
+    described = schema["properties"]["viewSeat"]["description"]
+    assert "host only" not in described
+    assert "a seat token for its own or -1" in described
+    request, _ = examples.EXAMPLES["ExportRecord"]
+    snapshot = played.snapshots[request["snapshot"]]
+    for seat, status in ((0, 200), (-1, 200), (1, 403)):
+        answer = http.post("/v1/record:export", headers=_bearer(played.seat), json={
+            **request, "snapshot": snapshot, "viewSeat": seat})
+        assert answer.status_code == status, (seat, answer.text)
 
 
 def _reflected(server: Running, symbol: str) -> dict[str, descriptor_pb2.FileDescriptorProto]:

@@ -3,6 +3,7 @@ and the server keeps serving afterwards."""
 
 from __future__ import annotations
 
+import base64
 import re
 import threading
 import time
@@ -228,6 +229,12 @@ CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
      lambda g: api.NextDealRequest(snapshot=g.snapshot,
                                    expected_game_id="00000000-0000-0000-0000-000000000000"),
      "ABORTED", "SNAPSHOT_WRONG_GAME", 409, None),
+    ("malformed-expected-game", "ApplyMove",
+     lambda g: _apply(g, "draw", expected_game_id=g.game_id + "0"),
+     IA, "REQUEST_INVALID", 400, "expected_game_id"),
+    ("malformed-expected-game-next-deal", "NextDeal",
+     lambda g: api.NextDealRequest(snapshot=g.snapshot, expected_game_id="not a game id"),
+     IA, "REQUEST_INVALID", 400, "expected_game_id"),
 ]
 
 # The credential each case sends (the host's unless named here): a function of the game.
@@ -328,6 +335,7 @@ REST_CASES: list[tuple[str, str, bytes, int, str, str]] = [
     ("oversized-body", "/v1/legal-moves",
      b'{"snapshot": "' + b"A" * 70000 + b'"}', 413, "RESOURCE_EXHAUSTED", "REQUEST_TOO_LARGE"),
     ("unknown-route", "/v1/shuffle", b"{}", 404, "NOT_FOUND", "NOT_FOUND"),
+    ("trailing-slash", "/v1/deal/", b"{}", 404, "NOT_FOUND", "NOT_FOUND"),
 ]
 
 
@@ -344,6 +352,101 @@ def test_bad_rest_body(case: str, path: str, body: bytes, status: int, code: str
     assert [i["reason"] for i in infos] == [reason]
     assert infos[0]["domain"] == "canasta-rules"
     _still_serves(stub, http, good, server)
+
+
+def test_an_expected_game_id_is_never_echoed_beyond_its_form(
+        good: Good, stub: api_grpc.CanastaEngineStub, http: httpx.Client) -> None:
+    """A huge expected_game_id is refused without being echoed (the answer stays small);
+    one of a game id's form, in capitals and spaces, is compared and echoed as a game id."""
+    huge = _apply(good, "draw", expected_game_id="A" * 60000)
+    for got in (call_grpc(stub, "ApplyMove", huge, token=good.host),
+                call_rest(http, "ApplyMove", huge, token=good.host)):
+        assert isinstance(got, Failure) and got.reason == "REQUEST_INVALID", got
+        assert got.fields == ["expected_game_id"] and "AAAA" not in got.message, got
+    resp = http.post("/v1/apply-move", content=to_json(huge), headers={
+        "content-type": "application/json", "authorization": f"Bearer {good.host}"})
+    assert resp.status_code == 400 and len(resp.content) < 2000
+    other = "0123ABCD-0000-0000-0000-000000000000"
+    resp = http.post("/v1/apply-move", content=to_json(_apply(good, "draw", expected_game_id=(
+        f" {other}\t"))), headers={"content-type": "application/json",
+                                   "authorization": f"Bearer {good.host}"})
+    info = resp.json()["error"]["details"][0]
+    assert (resp.status_code, info["reason"]) == (409, "SNAPSHOT_WRONG_GAME")
+    assert info["metadata"]["expected_game_id"] == other.lower()
+    mine = _apply(good, "draw", expected_game_id=f"  {good.game_id.upper()} ")
+    ok(call_grpc(stub, "ApplyMove", mine, token=good.host))
+
+
+@pytest.mark.parametrize("body", [b"[]", b"1", b'"x"', b"null", b"true", b"[1, 2]",
+                                  b' ["snapshot"]'])
+@pytest.mark.parametrize("path", ["/v1/deal", "/v1/legal-moves", "/v1/apply-move"])
+def test_a_body_that_is_not_an_object_is_refused(path: str, body: bytes,
+                                                 http: httpx.Client) -> None:
+    """Every request is a JSON object: any other JSON value is refused as such (json_format
+    alone would read [] as an empty request and "x" as a field name)."""
+    resp = http.post(path, content=body, headers={"content-type": "application/json"})
+    assert resp.status_code == 400, resp.text
+    failure = rest_failure(resp)
+    assert (failure.reason, failure.fields) == ("REQUEST_INVALID", ["body"]), failure
+    assert "the body must be a JSON object" in failure.message
+
+
+# Words of Python's errors that json_format passes on for a value of the wrong type
+PYTHON_WORDS = re.compile(r"int\(\)|NoneType|object is not|bytes-like|unhashable|has no len|"
+                          r"indices must|Error\b|literal for")
+
+
+@pytest.mark.parametrize(("path", "body", "field", "words"), [
+    ("/v1/legal-moves", {"pageSize": "abc"}, "pageSize",
+     "pageSize must be an integer from -2147483648 to 2147483647"),
+    ("/v1/legal-moves", {"snapshot": 123}, "snapshot", "snapshot must be a base64 string"),
+    ("/v1/apply-move", {"move": {"text": "draw"}, "expectedSeq": "abc"}, "expectedSeq",
+     "expectedSeq must be an integer from 0 to 18446744073709551615"),
+    ("/v1/apply-move", {"move": 5}, "move", "move must be an object"),
+    ("/v1/apply-move", {"move": {"text": "draw"}, "expectedGameId": 5}, "expectedGameId",
+     "expectedGameId must be a string"),
+    ("/v1/apply-move", {"move": ["text"]}, "move", "move must be an object"),
+    ("/v1/apply-move", {"move": {"meld": {"groups": [{"cards": ["9S", 7]}]}}},
+     "move.meld.groups[0].cards[1]", "move.meld.groups[0].cards[1] must be a string"),
+    ("/v1/apply-move", {"move": {"layOff": {"seat": 2**40, "meld": 0, "card": "9D"}}},
+     "move.layOff.seat", "move.layOff.seat must be an integer from -2147483648 to 2147483647"),
+    ("/v1/deal", {"variant": "classic", "players": [4]}, "players",
+     "players must be an integer from -2147483648 to 2147483647"),
+    ("/v1/deal", {"variant": ["classic"], "players": 4}, "variant", "variant must be a string"),
+    ("/v1/deal", {"variant": "classic", "players": 4, "options": {"target_score": 5000}},
+     "options", "options must be an object of strings"),
+    ("/v1/deal", {"variant": "classic", "players": 4, "deck": [1]}, "deck[0]",
+     "deck[0] must be a string"),
+    ("/v1/deal", {"variant": "classic", "players": 4, "seed": "-1"}, "seed",
+     "seed must be an integer from 0 to 18446744073709551615"),
+    ("/v1/position:import", {"position": 5}, "position", "position must be a string"),
+])
+def test_a_value_of_the_wrong_type_is_named_with_its_type(
+        path: str, body: dict[str, object], field: str, words: str, good: Good,
+        http: httpx.Client) -> None:
+    """REQUEST_INVALID on the field, saying what it must be: never the words of the Python
+    error json_format met ("invalid literal for int() with base 10")."""
+    if "snapshot" not in body and path != "/v1/deal" and path != "/v1/position:import":
+        body = {"snapshot": base64.b64encode(good.snapshot).decode(), **body}
+    resp = http.post(path, json=body, headers={"authorization": f"Bearer {good.host}"})
+    assert resp.status_code == 400, resp.text
+    failure = rest_failure(resp)
+    assert (failure.reason, failure.fields) == ("REQUEST_INVALID", [field]), failure
+    assert words in failure.message and not PYTHON_WORDS.search(failure.message), failure
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    (b'{"variant": "\xff"}', "the body is not UTF-8 text"),
+    (b'{"variant": ' * 3000, "the body is nested too deeply"),
+    (b'{"variant": "classic",}', "the body is not JSON: Expecting property name enclosed "
+                                 "in double quotes (line 1, column 23)"),
+])
+def test_a_body_that_is_not_json_says_why(body: bytes, words: str, http: httpx.Client) -> None:
+    resp = http.post("/v1/deal", content=body, headers={"content-type": "application/json"})
+    failure = rest_failure(resp)
+    assert (resp.status_code, failure.reason, failure.fields) == (400, "REQUEST_INVALID",
+                                                                  ["body"]), failure
+    assert words in failure.message and not PYTHON_WORDS.search(failure.message), failure
 
 
 def test_chunked_oversized_body_is_refused(http: httpx.Client) -> None:

@@ -91,7 +91,10 @@ export interface NextDealExtras {
 
 /** ExportRecord's optional fields. */
 export interface ExportRecordExtras {
-  /** Whose record (the host's token only): a seat's, -1 the public one; unset: the token's. */
+  /**
+   * Whose record: a seat's, -1 the public one (the host's token: any seat's; a seat's
+   * token: its own or -1; no token: -1 only). Unset: the token's.
+   */
   viewSeat?: number;
 }
 

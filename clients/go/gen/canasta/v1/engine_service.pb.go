@@ -456,6 +456,7 @@ type ApplyMoveRequest struct {
 	ViewSeat *int32 `protobuf:"varint,5,opt,name=view_seat,json=viewSeat,proto3,oneof" json:"view_seat,omitempty"`
 	// When set, the snapshot's game id (its header's UUID) must equal it (else
 	// ABORTED, SNAPSHOT_WRONG_GAME): a host's check that the snapshot is this table's.
+	// A value not of a game id's form is INVALID_ARGUMENT, REQUEST_INVALID.
 	ExpectedGameId *string `protobuf:"bytes,6,opt,name=expected_game_id,json=expectedGameId,proto3,oneof" json:"expected_game_id,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
@@ -913,6 +914,7 @@ type NextDealRequest struct {
 	// for the host, the caller's own for a seat token.
 	ViewSeat *int32 `protobuf:"varint,4,opt,name=view_seat,json=viewSeat,proto3,oneof" json:"view_seat,omitempty"`
 	// When set, the snapshot's game id must equal it (else ABORTED, SNAPSHOT_WRONG_GAME).
+	// A value not of a game id's form is INVALID_ARGUMENT, REQUEST_INVALID.
 	ExpectedGameId *string `protobuf:"bytes,5,opt,name=expected_game_id,json=expectedGameId,proto3,oneof" json:"expected_game_id,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
@@ -1323,8 +1325,10 @@ type ExportRecordRequest struct {
 	// and a "hand N" line per NextDeal. It must replay to exactly this snapshot's
 	// position. Empty: a record that starts at this snapshot.
 	Record string `protobuf:"bytes,2,opt,name=record,proto3" json:"record,omitempty"`
-	// Whose record (host only): a seat's, -1 the public one; unset: the whole
-	// record for the host, the caller's own for a seat token.
+	// Whose record: a seat's, -1 the public one. The host may ask for any seat's,
+	// a seat token for its own or -1, a call without a credential for -1 only.
+	// Unset: the whole record for the host, the caller's own for a seat token, the
+	// public one without a credential.
 	ViewSeat      *int32 `protobuf:"varint,3,opt,name=view_seat,json=viewSeat,proto3,oneof" json:"view_seat,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
