@@ -73,19 +73,17 @@ class Role:
     def is_spectator(self) -> bool:
         return self.seat == SPECTATOR_SEAT
 
-    @property
-    def viewer(self) -> int | None:
-        """Whose eyes the answer is for: ``None`` sees all, else a seat or -1."""
-        return self.seat
-
-    @property
-    def name(self) -> str:
-        """For logs and metrics: ``host``, ``seat`` or ``spectator`` (never the token)."""
-        return "host" if self.seat is None else "spectator" if self.seat < 0 else "seat"
 
 
 HOST = Role(None)
 SPECTATOR = Role(SPECTATOR_SEAT)
+
+
+def shows_cards(viewer: int | None, seat: int, private: bool) -> bool:
+    """Whether an event of ``seat`` shows its cards to ``viewer`` (``None``: the host, -1: a
+    spectator): a public event's to everyone, a private one's (the stock cards a seat drew,
+    the pile it took) to that seat and the host alone."""
+    return not private or viewer is None or viewer == seat
 
 
 def bearer(values: tuple[str, ...]) -> str:
@@ -165,6 +163,12 @@ class Access:
             self._verified.clear()  # a crude bound: refilled by the next calls
         self._verified[key] = found
         return found
+
+    @staticmethod
+    def creator() -> Role:
+        """The role of whoever starts a game (Deal, ImportPosition): its host. These calls
+        have no game to check a credential against, so one sent with them is not read."""
+        return HOST
 
     def credentials(self, game_id: bytes, players: int) -> tuple[str, list[str]]:
         """The host token and the seat tokens of a game (for its host only)."""

@@ -41,6 +41,7 @@ from engine.state import SEQ_RANK, WILD_RANK, SideResult
 from engine.variants import TableFacts, VariantInfo, table_facts
 from engine.views import MeldView, SeatView, SideView
 from service.api import jsonfmt
+from service.api.access import shows_cards
 from service.api.errors import invalid_request
 from service.api.pb import game
 from service.sealing.snapshot import Header
@@ -401,15 +402,14 @@ _EVENT_TYPES = {k: game.EventType.Value(f"EVENT_TYPE_{k.name}") for k in EventKi
 def events_pb(events: Iterable[Event], viewer: int | None = None) -> list[game.Event]:
     """The messages of the engine's events as ``viewer`` may see them.
 
-    Everyone sees the same events. The cards of a private one (the stock cards a seat
-    drew, the pile it took) are in it only for that seat's own eyes and the host's
-    (``viewer`` ``None``); ``-1`` is a spectator (service/api/access.py).
+    Everyone sees the same events; whose eyes see a private one's cards is
+    :func:`service.api.access.shows_cards`'s to say.
     """
     out = []
     for e in events:
         msg = game.Event(type=_EVENT_TYPES[e.kind], seat=e.seat, move=e.move,
                          count=e.count, team=e.team)
-        if e.cards and (not e.private or viewer is None or viewer == e.seat):
+        if e.cards and shows_cards(viewer, e.seat, e.private):
             msg.cards.extend(_cards(e.cards))
         out.append(msg)
     return out

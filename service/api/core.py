@@ -42,7 +42,7 @@ from engine.state import Phase
 from engine.variants import catalogue
 from engine.views import private_parts, provisional_score, seat_view
 from service.api import convert, jsonfmt
-from service.api.access import HOST, Access, Role
+from service.api.access import Access, Role
 from service.api.errors import (
     REQUEST_VIOLATIONS,
     ServiceError,
@@ -286,12 +286,14 @@ class Core:
         state = new_game(req.variant, req.players, seed=req.seed, options=dict(req.options),
                          deck=list(req.deck) or None)
         resp = api.DealResponse()
-        self._views(state, HOST, self._opt(req, "view_seat"), resp.views)
+        host = self.access.creator()
+        self._views(state, host, self._opt(req, "view_seat"), resp.views)
         game_id = new_game_id()
         # a caller's deck marks the game as stacked, in every later snapshot too
         resp.snapshot = self._seal(state, game_id, 0, False, resp.header, bool(req.deck))
-        resp.events.extend(convert.events_pb(deal_events(state)))
-        self._credentials(HOST, game_id, state.rules.players, resp)
+        resp.events.extend(convert.events_pb(deal_events(state),
+                                             self.access.events_viewer(host)))
+        self._credentials(host, game_id, state.rules.players, resp)
         metrics.DEALS.labels(state.rules.variant).inc()
         return resp
 
@@ -391,7 +393,7 @@ class Core:
         self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
                                    resp.header, header.stacked or bool(req.deck))
-        resp.events.extend(convert.events_pb(deal_events(nxt)))
+        resp.events.extend(convert.events_pb(deal_events(nxt), self.access.events_viewer(role)))
         self._credentials(role, header.game_id, nxt.rules.players, resp)
         metrics.DEALS.labels(nxt.rules.variant).inc()
         return resp
@@ -403,10 +405,11 @@ class Core:
         state = import_position(req.position)
         check_reachable(state)  # what play cannot produce is refused (engine/bounds.py)
         resp = api.ImportPositionResponse()
-        self._views(state, HOST, self._opt(req, "view_seat"), resp.views)
+        host = self.access.creator()
+        self._views(state, host, self._opt(req, "view_seat"), resp.views)
         game_id = new_game_id()
         resp.snapshot = self._seal(state, game_id, 0, True, resp.header)
-        self._credentials(HOST, game_id, state.rules.players, resp)
+        self._credentials(host, game_id, state.rules.players, resp)
         return resp
 
     def export_position(self, req: api.ExportPositionRequest,
