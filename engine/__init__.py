@@ -5,7 +5,7 @@ The whole API is a handful of pure functions over immutable states::
     state = new_game("classic", players=4, seed=1)
     moves = legal_moves(state)          # for state.awaited
     state = apply(state, moves[0])      # never changes its input
-    view = seat_view(state, seat=0)     # what seat 0 may see
+    view = engine.views.seat_view(state, 0)  # what seat 0 may see
 
 ``BUILD`` says which build runs: ``"compiled"`` (mypyc, see :mod:`engine.build`) or
 ``"pure"``.

@@ -34,7 +34,6 @@ from engine.cards import (
     CARDS,
     CODES,
     FOUR,
-    IS_BLACK_THREE,
     JOKER,
     RANK,
     RANK_CHARS,
@@ -209,13 +208,6 @@ def meld_rank(rules: RuleSet, cards: Sequence[Card]) -> int:
     return rank
 
 
-def order_cards(rank: int, cards: Iterable[Card]) -> Group:
-    """Cards of a meld in canonical order (a sequence from its lowest card)."""
-    if rank >= SEQ_RANK:
-        return tuple(sorted(cards, key=lambda c: RANK[c]))
-    return canonical_group(tuple(cards))
-
-
 def canasta_keys(meld: MeldPile) -> tuple[str, str]:
     """Keys of the bonus table for a canasta: most specific first (``natural:7``, ``natural``)."""
     kind = kind_of(meld.rank)
@@ -318,7 +310,3 @@ def wild_sets(jokers: int, deuces: Sequence[Card], low: int, high: int) -> list[
             if j + d >= low:
                 out.append(canonical_group(tuple(deuces[:d]) + (JOKER,) * j))
     return out
-
-
-def black_three_cards(cards: Iterable[Card]) -> list[Card]:
-    return [c for c in cards if IS_BLACK_THREE[c]]

@@ -2,7 +2,7 @@
 
 Zones are multisets of card types held as sorted tuples (hands, melds) or
 ordered tuples (stock and pile, top card last). Nothing here changes in place:
-:func:`engine.play.apply` builds a new state with :func:`dataclasses.replace`.
+:func:`engine.play.apply` builds a new state with :func:`evolve` (below).
 
 Compiled like the rest of the engine (the hot path reads these classes on every
 move: compiled, random classic playouts run about 1.1 times faster), its classes stay

@@ -127,18 +127,6 @@ def _rank_sets(rank: int, have: tuple[int, ...], exact: bool) -> tuple[TableMeld
     return found
 
 
-def set_candidates(rules: MayIRules, counts: list[int]) -> list[TableMeld]:
-    """Every distinct set the hand can lay (suit multisets of 3, or 3+ without exact
-    sizes), in canonical order."""
-    out: list[TableMeld] = []
-    exact = rules.exact
-    for base in range(0, 52, 4):
-        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
-        if have[0] + have[1] + have[2] + have[3] >= 3:
-            out.extend(_rank_sets(base >> 2, have, exact))
-    return out
-
-
 def _run(suit: int, start: int, length: int) -> TableMeld:
     key = (suit, start, length)
     found = _RUNS.get(key)

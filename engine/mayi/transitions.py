@@ -27,7 +27,6 @@ from engine.state import Phase
 T = TypeVar("T")
 
 PACKS: Final = 2
-DECK_SIZE: Final = 52 * PACKS  # MI-COMP-1: two packs, no jokers
 
 
 def _set(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:

@@ -133,9 +133,7 @@ class Tables:
         credentials are stored in the same compare-and-set: after a key rotation they are
         the only ones that outlive the old key."""
         table = await self._seat_table(game_id, seat, token, seq)
-        if not table.hand_over or table.game_over:
-            raise Refused("WRONG_PHASE", "the hand is not over" if not table.hand_over
-                          else "the game is over")
+        # mid-hand or after the game the service refuses it (HAND_NOT_OVER, GAME_OVER)
         dealt = await self.client.next_deal(table.snapshot, expected_seq=table.seq,
                                             expected_game_id=table.game_id, view_seat=-1,
                                             token=table.host_token)

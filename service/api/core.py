@@ -29,7 +29,7 @@ from google.protobuf.message import Message
 
 from engine.bots import LEVELS, suggest_move
 from engine.bounds import check_reachable
-from engine.errors import BadInput, EngineError, Reason, RuleViolation
+from engine.errors import BadInput, EngineError, Reason
 from engine.events import deal_events, play
 from engine.expert import clamp_budget
 from engine.game import new_game, next_deal
@@ -44,7 +44,7 @@ from engine.views import private_parts, provisional_score, seat_view
 from service.api import convert, jsonfmt
 from service.api.access import Access, Role
 from service.api.errors import (
-    REQUEST_VIOLATIONS,
+    Category,
     ServiceError,
     ServiceReason,
     from_engine,
@@ -197,11 +197,10 @@ class Core:
             metrics.REJECTED.labels(err.reason).inc()
             raise
         except EngineError as err:
-            if isinstance(err, RuleViolation) and err.reason not in REQUEST_VIOLATIONS:
-                metrics.VIOLATIONS.labels(err.reason.value).inc()
-            else:
-                metrics.REJECTED.labels(err.reason.value).inc()
-            raise from_engine(err, method.fields.get(err.reason, "")) from None
+            refusal = from_engine(err, method.fields.get(err.reason, ""))
+            counted = metrics.VIOLATIONS if refusal.category is Category.RULE else metrics.REJECTED
+            counted.labels(err.reason.value).inc()
+            raise refusal from None
         except Exception:
             log.exception("internal error in %s", name)
             metrics.REJECTED.labels(ServiceReason.INTERNAL).inc()

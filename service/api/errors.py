@@ -103,7 +103,8 @@ def category_of(reason: str) -> Category:
     return Category.RULE
 
 
-# HTTP status per gRPC code (google/rpc/code.proto).
+# HTTP status per gRPC code (google/rpc/code.proto), except FAILED_PRECONDITION: the
+# service raises it for rule refusals alone, answered 422 (well-formed, refused by the rules).
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
     grpc.StatusCode.OK: 200,
     grpc.StatusCode.CANCELLED: 499,
@@ -115,7 +116,7 @@ HTTP_STATUS: dict[grpc.StatusCode, int] = {
     grpc.StatusCode.PERMISSION_DENIED: 403,
     grpc.StatusCode.UNAUTHENTICATED: 401,
     grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
-    grpc.StatusCode.FAILED_PRECONDITION: 400,
+    grpc.StatusCode.FAILED_PRECONDITION: 422,
     grpc.StatusCode.ABORTED: 409,
     grpc.StatusCode.OUT_OF_RANGE: 400,
     grpc.StatusCode.UNIMPLEMENTED: 501,
@@ -206,7 +207,7 @@ def from_engine(err: EngineError, field: str = "") -> ServiceError:
         return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, err.reason.value,
                             english=err.message, field=field, metadata=meta)
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, err.reason.value,
-                        english=err.message, metadata=meta, http_status=422)
+                        english=err.message, metadata=meta)
 
 
 def to_status(err: ServiceError, lang: str, request_id: str = "") -> status_pb2.Status:

@@ -1,3 +1,3 @@
 """The gRPC face: ``canasta.v1.CanastaEngine``, health and reflection on grpcio's
-thread-pool server (``server.py``), and the gate that holds the engine's calls to
-``CANASTA_MAX_CONCURRENT_RPCS`` and stops them first (``gate.py``)."""
+thread-pool server (``server.py``); the gate that holds the engine's calls to
+``CANASTA_MAX_CONCURRENT_RPCS`` is ``service/ops/gate.py``."""

@@ -7,7 +7,9 @@ out of range stops the process with a message naming the variable
 (:class:`ConfigError`) instead of being replaced silently.
 
 ``Settings(...)`` is exactly what its caller passes (tests, embedding);
-:meth:`Settings.from_env` is the one place the environment is read.
+:meth:`Settings.from_env` is where the service reads the environment; two names are
+read where they act, before any settings exist: ``CANASTA_ENGINE`` (engine/build.py, at
+the engine's import) and ``CANASTA_WEB_DIR`` (service/rest/pages.py).
 """
 
 from __future__ import annotations

@@ -231,7 +231,3 @@ class Sealer:
             self._cache.move_to_end(blob)
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
-
-    def clear_cache(self) -> None:
-        with self._lock:
-            self._cache.clear()

@@ -50,7 +50,7 @@ def test_a_malformed_message_is_a_bad_request(seat: tuple[Host, str], junk: str 
     # the socket is still the seat's: its next message is answered
     player.send(type="next", seq=player.state["seq"])
     player.wait(lambda s: len(player.refusals) == 2)
-    assert player.refusals[-1]["reason"] == "WRONG_PHASE"
+    assert player.refusals[-1]["reason"] == "HAND_NOT_OVER"  # the rules service's own
     player.close()
 
 
