@@ -542,15 +542,39 @@ function select(positions) {
   renderActions();
 }
 
+// This game's entry in /v1/variants (loadVariants): its options and its tables.
+const variantInfo = () => game.variantNames.find((x) => x.id === game.variant);
+// May I? is a contract rummy: its pile is never taken whole nor frozen, it has no minimum
+// and no wild cards
+const canastaGame = () => game.variant !== "may_i";
+const sambaFamily = () => ["samba", "bolivia", "bolivia_sevens"].includes(game.variant);
+
+// Cards a stock draw takes: the service's table for this game and player count (the
+// tables are for the default options, which the page deals); 1 until the catalogue loads.
+const drawCount = () => variantInfo()?.tables?.find((t) => t.players === game.players)?.drawCount ?? 1;
+
+// FALLBACK: the service publishes the canastas needed to go out nowhere for these games
+// (classic's canastas_to_go_out option has no default, it follows the player count, and
+// Samba has no such option). The rules' tables for the default options:
+// docs/rules-classic.md "Table shapes", docs/rules-samba.md "Table".
+const CANASTAS_TO_GO_OUT = {
+  classic: (players) => (players === 2 || players === 6 ? 2 : 1),
+  samba: () => 2,
+};
+
+// Canastas your side needs to go out, 0 where no count of canastas lets it (Bolivia: nobody
+// goes out; May I?: no canastas). The option's default first, should the service give one.
+function canastasToGoOut() {
+  const option = (variantInfo()?.options ?? []).find((o) => o.name === "canastas_to_go_out");
+  if (option?.defaultValue) return Number(option.defaultValue);
+  return CANASTAS_TO_GO_OUT[game.variant]?.(game.players) ?? 0;
+}
+
 // The rules that matter now, in a few lines.
 function renderRules(v) {
   const r = words().rules;
   const lines = [];
   const side = mySide();
-  const samba = game.variant === "samba";
-  const draws = game.variant === "classic" ? (game.players === 2 ? 2 : 1) : game.variant === "may_i" ? 1 : 2;
-  const canastasToGoOut = game.variant === "classic" ? (game.players === 2 || game.players === 6 ? 2 : 1)
-    : samba ? 2 : 0;
   const mayI = game.variant === "may_i" ? v.mayI : null; // the deal's contract, buys left
   if (mayI && !game.handOver) {
     lines.push(r.contract(mayI.sets ?? 0, mayI.sequences ?? 0));
@@ -563,25 +587,41 @@ function renderRules(v) {
   } else if (v.phase === "permission") {
     lines.push(r.permission);
   } else {
-    if (v.phase === "draw") lines.push(r.draw(draws));
+    if (v.phase === "draw") lines.push(canastaGame() ? r.draw(drawCount()) : r.drawMayI(drawCount()));
     if (v.phase === "draw_exhausted") lines.push(r.exhausted);
-    if (v.phase === "draw" || v.phase === "draw_exhausted") {
-      if (v.pileTop === "3S" || v.pileTop === "3C") lines.push(r.blackThree);
-      else if (v.pileFrozen) lines.push(r.frozenWild);
-      else if (!samba && side?.pileFrozen && !side?.opened) lines.push(r.frozenUnopened);
-      if (samba) lines.push(r.sambaPile);
-    }
+    if ((v.phase === "draw" || v.phase === "draw_exhausted") && canastaGame()) lines.push(...pileLines(v, side));
     if (v.phase === "meld") lines.push(r.meld);
     if ((v.staged ?? []).length) lines.push(r.undo);
-    if (game.variant !== "may_i") lines.push(side?.opened ? r.opened : r.minimum(side?.minimum ?? 0));
-    if (v.phase === "meld") {
-      if (canastasToGoOut) lines.push(r.goOut(canastasToGoOut));
-      if (game.variant !== "may_i") lines.push(r.wilds(game.variant === "classic" ? 3 : 2));
-      if (samba) lines.push(r.sequences);
-    }
+    if (canastaGame()) lines.push(side?.opened ? r.opened : r.minimum(side?.minimum ?? 0));
+    if (v.phase === "meld") lines.push(...meldLines());
     if (game.moves.some((m) => m.kind === "ask")) lines.push(r.ask);
   }
   $("rules").replaceChildren(...lines.map((text) => el("li", { textContent: text })));
+}
+
+// What may take the pile now, in the Canasta games.
+function pileLines(v, side) {
+  const r = words().rules;
+  const lines = [];
+  // a black three or a wild card on top blocks it in every Canasta game (CL-PILE-2, SA-PILE-7)
+  if (v.pileTop === "3S" || v.pileTop === "3C") lines.push(r.blackThree);
+  else if (v.pileTop === "JK" || v.pileTop?.startsWith("2")) lines.push(r.wildTop);
+  else if (v.pileFrozen) lines.push(r.frozenWild);
+  else if (side?.pileFrozen && !side?.opened) lines.push(r.frozenUnopened);
+  if (sambaFamily()) lines.push(r.sambaPile);
+  return lines;
+}
+
+// What a meld may be, and what going out needs.
+function meldLines() {
+  const r = words().rules;
+  const lines = [];
+  const canastas = canastasToGoOut();
+  if (canastas) lines.push(r.goOut(canastas));
+  if (canastaGame()) lines.push(r.wilds(game.variant === "classic" ? 3 : 2));
+  if (game.variant.startsWith("bolivia")) lines.push(r.wildMelds);
+  if (sambaFamily()) lines.push(r.sequences(words().canastaKind[game.variant === "samba" ? "samba" : "escalera"]));
+  return lines;
 }
 
 // Each side's match total: from the result once the hand is over (the view's `score` is

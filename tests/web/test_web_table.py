@@ -28,6 +28,10 @@ that comes back after you moved is dropped.
 new_game_race.mjs presses "New game" while the bots of the game before are moving: the
 old game's bots stop, and the new game opens at your turn with no move sent for you.
 
+rules_panel.mjs deals May I?, classic (four and two players) and Samba and reads the rules
+panel at your first draw, in English and Russian: each game's own way of drawing, and the
+black-three line only where a black three blocks the pile.
+
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
 """
@@ -195,6 +199,49 @@ def test_a_new_game_stops_the_bots_of_the_game_before(server: Running) -> None:
     assert result["afterDeal"] == [] and result["movesForNewGame"] == 0, result
     assert page["state"] == "your-turn" and page["draw"] and page["error"] == "", page
     assert page["hand"] == dealt["hand"], page
+
+
+# The rules panel's draw line at your first turn: May I? takes only the card just
+# discarded, never the pile; a Canasta game's stock draw takes the service's drawCount for
+# the game and player count (GET /v1/variants). (rules_panel.mjs case, stock draw, line)
+MAY_I_DRAW = {
+    "en": "Draw the top card from the stock, or take the card just discarded: only the top card "
+          "of the pile, never the whole pile.",
+    "ru": "Возьмите из колоды верхнюю карту или только что сброшенную карту: из сброса берут "
+          "только верхнюю карту, никогда весь сброс.",
+}
+DRAW_LINES = [
+    ("may_i:4:en+3S", 1, MAY_I_DRAW["en"]),
+    ("may_i:4:ru+3S", 1, MAY_I_DRAW["ru"]),
+    ("classic:4:en+3S", 1, "Draw the top card from the stock, or take the whole discard pile."),
+    ("classic:4:ru", 1, "Возьмите из колоды верхнюю карту или весь сброс."),
+    ("classic:2:en", 2, "Draw 2 cards from the stock, or take the whole discard pile."),
+    ("classic:2:ru", 2, "Возьмите из колоды 2 карты или весь сброс."),
+    ("samba:4:en", 2, "Draw 2 cards from the stock, or take the whole discard pile."),
+]
+BLACK_THREE = {"en": "A black three on top blocks the pile: nobody may take it now.",
+               "ru": "Чёрная тройка сверху закрывает сброс: сейчас его взять нельзя."}
+
+
+def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
+    """At your first draw the rules panel says how this game draws, in English and
+    Russian. A "+3S" case's deal is shown with a black three on a frozen pile: in May I?
+    the panel still says only the contract, the buys and the draw (no pile there is
+    frozen or blocked); in classic the black three blocks the pile."""
+    with httpx.Client(base_url=server.http_base) as http:
+        tables = {(v["id"], t["players"]): t["drawCount"]
+                  for v in http.get("/v1/variants").json()["variants"] for t in v["tables"]}
+    result, done = _in_browser("rules_panel.mjs", server.http_base, *(c for c, _, _ in DRAW_LINES))
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case, draws, line in DRAW_LINES:
+        variant, players, lang = case.partition("+")[0].split(":")
+        assert tables[variant, int(players)] == draws, case
+        lines = result["panels"][case]
+        if variant == "may_i":
+            assert len(lines) == 3 and lines[2] == line, (case, lines)  # after contract and buys
+        else:
+            assert lines[0] == line, (case, lines)
+            assert (BLACK_THREE[lang] in lines) == case.endswith("+3S"), (case, lines)
 
 
 # (variant, seed, the browser's language, the viewport played on, whether the next hand is
