@@ -53,13 +53,21 @@ def protocol_class(limits: HttpLimits) -> type[asyncio.Protocol]:
     return type("LimitedHttpToolsProtocol", (LimitedHttpToolsProtocol,), {"limits": limits})
 
 
-def _answer(status: int, phrase: str, err: ServiceError) -> bytes:
+def _answer(status: int, phrase: str, err: ServiceError, rid: str) -> bytes:
     """A whole HTTP/1.1 answer with an AIP-193 body (English: no request was read to
-    negotiate a language), closing the connection."""
-    body = json.dumps(to_json(err, "en"), separators=(",", ":")).encode()
+    negotiate a language) and its request id, as every answer has, closing the connection."""
+    body = json.dumps(to_json(err, "en", rid), separators=(",", ":")).encode()
     retry = f"retry-after: {err.retry_after_s}\r\n" if err.retry_after_s else ""
     return (f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\n{retry}connection: close\r\n\r\n").encode() + body
+            f"content-length: {len(body)}\r\n{retry}x-request-id: {rid}\r\n"
+            "connection: close\r\n\r\n").encode() + body
+
+
+def _request_id(scope: Any) -> str:
+    """The id of a request whose headers were read: the caller's ``x-request-id`` when sane,
+    as the application takes it (service/ops/logs.py), else a fresh one."""
+    given = next((v for k, v in scope.get("headers", ()) if k == b"x-request-id"), b"")
+    return logs.request_id(given.decode("latin-1") or None)
 
 
 class LimitedHttpToolsProtocol(HttpToolsProtocol):
@@ -178,7 +186,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         # in the body: the application is waiting for it and counts the call (as 408)
         if not cycle.response_started:
             cycle.scope[TIMED_OUT] = True  # type: ignore[literal-required]
-            self.transport.write(_answer(408, "Request Timeout", err))
+            self.transport.write(_answer(408, "Request Timeout", err, _request_id(cycle.scope)))
             cycle.response_started = True
         cycle.disconnected = True
         cycle.message_event.set()
@@ -204,12 +212,17 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         ``unmatched``: the request was never routed; its duration: the time limit that
         ran out, else 0)."""
         self._cancel()
-        self.transport.write(_answer(status, phrase, err))
+        rid = logs.request_id(None)  # no header was read: the caller's id is not known
+        self.transport.write(_answer(status, phrase, err, rid))
         self.transport.close()
         code = str(status)
         metrics.HTTP_REQUESTS.labels(method, "unmatched", code).inc()
         metrics.HTTP_SECONDS.labels(method, "unmatched", code).observe(seconds)
         if self.limits.access_log:
             peer = self.transport.get_extra_info("peername")
-            logs.access("http", f"{method} -", code, seconds,
-                        f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "")
+            token = logs.REQUEST_ID.set(rid)
+            try:
+                logs.access("http", f"{method} -", code, seconds,
+                            f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "")
+            finally:
+                logs.REQUEST_ID.reset(token)

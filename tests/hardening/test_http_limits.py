@@ -100,6 +100,16 @@ def _error_of(answer: bytes) -> dict[str, Any]:
     return error
 
 
+def _request_id_of(answer: bytes) -> str:
+    """The answer's ``x-request-id`` header, which must be the one its body's ErrorInfo
+    names: every answer carries one, those written before any request was read too."""
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").lower().split("\r\n")
+    given = [line.split(":", 1)[1].strip() for line in head if line.startswith("x-request-id:")]
+    assert len(given) == 1, head
+    assert _error_of(answer)["details"][0]["metadata"]["request_id"] == given[0]
+    return given[0]
+
+
 def _connections(server: Running) -> int:
     """Connections the HTTP server holds now."""
     http = server.app._http
@@ -202,6 +212,7 @@ def test_header_blocks_up_to_the_cap_are_served(limited: Running, http: httpx.Cl
     info = error["details"][0]
     assert info["reason"] == "REQUEST_TOO_LARGE"
     assert info["metadata"]["limit"] == str(cap) and info["metadata"]["part"] == "headers"
+    assert len(_request_id_of(answer)) == 32  # the header block was never read: a fresh id
     assert _metric(http, "http_requests_total", route="unmatched", status="431") == before + 1
 
 
@@ -243,6 +254,7 @@ def test_a_header_byte_a_second_is_cut_off(limited: Running) -> None:
     assert HEADER_TIMEOUT - 0.5 <= closed - t0 <= HEADER_TIMEOUT + MARGIN, closed - t0
     assert _status(answer) == 408, answer[:200]
     assert _error_of(answer)["details"][0]["reason"] == "REQUEST_TIMEOUT"
+    _request_id_of(answer)
 
 
 def test_an_idle_new_connection_is_closed(limited: Running) -> None:
@@ -262,6 +274,7 @@ def test_a_slow_body_is_cut_off_and_counted_as_408(limited: Running, http: httpx
               for s in ("408", "499", "500")}
     sock = _connect(limited.app.http_port)
     sock.sendall(b"POST /v1/deal HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 + b"X-Request-Id: slow-body-1\r\n"
                  + f"Content-Length: {len(DEAL)}\r\n\r\n".encode())
     t0 = time.monotonic()
     deadline = t0 + BODY_TIMEOUT + MARGIN + 2
@@ -277,6 +290,7 @@ def test_a_slow_body_is_cut_off_and_counted_as_408(limited: Running, http: httpx
     sock.close()
     assert closed < float("inf") and closed - t0 <= BODY_TIMEOUT + MARGIN, closed - t0
     assert _status(answer) == 408, answer[:200]
+    assert _request_id_of(answer) == "slow-body-1"  # the headers were read: the caller's id
     _wait(lambda: _metric(http, "http_requests_total", status="408", **labels)
           == before["408"] + 1, 10, "the cut-off call was not counted as 408")
     assert _metric(http, "http_requests_total", status="499", **labels) == before["499"]
