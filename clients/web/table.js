@@ -549,26 +549,13 @@ const variantInfo = () => game.variantNames.find((x) => x.id === game.variant);
 const canastaGame = () => game.variant !== "may_i";
 const sambaFamily = () => ["samba", "bolivia", "bolivia_sevens"].includes(game.variant);
 
-// Cards a stock draw takes: the service's table for this game and player count (the
-// tables are for the default options, which the page deals); 1 until the catalogue loads.
-const drawCount = () => variantInfo()?.tables?.find((t) => t.players === game.players)?.drawCount ?? 1;
-
-// FALLBACK: the service publishes the canastas needed to go out nowhere for these games
-// (classic's canastas_to_go_out option has no default, it follows the player count, and
-// Samba has no such option). The rules' tables for the default options:
-// docs/rules-classic.md "Table shapes", docs/rules-samba.md "Table".
-const CANASTAS_TO_GO_OUT = {
-  classic: (players) => (players === 2 || players === 6 ? 2 : 1),
-  samba: () => 2,
-};
-
-// Canastas your side needs to go out, 0 where no count of canastas lets it (Bolivia: nobody
-// goes out; May I?: no canastas). The option's default first, should the service give one.
-function canastasToGoOut() {
-  const option = (variantInfo()?.options ?? []).find((o) => o.name === "canastas_to_go_out");
-  if (option?.defaultValue) return Number(option.defaultValue);
-  return CANASTAS_TO_GO_OUT[game.variant]?.(game.players) ?? 0;
-}
+// This game's table for its player count in /v1/variants (default options, which the
+// page deals): the cards a stock draw takes, the canastas needed to go out (0: no count
+// lets a side go out) and the most wild cards in a group
+const gameTable = () => variantInfo()?.tables?.find((t) => t.players === game.players) ?? {};
+const drawCount = () => gameTable().drawCount ?? 1;
+const canastasToGoOut = () => gameTable().canastasToGoOut ?? 0;
+const wildLimit = () => gameTable().wildLimit ?? 0;
 
 // The rules that matter now, in a few lines.
 function renderRules(v) {
@@ -618,7 +605,7 @@ function meldLines() {
   const lines = [];
   const canastas = canastasToGoOut();
   if (canastas) lines.push(r.goOut(canastas));
-  if (canastaGame()) lines.push(r.wilds(game.variant === "classic" ? 3 : 2));
+  if (wildLimit()) lines.push(r.wilds(wildLimit()));
   if (game.variant.startsWith("bolivia")) lines.push(r.wildMelds);
   if (sambaFamily()) lines.push(r.sequences(words().canastaKind[game.variant === "samba" ? "samba" : "escalera"]));
   return lines;

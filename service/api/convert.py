@@ -377,6 +377,8 @@ def _table_pb(t: TableFacts, out: game.VariantTable) -> None:
     for seats in t.sides:
         out.sides.add().seats.extend(seats)
     out.hand_sizes.extend(t.hand_sizes)
+    out.canastas_to_go_out = t.canastas_to_go_out
+    out.wild_limit = t.wild_limit
 
 
 def variant_pb(info: VariantInfo, lang: str, out: game.Variant) -> game.Variant:

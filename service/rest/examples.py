@@ -159,7 +159,8 @@ EXAMPLES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                      "aliases": [], "maximum": 0}],
         "tables": [{"players": 2, "packs": 2, "jokers": 4, "cards": 108, "handSize": 15,
                     "drawCount": 2, "seatsInPlay": [{"seats": [0, 1]}],
-                    "sides": [{"seats": [0]}, {"seats": [1]}], "handSizes": []}]}]}),
+                    "sides": [{"seats": [0]}, {"seats": [1]}], "handSizes": [],
+                    "canastasToGoOut": 2, "wildLimit": 3}]}]}),
     "Deal": ({"variant": "classic", "players": 2, "seed": "8236417", "viewSeat": 0}, DEALT),
     "LegalMoves": ({"snapshot": SNAPSHOT}, {
         "seat": 0, "moves": [DRAW, TAKE_TO_MELD, TAKE], "phase": "draw", "nextPageToken": "",

@@ -165,3 +165,22 @@ def test_public_table_facts_in_every_role(http: httpx.Client, vid: str) -> None:
     for seat, token in enumerate(deal["seatTokens"]):
         mine, hand = facts(token, seat)
         assert mine == host and len(hand) > 0
+
+
+# (variant, players) -> (drawCount, canastasToGoOut, wildLimit), from the rules' tables
+TABLES = {("classic", 2): (2, 2, 3), ("classic", 3): (1, 1, 3), ("classic", 4): (1, 1, 3),
+          ("classic", 5): (1, 1, 3), ("classic", 6): (1, 2, 3), ("samba", 4): (2, 2, 2),
+          ("bolivia", 4): (2, 0, 2), ("bolivia_sevens", 4): (2, 0, 2), ("may_i", 3): (1, 0, 0),
+          ("may_i", 4): (1, 0, 0), ("may_i", 5): (1, 0, 0)}
+
+
+def test_each_table_says_how_it_draws_goes_out_and_melds_wild_cards(http: httpx.Client) -> None:
+    """CL-OUT-1 (the canastas to go out by table shape: two with 2 or 6 players, else one),
+    CL-P2-2 (two cards drawn with 2 players), CL-MELD-1 (at most 3 wild cards in a meld),
+    SA-MELD-2 and SA-OUT-1 (Samba: 2 wild cards, two canastas), BO-OUT-1 (Bolivia: by
+    default nobody goes out), May I? (no canastas, no wild cards): what a client shows
+    without writing the rules again."""
+    listed = http.get("/v1/variants").json()["variants"]
+    got = {(v["id"], t["players"]): (t["drawCount"], t["canastasToGoOut"], t["wildLimit"])
+           for v in listed for t in v["tables"]}
+    assert got == TABLES

@@ -1573,7 +1573,13 @@ type VariantTable struct {
 	// The sides that score together, each with its seats (May I?: one per seat).
 	Sides []*SeatList `protobuf:"bytes,8,rep,name=sides,proto3" json:"sides,omitempty"`
 	// May I?: the cards dealt in each deal of the default schedule.
-	HandSizes     []int32 `protobuf:"varint,9,rep,packed,name=hand_sizes,json=handSizes,proto3" json:"hand_sizes,omitempty"`
+	HandSizes []int32 `protobuf:"varint,9,rep,packed,name=hand_sizes,json=handSizes,proto3" json:"hand_sizes,omitempty"`
+	// Canastas a side needs to go out; 0 when no count of canastas lets it (May I? has
+	// none, and in Bolivia by default nobody goes out).
+	CanastasToGoOut int32 `protobuf:"varint,10,opt,name=canastas_to_go_out,json=canastasToGoOut,proto3" json:"canastas_to_go_out,omitempty"`
+	// Most wild cards a group (a meld of one rank) may hold; 0: the game has no wild
+	// cards (May I?).
+	WildLimit     int32 `protobuf:"varint,11,opt,name=wild_limit,json=wildLimit,proto3" json:"wild_limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1669,6 +1675,20 @@ func (x *VariantTable) GetHandSizes() []int32 {
 		return x.HandSizes
 	}
 	return nil
+}
+
+func (x *VariantTable) GetCanastasToGoOut() int32 {
+	if x != nil {
+		return x.CanastasToGoOut
+	}
+	return 0
+}
+
+func (x *VariantTable) GetWildLimit() int32 {
+	if x != nil {
+		return x.WildLimit
+	}
+	return 0
 }
 
 // Some seats.
@@ -2831,7 +2851,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\vmax_players\x18\x04 \x01(\x05R\n" +
 	"maxPlayers\x123\n" +
 	"\aoptions\x18\x05 \x03(\v2\x19.canasta.v1.VariantOptionR\aoptions\x120\n" +
-	"\x06tables\x18\x06 \x03(\v2\x18.canasta.v1.VariantTableR\x06tables\"\xad\x02\n" +
+	"\x06tables\x18\x06 \x03(\v2\x18.canasta.v1.VariantTableR\x06tables\"\xf9\x02\n" +
 	"\fVariantTable\x12\x18\n" +
 	"\aplayers\x18\x01 \x01(\x05R\aplayers\x12\x14\n" +
 	"\x05packs\x18\x02 \x01(\x05R\x05packs\x12\x16\n" +
@@ -2843,7 +2863,11 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\rseats_in_play\x18\a \x03(\v2\x14.canasta.v1.SeatListR\vseatsInPlay\x12*\n" +
 	"\x05sides\x18\b \x03(\v2\x14.canasta.v1.SeatListR\x05sides\x12\x1d\n" +
 	"\n" +
-	"hand_sizes\x18\t \x03(\x05R\thandSizes\" \n" +
+	"hand_sizes\x18\t \x03(\x05R\thandSizes\x12+\n" +
+	"\x12canastas_to_go_out\x18\n" +
+	" \x01(\x05R\x0fcanastasToGoOut\x12\x1d\n" +
+	"\n" +
+	"wild_limit\x18\v \x01(\x05R\twildLimit\" \n" +
 	"\bSeatList\x12\x14\n" +
 	"\x05seats\x18\x01 \x03(\x05R\x05seats\"\xa9\x02\n" +
 	"\rVariantOption\x12\x12\n" +
