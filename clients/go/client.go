@@ -281,7 +281,8 @@ func (c *Client) ExportRecord(ctx context.Context, req *pb.ExportRecordRequest, 
 
 // SuggestMove returns a bot's legal move, not applied: for the seat whose move is due (host
 // token; req.Seat picks another, use SeatPtr) or the token's own seat. The same snapshot,
-// level ("greedy" or "random") and seed give the same move.
+// level ("greedy", "random" or "expert"), seed and budget (req.Budget, the expert's playouts)
+// give the same move.
 func (c *Client) SuggestMove(ctx context.Context, req *pb.SuggestMoveRequest, opts ...CallOption) (*pb.SuggestMoveResponse, error) {
 	return call(c, ctx, req, c.rpc.SuggestMove, opts)
 }

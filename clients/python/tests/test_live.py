@@ -247,6 +247,23 @@ def test_retries_keep_to_the_calls_timeout(monkeypatch: pytest.MonkeyPatch) -> N
     assert took < 1.0
 
 
+def test_a_details_trailer_that_does_not_parse_is_still_a_typed_error() -> None:
+    """A grpc-status-details-bin that does not parse (a proxy, a broken server) is left out:
+    the failure is the call's own code as a typed error, not protobuf's DecodeError."""
+    server, _ = busy_at_first(
+        1, status(code_pb2.UNAVAILABLE, "UNAVAILABLE"), details=b"\xff\xff\xff")
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with CanastaClient(f"127.0.0.1:{port}") as client, \
+                pytest.raises(UnavailableError) as caught:
+            client.list_variants()
+    finally:
+        server.stop(None)
+    assert caught.value.reason == "" and caught.value.retry_after is None
+    assert caught.value.message == "the server is busy"
+
+
 def test_retries_must_not_be_negative() -> None:
     with pytest.raises(ValueError, match="retries"):
         CanastaClient("127.0.0.1:1", retries=-1)

@@ -5,8 +5,8 @@
  */
 export { CanastaClient, firstProgressMove, MAX_RETRY_WAIT_MS, move } from "./client.js";
 export type {
-  ApplyMoveExtras, CallOptions, CanastaTransport, ClientOptions, DealInit, MoveLike, NextDealExtras,
-  ImportPositionInit, SuggestMoveExtras,
+  ApplyMoveExtras, CallOptions, CanastaTransport, ClientOptions, DealInit, ExportRecordExtras,
+  ImportPositionInit, LegalMovesExtras, MoveLike, NextDealExtras, SuggestMoveExtras,
 } from "./client.js";
 export { CanastaError, errorFromRestBody, errorFromStatusBytes } from "./errors.js";
 export type { CanastaErrorInit, FieldViolation, StatusCodeName } from "./errors.js";

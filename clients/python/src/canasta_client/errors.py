@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import cast
 
 import grpc
+from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
@@ -110,7 +111,10 @@ def from_rpc_error(err: grpc.RpcError) -> CanastaError:
         key, value = cast("tuple[str, str | bytes]", item)  # (key, value) pairs
         if key != STATUS_DETAILS_KEY or not isinstance(value, bytes):
             continue
-        status = status_pb2.Status.FromString(value)
+        try:
+            status = status_pb2.Status.FromString(value)
+        except DecodeError:  # a trailer that does not parse (a proxy, a broken server)
+            continue
         message = status.message or message
         for detail in status.details:
             if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):

@@ -371,10 +371,20 @@ public final class CanastaClient implements AutoCloseable {
     return call(token, s -> s.suggestMove(request));
   }
 
-  /** A bot's move at {@code level} ({@code "greedy"} or {@code "random"}) with {@code seed}. */
+  /**
+   * A bot's move at {@code level} ({@code "greedy"}, {@code "random"} or {@code "expert"}) with
+   * {@code seed}.
+   */
   public SuggestMoveResponse suggestMove(ByteString snapshot, String level, long seed) {
+    return suggestMove(snapshot, level, seed, null);
+  }
+
+  /** {@link #suggestMove(ByteString, String, long)} with this call's {@code token}. */
+  public SuggestMoveResponse suggestMove(ByteString snapshot, String level, long seed,
+      String token) {
     return suggestMove(
-        SuggestMoveRequest.newBuilder().setSnapshot(snapshot).setLevel(level).setSeed(seed).build());
+        SuggestMoveRequest.newBuilder().setSnapshot(snapshot).setLevel(level).setSeed(seed).build(),
+        token);
   }
 
   /** A move from its text form. */

@@ -5,9 +5,9 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.BadRequest;
 import com.google.rpc.ErrorInfo;
 import com.google.rpc.RetryInfo;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,6 +23,9 @@ import java.util.Optional;
  */
 public class CanastaException extends RuntimeException {
   private static final long serialVersionUID = 1L;
+
+  private static final Metadata.Key<byte[]> STATUS_DETAILS =
+      Metadata.Key.of("grpc-status-details-bin", Metadata.BINARY_BYTE_MARSHALLER);
 
   /** A field the server refused ({@code google.rpc.BadRequest}). */
   public static final class FieldViolation {
@@ -75,7 +78,7 @@ public class CanastaException extends RuntimeException {
     Map<String, String> metadata = new LinkedHashMap<>();
     List<FieldViolation> violations = new ArrayList<>();
     Duration retryAfter = null;
-    com.google.rpc.Status details = StatusProto.fromThrowable(e);
+    com.google.rpc.Status details = statusDetails(e);
     if (details != null) {
       if (!details.getMessage().isEmpty()) {
         message = details.getMessage();
@@ -105,6 +108,25 @@ public class CanastaException extends RuntimeException {
     }
     return new CanastaException(status.getCode(), message, reason, domain, metadata, violations,
         retryAfter, e);
+  }
+
+  /**
+   * The {@code google.rpc.Status} of the call's {@code grpc-status-details-bin} trailer, or null
+   * when there is none or it does not parse. Unlike {@code StatusProto.fromThrowable}, a trailer
+   * that does not parse, or whose code is not the call's (a proxy, a broken server), is no
+   * {@code IllegalArgumentException}: the call's own code is the error's.
+   */
+  private static com.google.rpc.Status statusDetails(StatusRuntimeException e) {
+    Metadata trailers = e.getTrailers();
+    byte[] raw = trailers == null ? null : trailers.get(STATUS_DETAILS);
+    if (raw == null) {
+      return null;
+    }
+    try {
+      return com.google.rpc.Status.parseFrom(raw);
+    } catch (InvalidProtocolBufferException ignored) {
+      return null;
+    }
   }
 
   /** The gRPC status code. */

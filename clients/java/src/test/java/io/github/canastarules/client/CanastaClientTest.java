@@ -36,6 +36,7 @@ import io.grpc.Deadline;
 import io.grpc.HandlerRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
@@ -297,6 +298,27 @@ class CanastaClientTest {
         CanastaException.from(Status.UNAVAILABLE.asRuntimeException()).getRetryAfter());
   }
 
+  @Test
+  void aStatusDetailsTrailerThatDoesNotParseOrMatchIsStillACanastaException() {
+    // a proxy, or a broken server, may send a grpc-status-details-bin that does not parse, or
+    // whose code is not the call's: the failure is still a CanastaException with the call's code
+    Metadata.Key<byte[]> details =
+        Metadata.Key.of("grpc-status-details-bin", Metadata.BINARY_BYTE_MARSHALLER);
+    Metadata malformed = new Metadata();
+    malformed.put(details, new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff});
+    CanastaException e = CanastaException.from(
+        Status.UNAVAILABLE.withDescription("through a proxy").asRuntimeException(malformed));
+    assertEquals(Status.Code.UNAVAILABLE, e.getCode());
+    assertEquals("", e.getReason());
+    assertEquals("through a proxy", e.getServerMessage());
+    Metadata mismatched = new Metadata();
+    mismatched.put(details, com.google.rpc.Status.newBuilder().setCode(Code.RESOURCE_EXHAUSTED_VALUE)
+        .addDetails(Any.pack(ErrorInfo.newBuilder().setReason("TOO_MANY_CALLS").build()))
+        .build().toByteArray());
+    e = CanastaException.from(Status.UNAVAILABLE.asRuntimeException(mismatched));
+    assertEquals(Status.Code.UNAVAILABLE, e.getCode());
+  }
+
   // ---- retries on the hint, against a server that is busy at first ---------------------
 
   /** Arrival times (ms) of the calls at a server that refuses the first few. */
@@ -517,6 +539,18 @@ class CanastaClientTest {
     CanastaClient other = client.withToken(deal.getSeatTokens((turn + 1) % 4));
     assertRefused(Status.Code.PERMISSION_DENIED, "SEAT_NOT_ALLOWED", () -> other.suggestMove(
         SuggestMoveRequest.newBuilder().setSnapshot(deal.getSnapshot()).setSeat(turn).build()));
+  }
+
+  @Test
+  void suggestMoveFromItsPartsWithACallsToken() {
+    // the overload of a snapshot, level and seed takes a call's token too, as the README says
+    DealResponse deal = client.deal("classic", 4, 5);
+    int due = client.withToken(deal.getHostToken()).legalMoves(deal.getSnapshot()).getSeat();
+    SuggestMoveResponse advice =
+        client.suggestMove(deal.getSnapshot(), "greedy", 3, deal.getSeatTokens(due));
+    assertEquals(due, advice.getSeat());
+    assertRefused(Status.Code.UNAUTHENTICATED, "CREDENTIAL_REQUIRED",
+        () -> client.suggestMove(deal.getSnapshot(), "greedy", 3, ""));
   }
 
   @Test
