@@ -488,12 +488,23 @@ def test_expired_deadline(stub: api_grpc.CanastaEngineStub, good: Good, http: ht
         return float(line.rsplit(" ", 1)[1])
 
     before = expired()
-    queue = threading.Event()  # a long queue, say: the call waits until its caller gave up
-    delay_grpc_calls(monkeypatch, lambda context: queue.wait(30))
+    held = threading.Event()
+
+    def hold(context: grpc.ServicerContext) -> None:
+        """A long queue, say: the call waits until its own deadline on the server has
+        passed (the server's clock started when the call arrived, after the client's)."""
+        held.set()
+        stop = time.monotonic() + 30
+        while (context.time_remaining() or 0) > 0 and time.monotonic() < stop:
+            time.sleep(0.01)
+
+    delay_grpc_calls(monkeypatch, hold)
+    # a deadline long enough for the call to reach its handler on a loaded machine (one that
+    # expires before grpcio dispatches it never reaches the service, nor its metrics)
     with pytest.raises(grpc.RpcError) as err:
-        stub.LegalMoves(_legal(good.snapshot), timeout=0.1, metadata=auth(good.host))
+        stub.LegalMoves(_legal(good.snapshot), timeout=1.0, metadata=auth(good.host))
     assert err.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
-    queue.set()
+    assert held.is_set(), "the call never reached the service"
     deadline = time.monotonic() + 30  # the server side ends a little later
     while expired() == before:
         assert time.monotonic() < deadline, "the expired call was never counted"
