@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 import httpx
@@ -17,6 +18,7 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from engine.game import new_game
+from service.api.core import Core
 from service.api.errors import category_of
 from service.api.pb import api, api_grpc, game
 from service.sealing.keys import KeyRing, new_key_entry
@@ -499,6 +501,14 @@ def test_expired_deadline(stub: api_grpc.CanastaEngineStub, good: Good, http: ht
             time.sleep(0.01)
 
     delay_grpc_calls(monkeypatch, hold)
+    ran: list[str] = []
+    handle = Core.handle
+
+    def recorded(self: Core, name: str, *args: Any) -> Any:
+        ran.append(name)
+        return handle(self, name, *args)
+
+    monkeypatch.setattr(Core, "handle", recorded)
     # a deadline long enough for the call to reach its handler on a loaded machine (one that
     # expires before grpcio dispatches it never reaches the service, nor its metrics)
     with pytest.raises(grpc.RpcError) as err:
@@ -509,6 +519,7 @@ def test_expired_deadline(stub: api_grpc.CanastaEngineStub, good: Good, http: ht
     while expired() == before:
         assert time.monotonic() < deadline, "the expired call was never counted"
         time.sleep(0.02)
+    assert "LegalMoves" not in ran, "the engine ran a call whose deadline had passed"
     assert expired() == before + 1
     monkeypatch.undo()
     _still_serves(stub, http, good, server)
