@@ -6,6 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from engine.game import new_game
+from engine.notation import export_position
 from service.api.pb import api, api_grpc, game
 from tests.service.helpers import Failure, call_grpc, call_rest, ok
 
@@ -45,26 +47,7 @@ def test_rest_names_the_json_field_that_did_not_parse(http: httpx.Client, body: 
     assert fields == [field], (body, fields)
 
 
-POSITION = """canasta-position 1
-variant: classic
-players: 2
-options: -
-seed: 1
-hand: 0
-dealer: 1
-ply: 0
-scores: 0 0
-phase: draw
-turn: 0
-drew: -
-asked: 0 - draw
-created: -
-flags: 0 0
-stock: *
-pile: *1
-hand0: *15
-hand1: *15
-"""
+POSITION = export_position(new_game("classic", 2, seed=1))
 
 
 @pytest.mark.parametrize(("text", "reason"), [
