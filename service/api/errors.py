@@ -103,6 +103,8 @@ def category_of(reason: str) -> Category:
     return Category.RULE
 
 
+MAX_ECHO = 500  # characters of an error's message or field name (_bounded)
+
 # HTTP status per gRPC code (google/rpc/code.proto), except FAILED_PRECONDITION: the
 # service raises it for rule refusals alone, answered 422 (well-formed, refused by the rules).
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
@@ -145,7 +147,7 @@ class ServiceError(Exception):
         self.code = code
         self.reason = reason
         self.english = english
-        self.field = field
+        self.field = _bounded(field)
         self.metadata = dict(metadata or {})
         self.params = dict(params or {})
         self.http_status = http_status or HTTP_STATUS.get(code, 500)
@@ -155,10 +157,17 @@ class ServiceError(Exception):
         self.retry_after_s = retry_after_s
 
     def message(self, lang: str) -> str:
-        return messages.text(self.reason, lang, self.params, self.english)
+        return _bounded(messages.text(self.reason, lang, self.params, self.english))
 
     def __str__(self) -> str:
         return f"{self.code.name} {self.reason}: {self.message('en')}"
+
+
+def _bounded(text: str) -> str:
+    """At most ``MAX_ECHO`` characters of a message or a field name: one may quote the
+    caller's text (an unknown variant, a move that does not parse, a JSON key), and an
+    answer should not repeat a request's 64 KiB three times over."""
+    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO - 1] + "…"
 
 
 def invalid_request(field: str, detail: str) -> ServiceError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from google.protobuf import json_format
 
 from engine.game import new_game
 from engine.notation import export_position
@@ -78,3 +79,28 @@ def test_a_superscript_number_in_a_move_is_invalid_argument(
     assert isinstance(got, Failure)
     assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", "BAD_MOVE_SYNTAX",
                                                   ["move"])
+
+
+def test_a_refusal_quotes_at_most_500_characters_of_the_callers_text(
+        stub: api_grpc.CanastaEngineStub, http: httpx.Client) -> None:
+    """A 30 KB unknown variant in a position, or a 40 KB move, was quoted whole in the
+    message, the localized message and the BadRequest description: an answer three times
+    the request's size. Each is now cut at 500 characters, on both faces."""
+    dealt = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2, seed=3)))
+    cases = [
+        ("ImportPosition", api.ImportPositionRequest(
+            position=POSITION.replace("variant: classic", "variant: " + "x" * 30000)),
+         None, "UNKNOWN_VARIANT"),
+        ("ApplyMove", api.ApplyMoveRequest(snapshot=dealt.snapshot,
+                                           move=game.Move(text="draw" * 10000)),
+         dealt.host_token, "BAD_MOVE_SYNTAX"),
+    ]
+    for method, request, token, reason in cases:
+        answer = http.post(f"/v1/{'position:import' if method == 'ImportPosition' else 'apply-move'}",
+                           content=json_format.MessageToJson(request),
+                           headers={"content-type": "application/json",
+                                    **({"authorization": f"Bearer {token}"} if token else {})})
+        assert answer.status_code == 400 and len(answer.content) < 4000, len(answer.content)
+        got = call_grpc(stub, method, request, token=token)
+        assert isinstance(got, Failure) and got.reason == reason
+        assert len(got.message) <= 500 and got.message.endswith("…"), len(got.message)
