@@ -163,10 +163,3 @@ class Tables:
         answer = await self.client.export_record(table.snapshot, table.record,
                                                  token=table.seat_tokens[seat])
         return answer.record
-
-    async def full_record(self, game_id: str) -> str:
-        """The whole record (every card, seed included): the host's, never a player's."""
-        table = await self.get(game_id)
-        answer = await self.client.export_record(table.snapshot, table.record,
-                                                 token=table.host_token)
-        return answer.record
