@@ -310,17 +310,15 @@ class Core:
         offset: the list is canonical and stable, and a token of another list is refused."""
         header, state, role = self._open(req.snapshot, call)
         moves = self._listed(state, role)
-        # the list a token continues: this game, this caller's list, this seq and length
-        scope = f"{header.game_id.hex()[:16]}.{'h' if role.is_host else role.seat}.{header.seq}"
         size = req.page_size
         if size < 0:
             raise invalid_request("page_size", "page_size must not be negative")
         size = MAX_PAGE if size == 0 else min(size, MAX_PAGE)
         start = 0
         if req.page_token:
-            start = _page_start(req.page_token, scope, len(moves))
+            start = _page_start(req.page_token, _scope(header, role), len(moves))
         end = start + size
-        token = _page_token(scope, len(moves), end) if end < len(moves) else ""
+        token = _page_token(_scope(header, role), len(moves), end) if end < len(moves) else ""
         return state, len(moves), moves[start:end], token
 
     def legal_moves(self, req: api.LegalMovesRequest, call: Call) -> api.LegalMovesResponse:
@@ -485,6 +483,12 @@ def _game_id(given: str) -> str:
     return wanted
 
 
+def _scope(header: Header, role: Role) -> str:
+    """The list a page token continues: this game, this caller's list, this seq (made only
+    when a list has pages: most have one)."""
+    return f"{header.game_id.hex()[:16]}.{'h' if role.is_host else role.seat}.{header.seq}"
+
+
 def _page_token(scope: str, total: int, offset: int) -> str:
     return base64.urlsafe_b64encode(f"{scope}.{total}.{offset}".encode()).decode().rstrip("=")
 
@@ -495,13 +499,11 @@ def _page_start(token: str, scope: str, total: int) -> int:
     ``page_token``."""
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("ascii")
-        given, _, rest = raw.rpartition(".")
-        given, _, size = given.rpartition(".")
-        parts = [int(size), int(rest)] if given == scope else []
+        offset = int(raw.rpartition(".")[2])
     except (ValueError, UnicodeDecodeError):
-        parts = []
-    if (len(parts) != 2 or parts[0] != total or not 0 < parts[1] < total
-            or _page_token(scope, total, parts[1]) != token):  # only the token as written
+        offset = 0
+    # only the token as this list writes it: its scope and length are then this list's
+    if not 0 < offset < total or _page_token(scope, total, offset) != token:
         raise invalid_request("page_token", "page_token is not one this position's "
                               "LegalMoves answered (a token is valid for its snapshot only)")
-    return parts[1]
+    return offset
