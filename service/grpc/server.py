@@ -105,24 +105,25 @@ def observed(handler: grpc.RpcMethodHandler[Any, Any], behavior: Any,
 
 
 def call_metadata(context: grpc.ServicerContext) -> dict[str, str]:
+    """A call's text metadata, the first value of each key (as REST reads its headers)."""
     out: dict[str, str] = {}
     for key, value in context.invocation_metadata() or ():
         if isinstance(value, str):
-            out[key] = value
+            out.setdefault(key, value)
     return out
 
 
 def call_of(context: grpc.ServicerContext, rid: str) -> Call:
     """The core's context of a call: language, request id and its credentials, every
     ``authorization`` value (the access rules refuse more than one)."""
-    lang = "en"
+    lang: str | None = None
     auth: list[str] = []
     for key, value in context.invocation_metadata() or ():
-        if key == "accept-language" and isinstance(value, str):
+        if key == "accept-language" and isinstance(value, str) and lang is None:
             lang = negotiate(value)
         elif key == "authorization":
             auth.append(value if isinstance(value, str) else value.decode("latin-1"))
-    return Call(lang, rid, tuple(auth), context.is_active)
+    return Call(lang or "en", rid, tuple(auth), context.is_active)
 
 
 class Servicer:

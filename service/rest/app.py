@@ -53,7 +53,7 @@ from service.ops import logs, metrics
 from service.ops.gate import GatedPool
 from service.ops.health import Health
 from service.rest import jsonparse, openapi
-from service.rest.limits import TIMED_OUT
+from service.rest.limits import TIMED_OUT, request_id_of
 from service.rest.pages import WEB_ROOT, docs_routes, web_routes
 
 JSON = "application/json"
@@ -192,12 +192,12 @@ class _Rpc:
         given = None
         auth: list[str] = []
         kind: bytes | None = None
-        for key, value in scope["headers"]:
-            if key == b"accept-language":
+        for key, value in scope["headers"]:  # the first of a repeated header counts
+            if key == b"accept-language" and given is None:
                 given = value.decode("latin-1")
             elif key == b"authorization":
                 auth.append(value.decode("latin-1"))
-            elif key == b"content-type":
+            elif key == b"content-type" and kind is None:
                 kind = value
         lang = negotiate(given)
         try:
@@ -283,11 +283,7 @@ class Observe:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = None
-        for key, value in scope["headers"]:
-            if key == b"x-request-id":
-                given = value.decode("latin-1")
-        rid = logs.request_id(given)
+        rid = request_id_of(scope)
         token = logs.REQUEST_ID.set(rid)
         status = 0
         gone = False

@@ -37,6 +37,9 @@ from service.ops import logs, metrics
 
 # Set in the scope of a request whose body did not arrive in time (read by service.rest.app.Observe).
 TIMED_OUT = "canasta.timed_out"
+# A request's id, kept in its scope by whichever needs it first: the application's
+# Observe, or the 408 written here when its body does not arrive
+REQUEST_ID = "canasta.request_id"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,14 +63,19 @@ def _answer(status: int, phrase: str, err: ServiceError, rid: str) -> bytes:
     retry = f"retry-after: {err.retry_after_s}\r\n" if err.retry_after_s else ""
     return (f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\n{retry}x-request-id: {rid}\r\n"
-            "connection: close\r\n\r\n").encode() + body
+            # latin-1, as the id was read: a given id is echoed byte for byte
+            "connection: close\r\n\r\n").encode("latin-1") + body
 
 
-def _request_id(scope: Any) -> str:
-    """The id of a request whose headers were read: the caller's ``x-request-id`` when sane,
-    as the application takes it (service/ops/logs.py), else a fresh one."""
-    given = next((v for k, v in scope.get("headers", ()) if k == b"x-request-id"), b"")
-    return logs.request_id(given.decode("latin-1") or None)
+def request_id_of(scope: Any) -> str:
+    """The id of a request whose headers were read: its first ``x-request-id`` when sane
+    (service/ops/logs.py), else a fresh one. Made once and kept in the scope, so an
+    answer written here and the application's log line of the call name the same id."""
+    rid: str | None = scope.get(REQUEST_ID)
+    if rid is None:
+        given = next((v for k, v in scope.get("headers", ()) if k == b"x-request-id"), b"")
+        rid = scope[REQUEST_ID] = logs.request_id(given.decode("latin-1") or None)
+    return rid
 
 
 class LimitedHttpToolsProtocol(HttpToolsProtocol):
@@ -186,7 +194,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         # in the body: the application is waiting for it and counts the call (as 408)
         if not cycle.response_started:
             cycle.scope[TIMED_OUT] = True  # type: ignore[literal-required]
-            self.transport.write(_answer(408, "Request Timeout", err, _request_id(cycle.scope)))
+            self.transport.write(_answer(408, "Request Timeout", err, request_id_of(cycle.scope)))
             cycle.response_started = True
         cycle.disconnected = True
         cycle.message_event.set()

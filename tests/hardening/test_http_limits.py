@@ -266,16 +266,12 @@ def test_an_idle_new_connection_is_closed(limited: Running) -> None:
     assert answer == b"" and closed - t0 <= HEADER_TIMEOUT + MARGIN, (answer, closed - t0)
 
 
-def test_a_slow_body_is_cut_off_and_counted_as_408(limited: Running, http: httpx.Client) -> None:
-    """A body sent one byte a second is answered 408 once the body time limit has passed;
-    the call is counted as 408 on its route, neither as 499 nor as 500."""
-    labels = {"route": "/v1/deal", "method": "POST"}
-    before = {s: _metric(http, "http_requests_total", status=s, **labels)
-              for s in ("408", "499", "500")}
-    sock = _connect(limited.app.http_port)
+def _slow_deal(server: Running, headers: bytes) -> bytes:
+    """A Deal whose body comes one byte a second, with ``headers`` added: what the server
+    answered before it closed the connection, within the body time limit."""
+    sock = _connect(server.app.http_port)
     sock.sendall(b"POST /v1/deal HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                 + b"X-Request-Id: slow-body-1\r\n"
-                 + f"Content-Length: {len(DEAL)}\r\n\r\n".encode())
+                 + headers + f"Content-Length: {len(DEAL)}\r\n\r\n".encode())
     t0 = time.monotonic()
     deadline = t0 + BODY_TIMEOUT + MARGIN + 2
     for i in range(len(DEAL)):
@@ -289,12 +285,69 @@ def test_a_slow_body_is_cut_off_and_counted_as_408(limited: Running, http: httpx
     answer, closed = _until_closed(sock, deadline)
     sock.close()
     assert closed < float("inf") and closed - t0 <= BODY_TIMEOUT + MARGIN, closed - t0
+    return answer
+
+
+def test_a_slow_body_is_cut_off_and_counted_as_408(limited: Running, http: httpx.Client) -> None:
+    """A body sent one byte a second is answered 408 once the body time limit has passed;
+    the call is counted as 408 on its route, neither as 499 nor as 500."""
+    labels = {"route": "/v1/deal", "method": "POST"}
+    before = {s: _metric(http, "http_requests_total", status=s, **labels)
+              for s in ("408", "499", "500")}
+    answer = _slow_deal(limited, b"X-Request-Id: slow-body-1\r\n")
     assert _status(answer) == 408, answer[:200]
     assert _request_id_of(answer) == "slow-body-1"  # the headers were read: the caller's id
     _wait(lambda: _metric(http, "http_requests_total", status="408", **labels)
           == before["408"] + 1, 10, "the cut-off call was not counted as 408")
     assert _metric(http, "http_requests_total", status="499", **labels) == before["499"]
     assert _metric(http, "http_requests_total", status="500", **labels) == before["500"]
+
+
+class _Ids(logging.Handler):
+    """The request id of each access-log line, as the JSON formatter reads it when it
+    writes the line."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[tuple[str, str, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        fields = getattr(record, "fields", {})
+        self.lines.append((fields.get("method", ""), fields.get("code", ""),
+                           logs.REQUEST_ID.get()))
+
+
+@pytest.mark.parametrize(("headers", "echoed"), [
+    (b"", None),  # none given: the one made up for the call
+    (b"X-Request-Id: first-id\r\nX-Request-Id: second-id\r\n", b"first-id"),
+    (b"X-Request-Id: caf\xc3\xa9-id\r\n", b"caf\xc3\xa9-id"),  # not ASCII: byte for byte
+])
+def test_a_cut_off_call_names_one_request_id(limited: Running, headers: bytes,
+                                             echoed: bytes | None) -> None:
+    """The 408 written when a body does not arrive names the request id that the call's
+    access-log line names: the caller's (its first, byte for byte) or, when none was
+    given, the one made up for the call (it used to make up a second one)."""
+    ids = _Ids()
+    logs.ACCESS.addHandler(ids)
+    level = logs.ACCESS.level
+    logs.ACCESS.setLevel(logging.INFO)
+    try:
+        answer = _slow_deal(limited, headers)
+        _wait(lambda: any(line[:2] == ("POST /v1/deal", "408") for line in ids.lines), 10,
+              "the cut-off call was not logged")
+    finally:
+        logs.ACCESS.removeHandler(ids)
+        logs.ACCESS.setLevel(level)
+    assert _status(answer) == 408, answer[:200]
+    head = answer.split(b"\r\n\r\n", 1)[0].split(b"\r\n")
+    sent = [line.split(b":", 1)[1].strip() for line in head
+            if line.lower().startswith(b"x-request-id:")]
+    logged = [rid for method, code, rid in ids.lines if (method, code) == ("POST /v1/deal", "408")]
+    assert sent == [logged[0].encode("latin-1")], (sent, logged)
+    if echoed is None:
+        assert len(logged[0]) == 32
+    else:
+        assert sent == [echoed]
 
 
 def test_slow_connections_leave_calls_fast_and_are_all_closed() -> None:

@@ -8,9 +8,13 @@ import json
 import random
 import re
 import socket
+from typing import Any
 
+import grpc
 import httpx
 import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from engine.cards import CODES
 from engine.deck import ordered_deck
@@ -288,3 +292,40 @@ def test_labelled_moves_apply_by_their_typed_form_alone(
             return
     raise AssertionError(f"{variant} seed {seed}: applied {sorted(applied)}, not all of "
                          f"{sorted(wanted)} (pick another seed if the engine's deals changed)")
+
+
+def _locale(details: list[dict[str, Any]]) -> str:
+    return next(d["locale"] for d in details if d["@type"].endswith("LocalizedMessage"))
+
+
+def test_a_repeated_header_counts_by_its_first_value(stub: api_grpc.CanastaEngineStub,
+                                                    http: httpx.Client) -> None:
+    """Of a repeated ``x-request-id``, ``accept-language`` or ``content-type``, both faces
+    take the first value, as the REST limits layer and Starlette's own handlers read them:
+    the id an answer echoes is the one its log line names (docs/api.md, *Request ids*)."""
+    twice = [("x-request-id", "first-id"), ("x-request-id", "second-id"),
+             ("accept-language", "ru"), ("accept-language", "en")]
+    bad = api.DealRequest(variant="no-such-game", players=4)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Deal(bad, metadata=tuple(twice), timeout=30)
+    trailers = dict(caught.value.trailing_metadata() or ())
+    assert trailers["x-request-id"] == "first-id"
+    status = rpc_status.from_call(caught.value)
+    assert status is not None
+    localized = [d for d in status.details if d.Is(error_details_pb2.LocalizedMessage.DESCRIPTOR)]
+    message = error_details_pb2.LocalizedMessage()
+    localized[0].Unpack(message)
+    assert message.locale == "ru"
+
+    answer = http.post("/v1/deal", json={"variant": "no-such-game", "players": 4},
+                       headers=twice)
+    assert answer.status_code == 400
+    assert answer.headers.get_list("x-request-id") == ["first-id"]
+    assert _locale(answer.json()["error"]["details"]) == "ru"
+    body = json.dumps({"variant": "classic", "players": 4, "seed": 1})
+    first_json = http.post("/v1/deal", content=body, headers=[
+        ("content-type", "application/json"), ("content-type", "text/plain")])
+    assert first_json.status_code == 200
+    first_text = http.post("/v1/deal", content=body, headers=[
+        ("content-type", "text/plain"), ("content-type", "application/json")])
+    assert first_text.status_code == 415
