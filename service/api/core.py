@@ -407,6 +407,7 @@ class Core:
         game_id = new_game_id()
         resp.snapshot = self._seal(state, game_id, 0, True, resp.header)
         self._credentials(host, game_id, state.rules.players, resp)
+        metrics.DEALS.labels(state.rules.variant).inc()
         return resp
 
     def export_position(self, req: api.ExportPositionRequest,

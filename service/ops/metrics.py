@@ -48,7 +48,7 @@ HTTP_SECONDS = Histogram(
     "http_request_duration_seconds", "Time to answer an HTTP request.",
     ("method", "route", "status"), buckets=LATENCY_BUCKETS, registry=REGISTRY)
 
-DEALS = Counter("canasta_deals_total", "Games dealt (Deal and ImportPosition).",
+DEALS = Counter("canasta_deals_total", "Games dealt (Deal, NextDeal and ImportPosition).",
                 ("variant",), registry=REGISTRY)
 MOVES = Counter("canasta_moves_total", "Moves applied, by kind.", ("variant", "kind"),
                 registry=REGISTRY)

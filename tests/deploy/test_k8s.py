@@ -153,6 +153,31 @@ def test_readme_lists_every_setting() -> None:
     assert _read_names() <= listed, sorted(_read_names() - listed)
 
 
+# Read where they act, before any settings exist (service/ops/config.py's docstring).
+READ_ELSEWHERE = {"CANASTA_ENGINE", "CANASTA_WEB_DIR"}
+
+
+def test_readme_defaults_are_the_service_defaults() -> None:
+    """Each README row names a variable the service reads, and its Default column is what
+    the service does without it (a dash: nothing, the empty value)."""
+    table = (ROOT / "README.md").read_text().split("## Configuration", 1)[1]
+    rows = re.findall(r"^\| `(CANASTA_[A-Z0-9_]+)` \| ([^|]+) \|", table, flags=re.MULTILINE)
+    assert {n for n, _ in rows} <= _read_names() | READ_ELSEWHERE
+    defaults = Settings()
+    fields = {Settings.env_name(f): f for f in Settings.model_fields}
+    for name, cell in rows:
+        if name not in fields:
+            continue
+        value = getattr(defaults, fields[name])
+        written = re.match(r"\s*(`([^`]*)`|–)", cell)
+        assert written, f"{name}: no default in {cell!r}"
+        if written.group(1) == "–":
+            assert not value, f"{name}: README says none, the service has {value!r}"
+            continue
+        parsed = getattr(Settings.from_env({name: written.group(2)}), fields[name])
+        assert parsed == value, f"{name}: README {written.group(2)!r}, service {value!r}"
+
+
 def test_base_names_the_access_mode() -> None:
     """The base ConfigMap says CANASTA_ACCESS=tokens outright (not by leaving the default)."""
     config = _one(render(TARGETS["base"]), "ConfigMap", "canasta-rules-config")

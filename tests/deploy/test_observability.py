@@ -139,6 +139,43 @@ def test_every_alert_has_a_runbook_section() -> None:
         assert anchor == rule["alert"].lower()
 
 
+# The route label of a REST request answered before routing: the limits layer's 503 at
+# CANASTA_HTTP_MAX_CONNECTIONS, 431 and 408 (service/rest/limits.py), and unknown paths.
+UNROUTED = "unmatched"
+
+
+def _rest_5xx_routes(expr: str) -> list[str]:
+    """The route regexes of the http_requests_total selectors that count 5xx answers."""
+    found: list[str] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, promql_parser.VectorSelector) and \
+                node.name == "http_requests_total":
+            matchers = {m.name: m for m in node.matchers.matchers}
+            status = matchers.get("status")
+            if status is not None and status.op == promql_parser.MatchOp.Re \
+                    and re.fullmatch(status.value, "503"):
+                route = matchers["route"]
+                assert route.op == promql_parser.MatchOp.Re, expr
+                found.append(route.value)
+
+    promql_parser.walk(promql_parser.parse(expr), pre_visit=visit)
+    return found
+
+
+def test_server_errors_count_the_connection_cap_503s() -> None:
+    """A REST connection refused at CANASTA_HTTP_MAX_CONNECTIONS is a 503 counted with route
+    "unmatched"; the CanastaServerErrors runbook names it as a cause, so the server error
+    rate (the recording rule and the dashboard's ratio) counts it with the /v1/ routes."""
+    rule = next(r for r in _all_rules() if r.get("record") == "canasta:server_errors:rate5m")
+    panel = next(p for p in _panels() if p["title"] == "Server error ratio")
+    for expr in (rule["expr"], *(_grafana_to_promql(t["expr"]) for t in panel["targets"])):
+        routes = _rest_5xx_routes(expr)
+        assert routes, expr
+        for route in routes:
+            assert re.fullmatch(route, UNROUTED) and re.fullmatch(route, "/v1/deal"), route
+
+
 @pytest.mark.skipif(shutil.which("promtool") is None,
                     reason="promtool is not installed (Debian package `prometheus`); "
                            "the checks above still ran")

@@ -76,6 +76,22 @@ def test_metrics_count_what_happens(stub: api_grpc.CanastaEngineStub, http: http
         assert token.rsplit(".", 1)[1] not in text
 
 
+def test_every_way_a_game_is_dealt_counts(stub: api_grpc.CanastaEngineStub,
+                                         http: httpx.Client) -> None:
+    """canasta_deals_total counts Deal, NextDeal and ImportPosition (docs/operations.md,
+    *Metrics*, and the metric's HELP): an imported position is a game set up too."""
+    deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2, seed=9)))
+    position = ok(call_grpc(stub, "ExportPosition",
+                            api.ExportPositionRequest(snapshot=deal.snapshot),
+                            token=deal.host_token)).position
+    before = _samples(http)
+    ok(call_grpc(stub, "ImportPosition", api.ImportPositionRequest(position=position)))
+    ok(call_rest(http, "ImportPosition", api.ImportPositionRequest(position=position)))
+    after = _samples(http)
+    assert _value(after, "canasta_deals_total", variant="classic") \
+        - _value(before, "canasta_deals_total", variant="classic") == 2
+
+
 def test_a_move_with_cards_not_held_is_a_rejected_request(stub: api_grpc.CanastaEngineStub,
                                                            http: httpx.Client) -> None:
     """CARDS_NOT_IN_HAND is a malformed request (INVALID_ARGUMENT, category ``request``),
