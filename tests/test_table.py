@@ -258,6 +258,36 @@ def test_cards_are_written_with_suit_symbols_and_colour_where_the_output_has_the
     assert ascii_pipe.text("meld TH TD JK") == "meld TH TD JK"
 
 
+def test_an_output_without_the_symbols_gets_the_table_in_codes() -> None:
+    """An output that cannot encode the suit symbols (an ASCII locale, a legacy console)
+    gets the whole table, its banner and help included, in card codes and plain text:
+    the banner's ``·`` made such a table crash before it dealt."""
+    from canasta_terminal.table import main
+
+    from tests.service.servers import running
+
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    with running() as server:
+        code = main(["--server", server.grpc_target, "--players", "2", "--seed", "5"],
+                    inp=io.StringIO("help\nhint\nquit\n"), out=out)
+    text = raw.getvalue().decode("ascii")
+    assert code == 0, text
+    assert text.startswith(f"canasta table - server {server.grpc_target}\n"), text
+    assert "--- classic - 2 players - hand 1 - " in text and "> hint: draw\n" in text
+    assert re.search(r"^Your hand \(\d+\): [2-9TJQKA][SHDC]\b", text, re.MULTILINE), text
+    assert '"discard TH"' in text and text.rstrip().endswith("bye")
+
+
+def test_a_line_without_the_symbols_is_ascii() -> None:
+    """Whatever a line holds (a server's message may quote a cut value with ``…``), an
+    output without the suit symbols gets it in ASCII."""
+    from canasta_terminal.table import Style
+
+    assert Style(symbols=False).line("seat 1 · top 10♥ · “cut”…") == "seat 1 - top TH - ?cut??"
+    assert Style(symbols=True).line("top 10♥ · …") == "top 10♥ · …"
+
+
 def test_a_move_is_typed_with_the_faces_it_is_listed_with() -> None:
     from canasta_terminal.table import typed
 

@@ -82,6 +82,9 @@ def face(code: str) -> str:
 
 # the codes of typed faces, so a move can be typed as it is listed ("discard 10♥")
 _CODES = {face(r + s): r + s for r in "23456789TJQKA" for s in SUITS} | {"Jk": "JK"}
+# the faces with a suit symbol in a line of text (the help's example), longest first
+_FACES = re.compile("|".join(sorted((re.escape(f) for f in _CODES if f != "Jk"),
+                                    key=len, reverse=True)))
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,16 @@ class Style:
     def text(self, move: str) -> str:
         """A move's text with its cards written in this style."""
         return " ".join(self.card(w) for w in move.split(" "))
+
+    def line(self, text: str) -> str:
+        """A line as this output can show it: without the suit symbols, its separators
+        (``·``) as ``-``, any face as its code and any other character past ASCII (in a
+        server's message, say) as ``?``, since such an output may not encode them (an
+        ASCII locale)."""
+        if self.symbols:
+            return text
+        plain = _FACES.sub(lambda m: _CODES[m.group()], text.replace("\u00b7", "-"))
+        return plain.encode("ascii", "replace").decode("ascii")
 
 
 PLAIN = Style()
@@ -262,7 +275,7 @@ class Table:
         self.bot_seed = self.seed if args.seed is not None else secrets.randbits(32)
 
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out.write(self.style.line(text) + "\n")
         self.out.flush()
 
     def call(self, method: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
@@ -437,7 +450,7 @@ def main(argv: Sequence[str] | None = None, inp: TextIO | None = None,
     try:
         with server(args.server) as (target, how), \
                 CanastaClient(target, timeout=TIMEOUT) as client:
-            stream.write(f"canasta table · {how}\n")
+            stream.write(Style.of(stream).line(f"canasta table · {how}") + "\n")
             return Table(client, args, inp or sys.stdin, stream).play()
     except NoLocalServer as err:
         stream.write(f"error: {err}\nstart one (make run) and pass --server HOST:PORT\n")
