@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import grpc
 from canasta_client import AsyncCanastaClient, CanastaError
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -33,6 +34,7 @@ STATIC = Path(__file__).parent / "static"
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 CSP = "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:"
 HELLO_SECONDS = 10.0
+MAX_BODY = 256 * 1024  # a table's body is a few hundred bytes
 
 
 def no_constant(name: str) -> Any:
@@ -58,6 +60,41 @@ async def receive_json(ws: WebSocket) -> Any:
     if not isinstance(text, str):
         raise ValueError("a binary frame")
     return loads(text)
+
+
+def integer(value: Any) -> int:
+    """A JSON integer, or ``TypeError``: never a float, a string or a boolean that ``int``
+    would turn into one (``0.9`` is no ``seq``)."""
+    if type(value) is not int:
+        raise TypeError(f"{value!r} is not an integer")
+    return value
+
+
+def text(value: Any) -> str:
+    """A JSON string, or ``TypeError`` (``str`` would write ``["draw"]`` or ``None``)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not a string")
+    return value
+
+
+class TooLarge(Exception):
+    pass
+
+
+async def read_body(request: Request) -> bytes:
+    """The request's body, or :class:`TooLarge` past :data:`MAX_BODY` (never held whole)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise TooLarge
+    return body
+
+
+def reason_of(err: CanastaError) -> str:
+    """The service's reason, or its status code's name when it sent none (the service
+    away, a message over gRPC's size limit): a refusal always has a reason."""
+    return err.reason or err.code.name
 
 
 def refused(reason: str, message: str, status_code: int = 400) -> JSONResponse:
@@ -106,23 +143,30 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         return page("seat.html")
 
     async def variants(request: Request) -> Response:
-        answer = await tables.client.list_variants()
+        try:
+            answer = await tables.client.list_variants()
+        except CanastaError as err:
+            return refused(reason_of(err), err.message, 502)
         return JSONResponse([{"id": v.id, "name": v.name, "min_players": v.min_players,
                               "max_players": v.max_players} for v in answer.variants])
 
     async def create(request: Request) -> Response:
         try:
-            body = loads(await request.body())
+            body = loads(await read_body(request))
             bot_seats = {int(s): str(level) for s, level in dict(body.get("bots", {})).items()}
             options = {str(k): str(v) for k, v in dict(body.get("options", {})).items()}
-            table = await tables.create(str(body["variant"]), int(body["players"]), bot_seats,
-                                        options)
+            table = await tables.create(text(body["variant"]), integer(body["players"]),
+                                        bot_seats, options)
+        except TooLarge:
+            return refused("REQUEST_TOO_LARGE", f"a table's body is at most {MAX_BODY} bytes",
+                           413)
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
             return refused("BAD_REQUEST", "send {variant, players, bots: {seat: level}}")
         except Refused as err:
             return refused(err.reason, err.message)
-        except CanastaError as err:
-            return refused(err.reason, err.message)
+        except CanastaError as err:  # the request's fault, or the service's (away, busy)
+            return refused(reason_of(err), err.message,
+                           400 if err.code == grpc.StatusCode.INVALID_ARGUMENT else 502)
         return JSONResponse({**status(table), "seats": join_links(table)}, 201)
 
     async def table_status(request: Request) -> Response:
@@ -141,7 +185,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         except Refused as err:
             return refused(err.reason, err.message, STATUS.get(err.reason, 400))
         except CanastaError as err:
-            return refused(err.reason, err.message, 502)
+            return refused(reason_of(err), err.message, 502)
         return PlainTextResponse(text, headers={"Cache-Control": "no-store"})
 
     async def socket(ws: WebSocket) -> None:
@@ -161,7 +205,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         players.join(game_id, seat, ws)
         bots.wake(game_id)  # a bot stopped by a refusal tries again: a stuck table recovers
         try:
-            await players.send(ws, await players.message(table, seat))
+            await players.greet(ws, await tables.get(game_id), seat)
             while True:
                 try:
                     msg = await receive_json(ws)
@@ -179,13 +223,13 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         """One message of a seat: ``{"type": "move", "move": TEXT, "seq": N}`` or
         ``{"type": "next", "seq": N}``; a refusal is answered to that seat alone."""
         try:
-            kind, seq = msg["type"], int(msg["seq"])
+            kind, seq = msg["type"], integer(msg["seq"])
             if kind == "move":
-                await tables.move(game_id, seat, token, str(msg["move"]), seq)
+                await tables.move(game_id, seat, token, text(msg["move"]), seq)
             elif kind == "next":
                 await tables.next_deal(game_id, seat, token, seq)
             else:
-                raise Refused("BAD_REQUEST", f"unknown message type {kind!r}")
+                raise Refused("BAD_REQUEST", f"unknown message type {kind!r:.80}")
         except (KeyError, TypeError, ValueError, OverflowError):
             await players.send(ws, {"type": "refused", "reason": "BAD_REQUEST",
                                     "message": "send {type, seq[, move]}"})
@@ -193,7 +237,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             await players.send(ws, {"type": "refused", "reason": err.reason,
                                     "message": err.message})
         except CanastaError as err:
-            await players.send(ws, {"type": "refused", "reason": err.reason,
+            await players.send(ws, {"type": "refused", "reason": reason_of(err),
                                     "message": err.message,
                                     "rule": err.rule or ""})
 

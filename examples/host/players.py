@@ -44,7 +44,9 @@ class Players:
         self.tables = tables
         self._sockets: dict[str, dict[int, set[WebSocket]]] = defaultdict(
             lambda: defaultdict(set))
-        self._latest: dict[str, int] = {}  # the newest seq being pushed, per table
+        # the newest seq being pushed, per table with a socket open (both dicts forget a
+        # table when its last socket leaves: a long-running host holds only live tables)
+        self._latest: dict[str, int] = {}
 
     def join(self, game_id: str, seat: int, ws: WebSocket) -> None:
         self._sockets[game_id][seat].add(ws)
@@ -53,6 +55,9 @@ class Players:
         seats = self._sockets.get(game_id)
         if seats is not None:
             seats[seat].discard(ws)
+            if not any(seats.values()):
+                del self._sockets[game_id]
+                self._latest.pop(game_id, None)
 
     async def message(self, table: Table, seat: int) -> dict[str, Any]:
         """The state message of ``seat``: its own view, from the service, for its token."""
@@ -68,9 +73,20 @@ class Players:
         except Exception:  # a closed socket: its reader removes it
             log.debug("send to a closed socket", exc_info=True)
 
+    async def greet(self, ws: WebSocket, table: Table, seat: int) -> None:
+        """Send a seat that just joined its state. ``table`` is loaded after :meth:`join`,
+        so a change committed while the seat's token was checked is not missed (its push
+        went to the sockets then open), and every later one is pushed to ``ws``; the state
+        is skipped if a newer one is already on its way."""
+        message = await self.message(table, seat)
+        if self._latest.get(table.game_id, -1) <= table.seq:
+            await self.send(ws, message)
+
     async def push(self, table: Table) -> None:
         """Send every connected seat of ``table`` its own state."""
-        seats = self._sockets.get(table.game_id, {})
+        seats = self._sockets.get(table.game_id)
+        if seats is None:
+            return  # no socket open: a seat that joins later loads the table itself
         self._latest[table.game_id] = max(self._latest.get(table.game_id, -1), table.seq)
         for seat, sockets in list(seats.items()):
             if sockets:
@@ -79,6 +95,6 @@ class Players:
                 except CanastaError as err:  # the move stands; the seat gets the next change
                     log.warning("no view for seat %d of %s: %s", seat, table.game_id, err.reason)
                     continue
-                if self._latest[table.game_id] > table.seq:
+                if self._latest.get(table.game_id, -1) > table.seq:
                     return  # a newer change is on its way: never send an older one after it
                 await asyncio.gather(*(self.send(ws, message) for ws in list(sockets)))

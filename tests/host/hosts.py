@@ -25,11 +25,13 @@ from examples.host.store import SqliteStore, Table
 
 class Host:
     """One host process's worth: an app over the SQLite file ``db``, served in a thread.
-    ``connect`` makes the app's client (a wrapped one, for a fault or a key rotation)."""
+    ``connect`` makes the app's client (a wrapped one, for a fault or a key rotation);
+    ``store`` is one over ``db`` to use instead of a plain :class:`SqliteStore`."""
 
     def __init__(self, db: Path, rules_target: str,
-                 connect: Callable[[], AsyncCanastaClient] | None = None) -> None:
-        self.store = SqliteStore(db)
+                 connect: Callable[[], AsyncCanastaClient] | None = None,
+                 store: SqliteStore | None = None) -> None:
+        self.store = store or SqliteStore(db)
         # the app's own client is made on uvicorn's loop; the tests check with this one
         self.client = CanastaClient(rules_target, timeout=20.0)
         self.app = create_app(self.store, connect or (
@@ -79,8 +81,9 @@ class Host:
 
 @contextmanager
 def hosting(db: Path, rules_target: str,
-            connect: Callable[[], AsyncCanastaClient] | None = None) -> Iterator[Host]:
-    host = Host(db, rules_target, connect).start()
+            connect: Callable[[], AsyncCanastaClient] | None = None,
+            store: SqliteStore | None = None) -> Iterator[Host]:
+    host = Host(db, rules_target, connect, store).start()
     try:
         yield host
     finally:

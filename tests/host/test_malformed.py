@@ -1,14 +1,18 @@
 """Malformed messages to the host: a seat's is refused as a bad request and its socket goes
-on; one before a seat's token closes the socket 4403; a table's body is a 400. None takes
-a handler down (an HTTP 500, or a socket dropped without a close frame)."""
+on; one before a seat's token closes the socket 4403; a table's body is a 400, or a 413
+past its limit. None takes a handler down (an HTTP 500, or a socket dropped without a close
+frame), and every refusal names its reason, the rules service away too."""
 
 from __future__ import annotations
 
+import json
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from canasta_client import AsyncCanastaClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -22,12 +26,21 @@ MESSAGES: dict[str, str | bytes] = {
     "seq 1e400": '{"type": "move", "move": "draw", "seq": 1e400}',
     "deep nesting": DEEP,
     "binary frame": b"\x00\x01binary",
+    # int() would read these as a seq (0.9 as 0, true as 1), str() a list as a move
+    "seq 0.9": '{"type": "move", "move": "x", "seq": 0.9}',
+    "seq a string": '{"type": "move", "move": "x", "seq": "0"}',
+    "seq true": '{"type": "move", "move": "x", "seq": true}',
+    "move a list": '{"type": "move", "move": ["draw"], "seq": 0}',
+    "move null": '{"type": "move", "move": null, "seq": 0}',
 }
 
 BODIES = {
     "players Infinity": '{"variant": "classic", "players": Infinity}',
     "players 1e400": '{"variant": "classic", "players": 1e400}',
     "deep nesting": DEEP,
+    "players 2.5": '{"variant": "classic", "players": 2.5}',
+    "players a string": '{"variant": "classic", "players": "2"}',
+    "variant null": '{"variant": null, "players": 2}',
 }
 
 
@@ -72,3 +85,40 @@ def test_a_malformed_table_is_a_bad_request(seat: tuple[Host, str], body: str) -
                         headers={"Content-Type": "application/json"})
     assert answer.status_code == 400, answer.text
     assert answer.json()["reason"] == "BAD_REQUEST"
+
+
+def test_a_huge_table_body_is_refused(seat: tuple[Host, str]) -> None:
+    """A body past the host's limit is a 413, however well formed: never read whole."""
+    host, _ = seat
+    body = json.dumps({"variant": "classic", "players": 2, "pad": "x" * 1_000_000})
+    answer = httpx.post(f"{host.base}/api/tables", content=body, timeout=20,
+                        headers={"Content-Type": "application/json"})
+    assert answer.status_code == 413, answer.text
+    assert answer.json()["reason"] == "REQUEST_TOO_LARGE"
+
+
+def test_a_refusal_without_a_reason_names_its_code(seat: tuple[Host, str]) -> None:
+    """A move too large for the rules service's gRPC limit is refused by gRPC itself,
+    with no ErrorInfo: the seat is still told a reason, the status code's name."""
+    host, link = seat
+    player = Player(host, link)
+    player.wait(lambda s: s["type"] == "state")
+    player.play("x" * 300_000)
+    player.wait(lambda s: bool(player.refusals))
+    assert player.refusals[-1]["reason"] == "RESOURCE_EXHAUSTED"
+    player.close()
+
+
+def test_the_rules_service_away(tmp_path: Path) -> None:
+    """With no rules service, the pages' calls are a 502 naming the reason, never a 500
+    nor a 400 with an empty reason."""
+    with socket.socket() as closed:  # a port that refuses connections
+        closed.bind(("127.0.0.1", 0))
+        target = f"127.0.0.1:{closed.getsockname()[1]}"
+        with hosting(tmp_path / "tables.db", target,
+                     lambda: AsyncCanastaClient(target, timeout=5.0)) as host:
+            for answer in (httpx.get(f"{host.base}/api/variants", timeout=20),
+                           httpx.post(f"{host.base}/api/tables", timeout=20,
+                                      json={"variant": "classic", "players": 2})):
+                assert answer.status_code == 502, answer.text
+                assert answer.json()["reason"] == "UNAVAILABLE"
