@@ -100,6 +100,7 @@ export const TEXT = {
     cards: (n) => `${n} ${n === 1 ? "card" : "cards"}`,
     phase: {
       draw: "Your turn: draw from the stock or take the discard pile.",
+      draw_may_i: "Your turn: draw from the stock or take the card just discarded.",
       draw_exhausted: "Your turn: the stock is empty. Take the discard pile, or the hand ends.",
       meld: "Your turn: meld if you like, then discard a card.",
       permission: "Your partner asks: may they go out?",
@@ -131,6 +132,8 @@ export const TEXT = {
     selectToTake: "To take the discard pile, select the cards that meld its top card.",
     selectToPlay: "Select cards to meld, add to a meld or discard.",
     staged: (list) => `Melded this turn (undo is possible until you discard): ${list}`,
+    // a staged addition in that list
+    addedTo: (cards, label) => `${cards} on ${label}`,
     hint: "Hint",
     hintIs: (text) => `Hint: ${text}`,
     rulesNow: "Rules now",
@@ -159,9 +162,10 @@ export const TEXT = {
     typePlaceholder: "e.g. discard 4D, meld KS KH KD, take",
     play: "Play",
     footer: "Plays over the public REST API only. Your moves present your seat's token; the bots' moves present the host token, which this page holds only because it is a self-contained demo.",
-    dealt: (n, who) => `Hand ${n} dealt by ${who}.`,
+    dealt: (n, who, you) => `Hand ${n} dealt by ${you ? "you" : who}.`,
     // the page's own errors (the service words its refusals itself)
-    unreachable: (why) => `The server cannot be reached (${why}).`,
+    unreachable: "The server cannot be reached.",
+    failed: (status) => `The server answered with an error (HTTP ${status}).`,
     notYourView: (seats) => `The server's answer holds the views of seats ${seats}, not yours alone: it is not shown.`,
     // what a move would do (buttons)
     act: {
@@ -242,6 +246,7 @@ export const TEXT = {
         runs ? `${runs} ${runs === 1 ? "sequence" : "sequences"}` : "",
       ].filter(Boolean).join(" and ")}. Each player goes down with it once, then lays off.`,
       buys: (n) => (n < 0 ? "You may buy the discard out of turn without limit."
+        : n === 0 ? "You have no buys left this deal."
         : `You may buy the discard out of turn ${n} more ${n === 1 ? "time" : "times"} this deal.`),
       gameOver: "The game is over: the scores are below. Press “New game” to play again.",
     },
@@ -275,6 +280,7 @@ export const TEXT = {
     cards: (n) => `${n} ${ruPlural(n, "карта", "карты", "карт")}`,
     phase: {
       draw: "Ваш ход: возьмите карту из колоды или возьмите сброс.",
+      draw_may_i: "Ваш ход: возьмите карту из колоды или только что сброшенную карту.",
       draw_exhausted: "Ваш ход: колода кончилась. Возьмите сброс, иначе раздача окончена.",
       meld: "Ваш ход: выкладывайте комбинации, затем сбросьте карту.",
       permission: "Партнёр спрашивает: можно ли ему выйти?",
@@ -306,6 +312,7 @@ export const TEXT = {
     selectToTake: "Чтобы взять сброс, выберите карты, которые составят комбинацию с его верхней картой.",
     selectToPlay: "Выберите карты, чтобы выложить комбинацию, добавить к комбинации или сбросить.",
     staged: (list) => `Выложено в этот ход (можно отменить до сброса): ${list}`,
+    addedTo: (cards, label) => `${cards} к ${label}`,
     hint: "Подсказка",
     hintIs: (text) => `Подсказка: ${text}`,
     rulesNow: "Правила сейчас",
@@ -333,8 +340,9 @@ export const TEXT = {
     typePlaceholder: "например: discard 4D, meld KS KH KD, take",
     play: "Сыграть",
     footer: "Играет только через открытый REST API. Ваши ходы идут с токеном вашего места; ходы ботов — с токеном хозяина игры, который эта страница держит лишь потому, что она самостоятельная демонстрация.",
-    dealt: (n, who) => `Раздача ${n}, сдаёт ${who}.`,
-    unreachable: (why) => `Сервер недоступен (${why}).`,
+    dealt: (n, who, you) => (you ? `Раздача ${n}, сдаёте вы.` : `Раздача ${n}, сдаёт ${who}.`),
+    unreachable: "Сервер недоступен.",
+    failed: (status) => `Сервер ответил ошибкой (HTTP ${status}).`,
     notYourView: (seats) => `В ответе сервера виды мест ${seats}, а не только вашего: он не показан.`,
     act: {
       draw: "Взять из колоды",
@@ -412,6 +420,7 @@ export const TEXT = {
         runs ? `${runs} ${ruPlural(runs, "секвенс", "секвенса", "секвенсов")}` : "",
       ].filter(Boolean).join(" и ")}. Каждый игрок выкладывает контракт один раз, затем докладывает карты.`,
       buys: (n) => (n < 0 ? "Покупать сброс не в свой ход можно без ограничений."
+        : n === 0 ? "Покупок в этой раздаче у вас больше нет."
         : `Купить сброс не в свой ход вы можете ещё ${n} ${ruPlural(n, "раз", "раза", "раз")} в этой раздаче.`),
       gameOver: "Игра окончена: счёт ниже. Чтобы сыграть ещё, нажмите «Новая игра».",
     },

@@ -92,7 +92,7 @@ async function api(path, body, token = "") {
         body: JSON.stringify(body),
       });
     } catch (err) {
-      throw new ApiError("UNAVAILABLE", words().unreachable(err.message), 0);
+      throw new ApiError("UNAVAILABLE", words().unreachable, 0); // (the browser's reason is in English)
     }
     const data = await resp.json().catch(() => ({}));
     if (resp.ok) return data;
@@ -103,8 +103,9 @@ async function api(path, body, token = "") {
     }
     const error = data.error ?? {};
     const info = (error.details ?? []).find((d) => String(d["@type"]).endsWith("ErrorInfo"));
+    // an answer that is not the service's (a proxy's 502 page) has no message: the page's own
     throw new ApiError(info?.reason ?? error.status ?? "HTTP_" + resp.status,
-      error.message ?? resp.statusText, resp.status);
+      error.message ?? words().failed(resp.status), resp.status);
   }
 }
 
@@ -238,7 +239,7 @@ function sentence(entry) {
   const d = w.did;
   const you = entry.seat === game.you;
   const who = nameOf(entry.seat);
-  if (entry.kind === "dealt") return w.dealt(entry.handNo + 1, nameOf(entry.seat));
+  if (entry.kind === "dealt") return w.dealt(entry.handNo + 1, who, you);
   if (entry.kind === "over") return entry.seat >= 0 ? d.wentOut(who, you) : w.stockRanOut;
   if (entry.kind === "red") return d.redThrees(who, you, list(entry.cards, FACE), entry.cards.length);
   if (entry.kind === "drew") return d.drew(who, you, entry.count, list(entry.cards, FACE));
@@ -297,7 +298,7 @@ function showError(err) {
     node.dataset.reason = err.reason;
     node.replaceChildren(el("span", { textContent: err.message }), " ", el("code", { textContent: err.reason }));
   } else {
-    node.textContent = String(err);
+    node.textContent = err instanceof Error ? err.message : String(err); // no "Error: " before the page's sentence
   }
 }
 
@@ -333,7 +334,9 @@ function render() {
   if (game.handOver) {
     setStatus(game.gameOver ? "game-over" : "hand-over", game.gameOver ? w.gameOver : w.handOver);
   } else if (yourTurn()) {
-    setStatus("your-turn", w.phase[v.phase] ?? w.phase.other);
+    // May I?'s draw takes the card just discarded, never the whole pile
+    const phase = v.phase === "draw" && !canastaGame() ? "draw_may_i" : v.phase;
+    setStatus("your-turn", w.phase[phase] ?? w.phase.other);
   } else {
     setStatus("bots", w.thinking(nameOf(v.awaited >= 0 ? v.awaited : v.turnSeat)));
   }
@@ -387,11 +390,11 @@ function renderCenter(v) {
   }
   $("pile").replaceChildren(top, ...facts);
   $("pile").classList.toggle("frozen", !!(v.pileFrozen || frozenForMe));
-  // the moves since your last one, as sentences
+  // the moves since your last one in this hand, as sentences
   const recent = [];
   for (let i = game.log.length - 1; i >= 0 && recent.length < 3; i--) {
     const e = game.log[i];
-    if (e.kind === "move" && e.seat === game.you && recent.length) break;
+    if (e.kind === "dealt" || (e.kind === "move" && e.seat === game.you && recent.length)) break;
     if (e.kind === "move" || e.kind === "red" || e.kind === "over") recent.unshift(sentence(e));
   }
   $("last-action").textContent = recent.join(" · ");
@@ -490,7 +493,15 @@ function renderHand(v) {
   if (hadFocus && buttons[game.focus]) buttons[game.focus].focus();
   const staged = v.staged ?? [];
   $("staged").hidden = !staged.length;
-  $("staged").textContent = staged.length ? w.staged(staged.map((t) => describe(parseMove(t))).join("; ")) : "";
+  $("staged").textContent = staged.length ? w.staged(staged.map((t) => stagedPart(parseMove(t))).join("; ")) : "";
+}
+
+// A meld action of this turn in the staged list, after "Melded this turn:": its cards (and
+// where they went), not a button's words ("Meld 5♠ 5♠ 2♦")
+function stagedPart(move) {
+  if (move.kind === "meld") return move.groups.map((g) => list(g.cards, FACE)).join(" + ");
+  if (move.kind === "add") return words().addedTo(list(move.cards, FACE), move.label);
+  return describe(move);
 }
 
 const selectedCodes = () => [...game.selected].sort((a, b) => a - b).map((i) => game.view.hand[i]);
@@ -815,7 +826,13 @@ async function guarded(work) {
     if (gen !== generation) return;
     game.busy = false;
     showError(err);
-    if (game.view) render();
+    if (game.view) {
+      render();
+    } else {
+      // a deal refused: the game before is gone, and so is its table (its moves would do nothing)
+      $("board").hidden = true;
+      setStatus("idle", words().idle);
+    }
   }
 }
 

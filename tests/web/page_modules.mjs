@@ -116,6 +116,17 @@ check(() => {
   }
 });
 
+// May I?'s buys left, in both languages: none left is said so, not as "0 more times"
+check(() => {
+  const en = [-1, 0, 1, 2, 3].map((n) => TEXT.en.rules.buys(n));
+  const ru = [-1, 0, 1, 2, 3, 5, 21].map((n) => TEXT.ru.rules.buys(n));
+  assert.ok(!/\b0 /.test(en[1]) && !/\b0 /.test(ru[1]), `${en[1]} / ${ru[1]}`);
+  assert.match(en[2], /1 more time this/);
+  assert.match(en[3], /2 more times this/);
+  assert.deepEqual(ru.slice(2).map((t) => t.match(/ещё (\d+ \S+)/)[1]),
+    ["1 раз", "2 раза", "3 раза", "5 раз", "21 раз"]);
+});
+
 // the Russian page speaks the client's words for cards and rules: its rules translation
 // (Canasta's "свободные карты" for wild cards, "сброс", "комбинация", natural and mixed
 // canastas, red threes, "секвенс" for Samba's sequences) and the service's messages

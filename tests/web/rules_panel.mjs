@@ -6,12 +6,14 @@
 //
 //   node tests/web/rules_panel.mjs BASE_URL CASE...
 //
-// Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's lines, any problems.
+// Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's lines and status
+// line, any problems.
 import { launch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const panels = {};
+const statuses = {}; // the status line above the table at that draw
 let doctor = ""; // the card the next deal's view gets on top of its pile, "" none
 const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
 try {
@@ -33,11 +35,12 @@ try {
     await page.click("#new-game");
     await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
     panels[name] = await page.$$eval("#rules li", (items) => items.map((li) => li.textContent));
+    statuses[name] = await page.$eval("#status", (el) => el.textContent);
   }
 } catch (err) {
   problems.push(`failed: ${err.message}`);
 } finally {
   await close();
 }
-console.log("RESULT " + JSON.stringify({ panels, problems }));
+console.log("RESULT " + JSON.stringify({ panels, statuses, problems }));
 if (problems.length) process.exit(1);

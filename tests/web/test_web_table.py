@@ -32,6 +32,17 @@ rules_panel.mjs deals May I?, classic (four and two players) and Samba and reads
 panel at your first draw, in English and Russian: each game's own way of drawing, and the
 black-three line only where a black three blocks the pile.
 
+hand_end.mjs turns a deal into a hand just over (the stock ran out) and answers ScoreHand for
+every side: the result table keeps each name and number on its lines with five sides, on a
+desktop and a phone, and the next hand's table does not tell the hand before's end.
+
+staged.mjs plays your turns until a meld and an addition are staged: the line under your hand
+lists them by their cards.
+
+errors.mjs breaks one answer at a time (a second seat's view, a proxy's 502, no network):
+the page's own error is a sentence in the page's language, with no English of the browser's
+or of JavaScript in the Russian page.
+
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
 """
@@ -219,6 +230,9 @@ DRAW_LINES = [
     ("classic:2:ru", 2, "Возьмите из колоды 2 карты или весь сброс."),
     ("samba:4:en", 2, "Draw 2 cards from the stock, or take the whole discard pile."),
 ]
+# The status line at May I?'s draw: the card just discarded, not the pile
+MAY_I_STATUS = {"en": "Your turn: draw from the stock or take the card just discarded.",
+                "ru": "Ваш ход: возьмите карту из колоды или только что сброшенную карту."}
 BLACK_THREE = {"en": "A black three on top blocks the pile: nobody may take it now.",
                "ru": "Чёрная тройка сверху закрывает сброс: сейчас его взять нельзя."}
 
@@ -227,7 +241,8 @@ def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
     """At your first draw the rules panel says how this game draws, in English and
     Russian. A "+3S" case's deal is shown with a black three on a frozen pile: in May I?
     the panel still says only the contract, the buys and the draw (no pile there is
-    frozen or blocked); in classic the black three blocks the pile."""
+    frozen or blocked), and the status line above the table offers the card just discarded,
+    not the pile; in classic the black three blocks the pile."""
     with httpx.Client(base_url=server.http_base) as http:
         tables = {(v["id"], t["players"]): t["drawCount"]
                   for v in http.get("/v1/variants").json()["variants"] for t in v["tables"]}
@@ -239,6 +254,7 @@ def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
         lines = result["panels"][case]
         if variant == "may_i":
             assert len(lines) == 3 and lines[2] == line, (case, lines)  # after contract and buys
+            assert result["statuses"][case] == MAY_I_STATUS[lang], (case, result["statuses"])
         else:
             assert lines[0] == line, (case, lines)
             assert (BLACK_THREE[lang] in lines) == case.endswith("+3S"), (case, lines)
@@ -330,3 +346,90 @@ def test_the_page_modules_read_moves_and_speak_both_languages() -> None:
                           text=True, timeout=60)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "checks passed" in done.stdout
+
+
+# The staged line (staged.mjs case, "lang:seed"): classic seed 3 stages a meld, then an
+# addition. Its words before the list, and how an addition is said in it.
+STAGED = {"en": ("Melded this turn (undo is possible until you discard): ", " on "),
+          "ru": ("Выложено в этот ход (можно отменить до сброса): ", " к ")}
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _face(code: str) -> str:
+    return "Jk" if code == "JK" else code[0].replace("T", "10") + SUITS[code[1]]
+
+
+def test_the_melds_of_this_turn_are_listed_by_their_cards(server: Running) -> None:
+    """Under your hand, the melds laid this turn (undo may take them back) are listed by
+    their cards ("5♠ 5♠ 2♦; 2♣ on 5"), not with the buttons' imperatives ("Meld 5♠ 5♠ 2♦",
+    in Russian "Выложено…: Выложить: …")."""
+    cases = ["en:3", "ru:3"]
+    result, done = _in_browser("staged.mjs", server.http_base, *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in cases:
+        lead, onto = STAGED[case.split(":")[0]]
+        got = result["cases"][case]
+        assert [m.split()[0] for m in got["staged"]] == ["meld", "add"], got
+        parts = []
+        for move in got["staged"]:
+            kind, *words = move.split()
+            if kind == "meld":
+                parts.append(" ".join(map(_face, words)))
+            else:
+                parts.append(" ".join(map(_face, words[1:])) + onto + words[0])
+        assert got["line"] == lead + "; ".join(parts), got
+
+
+# The end of a hand (hand_end.mjs case, "variant:players:lang:width"): May I? for five has
+# five sides in the result table, on a desktop and a phone.
+HAND_ENDS = ["may_i:5:en:1280", "may_i:5:ru:375", "classic:6:ru:1280", "classic:2:en:375"]
+STOCK_RAN_OUT = {"en": "The stock ran out.", "ru": "Колода кончилась."}
+DEALT_BY_YOU = {"en": "Hand 1 dealt by you.", "ru": "Раздача 1, сдаёте вы."}
+
+
+def test_a_hand_end_keeps_every_side_readable_and_the_next_hand_starts_afresh(server: Running) -> None:
+    """The result table of a hand just over: no side's name nor number is broken across lines
+    (five sides share the side panel at 1280 px and on a phone), the page is no wider than
+    the screen; after "Next hand" the middle of the table tells only the new hand's events,
+    not that the stock ran out in the hand before; the log says you deal it in the words
+    for you ("сдаёте вы", not "сдаёт Вы")."""
+    result, done = _in_browser("hand_end.mjs", server.http_base, *HAND_ENDS)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in HAND_ENDS:
+        variant, players, lang, _ = case.split(":")
+        got = result["cases"][case]
+        if variant == "may_i":
+            assert got["columns"] == 1 + int(players), (case, got)
+        assert got["broken"] == [] and got["overflow"] <= 0, (case, got)
+        assert got["stockRanOut"] == STOCK_RAN_OUT[lang], (case, got)
+        assert STOCK_RAN_OUT[lang] not in got["lastAction"], (case, got)
+        assert got["dealtLine"] == DEALT_BY_YOU[lang], (case, got)
+
+
+# The page's own errors (errors.mjs case, "kind:lang") and the reason each shows beside it
+PAGE_ERRORS = {"view": "", "502": "HTTP_502", "offline": "UNAVAILABLE", "newgame": "BAD_PLAYER_COUNT"}
+
+
+def test_the_pages_own_errors_are_sentences_in_its_language(server: Running) -> None:
+    """An answer with another seat's view, a 502 that is not the service's, a call that
+    never reaches the server: each is told as the page's own sentence in the page's
+    language, not a JavaScript "Error: ", the browser's "Failed to fetch" or a status line.
+    A new game the service refuses leaves no table of the game before (whose moves would do
+    nothing): the page is back to choosing a game."""
+    cases = [f"{kind}:{lang}" for kind in PAGE_ERRORS for lang in ("en", "ru")]
+    result, done = _in_browser("errors.mjs", server.http_base, *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in cases:
+        kind, lang = case.split(":")
+        got = result["shown"][case]
+        sentence = got["sentence"]
+        assert got["reason"] == PAGE_ERRORS[kind], (case, got)
+        if kind in ("view", "newgame"):  # no game is on
+            assert not got["board"] and got["state"] == "idle", (case, got)
+        assert sentence and not sentence.startswith("Error"), (case, got)
+        if kind != "newgame":  # the page's own sentence (the service words its refusals)
+            assert sentence.endswith("."), (case, got)
+        assert "Failed to fetch" not in sentence and "Bad Gateway" not in sentence, (case, got)
+        if lang == "ru":
+            words = re.sub(r"HTTP \d+", "", sentence)
+            assert re.search("[а-яё]", words) and not re.search("[A-Za-z]", words), (case, got)

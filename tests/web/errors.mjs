@@ -1,0 +1,71 @@
+// The page's own errors, in the page's language: each CASE ("kind:lang") deals a classic
+// game and breaks one answer the page gets, then reads the error it shows.
+//   view     the deal's answer carries a second seat's view (the page refuses to show it)
+//   502      the hint is answered 502 by something before the service (an HTML body)
+//   offline  the hint's request never reaches the server
+//   newgame  a game is on; "New game" for May I? with six players is refused by the service
+//            (BAD_PLAYER_COUNT): the game before is gone, and its table must not stay on
+//            the page with moves that no longer do anything
+// The sentence shown (the error's text but its reason code) must be the page's language
+// alone: no English in the Russian page (no "Error:" of a JavaScript exception, no
+// browser's "Failed to fetch", no "Bad Gateway" status line).
+//
+//   node tests/web/errors.mjs BASE_URL CASE...
+//
+// Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's error (its
+// sentence and its reason), any problems.
+import { launch } from "./chromium.mjs";
+
+const [base, ...cases] = process.argv.slice(2);
+const problems = [];
+const shown = {};
+let breaking = "";
+const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
+try {
+  await context.route("**/v1/deal", async (route) => {
+    const response = await route.fetch();
+    const dealt = await response.json();
+    if (breaking === "view") dealt.views.push({ ...dealt.views[0], seat: 1 });
+    await route.fulfill({ response, json: dealt });
+  });
+  await context.route("**/v1/suggest-move", async (route) => {
+    if (breaking === "502") {
+      await route.fulfill({ status: 502, contentType: "text/html", body: "<html><body>Bad Gateway</body></html>" });
+    } else if (breaking === "offline") {
+      await route.abort("internetdisconnected");
+    } else {
+      await route.continue();
+    }
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  for (const name of cases) {
+    const [kind, lang] = name.split(":");
+    breaking = kind;
+    await page.goto(`${base}/play?variant=classic&players=4&seed=5&bot=greedy&delay=0&lang=${lang}`);
+    await page.waitForSelector("body[data-ready=true]");
+    await page.click("#new-game");
+    if (kind !== "view") await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    if (kind === "newgame") {
+      await page.selectOption("#variant", "may_i");
+      await page.fill("#players", "6");
+      await page.click("#new-game");
+    } else if (kind !== "view") {
+      await page.click("#hint");
+    }
+    await page.waitForSelector("#error:not([hidden])", { timeout: 30_000 });
+    shown[name] = await page.$eval("#error", (el) => ({
+      sentence: [...el.childNodes].filter((n) => n.nodeName !== "CODE").map((n) => n.textContent).join("").trim(),
+      reason: el.dataset.reason ?? "",
+      // the page under the error: the table shown, the status line's state
+      board: !document.querySelector("#board").hidden,
+      state: document.querySelector("#status").dataset.state,
+    }));
+  }
+} catch (err) {
+  problems.push(`failed: ${err.message}`);
+} finally {
+  await close();
+}
+console.log("RESULT " + JSON.stringify({ shown, problems }));
+if (problems.length) process.exit(1);
