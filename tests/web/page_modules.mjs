@@ -148,4 +148,12 @@ check(() => {
     ["дама пик", "дама червей", "дама бубен", "дама треф"]);
 });
 
+// the rules line that tells of the undo button names it as the button reads, in both languages
+check(() => {
+  for (const lang of ["en", "ru"]) {
+    const button = TEXT[lang].act.undo;
+    assert.ok(TEXT[lang].rules.undo.includes(button), `${lang}: ${TEXT[lang].rules.undo} / ${button}`);
+  }
+});
+
 console.log(`moves.js and i18n.js: ${checks} checks passed`);
