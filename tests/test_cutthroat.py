@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import Phase, apply, legal_moves, parse_move
 from engine.moves import Ask
+from engine.notation import export_position, import_position
 from engine.state import State
 from engine.transitions import form_pair
 from tests.test_scenarios_classic import listed, position
@@ -45,6 +46,20 @@ def test_first_taker_becomes_lone_hand_and_the_others_combine_melds() -> None:
     assert queens.size == 7 and queens.is_canasta  # 3 + 4 queens combined
     assert {m.rank for m in pair} == {10, 3}  # Q and 5
     assert after.opened[after.team_of(1)]
+
+
+def test_the_lone_hand_and_the_new_sides_survive_the_notation() -> None:
+    """CL-P3-2, docs/notation.md: once seat 0 (the first seat, too) is the lone hand, the
+    position writes ``lone: 0`` and the seats' new sides, and reads back the same state."""
+    state = _three_hands()
+    assert "\nlone:" not in export_position(state) and "\nsides:" not in export_position(state)
+    after = apply(state, parse_move("take 9S 9C / KH KD 2C"))
+    text = export_position(after)
+    assert "\nlone: 0\n" in text
+    assert f"\nsides: {' '.join(str(after.team_of(s)) for s in range(3))}\n" in text
+    back = import_position(text)
+    assert back == after and back.lone == 0
+    assert back.team_of(1) == back.team_of(2) != back.team_of(0)
 
 
 def test_pair_partner_answers_may_i_go_out() -> None:

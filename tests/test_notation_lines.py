@@ -6,8 +6,12 @@ import pytest
 
 from engine import BadInput, Phase, Reason, apply, legal_moves
 from engine.cards import parse_cards
+from engine.game import new_game
+from engine.melds import SEQ_RANK, WILD_RANK
 from engine.moves import parse_move
 from engine.notation import export_position, import_position
+from engine.notation_lines import options_of
+from engine.state import State
 
 CANASTA = ("canasta-position 1\nplayers: 4\nred3_0: 3H 3D\nred3_1: 3H 3D\n"
            "hand0: *11\nhand1: *11\nhand2: *11\nhand3: *11\n")
@@ -124,3 +128,79 @@ def test_a_canasta_meld_holds_cards(meld: str) -> None:
         import_position(CANASTA + f"melds0: {meld}\nstock: *\n")
     assert err.value.reason is Reason.BAD_NOTATION
     assert err.value.message.startswith("the meld ") and "holds no card" in err.value.message
+
+
+def test_the_created_line_reads_rank_codes_in_either_case() -> None:
+    """The ranks of the melds a turn created (``created:``, CL-OUT-4's "this turn"): a rank,
+    ``W`` a wild meld, ``~S`` a sequence of a suit (the first suit, spades, too), read in
+    either case and written in capitals."""
+    text = CANASTA.replace("players: 4", "variant: samba\nplayers: 4") + (
+        "phase: meld\ndrew: stock\ncreated: ~s ~D w k 5\nstock: *\n")
+    state = import_position(text)
+    assert isinstance(state, State)
+    assert state.turn.created == (SEQ_RANK, SEQ_RANK + 2, WILD_RANK, 11, 3)
+    exported = export_position(state)
+    assert "\ncreated: ~S ~D W K 5\n" in exported
+    assert import_position(exported) == state
+
+
+@pytest.mark.parametrize(("flags", "written"), [("0 0", "0 0"), ("1 1", "1 1"),
+                                                ("0 0 0", "0 0"), ("0 1 1", "0 1 1")])
+def test_the_third_turn_flag_is_written_only_when_set(flags: str, written: str) -> None:
+    """docs/notation.md: ``flags`` holds two turn flags, and a third ``1`` only when the
+    pile was taken with the stock gone (BO-END-3's last chance); read back alike."""
+    state = import_position(CANASTA + f"phase: meld\ndrew: pile\nflags: {flags}\nstock: *\n")
+    text = export_position(state)
+    assert f"\nflags: {written}\n" in text
+    assert import_position(text) == state
+
+
+@pytest.mark.parametrize(("text", "options"), [
+    ("-", {}), ("", {}), (" - ", {}),
+    ("target_score=1500,pairs=2", {"target_score": "1500", "pairs": "2"}),
+    ("turn_upcard=true; max_buys_per_deal=none",
+     {"turn_upcard": "true", "max_buys_per_deal": "none"}),
+    # a custom May I? schedule holds commas: ';' separates the options, or it is the one
+    ("schedule=ss,sr,rr; turn_upcard=true", {"schedule": "ss,sr,rr", "turn_upcard": "true"}),
+    ("schedule=ss,sr,rr", {"schedule": "ss,sr,rr"}),
+    ("a=1;b=2,c=3", {"a": "1", "b": "2,c=3"}),
+    (" schedule = ss,sr ;", {"schedule": "ss,sr"}),
+])
+def test_an_options_line_reads_in_either_games_form(text: str, options: dict[str, str]) -> None:
+    """docs/records.md: options as the position notation writes them, ','-separated in the
+    Canasta family and ';'-separated in May I? (whose schedule holds commas); '-' is none."""
+    assert options_of(text) == options
+
+
+@pytest.mark.parametrize("text", ["target_score", "a=1; b", "schedule=ss,sr; x"])
+def test_an_option_without_a_value_is_refused(text: str) -> None:
+    with pytest.raises(BadInput) as err:
+        options_of(text)
+    assert err.value.reason is Reason.BAD_NOTATION
+    assert "an option is 'name=value'" in err.value.message
+
+
+def test_a_may_i_option_of_no_limit_survives_the_notation() -> None:
+    """MI options: ``max_buys_per_deal=none`` (no limit) is written as ``none`` and read back."""
+    state = new_game("may_i", 4, seed=1, options={"max_buys_per_deal": "none",
+                                                  "schedule": "ss,sr,rr"})
+    text = export_position(state)
+    assert "max_buys_per_deal=none" in text and "schedule=ss,sr,rr" in text
+    assert import_position(text) == state
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (CANASTA + "dealer: 4\nstock: *\n", "seat 4 is not playing this hand"),
+    (CANASTA + "turn: 7\nstock: *\n", "seat 7 is not playing this hand"),
+    (CANASTA.replace("red3_1: 3H 3D", "red3_1: 3H").replace("hand0: *11", "hand0: *10 3D")
+     + "stock: *\n", "hand0 holds a red three, which only a seat yet to begin a turn "
+                     "(pending_red3) holds"),
+])
+def test_a_canasta_position_is_refused_for_what_play_never_leaves(text: str,
+                                                                  message: str) -> None:
+    """CL-SEAT-3: the dealer and the seat to play are seats of the table; CL-R3-1/2: a red
+    three is laid at once, so only a seat yet to begin a turn holds one."""
+    with pytest.raises(BadInput) as err:
+        import_position(text)
+    assert err.value.reason is Reason.BAD_NOTATION
+    assert err.value.message == message

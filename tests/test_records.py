@@ -28,6 +28,7 @@ from engine.legal import legal_moves
 from engine.mayi.moves import GoDown, LayOff
 from engine.mayi.state import AnyState
 from engine.moves import Discard, Draw, Move, Undo, parse_move
+from engine.state import Phase
 from service import cli
 from tests.conftest import examples
 from tests.test_properties_classic import OVER, SEEDS
@@ -245,6 +246,75 @@ def test_a_stacked_deal_and_a_position_start_replay() -> None:
     assert records.replay(records.write(rec)) == done.state
 
 
+def test_a_next_deal_from_a_callers_deck_is_recorded_with_it() -> None:
+    """A later hand dealt from a caller's deck (NextDeal with a deck) is written with that
+    deck in the host's record, and the replay deals it again: not the seeded shuffle."""
+    state = new_game("classic", 2, seed=3)
+    record = records.begin(state)
+    greedy = random.Random(3)
+    while state.phase not in OVER:
+        done = play(state, greedy_move(state, greedy))
+        record, state = records.played(record, done.seat, done.move), done.state
+    seeded = next_deal(state)
+    deck = sorted(list(seeded.stock) + [c for h in seeded.hands for c in h] + list(seeded.pile))
+    stacked = next_deal(state, deck)
+    assert stacked != seeded
+    record = records.dealt(record, deck)
+    assert record.hands[-1].deck == tuple(deck)
+    text = records.write(record)
+    assert f"\nhand 1\ndeck: {' '.join(CODES[c] for c in deck)}\n" in text
+    assert records.replay(text) == stacked
+    assert "deck:" not in records.write(record, 0)  # a seat's record hides it
+
+
+@pytest.mark.parametrize("seed", range(4))  # 3 to 5 hands, won by side 0 or side 1
+def test_the_winner_line_names_the_winning_side_only_at_the_games_end(seed: int) -> None:
+    """CL-GAME-3: a finished hand that does not end the game has points and totals but no
+    winner; the last hand's 'winner:' names the side that won (side 0 as any other), and a
+    record that says another winner is refused."""
+    state = new_game("classic", 2, seed=seed)
+    record = records.begin(state)
+    greedy = random.Random(seed)
+    while state.phase is not Phase.GAME_OVER:
+        if state.phase is Phase.HAND_OVER:
+            state = next_deal(state)
+            record = records.dealt(record)
+            continue
+        done = play(state, greedy_move(state, greedy))
+        record, state = records.played(record, done.seat, done.move), done.state
+    assert state.result is not None
+    text = records.write(record)
+    winner = "draw" if state.result.winner < 0 else str(state.result.winner)
+    assert text.count("\nwinner: ") == 1 and text.endswith(f"\nwinner: {winner}\n")
+    assert text.count("\ntotals: ") == len(record.hands) > 1
+    assert records.replay(text) == state
+    other = "0" if winner != "0" else "1"
+    with pytest.raises(BadInput) as info:
+        records.replay(text.replace(f"\nwinner: {winner}\n", f"\nwinner: {other}\n"))
+    assert f"the record says winner {other}, the replay gives {winner}" in info.value.message
+    with pytest.raises(BadInput) as info:  # the game's end, written without its winner
+        records.replay(text.replace(f"\nwinner: {winner}\n", "\n"))
+    assert f"the record says winner -, the replay gives {winner}" in info.value.message
+
+
+def test_a_position_start_in_a_later_hand_keeps_its_hand_number() -> None:
+    """A record begun at a later hand's position (the service's ExportRecord of a match
+    under way) numbers its first hand as that hand, so it replays (a record whose 'hand
+    N' is not the replay's hand is refused)."""
+    state = new_game("classic", 4, seed=11)
+    greedy = random.Random(11)
+    while state.phase not in OVER:
+        state = play(state, greedy_move(state, greedy)).state
+    later = next_deal(state)
+    assert later.hand_no == 1
+    rec = records.begin(later)
+    assert rec.position and [h.number for h in rec.hands] == [1]
+    done = play(later, legal_moves(later)[0])
+    text = records.write(records.played(rec, done.seat, done.move))
+    assert "\nhand 1\n" in text
+    assert records.replay(text) == done.state
+
+
 @pytest.mark.parametrize(("text", "says"), [
     ("", "a record starts with 'canasta-record 1'"),
     ("canasta-record 1\nvariant: classic\n", "a record names its 'variant' and 'players'"),
@@ -260,6 +330,25 @@ def test_a_stacked_deal_and_a_position_start_replay() -> None:
      "hand 1 is hand 0 of the replay"),
     ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\npoints: 0 0\n",
      "hand 0 (line 6): the record scores it, but it is not over after its moves"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nhand 0\n0 draw\n",
+     "the record has neither a seed nor a position"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\n0 draw }\n", "line 6: '}' closes no annotation"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\n0 draw\nhand 0\n", "line 5: a move before any 'hand N' line"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nseed: 2\nhand 0\n", "line 5: 'seed' is given twice"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\ndraw\n", "line 6: expected 'key: value', 'hand N' or 'SEAT MOVE', got 'draw'"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\n| stock -\n",
+     "line 6: expected 'key: value', 'hand N' or 'SEAT MOVE', got '| stock -'"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0: 1\n", "unknown header line 'hand 0'"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\n0 draw\ndeck: AS\n", "line 7: a hand's deck comes before its moves"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\ncolour: red\n", "line 6: unknown line 'colour' in a hand"),
+    # any one result line scores the hand
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\ntotals: 0 0\n",
+     "hand 0 (line 6): the record scores it, but it is not over after its moves"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\n0 draw\nwinner: 0\n",
+     "hand 0 (line 7): the record scores it, but it is not over after its moves"),
+    # a seat's record names no seed; one that does still hides the hands it was not written for
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nview: 0\nseed: 1\nhand 0\n0 draw\n",
+     "a record written for a seat or a spectator hides the deal"),
 ])
 def test_a_malformed_record_is_refused(text: str, says: str) -> None:
     with pytest.raises(BadInput) as info:
@@ -327,6 +416,86 @@ def test_a_negative_dealer_is_refused() -> None:
         records.replay(HEAD4 + "dealer: -7\nhand 0\n0 draw\n")
     assert info.value.reason is Reason.BAD_NOTATION
     assert "dealer" in info.value.message
+
+
+def test_a_hand_dealt_before_the_last_one_is_over_is_refused_naming_it() -> None:
+    """CL-TURN-4: the next hand is dealt only once a hand is over; a record that deals it
+    sooner is refused with the engine's reason, naming the hand."""
+    with pytest.raises(RuleViolation) as info:
+        records.replay(HEAD4 + "hand 0\n0 draw\nhand 1\n")
+    assert info.value.reason is Reason.HAND_NOT_OVER
+    assert info.value.message.startswith("hand 1: ")
+
+
+def test_an_interrupt_is_asked_before_the_first_move() -> None:
+    """The first call of ``interrupt`` comes before the first move is replayed: what it
+    raises ends even a one-move replay, before that move is checked."""
+    def stop() -> None:
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        records.replay(HEAD4 + "hand 0\n1 draw\n", interrupt=stop)  # an illegal move
+    asked: list[int] = []
+    records.write(HEAD4 + "hand 0\n0 draw\n", interrupt=lambda: asked.append(1))
+    assert asked == [1]
+
+
+def test_the_players_names_are_written_and_read_back() -> None:
+    """A record names its players (``names:``, docs/records.md) in every view, and reads
+    them back as written."""
+    names = ("Ann", "Bob", "Cy", "Di")
+    rec = records.begin(new_game("classic", 4, seed=1), names=names)
+    for viewer in (None, 0, -1):
+        text = records.write(rec, viewer)
+        assert "\nnames: Ann | Bob | Cy | Di\n" in text
+        assert records.parse(text).names == names
+
+
+def test_a_seats_record_of_a_position_start_names_no_dealer() -> None:
+    """A record that starts from a position keeps its dealer in the position, which a
+    seat's or the public record leaves out: no 'dealer:' line either (one of a deal
+    start names the replay's dealer)."""
+    seeded = new_game("classic", 2, seed=3)
+    mid = play(seeded, legal_moves(seeded)[0]).state
+    rec = records.begin(mid)
+    assert rec.position
+    for viewer in (0, 1, -1):
+        text = records.write(rec, viewer)
+        assert "dealer:" not in text and "start:" not in text and "| " not in text, viewer
+    assert "\ndealer: 1\n" in records.write(records.begin(seeded), 0)
+
+
+def test_a_header_line_may_end_in_spaces() -> None:
+    text = HEAD4.replace("canasta-record 1\n", "canasta-record 1 \r\n") + "hand 0\n0 draw\n"
+    assert records.replay(text).ply == 1
+
+
+def test_a_taken_pile_is_noted_without_a_seat() -> None:
+    """The host's note of a taken pile says what was taken ('{took ...}': the move's seat
+    is the line's), unlike a drawn card's, which names the drawer ('{0 drew ...}')."""
+    for seed in range(20):
+        state = new_game("classic", 2, seed=seed)
+        record = records.begin(state)
+        greedy = random.Random(seed)
+        took = False
+        while state.phase not in OVER and not took:
+            done = play(state, greedy_move(state, greedy))
+            record, state = records.played(record, done.seat, done.move), done.state
+            took = str(done.move).startswith("take")
+        if took:
+            last = records.write(record).splitlines()[-1]
+            assert re.fullmatch(r"\d take .*\{took [^;]+(; \d drew .+)?\}", last), last
+            return
+    raise AssertionError("no pile taken in 20 games")
+
+
+def test_a_record_dealt_by_seat_0_replays_with_that_dealer() -> None:
+    """CL-SEAT-3: the seat after the dealer plays first, seat 0 a dealer like any other
+    (not the default last seat): seat 1 draws first, and the record writes dealer 0."""
+    text = HEAD4 + "dealer: 0\nhand 0\n1 draw\n"
+    state = records.replay(text)
+    assert (state.dealer, state.ply) == (0, 1)
+    assert "\ndealer: 0\n" in records.write(text)
 
 
 def test_a_record_without_a_dealer_is_written_with_the_replays() -> None:

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from google.protobuf import json_format
+from google.protobuf.message import Message
 
 from engine import Phase, apply, legal_moves, new_game, next_deal, parse_card, parse_move
+from engine import events as engine_events
 from engine.bots import greedy_move
 from engine.cards import CODES
 from engine.errors import BadMove
 from engine.games import game_of
 from engine.moves import MOVE_KINDS, AddToMeld, GoOut, Move, TakePile
+from engine.variants import catalogue, table_facts
+from engine.views import seat_view
 from service.api import convert
 from service.api.errors import ServiceError
 from service.api.pb import game
+from service.sealing.snapshot import Header
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
@@ -163,6 +170,10 @@ def test_typed_json_of_each_new_form(text: str, typed: dict[str, object]) -> Non
     # a sequence's cards are in card order, wild ones too (the engine then refuses them)
     ({"addToMeld": {"cards": ["4S", "2C"], "label": "S:5-9"}}, "add S:5-9 2C 4S"),
     ({"takePile": {"target": "9#1"}}, "take on 9"),
+    ({"takePile": {"cards": ["9C", "9S"]}}, "take 9S 9C"),
+    # a blank label or target is none (as an empty one)
+    ({"takePile": {"cards": ["9S", "9C"], "target": " "}}, "take 9S 9C"),
+    ({"addToMeld": {"rank": "K", "cards": ["KC"], "label": "  "}}, "add K KC"),
     ({"merge": {"first": "s:4-6", "second": "S:7-9"}}, "merge S:4-6 S:7-9"),
     ({"goDown": {"groups": [{"cards": ["KC", "KS", "KD"]}, {"cards": ["7D", "7S", "7H"]}]}},
      "down 7S 7H 7D / KS KD KC"),
@@ -184,6 +195,27 @@ def test_typed_forms_of_special_moves() -> None:
     assert convert.move_from_pb(game.Move(answer=game.Move.Answer(yes=False))) == parse_move("no")
     add = game.Move(add_to_meld=game.Move.AddToMeld(rank="k", cards=["2c", "KS"]))
     assert str(convert.move_from_pb(add)) == "add K KS 2C"
+
+
+@pytest.mark.parametrize("rank", "23456789TJQKA")
+def test_an_addition_to_a_group_of_each_rank_round_trips(rank: str) -> None:
+    """An addition to a group names its rank, from 2 (rank code 0, a falsy one; a group of
+    deuces where a variant allows one) to A, and no label."""
+    move = parse_move(f"add {rank} {rank}S")
+    assert _check_round_trip(move) == "add_to_meld"
+    msg = convert.move_to_pb(move)
+    assert (msg.add_to_meld.rank, msg.add_to_meld.label) == (rank, "")
+
+
+def test_every_card_round_trips_in_each_move_that_names_one() -> None:
+    """Card code 0 (2S) is a card like any other: a go-out or discard naming it keeps it in
+    its typed form (a falsy code is not a missing card)."""
+    for code in range(len(CODES)):
+        for text in (f"out {CODES[code]}", f"discard {CODES[code]}"):
+            move = parse_move(text)
+            msg = convert.move_to_pb(move)
+            assert CODES[code] in (msg.go_out.card, msg.discard.card), text
+            assert _check_round_trip(move) in ("go_out", "discard")
 
 
 @pytest.mark.parametrize("move", [
@@ -208,6 +240,7 @@ def test_typed_forms_of_special_moves() -> None:
     game.Move(text="pass", buy=game.Move.Buy()),
     game.Move(text="layoff 2:1 9D", lay_off=game.Move.LayOff(seat=1, meld=2, card="9D")),
     game.Move(),
+    game.Move(text="  "),  # blank text is no move either
 ])
 def test_malformed_typed_moves(move: game.Move) -> None:
     with pytest.raises(ServiceError) as err:
@@ -222,6 +255,8 @@ def test_bad_cards_are_engine_errors() -> None:
         convert.move_from_pb(game.Move(take_pile=game.Move.TakePile(cards=["KS", "XX"])))
     with pytest.raises(BadMove):
         convert.move_from_pb(game.Move(lay_off=game.Move.LayOff(seat=1, card="XX")))
+    with pytest.raises(BadMove):  # a card set, if empty, is not going out without a discard
+        convert.move_from_pb(game.Move(go_out=game.Move.GoOut(card="")))
 
 
 @pytest.mark.parametrize("move", [
@@ -305,3 +340,124 @@ def test_drawn_cards_are_told_to_the_drawer_alone(variant: str, players: int,
         state = nxt
     if variant == "may_i":
         assert drew_twice, "no May I? buy in this hand (pick another seed)"
+
+
+def _agrees(msg: Message, obj: Any, special: dict[str, Any] | None = None) -> None:
+    """Every field of ``msg`` holds the engine value of the same name (``special``: the
+    expected value of a field named otherwise); nested messages field by field."""
+    for f in msg.DESCRIPTOR.fields:
+        got = getattr(msg, f.name)
+        want: Any = (special or {})[f.name] if f.name in (special or {}) else getattr(
+            obj, f.name)
+        if f.message_type is None:
+            assert (list(got) if f.is_repeated else got) == (
+                list(want) if f.is_repeated else want), f.name
+        elif f.is_repeated:
+            assert len(got) == len(want), f.name
+            for g, w in zip(got, want, strict=True):
+                _agrees(g, w)
+        else:
+            _agrees(got, want)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 4), ("classic", 3),
+                                                  ("samba", 4), ("may_i", 4)])
+def test_a_view_message_holds_every_field_of_the_engine_view(variant: str,
+                                                             players: int) -> None:
+    """view_pb copies each field of the engine's seat view, its sides, melds and, once a
+    hand is over, each side's score with its breakdown (CL-SCORE-8): no field left at its
+    default, none taken from another. The playouts (greedy and random, over two hands)
+    reach views where each such field is set."""
+    rng = random.Random(variant)
+    state = new_game(variant, players, seed=2)
+    teams = state.rules.layout.teams
+    seen: set[str] = set()
+    for _ in range(1500):
+        for seat in range(players):
+            v = seat_view(state, seat)
+            msg = convert.view_pb(v, teams, game.SeatView())
+            _agrees(msg, v, {
+                "legal_moves_total": len(v.legal_moves),
+                "result": [SimpleNamespace(team=r.team, seats=teams[r.team], total=r.total,
+                                           cumulative=r.cumulative, breakdown=r)
+                           for r in v.result],
+                "seat_red_threes": [SimpleNamespace(cards=c) for c in v.seat_red_threes],
+                "may_i": SimpleNamespace(sets=v.contract[0], sequences=v.contract[1],
+                                         buys_left=v.buys_left)})
+            seen.update(f.name for f, _ in msg.ListFields())
+            seen.update(f"sides.{f.name}" for side in msg.sides for f, _ in side.ListFields())
+        if state.phase is Phase.GAME_OVER or state.hand_no == 2:
+            break
+        if state.phase is Phase.HAND_OVER:
+            state = next_deal(state)
+            continue
+        moves = [m for m in legal_moves(state) if str(m) != "undo"] or legal_moves(state)
+        state = apply(state, greedy_move(state, rng) if rng.random() < 0.7 else rng.choice(moves))
+    assert {"hand_no", "result", "sides.score", "winner" if variant == "may_i" else "hand"} <= seen
+
+
+def test_a_variant_message_holds_the_catalogue() -> None:
+    """ListVariants: each variant's names (Russian where it has one), its options as the
+    engine specifies them and one table per player count, field by field."""
+    seen: set[str] = set()
+    for info in catalogue():
+        en = convert.variant_pb(info, "en", game.Variant())
+        ru = convert.variant_pb(info, "ru", game.Variant())
+        assert (en.id, en.name, en.min_players, en.max_players) == (
+            info.id, info.name, info.min_players, info.max_players)
+        assert ru.name == (info.name_ru or info.name)
+        for msg, spec in zip(en.options, info.options, strict=True):
+            default = spec.default
+            _agrees(msg, spec, {
+                "type": {bool: game.OPTION_TYPE_BOOL, int: game.OPTION_TYPE_INT}.get(
+                    spec.kind, game.OPTION_TYPE_CHOICE),
+                "default_value": "" if default is None else (
+                    str(default).lower() if isinstance(default, bool) else str(default)),
+                "description": spec.doc,
+                "maximum": spec.maximum if spec.kind is int else 0})
+            seen.update(f"option.{f.name}" for f, _ in msg.ListFields())
+        players = range(info.min_players, info.max_players + 1)
+        assert [t.players for t in en.tables] == list(players)
+        for table, p in zip(en.tables, players, strict=True):
+            facts = table_facts(info.id, p)
+            _agrees(table, facts, {
+                "seats_in_play": [SimpleNamespace(seats=s) for s in facts.seats_in_play],
+                "sides": [SimpleNamespace(seats=s) for s in facts.sides]})
+            seen.update(f"table.{f.name}" for f, _ in table.ListFields())
+        seen.update({"ru"} if info.name_ru and ru.name != en.name else set())
+    assert {"ru", "option.type", "option.default_value", "option.choices", "option.maximum",
+            "option.minimum", "option.aliases", "table.wild_limit", "table.jokers",
+            "table.canastas_to_go_out"} <= seen
+
+
+def test_a_header_message_holds_the_snapshots_header() -> None:
+    """GetView/ImportPosition's header: every field of the sealed header, the game id as
+    its UUID text."""
+    for imported, stacked in ((False, False), (True, False), (False, True)):
+        h = Header(format_version=3, key_id="k2", variant="samba",
+                   game_id=bytes(range(16)), seq=41, imported=imported, stacked=stacked)
+        msg = convert.header_pb(h, game.SnapshotHeader())
+        assert (msg.format_version, msg.key_id, msg.variant, msg.game_id, msg.seq,
+                msg.imported, msg.stacked) == (3, "k2", "samba", h.game_uuid, 41, imported,
+                                               stacked)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_event_message_holds_each_engine_events_fields(seed: int) -> None:
+    """Each event's kind, seat, move, count and team (-1 but in GAME_OVER, the winner) as
+    the engine tells them, to the game's end (a low target ends it in one hand)."""
+    rng = random.Random(seed)
+    state = new_game("classic", 4, seed=seed, options={"target_score": 150})
+    teams = set()
+    while state.phase is not Phase.GAME_OVER:
+        move = greedy_move(state, rng)
+        seat = state.awaited
+        nxt = apply(state, move)
+        events = engine_events.move_events(state, move, seat, nxt)
+        for e, msg in zip(events, convert.events_pb(events), strict=True):
+            assert (msg.type, msg.seat, msg.move, msg.count, msg.team) == (
+                game.EventType.Value(f"EVENT_TYPE_{e.kind.name}"), e.seat, e.move, e.count,
+                e.team)
+            teams.add(e.team)
+        state = nxt
+    assert len(teams) > 1

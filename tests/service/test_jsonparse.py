@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine import Phase, apply, legal_moves, new_game
 from service.api import convert
-from service.api.pb import api
+from service.api.pb import api, game
 from service.rest import examples, jsonparse
 
 REQUESTS = [api.DealRequest, api.LegalMovesRequest, api.ApplyMoveRequest, api.ScoreHandRequest,
@@ -190,3 +190,85 @@ def test_snapshot_only_agrees_on_any_string(text: str, space: str) -> None:
     _snapshot_agrees(body.encode("utf-8", "surrogatepass"))
     _snapshot_agrees(json.dumps({"snapshot": text}, ensure_ascii=False).encode(
         "utf-8", "surrogatepass"))
+
+
+@pytest.mark.parametrize(("cls", "body"), [
+    # a boolean field takes only true or false (json_format refuses 1 and "true")
+    (api.ApplyMoveRequest, b'{"move": {"answer": {"yes": 1}}}'),
+    (api.ApplyMoveRequest, b'{"move": {"answer": {"yes": "true"}}}'),
+    (api.ApplyMoveRequest, b'{"move": {"answer": {"yes": false}}}'),
+    # one field under both its names, outside any oneof
+    (api.LegalMovesRequest, b'{"page_size": 5, "pageSize": 5}'),
+    (api.LegalMovesRequest, b'{"pageToken": "a", "page_token": "a"}'),
+    # a repeated field takes a list only: a string is no list of its characters
+    (api.DealRequest, b'{"deck": "AS"}'),
+    (api.DealRequest, b'{"deck": {"AS": "JK"}}'),
+    # a map takes an object of strings only
+    (api.DealRequest, b'{"options": ["target"]}'),
+    (api.DealRequest, b'{"options": "target=5000"}'),
+    (api.DealRequest, b'{"options": {"target": 5000}}'),
+    (api.DealRequest, b'{"options": {"target": "5000", "pairs": "2"}}'),
+])
+def test_edge_bodies_of_other_field_kinds_parse_alike(cls: type[Message], body: bytes) -> None:
+    """Booleans, fields of two names outside a oneof, lists and maps: the kinds of field
+    that the ApplyMove and Deal edge bodies above (and the generated ones, rarely) leave
+    out."""
+    _agree(body, cls)
+
+
+@pytest.mark.parametrize("body", [
+    b'{"seat": 2}', b'{"move": {"text": "draw"}}', b'{"snapshot": "QUE="}',
+    b'{"move": {"discard": {"card": "4D"}}}', b'{"expectedSeq": "3"}',
+])
+def test_a_body_merges_into_a_filled_message_as_json_format_does(body: bytes) -> None:
+    """``parse`` merges, as ``json_format.Parse`` does: what the body leaves out of a
+    message already filled stays (the fast path and the snapshot-only one alike)."""
+    def filled() -> api.ApplyMoveRequest:
+        return api.ApplyMoveRequest(snapshot=b"old", seat=1, view_seat=3,
+                                    move=game.Move(text="undo"))
+
+    fast, slow = filled(), filled()
+    jsonparse.parse(body, fast)
+    json_format.Parse(body, slow)
+    assert fast == slow and fast.view_seat == 3
+
+
+@pytest.mark.parametrize(("cls", "body", "found"), [
+    # not an object, or not JSON: nothing to name (the body itself is refused)
+    (api.DealRequest, b"[]", None), (api.DealRequest, b'"players"', None),
+    (api.DealRequest, b"{", None),
+    # null is a field's default, in a message field and a repeated one alike
+    (api.ApplyMoveRequest, b'{"move": null, "seat": "x"}',
+     ("seat", "an integer from -2147483648 to 2147483647")),
+    (api.DealRequest, b'{"deck": null, "players": []}',
+     ("players", "an integer from -2147483648 to 2147483647")),
+    # json_format words a null in a list itself
+    (api.DealRequest, b'{"deck": [null]}', None),
+    # a map of strings fits, whatever follows it
+    (api.DealRequest, b'{"options": {"target": "5000"}, "players": "x"}',
+     ("players", "an integer from -2147483648 to 2147483647")),
+    (api.DealRequest, b'{"options": {"target": 5000}}', ("options", "an object of strings")),
+    # a repeated field holds a list, even of a string's characters
+    (api.DealRequest, b'{"deck": "AS"}', ("deck", "a list of strings")),
+    (api.DealRequest, b'{"deck": ["AS", 7]}', ("deck[1]", "a string")),
+    (api.ApplyMoveRequest, b'{"expectedSeq": "1e3", "seat": 2.0}', None),
+    (api.ApplyMoveRequest, b'{"expectedSeq": -1}',
+     ("expectedSeq", "an integer from 0 to 18446744073709551615")),
+    (api.ApplyMoveRequest, b'{"move": {"answer": {"yes": 1}}}', None),
+    # the bounds of a range are in it
+    (api.ApplyMoveRequest, b'{"expectedSeq": "18446744073709551615", "seat": -2147483648,'
+                           b' "viewSeat": 2147483647, "move": {"text": 7}}',
+     ("move.text", "a string")),
+    (api.ApplyMoveRequest, b'{"expectedSeq": 0, "seat": "x"}',
+     ("seat", "an integer from -2147483648 to 2147483647")),
+    (api.ApplyMoveRequest, b'{"viewSeat": 2147483648}',
+     ("viewSeat", "an integer from -2147483648 to 2147483647")),
+    (api.ApplyMoveRequest, b'{"seat": -2147483649}',
+     ("seat", "an integer from -2147483648 to 2147483647")),
+])
+def test_misfit_names_the_first_value_its_field_cannot_hold(
+        cls: type[Message], body: bytes, found: tuple[str, str] | None) -> None:
+    """The path and the kind of the first value of the wrong type or range, which the REST
+    gateway's refusal names (tests/service/test_bad_input.py); ``None`` where json_format's
+    own words say it (a null in a list, a non-boolean) or every value fits."""
+    assert jsonparse.misfit(body, cls()) == found
