@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from .bots import Bots
 from .players import Players, status
 from .store import Store, Table
-from .tables import Refused, Tables
+from .tables import Refused, Tables, reason_of
 
 STATIC = Path(__file__).parent / "static"
 # the standalone web table's modules (card faces, reading listed moves), reused by seat.js
@@ -62,7 +62,7 @@ async def receive_json(ws: WebSocket) -> Any:
     return loads(text)
 
 
-def integer(value: Any) -> int:
+def json_int(value: Any) -> int:
     """A JSON integer, or ``TypeError``: never a float, a string or a boolean that ``int``
     would turn into one (``0.9`` is no ``seq``)."""
     if type(value) is not int:
@@ -70,7 +70,7 @@ def integer(value: Any) -> int:
     return value
 
 
-def text(value: Any) -> str:
+def json_str(value: Any) -> str:
     """A JSON string, or ``TypeError`` (``str`` would write ``["draw"]`` or ``None``)."""
     if not isinstance(value, str):
         raise TypeError(f"{value!r} is not a string")
@@ -89,12 +89,6 @@ async def read_body(request: Request) -> bytes:
         if len(body) > MAX_BODY:
             raise TooLarge
     return body
-
-
-def reason_of(err: CanastaError) -> str:
-    """The service's reason, or its status code's name when it sent none (the service
-    away, a message over gRPC's size limit): a refusal always has a reason."""
-    return err.reason or err.code.name
 
 
 def refused(reason: str, message: str, status_code: int = 400) -> JSONResponse:
@@ -155,7 +149,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             body = loads(await read_body(request))
             bot_seats = {int(s): str(level) for s, level in dict(body.get("bots", {})).items()}
             options = {str(k): str(v) for k, v in dict(body.get("options", {})).items()}
-            table = await tables.create(text(body["variant"]), integer(body["players"]),
+            table = await tables.create(json_str(body["variant"]), json_int(body["players"]),
                                         bot_seats, options)
         except TooLarge:
             return refused("REQUEST_TOO_LARGE", f"a table's body is at most {MAX_BODY} bytes",
@@ -194,7 +188,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         await ws.accept()
         try:
             hello = await asyncio.wait_for(receive_json(ws), HELLO_SECONDS)
-            token = str(hello["token"])
+            token = json_str(hello["token"])
             table = await tables.get(game_id)
             if not tables.is_seat(table, seat, token):
                 raise Refused("SEAT_NOT_ALLOWED", "that is not this seat's token")
@@ -223,9 +217,9 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         """One message of a seat: ``{"type": "move", "move": TEXT, "seq": N}`` or
         ``{"type": "next", "seq": N}``; a refusal is answered to that seat alone."""
         try:
-            kind, seq = msg["type"], integer(msg["seq"])
+            kind, seq = msg["type"], json_int(msg["seq"])
             if kind == "move":
-                await tables.move(game_id, seat, token, text(msg["move"]), seq)
+                await tables.move(game_id, seat, token, json_str(msg["move"]), seq)
             elif kind == "next":
                 await tables.next_deal(game_id, seat, token, seq)
             else:

@@ -8,7 +8,7 @@ import logging
 
 from canasta_client import CanastaError, DeadlineExceededError, UnavailableError
 
-from .tables import Refused, Tables
+from .tables import Refused, Tables, reason_of
 
 log = logging.getLogger("canasta.host.bots")
 
@@ -65,7 +65,7 @@ class Bots:
                     wait = err.retry_after or backoff
                     backoff = min(backoff * 2, self.max_retry_seconds)
                     log.warning("rules service %s; table %s retries in %.1f s",
-                                err.reason or err.code.name, game_id, wait)
+                                reason_of(err), game_id, wait)
                     await asyncio.sleep(wait)
         finally:
             del self._tasks[game_id]

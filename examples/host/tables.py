@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from functools import cached_property
 
-from canasta_client import AsyncCanastaClient, SeatView
+from canasta_client import AsyncCanastaClient, CanastaError, SeatView
 
 from .store import Store, Table
 
@@ -28,6 +28,12 @@ class Refused(Exception):
         super().__init__(message)
         self.reason = reason
         self.message = message
+
+
+def reason_of(err: CanastaError) -> str:
+    """The service's reason, or its status code's name when it sent none (the service
+    away, a message over gRPC's size limit): a refusal always has a reason."""
+    return err.reason or err.code.name
 
 
 class Tables:
