@@ -30,16 +30,21 @@ DEV_KEY_FILE ?= .dev-keys/seal.keys
 CHROMIUM ?= /usr/bin/chromium
 WEB_DEPS := tests/web/node_modules/.package-lock.json
 
-.PHONY: setup native run host demo test lint bench bench-bots fuzz soak clean sdks sdk-test proto-baseline web-setup lock \
+.PHONY: help setup native run host demo test lint bench bench-bots fuzz soak clean sdks sdk-test proto-baseline web-setup lock \
   promtool-setup kustomize-setup
 
-setup: $(STAMP) $(GEN) native
+# make (no target) sets up; make help lists the targets from their '## ' notes.
+.DEFAULT_GOAL := setup
+help:  ## this list
+	@awk -F':.*## ' '/^[a-z-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+setup: $(STAMP) $(GEN) native  ## the venv, generated code and the compiled engine (every target does this itself)
 
 # The engine compiled with mypyc into engine/_native (git-ignored): a few minutes the first
 # time, then skipped while the engine's sources are unchanged (deploy/compile_engine.py).
 # NATIVE=0 leaves the engine in plain Python (the same rules; engine/build.py picks at import).
 NATIVE ?= 1
-native: $(RUN_STAMP)
+native: $(RUN_STAMP)  ## compile the engine with mypyc (NATIVE=0: plain Python)
 ifneq ($(NATIVE),0)
 	@$(PY) deploy/compile_engine.py || { echo "make: the mypyc compile failed (see above);" \
 	  "NATIVE=0 runs the engine as plain Python"; exit 1; }
@@ -70,7 +75,7 @@ UV := $(LOCK_VENV)/bin/uv
 LOCK_ARGS ?=
 LOCK_FLAGS := --generate-hashes --universal --python-version 3.11 --quiet \
   --custom-compile-command "make lock" $(LOCK_ARGS)
-lock: $(UV)
+lock: $(UV)  ## re-pin requirements/ after a dependency change (LOCK_ARGS=--upgrade moves them)
 	UV_CACHE_DIR=$(LOCK_VENV)/cache $(UV) pip compile $(LOCK_FLAGS) requirements/lock-tool.in \
 	  -o requirements/lock-tool.txt
 	UV_CACHE_DIR=$(LOCK_VENV)/cache $(UV) pip compile $(LOCK_FLAGS) pyproject.toml --extra dev \
@@ -89,13 +94,13 @@ $(GEN): $(RUN_STAMP) $(PROTOS) service/codegen.py
 	$(PY) -m service.codegen
 
 # What the browser test needs; chromium comes from apt when missing (as root; else the test skips).
-web-setup: $(WEB_DEPS)
+web-setup: $(WEB_DEPS)  ## the browser test's playwright-core (npm ci)
 	@test -x $(CHROMIUM) || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "web-setup: cannot install chromium here (not root or no apt): the browser test will skip"; fi; }
 
 # promtool checks the alert rules (tests/deploy); it comes with Debian's prometheus package.
-promtool-setup:
+promtool-setup:  ## promtool for the alert rules' tests
 	@command -v promtool >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
 	  else echo "promtool-setup: cannot install prometheus here (not root or no apt): the promtool test will skip"; fi; }
@@ -105,7 +110,7 @@ promtool-setup:
 # rebuilt when the pin changes.
 KUSTOMIZE_VERSION := v5.7.1
 KUSTOMIZE := .cache/tools/bin/kustomize
-kustomize-setup:
+kustomize-setup:  ## kustomize for the Kubernetes tests
 	@$(KUSTOMIZE) version 2>/dev/null | grep -qx $(KUSTOMIZE_VERSION) || { \
 	  echo "kustomize-setup: building kustomize $(KUSTOMIZE_VERSION) (about a minute)"; \
 	  GOBIN=$(abspath .cache/tools/bin) GOMODCACHE=$(abspath .cache/tools/go/mod) \
@@ -116,7 +121,7 @@ kustomize-setup:
 $(WEB_DEPS): tests/web/package.json tests/web/package-lock.json
 	npm ci --prefix tests/web --no-audit --no-fund
 
-run: $(RUN_STAMP) $(GEN) native
+run: $(RUN_STAMP) $(GEN) native  ## the service: gRPC on 127.0.0.1:50051, REST and the web table on :8080
 	CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" $(PY) -m service
 
 # The reference game host (examples/host/README.md) with a rules service beside it: the
@@ -124,7 +129,7 @@ run: $(RUN_STAMP) $(GEN) native
 # The service listens for gRPC where CANASTA_HOST_RULES points (127.0.0.1:50051), its REST face
 # on any free port (CANASTA_HTTP_PORT); Ctrl-C stops both.
 CANASTA_HOST_RULES ?= 127.0.0.1:50051
-host: setup
+host: setup  ## the reference game host on :8090 with a rules service beside it
 	@CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" \
 	  CANASTA_BIND="$${CANASTA_BIND:-$(firstword $(subst :, ,$(CANASTA_HOST_RULES)))}" \
 	  CANASTA_GRPC_PORT="$${CANASTA_GRPC_PORT:-$(lastword $(subst :, ,$(CANASTA_HOST_RULES)))}" \
@@ -133,10 +138,10 @@ host: setup
 	trap 'kill $$rules 2>/dev/null; wait $$rules' EXIT; \
 	CANASTA_HOST_RULES=$(CANASTA_HOST_RULES) $(PY) -m examples.host
 
-demo: $(RUN_STAMP) $(GEN)
+demo: $(RUN_STAMP) $(GEN)  ## a bot hand in the terminal
 	$(PY) -m service.demo
 
-lint: setup
+lint: setup  ## ruff, mypy --strict, buf lint and breaking, hadolint
 	$(VENV)/bin/ruff check engine service tests bench deploy examples clients/sdkgen.py clients/sdktest.py clients/python/src/canasta_client clients/python/tests clients/terminal
 	$(VENV)/bin/mypy --strict engine
 	$(VENV)/bin/mypy --strict service
@@ -148,12 +153,12 @@ lint: setup
 
 # The engine's doctests run on its source build (a compiled function keeps no doctest);
 # tests/test_build.py checks the compiled build plays exactly as the source one.
-test: setup lint web-setup promtool-setup kustomize-setup
+test: setup lint web-setup promtool-setup kustomize-setup  ## the whole check: lint, every test, make sdk-test
 	CANASTA_ENGINE=pure $(PY) -m pytest -q engine
 	$(PY) -m pytest -n 2 tests
 	$(MAKE) --no-print-directory sdk-test
 
-bench: setup
+bench: setup  ## the benchmarks: tables, and bench/results/*.json
 	$(PY) bench/engine_bench.py
 	$(PY) bench/service_bench.py
 	$(PY) bench/bots_bench.py
@@ -162,14 +167,14 @@ bench: setup
 
 # The expert bot against greedy on duplicate deals (bench/expert_bench.py: 100 deals per game,
 # both cores; BENCH_BOTS_ARGS, e.g. --deals 10 --budget 16 --budget 48): bench/results/expert.json.
-bench-bots: setup
+bench-bots: setup  ## the expert bot against greedy on duplicate deals (about 80 min)
 	$(PY) bench/expert_bench.py $(BENCH_BOTS_ARGS)
 
 # The fuzzers of tests/hardening (REST from /openapi.json with schemathesis, raw gRPC bytes,
 # the snapshot opener, credentials, damaged position and record texts) with FUZZ_EXAMPLES cases
 # per operation and mode (make test: 55).
 FUZZ_EXAMPLES ?= 1100
-fuzz: setup
+fuzz: setup  ## the fuzzers of tests/hardening with FUZZ_EXAMPLES cases
 	CANASTA_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -p no:cacheprovider \
 	  tests/hardening/test_openapi_fuzz.py tests/hardening/test_grpc_fuzz.py \
 	  tests/hardening/test_snapshot_fuzz.py tests/hardening/test_credential_fuzz.py \
@@ -177,26 +182,26 @@ fuzz: setup
 
 # A mixed load of legal and bad calls on a real server (bench/soak.py; SOAK_ARGS, e.g.
 # --seconds 300): fails on any unexpected answer or RSS growth of 10%; bench/results/soak.json.
-soak: setup
+soak: setup  ## a mixed load of legal and bad calls on a real server
 	$(PY) bench/soak.py $(SOAK_ARGS)
 
 # SDKs in clients/: `buf generate` (buf.gen.yaml) writes the Go SDK's code, the one generated
 # code in git (go get serves git); the others generate theirs when they build. clients/sdkgen.py
 # also stamps clients/VERSION into every manifest. Caches go to .cache/sdk (git-ignored).
-sdks: setup
+sdks: setup  ## regenerate the SDKs' code in clients/
 	BUF="$(BUF)" $(PY) clients/sdkgen.py
 
 # The sync check (committed code, versions, contract), RPC parity from the descriptors, then per
 # SDK its README's install and examples in a scratch project and its own tests, on a live server.
-sdk-test: setup
+sdk-test: setup  ## each SDK's install, examples and tests against a live server
 	BUF="$(BUF)" $(PY) clients/sdktest.py
 
 # The contract that `buf breaking` (make lint) compares against: refresh it, and commit it,
 # with every compatible change of proto/ (the SDK sync check fails until then).
-proto-baseline: setup
+proto-baseline: setup  ## refresh the contract buf breaking compares against
 	$(BUF) build --path proto/canasta --exclude-source-info -o proto/buf-image.binpb
 
-clean:
+clean:  ## remove the venv, generated code and caches
 	rm -rf $(VENV) gen .pytest_cache .mypy_cache .ruff_cache engine/_native
 	rm -rf .cache clients/typescript/node_modules clients/typescript/dist clients/java/target
 	rm -rf tests/web/node_modules tests/artifacts
