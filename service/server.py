@@ -202,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings.from_env()
         logs.setup(settings.log_level)
+        for name, setting in Settings.misspelt().items():
+            log.warning("%s is not a setting and is ignored; did you mean %s?", name, setting)
         keys = key_ring(settings)
     except (ConfigError, BadKeyConfig) as err:
         logs.setup()

@@ -14,6 +14,7 @@ the engine's import) and ``CANASTA_WEB_DIR`` (service/rest/pages.py).
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Mapping
@@ -30,6 +31,10 @@ from pydantic_settings import (
 )
 
 PREFIX = "CANASTA_"
+# CANASTA_* names read outside the settings: by the engine and the web pages (above), by the
+# reference host (CANASTA_HOST_*), and by the SDKs' and clients' tests and examples
+READ_ELSEWHERE = frozenset({"CANASTA_ENGINE", "CANASTA_WEB_DIR", "CANASTA_GRPC_TARGET",
+                            "CANASTA_REST_URL", "CANASTA_SDK_CACHE", "CANASTA_FUZZ_EXAMPLES"})
 
 
 class ExportPolicy(StrEnum):
@@ -183,6 +188,23 @@ class Settings(BaseSettings):
     def env_names(cls) -> frozenset[str]:
         """Every variable the settings read."""
         return frozenset(cls.env_name(f) for f in cls.model_fields)
+
+    @classmethod
+    def misspelt(cls, env: Mapping[str, str] | None = None) -> dict[str, str]:
+        """``CANASTA_*`` names in the environment that are no setting but nearly spell one,
+        each with that setting: a typo would otherwise leave its setting at the default
+        without a word (``CANASTA_ACCES=trusted``). Other ``CANASTA_*`` names are left alone:
+        other programs read them."""
+        known = cls.env_names() | READ_ELSEWHERE
+        out: dict[str, str] = {}
+        for name in os.environ if env is None else env:
+            upper = name.upper()
+            if upper.startswith(PREFIX) and name not in known \
+                    and not upper.startswith(PREFIX + "HOST_"):
+                close = difflib.get_close_matches(upper, sorted(known), n=1, cutoff=0.85)
+                if close:
+                    out[name] = close[0]
+        return out
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

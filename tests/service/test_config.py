@@ -114,3 +114,24 @@ def test_which_keys_the_server_uses(tmp_path: Path) -> None:
     assert key_ring(Settings(dev_key_file=dev)).key_ids == ("dev-1",)
     with pytest.raises(BadKeyConfig, match="CANASTA_SEAL_KEYS"):
         key_ring(Settings())
+
+
+@pytest.mark.parametrize(("name", "setting"), [
+    ("CANASTA_ACCES", "CANASTA_ACCESS"), ("CANASTA_SEAL_KEY", "CANASTA_SEAL_KEYS"),
+    ("canasta_grpc_port", "CANASTA_GRPC_PORT"), ("CANASTA_LOGLEVEL", "CANASTA_LOG_LEVEL"),
+    ("CANASTA_MAX_CONCURRENT_RPC", "CANASTA_MAX_CONCURRENT_RPCS"),
+])
+def test_a_misspelt_setting_is_named_with_the_setting_it_nearly_spells(
+        name: str, setting: str) -> None:
+    """A typo used to leave its setting at the default without a word (an operator's
+    CANASTA_ACCES=trusted served in tokens mode and said nothing)."""
+    assert Settings.misspelt({name: "x", "CANASTA_GRPC_PORT": "1"}) == {name: setting}
+
+
+@pytest.mark.parametrize("name", [
+    "CANASTA_ACCESS", "CANASTA_ENGINE", "CANASTA_WEB_DIR", "CANASTA_GRPC_TARGET",
+    "CANASTA_REST_URL", "CANASTA_HOST_PORT", "CANASTA_HOST_RULES", "CANASTA_SOMETHING_ELSE",
+    "PATH",
+])
+def test_settings_and_other_programs_names_are_not_misspelt(name: str) -> None:
+    assert Settings.misspelt({name: "x"}) == {}

@@ -204,6 +204,18 @@ def _wait_ready(proc: subprocess.Popen[str], ready: Path) -> dict[str, int]:
     return ports
 
 
+def test_a_misspelt_setting_is_warned_of_at_start(tmp_path: Path) -> None:
+    """The service names a CANASTA_* variable that nearly spells a setting, and the setting
+    (it stops here on a bind it cannot have, right after reading its settings)."""
+    proc, _ = _spawn(tmp_path, {"CANASTA_SEAL_KEYS": new_key_entry("k1"),
+                                "CANASTA_BIND": "192.0.2.1", "CANASTA_ACCES": "trusted"})
+    assert proc.wait(timeout=30) == 2
+    lines = [json.loads(x) for x in proc.stderr.read().splitlines() if x.startswith("{")]
+    (warning,) = [x for x in lines if x.get("level") == "warning"]
+    assert "CANASTA_ACCES is not a setting" in warning["msg"]
+    assert "did you mean CANASTA_ACCESS?" in warning["msg"]
+
+
 def test_the_process_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
     proc, ready = _spawn(tmp_path, {"CANASTA_SEAL_KEYS": new_key_entry("proc-1"),
                                     "CANASTA_GRACE_SECONDS": "3"})
