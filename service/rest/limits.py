@@ -16,7 +16,9 @@ keeps httptools and adds, per connection:
   408; an idle new connection that sent nothing is closed without an answer (idle
   kept-alive connections are uvicorn's ``timeout_keep_alive``);
 * a cap on open connections: one accepted beyond ``max_connections`` gets 503 and is
-  closed at once.
+  closed at once;
+* a request llhttp cannot parse (an unknown method, a malformed line or field) gets a
+  typed 400, ``REQUEST_INVALID``, where uvicorn answers a plain-text one, and is counted.
 
 The fast path, a whole request in one read, costs a few attribute checks: the timers are
 armed only when a read ends with a request still incomplete.
@@ -32,7 +34,13 @@ from typing import Any, ClassVar
 import grpc
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from service.api.errors import RETRY_AFTER_S, ServiceError, ServiceReason, to_json
+from service.api.errors import (
+    RETRY_AFTER_S,
+    ServiceError,
+    ServiceReason,
+    invalid_request,
+    to_json,
+)
 from service.ops import logs, metrics
 
 # Set in the scope of a request whose body did not arrive in time (read by service.rest.app.Observe).
@@ -207,6 +215,12 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
                            params={"limit": limit},
                            metadata={"limit": str(limit), "part": "headers"}, http_status=431)
         self._refuse(431, "Request Header Fields Too Large", err, self._method(), 0.0)
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to what llhttp cannot parse, as every other refusal here."""
+        err = invalid_request("request", "not an HTTP/1.1 request this server can parse (its "
+                                         "method, request line or a header field)")
+        self._refuse(400, "Bad Request", err, self._method(), 0.0)
 
     def _method(self) -> str:
         try:

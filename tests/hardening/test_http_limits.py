@@ -216,6 +216,29 @@ def test_header_blocks_up_to_the_cap_are_served(limited: Running, http: httpx.Cl
     assert _metric(http, "http_requests_total", route="unmatched", status="431") == before + 1
 
 
+@pytest.mark.parametrize("request_line", [
+    b"FOO /v1/deal HTTP/1.1\r\nHost: x\r\n\r\n", b"GARBAGE\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: many\r\n\r\n",
+])
+def test_a_request_that_is_not_http_gets_a_typed_400(limited: Running, http: httpx.Client,
+                                                     request_line: bytes) -> None:
+    """An unknown method, a line that is no request, a malformed field: each got uvicorn's
+    plain-text 400 ("Invalid HTTP request received."), uncounted. Now it is an AIP-193
+    REQUEST_INVALID with a request id, counted under route ``unmatched``, and closed."""
+    before = _metric(http, "http_requests_total", route="unmatched", status="400")
+    sock = _connect(limited.app.http_port)
+    sock.sendall(request_line)
+    answer, closed = _until_closed(sock, time.monotonic() + 10)
+    sock.close()
+    assert _status(answer) == 400 and closed < float("inf"), answer[:200]
+    error = _error_of(answer)
+    assert error["status"] == "INVALID_ARGUMENT"
+    assert error["details"][0]["reason"] == "REQUEST_INVALID"
+    assert "HTTP/1.1" in error["message"]
+    assert len(_request_id_of(answer)) == 32
+    assert _metric(http, "http_requests_total", route="unmatched", status="400") == before + 1
+
+
 def test_pipelined_requests_are_not_refused_for_their_sum(limited: Running) -> None:
     """1,000 small requests written at once (37 KB, over the cap together) are each
     answered: the cap is on one request's header block. (A guard for the cap's counting;
