@@ -1,13 +1,17 @@
 """The bots: one task per table while a bot is awaited, each move a ``SuggestMove`` applied
-through :meth:`Tables.bot_move` (so through the same compare-and-set as a player's)."""
+through :meth:`Tables.bot_move` (so through the same compare-and-set as a player's). At a
+table of bots alone the same task deals each next hand (:meth:`Tables.deal_next`) until the
+game is over: no person sits there to deal it."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from canasta_client import CanastaError, DeadlineExceededError, UnavailableError
 
+from .store import Table
 from .tables import Refused, Tables, reason_of
 
 log = logging.getLogger("canasta.host.bots")
@@ -20,10 +24,14 @@ def transient(err: CanastaError) -> bool:
     return isinstance(err, UnavailableError | DeadlineExceededError) or err.retry_after is not None
 
 
+Step = Callable[[Table], Awaitable[Table]]
+
+
 class Bots:
     """Plays the bots' seats. :meth:`wake` after every change and when a seat joins; a
     table's task runs while its awaited seat is a bot and stops at the end of the hand (a
-    player deals the next), or on a refusal no wait lifts (the next wake tries again)."""
+    player deals the next; at a table of bots alone the task deals it, and stops at the end
+    of the game), or on a refusal no wait lifts (the next wake tries again)."""
 
     def __init__(self, tables: Tables, retry_seconds: float = 0.5,
                  max_retry_seconds: float = 10.0) -> None:
@@ -40,24 +48,35 @@ class Bots:
         if game_id not in self._tasks:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id))
 
+    def _step(self, table: Table) -> Step | None:
+        """What the host does at ``table`` now: the awaited bot's move; once a hand is over
+        at a table of bots alone, the next deal; else nothing (a person's turn, a person
+        deals the next hand, the game is over)."""
+        if table.game_over:
+            return None
+        if table.hand_over:
+            return self.tables.deal_next if table.bots_only else None
+        return self.tables.bot_move if table.awaited in table.bots else None
+
     async def _run(self, game_id: str) -> None:
         backoff = self.retry_seconds
         try:
             while game_id in self._dirty:
                 self._dirty.discard(game_id)
                 table = await self.tables.store.load(game_id)
-                if (table is None or table.hand_over or table.game_over
-                        or table.awaited not in table.bots):
+                step = None if table is None else self._step(table)
+                if table is None or step is None:
                     continue
-                self._dirty.add(game_id)  # a bot is awaited: look again after its move
+                self._dirty.add(game_id)  # the host acts: look again after its move or deal
                 try:
-                    await self.tables.bot_move(table)
+                    await step(table)
                     backoff = self.retry_seconds
                 except Refused:
                     pass  # another move landed first: reload and go on
                 except CanastaError as err:
                     if not transient(err):
-                        log.error("bot move refused on table %s: %s %s", game_id,
+                        log.error("%s refused on table %s: %s %s",
+                                  "next deal" if table.hand_over else "bot move", game_id,
                                   err.reason, err.message)
                         self._dirty.discard(game_id)
                         continue

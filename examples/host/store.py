@@ -38,6 +38,12 @@ class Table:
     game_over: bool = False
     previous_tokens: tuple[str, ...] = ()
 
+    @property
+    def bots_only(self) -> bool:
+        """Whether bots play every seat: no person sits at the table to deal its next
+        hand, so the host deals it (:class:`~examples.host.bots.Bots`)."""
+        return all(seat in self.bots for seat in range(self.players))
+
 
 class Store(Protocol):
     """The host's storage. ``commit`` is the compare-and-set that stops replays and forks:

@@ -135,10 +135,15 @@ class Tables:
         return await self._apply(table, hint.move.text, seat, table.host_token)
 
     async def next_deal(self, game_id: str, seat: int, token: str, seq: int) -> Table:
-        """Deal the next hand once one is over (any seated player may ask). The answer's
+        """Deal the next hand once one is over (any seated player may ask; at a table of
+        bots alone the host asks itself, :meth:`deal_next`)."""
+        table = await self._seat_table(game_id, seat, token, seq)
+        return await self.deal_next(table)
+
+    async def deal_next(self, table: Table) -> Table:
+        """Deal the next hand of ``table`` as stored, with the host token. The answer's
         credentials are stored in the same compare-and-set: after a key rotation they are
         the only ones that outlive the old key."""
-        table = await self._seat_table(game_id, seat, token, seq)
         # mid-hand or after the game the service refuses it (HAND_NOT_OVER, GAME_OVER)
         dealt = await self.client.next_deal(table.snapshot, expected_seq=table.seq,
                                             expected_game_id=table.game_id, view_seat=-1,

@@ -64,10 +64,12 @@ class Host:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def create(self, variant: str, players: int, bots: dict[int, str]) -> dict[str, Any]:
+    def create(self, variant: str, players: int, bots: dict[int, str],
+               options: dict[str, Any] | None = None) -> dict[str, Any]:
         answer = httpx.post(f"{self.base}/api/tables", timeout=20,
                             json={"variant": variant, "players": players,
-                                  "bots": {str(s): lvl for s, lvl in bots.items()}})
+                                  "bots": {str(s): lvl for s, lvl in bots.items()},
+                                  "options": options or {}})
         assert answer.status_code == 201, answer.text
         created: dict[str, Any] = answer.json()
         return created

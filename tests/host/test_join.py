@@ -65,7 +65,7 @@ def test_the_host_forgets_a_table_when_its_seats_leave(rules: Running, tmp_path:
     db = tmp_path / "tables.db"
     with hosting(db, rules.grpc_target) as host:
         players = host.app.state.players
-        host.create("classic", 2, {0: "greedy", 1: "greedy"})
+        host.create("classic", 2, {0: "greedy", 1: "greedy"}, {"target_score": 1})
         created = host.create("classic", 2, {1: "greedy"})
         player = Player(host, created["seats"][0]["link"])
         player.wait(lambda s: s["type"] == "state")

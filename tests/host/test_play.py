@@ -142,14 +142,16 @@ def test_two_players_and_two_bots_finish_a_hand(rules: Running, tmp_path: Path) 
 def test_a_bot_refused_for_load_plays_again(rules: Running, tmp_path: Path,
                                             retry_after: float | None, finishes: bool) -> None:
     """Two bots whose first two SuggestMove calls are refused for load: they wait the
-    RetryInfo's delay and finish the hand. A RESOURCE_EXHAUSTED without RetryInfo (a limit
-    that no wait lifts) stops the table's bot after one call, as any other refusal."""
+    RetryInfo's delay and finish the game (of 1 point: a hand, or a few the host deals).
+    A RESOURCE_EXHAUSTED without RetryInfo (a limit that no wait lifts) stops the table's
+    bot after one call, as any other refusal."""
     async def run() -> tuple[Table, int]:
         store = SqliteStore(tmp_path / "tables.db")
         client = BusyAtFirst(AsyncCanastaClient(rules.grpc_target), 2, retry_after)
         tables = Tables(store, lambda: client)  # type: ignore[arg-type,return-value]
         bots = Bots(tables)
-        table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"})
+        table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"},
+                                    {"target_score": "1"})
         bots.wake(table.game_id)
         await bots.idle()
         final = await tables.get(table.game_id)
@@ -158,11 +160,42 @@ def test_a_bot_refused_for_load_plays_again(rules: Running, tmp_path: Path,
         return final, client.suggested
 
     final, suggested = asyncio.run(run())
-    assert final.hand_over is finishes
-    if finishes:
-        assert final.seq > 10 and suggested == final.seq + 2  # each move, and the two refused
+    assert final.hand_over is finishes and final.game_over is finishes
+    if finishes:  # each move, and the two refused
+        assert final.seq > 10 and suggested == len(MOVE_LINE.findall(final.record)) + 2
     else:
         assert final.seq == 0 and suggested == 1
+
+
+def test_a_table_of_bots_plays_to_the_end_of_the_game(rules: Running, tmp_path: Path) -> None:
+    """No person sits at a table of bots alone to deal its next hand: the host deals each
+    one itself until the game is over (a table with a person waits for one to deal it,
+    test_a_restart_mid_hand_resumes_it). Classic for two ends at 5000 points, more than a
+    hand scores: the game takes hands 0, 1 and on, and the record replays them exactly."""
+    async def run() -> Table:
+        store = SqliteStore(tmp_path / "tables.db")
+        client = AsyncCanastaClient(rules.grpc_target, timeout=20.0)
+        tables = Tables(store, lambda: client)
+        bots = Bots(tables)
+        tables.changed = lambda table: _wake(bots, table)
+        table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"})
+        await bots.idle()
+        final = await tables.get(table.game_id)
+        store.close()
+        await client.close()
+        return final
+
+    final = asyncio.run(run())
+    assert final.game_over and final.hand_over, final.record[-200:]
+    assert "\nhand 1\n" in final.record  # dealt by the host, no person asked
+    with CanastaClient(rules.grpc_target, timeout=20.0) as client:
+        replays_exactly(client, final)
+        scored = client.score_hand(final.snapshot, token=final.host_token)
+    assert max(s.cumulative for s in scored.sides) >= 5000
+
+
+async def _wake(bots: Bots, table: Table) -> None:
+    bots.wake(table.game_id)  # as the app does after every commit
 
 
 class SlowAtFirst:
@@ -191,13 +224,15 @@ class SlowAtFirst:
 
 def test_a_bot_whose_calls_time_out_plays_again(rules: Running, tmp_path: Path) -> None:
     """Two bots whose first two SuggestMove and first two ApplyMove calls time out: a
-    timeout is transient (every call is pure), so they wait and finish the hand."""
+    timeout is transient (every call is pure), so they wait and finish the game (of 1
+    point: a hand, or a few)."""
     async def run() -> tuple[Table, Counter[str]]:
         store = SqliteStore(tmp_path / "tables.db")
         client = SlowAtFirst(AsyncCanastaClient(rules.grpc_target), 2)
         tables = Tables(store, lambda: client)  # type: ignore[arg-type,return-value]
         bots = Bots(tables, retry_seconds=0.01)
-        table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"})
+        table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"},
+                                    {"target_score": "1"})
         bots.wake(table.game_id)
         await bots.idle()
         final = await tables.get(table.game_id)
@@ -206,7 +241,7 @@ def test_a_bot_whose_calls_time_out_plays_again(rules: Running, tmp_path: Path) 
         return final, client.timed_out
 
     final, timed_out = asyncio.run(run())
-    assert final.hand_over and final.seq > 10
+    assert final.game_over and final.seq > 10
     assert timed_out == {"suggest_move": 2, "apply_move": 2}
 
 
