@@ -77,6 +77,30 @@ def json_str(value: Any) -> str:
     return value
 
 
+def json_object(value: Any) -> dict[str, Any]:
+    """A JSON object, or ``TypeError`` (``dict`` would take a list of pairs)."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{value!r:.80} is not an object")
+    return value
+
+
+def option_text(value: Any) -> str:
+    """A table option's value as the rules service reads it: text (docs/api.md; ListVariants
+    gives each option's type). A string as it is, a boolean ``true`` or ``false``, an
+    integer in decimal, a float only when integral (``1500.0`` is ``1500``); ``TypeError``
+    for anything else (``null``, a list, an object, ``2.5``), which ``str`` would have
+    written as ``None``, ``[1]`` or ``2.5`` (and a boolean as ``True``)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    raise TypeError(f"{value!r:.80} is not an option's value")
+
+
 class TooLarge(Exception):
     pass
 
@@ -146,16 +170,19 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
 
     async def create(request: Request) -> Response:
         try:
-            body = loads(await read_body(request))
-            bot_seats = {int(s): str(level) for s, level in dict(body.get("bots", {})).items()}
-            options = {str(k): str(v) for k, v in dict(body.get("options", {})).items()}
+            body = json_object(loads(await read_body(request)))
+            bot_seats = {int(s): json_str(level)
+                         for s, level in json_object(body.get("bots", {})).items()}
+            options = {name: option_text(value)
+                       for name, value in json_object(body.get("options", {})).items()}
             table = await tables.create(json_str(body["variant"]), json_int(body["players"]),
                                         bot_seats, options)
         except TooLarge:
             return refused("REQUEST_TOO_LARGE", f"a table's body is at most {MAX_BODY} bytes",
                            413)
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
-            return refused("BAD_REQUEST", "send {variant, players, bots: {seat: level}}")
+            return refused("BAD_REQUEST", "send {variant, players, bots: {seat: level},"
+                           " options: {name: value}}")
         except Refused as err:
             return refused(err.reason, err.message)
         except CanastaError as err:  # the request's fault, or the service's (away, busy)

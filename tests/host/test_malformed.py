@@ -9,6 +9,7 @@ import json
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -16,7 +17,7 @@ from canasta_client import AsyncCanastaClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.host.hosts import Host, Player, hosting
+from tests.host.hosts import Host, Player, hosting, stored
 from tests.service.servers import Running
 
 DEEP = "[" * 100_000 + "]" * 100_000  # past Python's recursion limit in json.loads
@@ -41,6 +42,15 @@ BODIES = {
     "players 2.5": '{"variant": "classic", "players": 2.5}',
     "players a string": '{"variant": "classic", "players": "2"}',
     "variant null": '{"variant": null, "players": 2}',
+    # an option's value is text, a boolean, an integer (str() wrote None, [1], 2.5, inf)
+    "option null": '{"variant": "classic", "players": 2, "options": {"target_score": null}}',
+    "option a list": '{"variant": "classic", "players": 2, "options": {"target_score": [1]}}',
+    "option an object": '{"variant": "classic", "players": 2, "options": {"p3_mode": {}}}',
+    "option 2.5": '{"variant": "classic", "players": 2, "options": {"target_score": 2.5}}',
+    "option 1e400": '{"variant": "classic", "players": 2, "options": {"target_score": 1e400}}',
+    # dict() took a list of pairs for an object
+    "options pairs": '{"variant": "classic", "players": 2, "options": [["target_score", "9"]]}',
+    "bots pairs": '{"variant": "classic", "players": 2, "bots": [["1", "greedy"]]}',
 }
 
 
@@ -85,6 +95,44 @@ def test_a_malformed_table_is_a_bad_request(seat: tuple[Host, str], body: str) -
                         headers={"Content-Type": "application/json"})
     assert answer.status_code == 400, answer.text
     assert answer.json()["reason"] == "BAD_REQUEST"
+
+
+class Recording:
+    """The host's client of the rules service, keeping the options of each Deal it sends."""
+
+    def __init__(self, target: str) -> None:
+        self.inner = AsyncCanastaClient(target, timeout=20.0)
+        self.options: list[dict[str, str]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def deal(self, *args: Any, **kwargs: Any) -> Any:
+        self.options.append(dict(kwargs["options"]))
+        return await self.inner.deal(*args, **kwargs)
+
+
+def test_a_tables_options_reach_the_service_as_text(rules: Running, tmp_path: Path) -> None:
+    """Options go to the rules service as the text it reads (docs/api.md): a JSON boolean
+    as true or false (str() wrote True), an integer in decimal, an integral float as an
+    integer (str() wrote 2.0, which the service refuses), a string as it is."""
+    made: list[Recording] = []
+
+    def connect() -> AsyncCanastaClient:
+        made.append(Recording(rules.grpc_target))
+        return made[-1]  # type: ignore[return-value]
+
+    db = tmp_path / "tables.db"
+    with hosting(db, rules.grpc_target, connect) as host:
+        sent = {"upcard_black_three_stops": True, "wilds_not_exceed_naturals": False,
+                "target_score": 1500, "p2_draw_count": 2.0, "p3_mode": "basic"}
+        created = host.create("classic", 2, {}, sent)
+        assert made[0].options == [{
+            "upcard_black_three_stops": "true", "wilds_not_exceed_naturals": "false",
+            "target_score": "1500", "p2_draw_count": "2", "p3_mode": "basic"}]
+        # the record names the options that differ from the defaults
+        record = stored(db, created["game_id"]).record
+        assert "\noptions: target_score=1500,upcard_black_three_stops=true\n" in record
 
 
 def test_a_huge_table_body_is_refused(seat: tuple[Host, str]) -> None:
