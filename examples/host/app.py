@@ -115,6 +115,13 @@ async def read_body(request: Request) -> bytes:
     return body
 
 
+async def close(ws: WebSocket, code: int, reason: str = "") -> None:
+    """Close ``ws`` with ``code``, unless its client is gone already (its close frame has no
+    one to reach, and Starlette's ``close`` would raise)."""
+    with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
+        await ws.close(code, reason)
+
+
 def refused(reason: str, message: str, status_code: int = 400) -> JSONResponse:
     return JSONResponse({"reason": reason, "message": message}, status_code)
 
@@ -219,9 +226,10 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             table = await tables.get(game_id)
             if not tables.is_seat(table, seat, token):
                 raise Refused("SEAT_NOT_ALLOWED", "that is not this seat's token")
-        except (TimeoutError, KeyError, TypeError, ValueError, Refused, WebSocketDisconnect,
-                WebSocketDisconnected):
-            await ws.close(4403)
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            return  # gone before its token was checked: nobody to close the socket for
+        except (TimeoutError, KeyError, TypeError, ValueError, Refused):
+            await close(ws, 4403)
             return
         players.join(game_id, seat, ws)
         bots.wake(game_id)  # a bot stopped by a refusal tries again: a stuck table recovers
@@ -236,7 +244,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass  # gone (a failed send marks the socket disconnected too)
         except CanastaError:  # no view to send (the rules service is away): reconnect later
-            await ws.close(1011)
+            await close(ws, 1011)
         finally:
             players.leave(game_id, seat, ws)
 
