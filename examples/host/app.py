@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -29,11 +30,13 @@ from .players import Players, status
 from .store import Store, Table
 from .tables import Refused, Tables, reason_of
 
+log = logging.getLogger("canasta.host.app")
 STATIC = Path(__file__).parent / "static"
 # the standalone web table's modules (card faces, reading listed moves), reused by seat.js
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 CSP = "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:"
 HELLO_SECONDS = 10.0
+INTERNAL = "the host failed; join again"  # the close reason of 1011: no internals
 MAX_BODY = 256 * 1024  # a table's body is a few hundred bytes
 
 
@@ -71,9 +74,14 @@ def json_int(value: Any) -> int:
 
 
 def json_str(value: Any) -> str:
-    """A JSON string, or ``TypeError`` (``str`` would write ``["draw"]`` or ``None``)."""
+    """A JSON string, or ``TypeError`` (``str`` would write ``["draw"]`` or ``None``); or
+    ``ValueError`` for a lone surrogate (JSON's ``"\\ud800"``), no character gRPC can send."""
     if not isinstance(value, str):
         raise TypeError(f"{value!r} is not a string")
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        raise ValueError(f"{value!r:.80} is not Unicode text") from None
     return value
 
 
@@ -223,12 +231,20 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         try:
             hello = await asyncio.wait_for(receive_json(ws), HELLO_SECONDS)
             token = json_str(hello["token"])
-            table = await tables.get(game_id)
-            if not tables.is_seat(table, seat, token):
-                raise Refused("SEAT_NOT_ALLOWED", "that is not this seat's token")
         except (WebSocketDisconnect, WebSocketDisconnected):
             return  # gone before its token was checked: nobody to close the socket for
-        except (TimeoutError, KeyError, TypeError, ValueError, Refused):
+        except (TimeoutError, KeyError, TypeError, ValueError):
+            await close(ws, 4403)  # no token, no seat
+            return
+        try:
+            seated = tables.is_seat(await tables.get(game_id), seat, token)
+        except Refused:  # no such table
+            seated = False
+        except Exception:  # the store failed (a database error): the token is unchecked,
+            failed(game_id, seat)  # so 1011, and the seat's page joins again (not 4403)
+            await close(ws, 1011, INTERNAL)
+            return
+        if not seated:
             await close(ws, 4403)
             return
         players.join(game_id, seat, ws)
@@ -245,23 +261,37 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             pass  # gone (a failed send marks the socket disconnected too)
         except CanastaError:  # no view to send (the rules service is away): reconnect later
             await close(ws, 1011)
+        except Exception:  # the store failed: whether a move landed is unknown, so the seat
+            failed(game_id, seat)  # joins again (its page does on 1011) and loads the table
+            await close(ws, 1011, INTERNAL)
         finally:
             players.leave(game_id, seat, ws)
+
+    def failed(game_id: str, seat: int) -> None:
+        """Log the error being handled (a store's, or a bug) for the operator; the seat is
+        told only the close code 1011 and :data:`INTERNAL`, never what failed."""
+        log.error("seat %d of table %.80r: the socket closes on an error", seat, game_id,
+                  exc_info=True)
 
     async def play(ws: WebSocket, game_id: str, seat: int, token: str, msg: Any) -> None:
         """One message of a seat: ``{"type": "move", "move": TEXT, "seq": N}`` or
         ``{"type": "next", "seq": N}``; a refusal is answered to that seat alone."""
         try:
             kind, seq = msg["type"], json_int(msg["seq"])
-            if kind == "move":
-                await tables.move(game_id, seat, token, json_str(msg["move"]), seq)
+            move = json_str(msg["move"]) if kind == "move" else None
+        except (KeyError, TypeError, ValueError, OverflowError):
+            await players.send(ws, {"type": "refused", "reason": "BAD_REQUEST",
+                                    "message": "send {type, seq[, move]}"})
+            return
+        # the message read: from here an error is the host's (a store's ValueError is no bad
+        # request), and what is not a refusal ends the socket (socket() logs it)
+        try:
+            if move is not None:
+                await tables.move(game_id, seat, token, move, seq)
             elif kind == "next":
                 await tables.next_deal(game_id, seat, token, seq)
             else:
                 raise Refused("BAD_REQUEST", f"unknown message type {kind!r:.80}")
-        except (KeyError, TypeError, ValueError, OverflowError):
-            await players.send(ws, {"type": "refused", "reason": "BAD_REQUEST",
-                                    "message": "send {type, seq[, move]}"})
         except Refused as err:
             await players.send(ws, {"type": "refused", "reason": err.reason,
                                     "message": err.message})

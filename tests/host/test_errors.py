@@ -1,19 +1,49 @@
-"""What fails around a seat's socket ends cleanly: a client gone before its hello ends
-its handler quietly, never with a handler's traceback ("Exception in ASGI
-application")."""
+"""What fails around a seat's socket ends cleanly: a client gone before its hello, or the
+store failing (a database error) while a seat joins or plays. The host logs the error and
+closes the socket with a code (1011, and no internals, for its own failure), never with a
+handler's traceback ("Exception in ASGI application") or a socket dropped without a close
+frame (1006)."""
 
 from __future__ import annotations
 
+import json
 import logging
+import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.host.hosts import Host, hosting
+from examples.host.store import SqliteStore, Table
+from tests.host.hosts import Host, Player, hosting
 from tests.service.servers import Running
+
+
+class Failing(SqliteStore):
+    """A store whose every ``load`` and ``commit`` raise ``error`` while :attr:`failing`
+    is set, as a database gone away does, or a corrupt row's JSON."""
+
+    def __init__(self, path: Path, error: Exception) -> None:
+        super().__init__(path)
+        self.error = error
+        self.failing = threading.Event()
+
+    def _check(self) -> None:
+        if self.failing.is_set():
+            raise self.error
+
+    async def load(self, game_id: str) -> Table | None:
+        self._check()
+        return await super().load(game_id)
+
+    async def commit(self, table: Table, expected_seq: int) -> bool:
+        self._check()
+        return await super().commit(table, expected_seq)
 
 
 class Records(logging.Handler):
@@ -51,6 +81,15 @@ def settled(host: Host) -> None:
         time.sleep(0.01)
 
 
+def closed_with(player: Player) -> int | None:
+    """The code the host closed ``player``'s socket with (``None``: no close frame)."""
+    with pytest.raises(ConnectionClosed):
+        while True:
+            player.drain(5.0)
+            player.ws.recv(timeout=5.0)
+    return player.ws.close_code
+
+
 def test_a_socket_closed_before_its_hello(rules: Running, tmp_path: Path) -> None:
     """A page closed before it sent its token (or a probe that only connects): the host has
     nobody to close the socket for, and its handler ends quietly."""
@@ -63,3 +102,47 @@ def test_a_socket_closed_before_its_hello(rules: Running, tmp_path: Path) -> Non
                     pass  # closed at once, no hello
             settled(host)
         assert logs.errors("uvicorn") == [] and logs.errors("canasta") == []
+
+
+ERRORS = {
+    "database gone": sqlite3.OperationalError("disk I/O error at /secret/tables.db"),
+    # a ValueError the store raises is the host's failure, no bad request of the seat
+    "corrupt row": json.JSONDecodeError("Expecting value in /secret/tables.db", "", 0),
+}
+
+
+@pytest.mark.parametrize("error", ERRORS.values(), ids=ERRORS)
+def test_a_store_error_closes_the_socket(rules: Running, tmp_path: Path,
+                                         error: Exception) -> None:
+    db = tmp_path / "tables.db"
+    store = Failing(db, error)
+    with hosting(db, rules.grpc_target, store=store) as host:
+        created = host.create("classic", 2, {})
+        game_id, link = created["game_id"], created["seats"][0]["link"]
+        player = Player(host, link)
+        player.wait(lambda s: s["type"] == "state")
+        with logged() as logs:
+            store.failing.set()
+            # a message the store fails under: its move may or may not have landed, so the
+            # socket closes 1011 and the seat's page joins again (and loads the table)
+            player.send(type="next", seq=player.state["seq"])
+            assert closed_with(player) == 1011
+            assert player.ws.close_reason == "the host failed; join again"  # and no more
+            # a seat joining while the store fails: its token is unchecked, so 1011, not
+            # 4403 (on which the seat's page would stop joining again)
+            joining = Player(host, link)
+            assert closed_with(joining) == 1011
+            settled(host)
+            store.failing.clear()
+        assert logs.errors("uvicorn") == []  # no traceback of a handler
+        errors = logs.errors("canasta.host.app")
+        assert len(errors) == 2 and all(game_id in e for e in errors), errors
+        for p in (player, joining):  # the seat is told nothing of what failed
+            assert all("secret" not in raw for raw in p.raw)
+        # the store back, the seat joins and plays as before
+        again = Player(host, link)
+        again.wait(lambda s: s["type"] == "state")
+        again.send(type="next", seq=again.state["seq"])
+        again.wait(lambda s: bool(again.refusals))
+        assert again.refusals[-1]["reason"] == "HAND_NOT_OVER"
+        again.close()

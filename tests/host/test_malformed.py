@@ -33,6 +33,7 @@ MESSAGES: dict[str, str | bytes] = {
     "seq true": '{"type": "move", "move": "x", "seq": true}',
     "move a list": '{"type": "move", "move": ["draw"], "seq": 0}',
     "move null": '{"type": "move", "move": null, "seq": 0}',
+    "move a lone surrogate": '{"type": "move", "move": "\\ud800", "seq": 0}',
 }
 
 BODIES = {
