@@ -31,7 +31,8 @@ class Bots:
     """Plays the bots' seats. :meth:`wake` after every change and when a seat joins; a
     table's task runs while its awaited seat is a bot and stops at the end of the hand (a
     player deals the next; at a table of bots alone the task deals it, and stops at the end
-    of the game), or on a refusal no wait lifts (the next wake tries again)."""
+    of the game), or on a refusal no wait lifts (the next wake tries again). The service
+    away or busy, or the store failing, is waited out."""
 
     def __init__(self, tables: Tables, retry_seconds: float = 0.5,
                  max_retry_seconds: float = 10.0) -> None:
@@ -63,20 +64,21 @@ class Bots:
         try:
             while game_id in self._dirty:
                 self._dirty.discard(game_id)
-                table = await self.tables.store.load(game_id)
-                step = None if table is None else self._step(table)
-                if table is None or step is None:
-                    continue
-                self._dirty.add(game_id)  # the host acts: look again after its move or deal
+                doing = "look"
                 try:
+                    table = await self.tables.store.load(game_id)
+                    step = None if table is None else self._step(table)
+                    if table is None or step is None:
+                        continue
+                    self._dirty.add(game_id)  # the host acts: look again after it
+                    doing = "next deal" if table.hand_over else "bot move"
                     await step(table)
                     backoff = self.retry_seconds
                 except Refused:
                     pass  # another move landed first: reload and go on
                 except CanastaError as err:
                     if not transient(err):
-                        log.error("%s refused on table %s: %s %s",
-                                  "next deal" if table.hand_over else "bot move", game_id,
+                        log.error("%s refused on table %s: %s %s", doing, game_id,
                                   err.reason, err.message)
                         self._dirty.discard(game_id)
                         continue
@@ -86,6 +88,15 @@ class Bots:
                     log.warning("rules service %s; table %s retries in %.1f s",
                                 reason_of(err), game_id, wait)
                     await asyncio.sleep(wait)
+                except Exception:
+                    # the store failed (a database away): wait and look again, as for the
+                    # service away; stopping would leave a table of bots alone, which no
+                    # seat wakes, stuck until a restart (the traceback once per streak)
+                    self._dirty.add(game_id)
+                    log.error("the store failed on table %s; it retries in %.1f s", game_id,
+                              backoff, exc_info=backoff == self.retry_seconds)
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, self.max_retry_seconds)
         finally:
             del self._tasks[game_id]
 

@@ -2,10 +2,11 @@
 store failing (a database error) while a seat joins or plays. The host logs the error and
 closes the socket with a code (1011, and no internals, for its own failure), never with a
 handler's traceback ("Exception in ASGI application") or a socket dropped without a close
-frame (1006)."""
+frame (1006). The bots wait a failing store out."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sqlite3
@@ -16,10 +17,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from canasta_client import AsyncCanastaClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from examples.host.bots import Bots
 from examples.host.store import SqliteStore, Table
+from examples.host.tables import Tables
 from tests.host.hosts import Host, Player, hosting
 from tests.service.servers import Running
 
@@ -32,8 +36,12 @@ class Failing(SqliteStore):
         super().__init__(path)
         self.error = error
         self.failing = threading.Event()
+        self.failures = 0  # the next calls that fail, besides
 
     def _check(self) -> None:
+        if self.failures > 0:
+            self.failures -= 1
+            raise self.error
         if self.failing.is_set():
             raise self.error
 
@@ -146,3 +154,33 @@ def test_a_store_error_closes_the_socket(rules: Running, tmp_path: Path,
         again.wait(lambda s: bool(again.refusals))
         assert again.refusals[-1]["reason"] == "HAND_NOT_OVER"
         again.close()
+
+
+def test_the_bots_wait_out_a_failing_store(rules: Running, tmp_path: Path) -> None:
+    """A table's bot task whose store fails logs it and looks again after a wait, as when
+    the rules service is away, and the game goes on once the store is back: never a task
+    ended by an exception nobody retrieves, and a table of bots alone (no seat to wake it)
+    never stuck until a restart."""
+    async def run() -> tuple[Table, BaseException | None]:
+        store = Failing(tmp_path / "tables.db", ERRORS["database gone"])
+        client = AsyncCanastaClient(rules.grpc_target, timeout=20.0)
+        tables = Tables(store, lambda: client)
+        bots = Bots(tables, retry_seconds=0.01)
+        table = await tables.create("classic", 2, {0: "greedy", 1: "greedy"},
+                                    {"target_score": "1"})
+        store.failures = 3  # the task's first three looks at the table
+        bots.wake(table.game_id)
+        task = bots._tasks[table.game_id]
+        await asyncio.wait([task])
+        await bots.idle()
+        store.failures = 0  # all spent unless the task stopped at the first
+        final = await tables.get(table.game_id)
+        store.close()
+        await client.close()
+        return final, task.exception()
+
+    with logged() as logs:
+        final, error = asyncio.run(run())
+    assert error is None and final.game_over and final.seq > 10
+    errors = logs.errors("canasta.host.bots")
+    assert len(errors) == 3 and all(final.game_id in e for e in errors), errors
