@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +136,23 @@ def refused(reason: str, message: str, status_code: int = 400) -> JSONResponse:
 
 STATUS = {"NOT_FOUND": 404, "SEAT_NOT_ALLOWED": 403, "SNAPSHOT_STALE": 409}
 
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def guarded(endpoint: Endpoint) -> Endpoint:
+    """``endpoint``, its unforeseen errors (the store failing: a database away) logged and
+    answered as a 500 refusal like every other, ``INTERNAL`` with nothing of the error,
+    never Starlette's plain-text page (which the index page cannot read)."""
+    async def run(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except Exception:
+            log.error("%s %s: the host failed", request.method, request.url.path,
+                      exc_info=True)
+            return refused("INTERNAL", "the host failed; try again", 500)
+
+    return run
+
 
 def page(name: str) -> Response:
     return FileResponse(STATIC / name, headers={"Content-Security-Policy": CSP,
@@ -175,6 +192,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
     async def seat_page(request: Request) -> Response:
         return page("seat.html")
 
+    @guarded
     async def variants(request: Request) -> Response:
         try:
             answer = await tables.client.list_variants()
@@ -183,6 +201,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         return JSONResponse([{"id": v.id, "name": v.name, "min_players": v.min_players,
                               "max_players": v.max_players} for v in answer.variants])
 
+    @guarded
     async def create(request: Request) -> Response:
         try:
             body = json_object(loads(await read_body(request)))
@@ -205,12 +224,14 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
                            400 if err.code == grpc.StatusCode.INVALID_ARGUMENT else 502)
         return JSONResponse({**status(table), "seats": join_links(table)}, 201)
 
+    @guarded
     async def table_status(request: Request) -> Response:
         try:
             return JSONResponse(status(await tables.get(request.path_params["game_id"])))
         except Refused as err:
             return refused(err.reason, err.message, 404)
 
+    @guarded
     async def record(request: Request) -> Response:
         try:
             text = await tables.seat_record(request.path_params["game_id"],

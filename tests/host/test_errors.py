@@ -2,7 +2,7 @@
 store failing (a database error) while a seat joins or plays. The host logs the error and
 closes the socket with a code (1011, and no internals, for its own failure), never with a
 handler's traceback ("Exception in ASGI application") or a socket dropped without a close
-frame (1006). The bots wait a failing store out."""
+frame (1006); an HTTP route answers a 500 refusal. The bots wait a failing store out."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 from canasta_client import AsyncCanastaClient
 from websockets.exceptions import ConnectionClosed
@@ -44,6 +45,10 @@ class Failing(SqliteStore):
             raise self.error
         if self.failing.is_set():
             raise self.error
+
+    async def create(self, table: Table) -> None:
+        self._check()
+        await super().create(table)
 
     async def load(self, game_id: str) -> Table | None:
         self._check()
@@ -154,6 +159,32 @@ def test_a_store_error_closes_the_socket(rules: Running, tmp_path: Path,
         again.wait(lambda s: bool(again.refusals))
         assert again.refusals[-1]["reason"] == "HAND_NOT_OVER"
         again.close()
+
+
+def test_a_store_error_is_a_500_refusal(rules: Running, tmp_path: Path) -> None:
+    """An HTTP route the store fails under answers a 500 refusal naming ``INTERNAL`` in
+    JSON, as every other refusal (the index page reads its reason), the error logged and
+    nothing of it sent: never Starlette's plain-text page and a handler's traceback."""
+    db = tmp_path / "tables.db"
+    store = Failing(db, ERRORS["database gone"])
+    with hosting(db, rules.grpc_target, store=store) as host:
+        created = host.create("classic", 2, {})
+        game_id, token = created["game_id"], created["seats"][0]["link"].partition("#")[2]
+        with logged() as logs:
+            store.failing.set()
+            answers = [
+                httpx.post(f"{host.base}/api/tables", timeout=20,
+                           json={"variant": "classic", "players": 2}),
+                httpx.get(f"{host.base}/api/tables/{game_id}", timeout=20),
+                httpx.get(f"{host.base}/api/tables/{game_id}/record", params={"seat": 0},
+                          headers={"Authorization": f"Bearer {token}"}, timeout=20)]
+            store.failing.clear()
+        for answer in answers:
+            assert answer.status_code == 500, answer.text
+            assert answer.json()["reason"] == "INTERNAL" and "secret" not in answer.text
+        assert logs.errors("uvicorn") == []
+        assert len(logs.errors("canasta.host.app")) == 3
+        assert host.status(game_id)["seq"] == 0  # the store back, the host answers again
 
 
 def test_the_bots_wait_out_a_failing_store(rules: Running, tmp_path: Path) -> None:
