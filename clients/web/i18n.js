@@ -167,6 +167,8 @@ export const TEXT = {
     unreachable: "The server cannot be reached.",
     failed: (status) => `The server answered with an error (HTTP ${status}).`,
     notYourView: (seats) => `The server's answer holds the views of seats ${seats}, not yours alone: it is not shown.`,
+    // a refusal shown before a change of language that the server no longer words the same
+    refused: "The server refused the request.",
     // what a move would do (buttons)
     act: {
       draw: "Draw from the stock",
@@ -344,6 +346,7 @@ export const TEXT = {
     unreachable: "Сервер недоступен.",
     failed: (status) => `Сервер ответил ошибкой (HTTP ${status}).`,
     notYourView: (seats) => `В ответе сервера виды мест ${seats}, а не только вашего: он не показан.`,
+    refused: "Сервер отклонил запрос.",
     act: {
       draw: "Взять из колоды",
       takeWith: (cards) => `Взять сброс: ${cards}`,

@@ -64,11 +64,24 @@ function chooseLanguage() {
   return browser.find((l) => LANGUAGES.includes(l)) ?? "en";
 }
 
+// An error the page shows keeps what words it, so that a change of language writes it
+// again: the page's own sentence by its words (`say`), the service's refusal by its call.
+class PageError extends Error {
+  constructor(say) {
+    super(say(words()));
+    this.say = say; // (the page's words) => its sentence
+  }
+}
+
 class ApiError extends Error {
-  constructor(reason, message, status) {
+  constructor(reason, message, status, { say = null, call = null } = {}) {
     super(message);
     this.reason = reason;
     this.status = status;
+    // how the error is worded again: the page's own sentence, `say(words)`, for an answer
+    // that is not the service's; else the refused call, { path, body, token }, asked again
+    this.say = say;
+    this.call = call;
   }
 }
 
@@ -80,7 +93,7 @@ class ApiError extends Error {
 const RETRIES = 3;
 const MAX_RETRY_WAIT_S = 10;
 
-async function api(path, body, token = "") {
+async function api(path, body, token = "", retries = RETRIES) {
   const headers = { "accept-language": lang };
   if (token) headers.authorization = `Bearer ${token}`;
   for (let tries = 0; ; tries++) {
@@ -92,21 +105,40 @@ async function api(path, body, token = "") {
         body: JSON.stringify(body),
       });
     } catch (err) {
-      throw new ApiError("UNAVAILABLE", words().unreachable, 0); // (the browser's reason is in English)
+      // (the browser's reason is in English)
+      throw new ApiError("UNAVAILABLE", words().unreachable, 0, { say: (w) => w.unreachable });
     }
     const data = await resp.json().catch(() => ({}));
     if (resp.ok) return data;
     const wait = retryAfter(resp);
-    if (wait !== null && tries < RETRIES) {
+    if (wait !== null && tries < retries) {
       await sleep(wait * 1000);
       continue;
     }
     const error = data.error ?? {};
     const info = (error.details ?? []).find((d) => String(d["@type"]).endsWith("ErrorInfo"));
+    const reason = info?.reason ?? error.status ?? "HTTP_" + resp.status;
+    if (error.message) throw new ApiError(reason, error.message, resp.status, { call: { path, body, token } });
     // an answer that is not the service's (a proxy's 502 page) has no message: the page's own
-    throw new ApiError(info?.reason ?? error.status ?? "HTTP_" + resp.status,
-      error.message ?? words().failed(resp.status), resp.status);
+    const say = (w) => w.failed(resp.status);
+    throw new ApiError(reason, say(words()), resp.status, { say });
   }
+}
+
+// The words of an error shown, in the page's language now: the page's own sentence, or
+// the service's for the same call asked again in this language (every call is pure),
+// once; if the call is not refused the same way this time, the page's sentence for a
+// refusal (the reason code stays beside it).
+async function reworded(err) {
+  if (err.say) return err.say(words());
+  if (!err.call) return err.message;
+  const { path, body, token } = err.call;
+  try {
+    await api(path, body, token, 0);
+  } catch (again) {
+    if (again instanceof ApiError && again.reason === err.reason && again.call) return again.message;
+  }
+  return words().refused;
 }
 
 // The seconds a refusal of load asks the page to wait (Retry-After as delta-seconds, at
@@ -285,8 +317,12 @@ function setStatus(state, text) {
   node.textContent = text;
 }
 
+// The error shown (null: none); a change of language words it again (retellError).
+let shownError = null;
+
 function showError(err) {
   const node = $("error");
+  shownError = err;
   if (!err) {
     node.hidden = true;
     node.textContent = "";
@@ -300,6 +336,18 @@ function showError(err) {
   } else {
     node.textContent = err instanceof Error ? err.message : String(err); // no "Error: " before the page's sentence
   }
+}
+
+// The error shown, written again in the page's language (after a switch); dropped if
+// another error, or none, is shown by then, or the language changed again.
+async function retellError() {
+  const err = shownError;
+  if (!(err instanceof ApiError || err instanceof PageError)) return;
+  const asked = lang;
+  const message = await reworded(err);
+  if (shownError !== err || lang !== asked) return;
+  err.message = message;
+  showError(err);
 }
 
 // The words of the page's fixed parts (data-t: text, data-t-placeholder, data-t-aria-label).
@@ -735,7 +783,8 @@ function renderResult() {
 function take(answer) {
   const views = answer.views ?? [];
   if (views.length !== 1 || (views[0].seat ?? 0) !== game.you) {
-    throw new Error(words().notYourView(views.map((v) => v.seat ?? 0).join(", ")));
+    const seats = views.map((v) => v.seat ?? 0).join(", ");
+    throw new PageError((w) => w.notYourView(seats));
   }
   const before = game.view;
   game.snapshot = answer.snapshot;
@@ -979,7 +1028,14 @@ async function setLanguage(next) {
   } else {
     setStatus("idle", words().idle);
   }
-  await guarded(loadVariants);
+  // the error shown stays, in the new language (not cleared as a new action's would be)
+  const retold = retellError();
+  try {
+    await loadVariants();
+  } catch (err) {
+    showError(err);
+  }
+  await retold;
 }
 
 async function start() {

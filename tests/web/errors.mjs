@@ -6,9 +6,15 @@
 //   newgame  a game is on; "New game" for May I? with six players is refused by the service
 //            (BAD_PLAYER_COUNT): the game before is gone, and its table must not stay on
 //            the page with moves that no longer do anything
+//   refused  a move typed at your draw that the rules refuse (WRONG_PHASE): the service's
+//            own words
 // The sentence shown (the error's text but its reason code) must be the page's language
 // alone: no English in the Russian page (no "Error:" of a JavaScript exception, no
 // browser's "Failed to fetch", no "Bad Gateway" status line).
+//
+// A case "kind:lang>other" then presses the language switch for `other` with the error on
+// the page, and reads the error again once the page speaks `other`: it should still be
+// there, in `other`'s words, with the same reason.
 //
 //   node tests/web/errors.mjs BASE_URL CASE...
 //
@@ -39,8 +45,17 @@ try {
   });
   const page = context.pages()[0] ?? await context.newPage();
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  const read = () => page.$eval("#error", (el) => ({
+    sentence: [...el.childNodes].filter((n) => n.nodeName !== "CODE").map((n) => n.textContent).join("").trim(),
+    reason: el.dataset.reason ?? "",
+    shown: !el.hidden,
+    // the page under the error: the table shown, the status line's state
+    board: !document.querySelector("#board").hidden,
+    state: document.querySelector("#status").dataset.state,
+  }));
   for (const name of cases) {
-    const [kind, lang] = name.split(":");
+    const [kind, langs] = name.split(":");
+    const [lang, then] = langs.split(">");
     breaking = kind;
     await page.goto(`${base}/play?variant=classic&players=4&seed=5&bot=greedy&delay=0&lang=${lang}`);
     await page.waitForSelector("body[data-ready=true]");
@@ -50,17 +65,25 @@ try {
       await page.selectOption("#variant", "may_i");
       await page.fill("#players", "6");
       await page.click("#new-game");
+    } else if (kind === "refused") {
+      await page.click("#moves-panel summary");
+      await page.fill("#move-text", "discard " + await page.$eval("#hand .card", (c) => c.dataset.card));
+      await page.click("#play-text");
     } else if (kind !== "view") {
       await page.click("#hint");
     }
     await page.waitForSelector("#error:not([hidden])", { timeout: 30_000 });
-    shown[name] = await page.$eval("#error", (el) => ({
-      sentence: [...el.childNodes].filter((n) => n.nodeName !== "CODE").map((n) => n.textContent).join("").trim(),
-      reason: el.dataset.reason ?? "",
-      // the page under the error: the table shown, the status line's state
-      board: !document.querySelector("#board").hidden,
-      state: document.querySelector("#status").dataset.state,
-    }));
+    shown[name] = await read();
+    if (then) {
+      const before = shown[name].sentence;
+      await page.click(`button.lang[data-lang="${then}"]`);
+      // the page's words change at once; the error's, once worded again (the service's by
+      // the same call asked in the new language): a few seconds at most
+      await page.waitForFunction(([to, old]) => document.documentElement.lang === to
+        && document.querySelector("#error").textContent.trim() !== "" && !document.querySelector("#error").textContent.includes(old),
+      [then, before], { timeout: 5_000 }).catch(() => {});
+      shown[name] = { ...await read(), before, lang: await page.$eval("html", (el) => el.lang) };
+    }
   }
 } catch (err) {
   problems.push(`failed: ${err.message}`);

@@ -433,3 +433,32 @@ def test_the_pages_own_errors_are_sentences_in_its_language(server: Running) -> 
         if lang == "ru":
             words = re.sub(r"HTTP \d+", "", sentence)
             assert re.search("[а-яё]", words) and not re.search("[A-Za-z]", words), (case, got)
+
+
+# An error on the page when the language is switched (errors.mjs case "kind:lang>other"):
+# each is read again in the other language, and compared with the same error shown by a page
+# that spoke that language from the start. "refused" and "newgame" are the service's words.
+SWITCHED_ERRORS = {"refused": "WRONG_PHASE", "newgame": "BAD_PLAYER_COUNT", **PAGE_ERRORS}
+
+
+def test_an_error_shown_is_worded_again_when_the_language_changes(server: Running) -> None:
+    """The language switched (English <-> Russian) while an error is on the page: the error
+    stays, now in the new language's words, its reason code beside it as before. The
+    service's refusals are the service's own words in that language (the same call, pure,
+    asked again), the page's own errors its sentences; either reads as it would on a page
+    that spoke the new language all along."""
+    switched = [f"{kind}:{lang}>{other}" for kind in SWITCHED_ERRORS
+                for lang, other in (("en", "ru"), ("ru", "en"))]
+    direct = [f"{kind}:{lang}" for kind in SWITCHED_ERRORS for lang in ("en", "ru")]
+    result, done = _in_browser("errors.mjs", server.http_base, *direct, *switched, timeout=180)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in switched:
+        kind, langs = case.split(":")
+        lang, other = langs.split(">")
+        got, want = result["shown"][case], result["shown"][f"{kind}:{other}"]
+        assert got["lang"] == other and got["shown"], (case, got)
+        assert got["reason"] == want["reason"] == SWITCHED_ERRORS[kind], (case, got, want)
+        assert got["before"] == result["shown"][f"{kind}:{lang}"]["sentence"], (case, got)
+        assert got["sentence"] == want["sentence"] != got["before"], (case, got, want)
+        cyrillic = bool(re.search("[а-яё]", got["sentence"], re.I))
+        assert cyrillic == (other == "ru"), (case, got)
