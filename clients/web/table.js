@@ -1012,10 +1012,23 @@ async function loadVariants() {
   menu.replaceChildren(...variants.map((v) => el("option", { value: v.id,
     textContent: `${v.name} (${v.minPlayers}–${v.maxPlayers})` })));
   menu.value = chosen;
+  fitPlayers();
   for (const v of variants) {
     const target = (v.options ?? []).find((o) => /(^|\.)target(_score)?$/.test(o.name));
     if (target?.defaultValue) game.targets[v.id] = target.defaultValue;
   }
+}
+
+// The players field takes the chosen game's range of players (its entry in /v1/variants:
+// minPlayers, maxPlayers), and its number is brought into it: Samba is for four alone.
+function fitPlayers() {
+  const v = game.variantNames.find((x) => x.id === $("variant").value);
+  if (!v) return;
+  const field = $("players");
+  field.min = String(v.minPlayers);
+  field.max = String(v.maxPlayers);
+  const n = Math.round(Number(field.value || 4));
+  field.value = String(Number.isFinite(n) ? Math.min(v.maxPlayers, Math.max(v.minPlayers, n)) : v.minPlayers);
 }
 
 async function setLanguage(next) {
@@ -1057,11 +1070,8 @@ async function start() {
   for (const name of ["players", "bot", "seed"]) {
     if (params.has(name)) $(name).value = params.get(name);
   }
-  $("variant").addEventListener("change", () => {
-    const v = game.variantNames.find((x) => x.id === $("variant").value);
-    const n = Number($("players").value);
-    if (v && (n < v.minPlayers || n > v.maxPlayers)) $("players").value = v.minPlayers <= 4 && v.maxPlayers >= 4 ? 4 : v.minPlayers;
-  });
+  $("variant").addEventListener("change", fitPlayers);
+  $("players").addEventListener("change", fitPlayers);
   await guarded(loadVariants);
   document.body.dataset.ready = "true";
   if (params.get("autostart") === "1") newGame();

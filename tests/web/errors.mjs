@@ -3,9 +3,10 @@
 //   view     the deal's answer carries a second seat's view (the page refuses to show it)
 //   502      the hint is answered 502 by something before the service (an HTML body)
 //   offline  the hint's request never reaches the server
-//   newgame  a game is on; "New game" for May I? with six players is refused by the service
-//            (BAD_PLAYER_COUNT): the game before is gone, and its table must not stay on
-//            the page with moves that no longer do anything
+//   newgame  a game is on; "New game" for May I? is asked with six players (the request is
+//            changed: the page's field keeps to May I?'s three to five) and refused by the
+//            service (BAD_PLAYER_COUNT): the game before is gone, and its table must not
+//            stay on the page with moves that no longer do anything
 //   refused  a move typed at your draw that the rules refuse (WRONG_PHASE): the service's
 //            own words
 // The sentence shown (the error's text but its reason code) must be the page's language
@@ -29,6 +30,11 @@ let breaking = "";
 const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
 try {
   await context.route("**/v1/deal", async (route) => {
+    const asked = JSON.parse(route.request().postData() ?? "{}");
+    if (breaking === "newgame" && asked.variant === "may_i") {
+      await route.continue({ postData: JSON.stringify({ ...asked, players: 6 }) });
+      return;
+    }
     const response = await route.fetch();
     const dealt = await response.json();
     if (breaking === "view") dealt.views.push({ ...dealt.views[0], seat: 1 });
@@ -63,7 +69,6 @@ try {
     if (kind !== "view") await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
     if (kind === "newgame") {
       await page.selectOption("#variant", "may_i");
-      await page.fill("#players", "6");
       await page.click("#new-game");
     } else if (kind === "refused") {
       await page.click("#moves-panel summary");

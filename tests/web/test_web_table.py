@@ -462,3 +462,26 @@ def test_an_error_shown_is_worded_again_when_the_language_changes(server: Runnin
         assert got["sentence"] == want["sentence"] != got["before"], (case, got, want)
         cyrillic = bool(re.search("[а-яё]", got["sentence"], re.I))
         assert cyrillic == (other == "ru"), (case, got)
+
+
+def test_the_players_field_keeps_to_the_games_range(server: Running) -> None:
+    """The players field's min and max are the chosen game's (GET /v1/variants: minPlayers,
+    maxPlayers; Samba and Bolivia are for four alone, May I? for three to five), and its
+    number is brought into that range: when the game is chosen, when a number out of it is
+    typed, and when the page opens with one (?variant=samba&players=6). Stepping up stops at
+    the game's maximum, and a May I? game typed with nine players is dealt for five."""
+    with httpx.Client(base_url=server.http_base) as http:
+        ranges = {v["id"]: (v["minPlayers"], v["maxPlayers"])
+                  for v in http.get("/v1/variants").json()["variants"]}
+    result, done = _in_browser("players_field.mjs", server.http_base)
+    assert result["problems"] == [] and done.returncode == 0, result
+    assert set(result["games"]) == set(ranges), result["games"]
+    for game, (low, high) in ranges.items():
+        seen = result["games"][game]
+        bounds = {"min": str(low), "max": str(high)}
+        assert seen["chosen"] == {**bounds, "value": str(high)}, (game, seen)  # 99 before
+        assert seen["few"] == {**bounds, "value": str(low)}, (game, seen)  # 1 typed
+        assert seen["stepped"] == {**bounds, "value": str(high)}, (game, seen)
+    assert result["samba6"] == {"min": "4", "max": "4", "value": "4"}, result
+    assert result["mayI9"] == {"min": "3", "max": "5", "value": "5", "error": ""}, result
+    assert result["deals"] == [5], result
