@@ -381,10 +381,14 @@ function render() {
   const w = words();
   if (game.handOver) {
     setStatus(game.gameOver ? "game-over" : "hand-over", game.gameOver ? w.gameOver : w.handOver);
+  } else if (yourTurn() && v.phase === "permission") {
+    setStatus("your-turn", w.partnerAsks(nameOf(v.turnSeat)));
   } else if (yourTurn()) {
     // May I?'s draw takes the card just discarded, never the whole pile
     const phase = v.phase === "draw" && !canastaGame() ? "draw_may_i" : v.phase;
     setStatus("your-turn", w.phase[phase] ?? w.phase.other);
+  } else if (v.phase === "permission" && v.turnSeat === game.you) {
+    setStatus("bots", w.answeringYou(nameOf(v.awaited)));
   } else {
     setStatus("bots", w.thinking(nameOf(v.awaited >= 0 ? v.awaited : v.turnSeat)));
   }
@@ -633,6 +637,8 @@ function renderRules(v) {
   } else if (v.phase === "permission") {
     lines.push(r.permission);
   } else {
+    // your partner's answer binds the rest of your turn
+    if (v.asked && v.answer) lines.push(v.answer === "yes" ? r.saidYes : r.saidNo);
     if (v.phase === "draw") lines.push(canastaGame() ? r.draw(drawCount()) : r.drawMayI(drawCount()));
     if (v.phase === "draw_exhausted") lines.push(r.exhausted);
     if ((v.phase === "draw" || v.phase === "draw_exhausted") && canastaGame()) lines.push(...pileLines(v, side));

@@ -148,11 +148,14 @@ check(() => {
     ["дама пик", "дама червей", "дама бубен", "дама треф"]);
 });
 
-// the rules line that tells of the undo button names it as the button reads, in both languages
+// the rules lines that tell of the undo and ask buttons name them as the buttons read, in
+// both languages
 check(() => {
   for (const lang of ["en", "ru"]) {
-    const button = TEXT[lang].act.undo;
-    assert.ok(TEXT[lang].rules.undo.includes(button), `${lang}: ${TEXT[lang].rules.undo} / ${button}`);
+    for (const key of ["undo", "ask"]) {
+      const button = TEXT[lang].act[key];
+      assert.ok(TEXT[lang].rules[key].includes(button), `${lang}: ${TEXT[lang].rules[key]} / ${button}`);
+    }
   }
 });
 

@@ -485,3 +485,76 @@ def test_the_players_field_keeps_to_the_games_range(server: Running) -> None:
     assert result["samba6"] == {"min": "4", "max": "4", "value": "4"}, result
     assert result["mayI9"] == {"min": "3", "max": "5", "value": "5", "error": ""}, result
     assert result["deals"] == [5], result
+
+
+# "May I go out?" (ask_partner.mjs, case "lang:width"): the words of each step, as a person
+# reads them; the partner is North
+ASK_WORDS = {
+    "en": {
+        "ask": "Ask partner: may I go out?",
+        "waiting": "North is answering your question “May I go out?”…",
+        "asked": "You asked your partner: “May I go out?”",
+        "answered": "North answered no",
+        "said_no": "Your partner said no: you may not go out this turn.",
+        "question": "Your partner North asks: “May I go out?”",
+        "partner_asked": "North asked their partner: “May I go out?”",
+        "buttons": ["Yes, you may go out", "No, you may not go out"],
+        "permission": "Your partner asks whether they may go out. Yes obliges them to go out "
+                      "this turn if they can; no forbids going out this turn.",
+        "you_answered": {"yes": "You answered yes", "no": "You answered no"},
+    },
+    "ru": {
+        "ask": "Спросить партнёра: можно выйти?",
+        "waiting": "Север отвечает на ваш вопрос «Можно выйти?»…",
+        "asked": "Вы спросили партнёра: «Можно выйти?»",
+        "answered": "Север ответил «нет»",
+        "said_no": "Партнёр ответил «нет»: в этот ход выходить нельзя.",
+        "question": "Ваш партнёр Север спрашивает: «Можно выйти?»",
+        "partner_asked": "Север спросил партнёра: «Можно выйти?»",
+        "buttons": ["Да, выходите", "Нет, не выходите"],
+        "permission": "Партнёр спрашивает, можно ли ему выйти. «Да» обязывает его выйти в этот "
+                      "ход, если он может; «нет» запрещает выход в этот ход.",
+        "you_answered": {"yes": "Вы ответили «да»", "no": "Вы ответили «нет»"},
+    },
+}
+
+
+def test_asking_the_partner_may_i_go_out_both_ways(server: Running) -> None:
+    """Classic Canasta for four, in English on a desktop and in Russian on a phone. You ask
+    your partner "may I go out?" (a click; the keyboard on the phone): the rules line names
+    the button as it reads, the status says your partner is answering your question, then the
+    answer is logged and the rules say what it binds for the rest of your turn. Your partner
+    (a random bot) asks you: the status names them and the question, the rules say what each
+    answer means, the two buttons say yes and no in words, and pressing one sends that answer."""
+    cases = ["en:1280", "ru:375"]
+    result, done = _in_browser("ask_partner.mjs", server.http_base, str(ARTIFACTS / "web"), *cases,
+                               timeout=180)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in cases:
+        lang, width = case.split(":")
+        words, got = ASK_WORDS[lang], result["cases"][case]
+        # your question
+        draw = got["draw"]
+        ask = next(a for a in draw["actions"] if a["move"] == "ask")
+        assert ask["text"] == ask["label"] == words["ask"] and not ask["disabled"], (case, ask)
+        assert [line for line in draw["rules"] if words["ask"] in line], (case, draw["rules"])
+        waiting = got["waiting"]
+        assert waiting["status"] == words["waiting"] and waiting["actions"] == [], (case, waiting)
+        assert waiting["log"][0] == words["asked"], (case, waiting)
+        answered = got["answered"]
+        assert answered["state"] == "your-turn" and answered["error"] == "", (case, answered)
+        assert answered["log"][:2] == [words["answered"], words["asked"]], (case, answered)
+        assert answered["rules"][0] == words["said_no"], (case, answered)
+        assert "ask" not in [a["move"] for a in answered["actions"]], (case, answered)
+        # your partner's question
+        question = got["question"]
+        assert question["status"] == words["question"], (case, question)
+        assert question["log"][0] == words["partner_asked"], (case, question)
+        assert question["rules"] == [words["permission"]], (case, question)
+        buttons = [(a["move"], a["text"], a["label"]) for a in question["actions"]]
+        assert buttons == [("yes", words["buttons"][0], words["buttons"][0]),
+                           ("no", words["buttons"][1], words["buttons"][1])], (case, buttons)
+        answer = "no" if int(width) < 600 else "yes"
+        after = got["after"]
+        assert after["sent"][0] == answer and after["error"] == "", (case, after)
+        assert words["you_answered"][answer] in after["log"], (case, after)
