@@ -558,3 +558,15 @@ def test_asking_the_partner_may_i_go_out_both_ways(server: Running) -> None:
         after = got["after"]
         assert after["sent"][0] == answer and after["error"] == "", (case, after)
         assert words["you_answered"][answer] in after["log"], (case, after)
+
+
+def test_every_card_of_a_meld_shows_its_whole_rank(server: Running) -> None:
+    """A meld is a fan of cards, each over the one before: the part of each card left showing
+    holds its whole rank, so a meld of tens reads "10 10 10", not "1 1 1", and a joker "Jk",
+    on a desktop and a phone."""
+    widths = ["1280", "375"]
+    result, done = _in_browser("meld_fans.mjs", server.http_base, str(ARTIFACTS / "web"), *widths)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for width in widths:
+        got = result["widths"][width]
+        assert got["measured"] >= 20 and got["covered"] == [], (width, got)
