@@ -159,4 +159,12 @@ check(() => {
   }
 });
 
+// a card drawn unseen is "a card" in both languages, not "1 card" ("1 карту")
+check(() => {
+  assert.equal(TEXT.en.did.drew("West", false, 1, ""), "West drew a card");
+  assert.equal(TEXT.ru.did.drew("Запад", false, 1, ""), "Запад взял из колоды карту");
+  assert.equal(TEXT.ru.did.drew("Запад", false, 2, ""), "Запад взял из колоды 2 карты");
+  assert.equal(TEXT.ru.did.drew("Вы", true, 1, "5♣"), "Вы взяли из колоды 5♣");
+});
+
 console.log(`moves.js and i18n.js: ${checks} checks passed`);

@@ -233,6 +233,9 @@ DRAW_LINES = [
 # The status line at May I?'s draw: the card just discarded, not the pile
 MAY_I_STATUS = {"en": "Your turn: draw from the stock or take the card just discarded.",
                 "ru": "Ваш ход: возьмите карту из колоды или только что сброшенную карту."}
+# ... and at a Canasta game's, whose stock draw takes one card or two: no number of cards
+CANASTA_STATUS = {"en": "Your turn: draw from the stock or take the discard pile.",
+                  "ru": "Ваш ход: возьмите из колоды или весь сброс."}
 BLACK_THREE = {"en": "A black three on top blocks the pile: nobody may take it now.",
                "ru": "Чёрная тройка сверху закрывает сброс: сейчас его взять нельзя."}
 
@@ -242,7 +245,9 @@ def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
     Russian. A "+3S" case's deal is shown with a black three on a frozen pile: in May I?
     the panel still says only the contract, the buys and the draw (no pile there is
     frozen or blocked), and the status line above the table offers the card just discarded,
-    not the pile; in classic the black three blocks the pile."""
+    not the pile; in classic the black three blocks the pile. The status line of a Canasta
+    game's draw names no number of cards (classic for two and Samba draw two: not "возьмите
+    карту")."""
     with httpx.Client(base_url=server.http_base) as http:
         tables = {(v["id"], t["players"]): t["drawCount"]
                   for v in http.get("/v1/variants").json()["variants"] for t in v["tables"]}
@@ -257,6 +262,7 @@ def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
             assert result["statuses"][case] == MAY_I_STATUS[lang], (case, result["statuses"])
         else:
             assert lines[0] == line, (case, lines)
+            assert result["statuses"][case] == CANASTA_STATUS[lang], (case, result["statuses"])
             assert (BLACK_THREE[lang] in lines) == case.endswith("+3S"), (case, lines)
 
 
