@@ -41,7 +41,16 @@ lists them by their cards.
 
 errors.mjs breaks one answer at a time (a second seat's view, a proxy's 502, no network):
 the page's own error is a sentence in the page's language, with no English of the browser's
-or of JavaScript in the Russian page.
+or of JavaScript in the Russian page. With the language switched while an error is shown, the
+error stays, in the new language.
+
+players_field.mjs chooses every game with too many and too few players: the players field's
+min, max and number follow the game's range in GET /v1/variants.
+
+ask_partner.mjs asks your partner "may I go out?" and answers your partner's question (random
+bots ask) in classic Canasta for four, in English and Russian: the page's words at each step.
+
+meld_fans.mjs measures the fanned melds: each card shows its whole rank ("10", "Jk").
 
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
