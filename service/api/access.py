@@ -262,9 +262,11 @@ class Access:
 
     @staticmethod
     def position_recorder(role: Role) -> None:
-        """Who may send ExportRecord a record that starts from a position: the host. A
-        deal's record binds the secret seed (or the whole deck); a position typed by a
-        player could probe where the hidden cards lie, one guess per call.
+        """Who may send ExportRecord a record that starts from a position, or deals a hand
+        from a deck: the host. A seeded deal's record binds the secret seed; a position or
+        a deck typed by a player could probe where the hidden cards lie, one guess per
+        call (a stacked game's seed is often the default 0, so the deck is all a guess
+        needs).
 
         :raises ServiceError: any other role.
         """
@@ -272,7 +274,7 @@ class Access:
             raise _required()
         if role.seat is not None:
             raise _denied(role.seat, "only the host may send a record that starts from a "
-                          "position")
+                          "position or deals from a deck")
 
     @staticmethod
     def adviser(role: Role, requested: int | None) -> int | None:

@@ -431,8 +431,9 @@ class Core:
                               "view_seat")
         if req.record.strip():
             record = parse(req.record)
-            if record.position:
-                # a made-up position would let a player test guesses of the hidden cards
+            if record.position or any(hand.deck is not None for hand in record.hands):
+                # a made-up position, or a deal from a made-up deck, would let a player
+                # test guesses of the hidden cards: whether the replay reaches the snapshot
                 self.access.position_recorder(role)
             # one replay, checked and written; it stops once the caller has gone
             text = write(record, viewer, ends_at=state,

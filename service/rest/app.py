@@ -158,7 +158,13 @@ def _refused(err: json_format.ParseError, body: bytes, msg: Message) -> ServiceE
     while cause.__cause__ is not None:
         cause = cause.__cause__
     if isinstance(cause, json_format.ParseError):
-        return invalid_request(_bad_field(text), text)
+        at = _bad_field(text)
+        # a string where an object belongs is read as its characters' field names
+        # ("move": "draw" -> no field "d" in move.d): the value to name is the string
+        found = jsonparse.misfit(body, msg)
+        if found is not None and at.startswith((f"{found[0]}.", f"{found[0]}[")):
+            return invalid_request(found[0], f"{found[0]} must be {found[1]}")
+        return invalid_request(at, text)
     if isinstance(cause, RecursionError):
         return invalid_request("body", "the body is nested too deeply")
     if isinstance(cause, json.JSONDecodeError):

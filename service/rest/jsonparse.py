@@ -87,7 +87,10 @@ def _base64(value: Any) -> bytes:
     """A bytes field's JSON value, decoded as json_format decodes it."""
     if type(value) is not str:
         raise _Slow
-    encoded = value.encode("utf-8")
+    try:
+        encoded = value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (JSON "\ud800") is no base64 text
+        raise _Slow from None
     padded = encoded + b"=" * (4 - len(encoded) % 4)
     try:  # the very decoding json_format uses (without '-' or '_', urlsafe is standard)
         if b"-" in encoded or b"_" in encoded:

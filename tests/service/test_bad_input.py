@@ -408,6 +408,11 @@ PYTHON_WORDS = re.compile(r"int\(\)|NoneType|object is not|bytes-like|unhashable
     ("/v1/apply-move", {"move": {"text": "draw"}, "expectedGameId": 5}, "expectedGameId",
      "expectedGameId must be a string"),
     ("/v1/apply-move", {"move": ["text"]}, "move", "move must be an object"),
+    # a string where an object belongs: json_format reads its characters as field names
+    # (no field "d" in move.d); the string is what is wrong
+    ("/v1/apply-move", {"move": "draw"}, "move", "move must be an object"),
+    ("/v1/apply-move", {"move": {"takePile": "9S 9C"}}, "move.takePile",
+     "move.takePile must be an object"),
     ("/v1/apply-move", {"move": {"meld": {"groups": [{"cards": ["9S", 7]}]}}},
      "move.meld.groups[0].cards[1]", "move.meld.groups[0].cards[1] must be a string"),
     ("/v1/apply-move", {"move": {"layOff": {"seat": 2**40, "meld": 0, "card": "9D"}}},
@@ -435,6 +440,21 @@ def test_a_value_of_the_wrong_type_is_named_with_its_type(
     failure = rest_failure(resp)
     assert (failure.reason, failure.fields) == ("REQUEST_INVALID", [field]), failure
     assert words in failure.message and not PYTHON_WORDS.search(failure.message), failure
+
+
+@pytest.mark.parametrize("path", ["/v1/legal-moves", "/v1/apply-move", "/v1/score-hand",
+                                  "/v1/view", "/v1/record:export", "/v1/suggest-move"])
+def test_a_lone_surrogate_in_a_snapshot_is_refused_on_its_field(path: str,
+                                                                http: httpx.Client) -> None:
+    """JSON may escape half of a UTF-16 pair ("\\ud800"), which no base64 text holds: a
+    4xx on the snapshot, never a 500 (it was one: the words for the refusal were sought by
+    encoding the string as UTF-8)."""
+    resp = http.post(path, content=b'{"snapshot": "\\ud800"}',
+                     headers={"content-type": "application/json"})
+    assert resp.status_code == 400, resp.text
+    failure = rest_failure(resp)
+    assert (failure.reason, failure.fields) == ("REQUEST_INVALID", ["snapshot"]), failure
+    assert "snapshot must be a base64 string" in failure.message
 
 
 @pytest.mark.parametrize(("body", "words"), [

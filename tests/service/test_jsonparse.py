@@ -251,6 +251,10 @@ def test_a_body_merges_into_a_filled_message_as_json_format_does(body: bytes) ->
     # a repeated field holds a list, even of a string's characters
     (api.DealRequest, b'{"deck": "AS"}', ("deck", "a list of strings")),
     (api.DealRequest, b'{"deck": ["AS", 7]}', ("deck[1]", "a string")),
+    # a lone surrogate is no base64 text (and no UTF-8: it must not raise)
+    (api.LegalMovesRequest, b'{"snapshot": "\\ud800"}', ("snapshot", "a base64 string")),
+    # a string where an object belongs
+    (api.ApplyMoveRequest, b'{"move": "draw"}', ("move", "an object")),
     (api.ApplyMoveRequest, b'{"expectedSeq": "1e3", "seat": 2.0}', None),
     (api.ApplyMoveRequest, b'{"expectedSeq": -1}',
      ("expectedSeq", "an integer from 0 to 18446744073709551615")),

@@ -10,6 +10,7 @@ spectator the public one. A record that does not reach the snapshot is refused.
 from __future__ import annotations
 
 import base64
+import random
 import re
 
 import httpx
@@ -17,6 +18,8 @@ import pytest
 
 from engine import records
 from engine.cards import CODES
+from engine.deck import ordered_deck
+from engine.game import rules_for
 from engine.notation import export_position
 from service.api.pb import api, api_grpc, game
 from tests.service.helpers import Failure, call_grpc, call_rest, ok
@@ -152,6 +155,38 @@ def test_only_the_host_sends_a_record_from_a_position(stub: api_grpc.CanastaEngi
     # a seat's record from the snapshot: its hand now, no position
     mine = _export(stub, snapshot, token=deal.seat_tokens[0])
     assert isinstance(mine, str) and "start:" not in mine and "view: 0" in mine
+
+
+def test_only_the_host_sends_a_record_dealt_from_a_deck(
+        stub: api_grpc.CanastaEngineStub) -> None:
+    """A deal from a deck typed by a player is a guess of where the hidden cards lie, as
+    a position is: were the record replayed, whether it reaches the snapshot would say if
+    the guess is right. A stacked game's seed is the default 0 unless the host set one,
+    so the deck is all such a guess needs. Only the host, who dealt the deck, may send
+    one; a seat or a spectator is refused whatever the deck, the right one included."""
+    deck = [CODES[c] for c in ordered_deck(rules_for("classic", 2))]
+    random.Random(3).shuffle(deck)
+    deal = ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2,
+                                                      deck=deck)))
+    dealer = deal.views[0].dealer
+
+    def dealt_from(cards: list[str]) -> str:  # the record docs/records.md has a host keep
+        return (f"canasta-record 1\nvariant: classic\nplayers: 2\noptions: -\nseed: 0\n"
+                f"dealer: {dealer}\n\nhand 0\ndeck: {' '.join(cards)}\n")
+
+    kept = dealt_from(deck)
+    whole = _export(stub, deal.snapshot, kept, token=deal.host_token)
+    assert isinstance(whole, str) and f"deck: {' '.join(deck)}" in whole
+    i = next(i for i in range(len(deck) - 2, 0, -1) if deck[i] != deck[-1])
+    guess = [*deck[:i], deck[-1], *deck[i + 1:-1], deck[i]]  # two stock cards swapped
+    for record in (kept, dealt_from(guess)):
+        got = _export(stub, deal.snapshot, record, token=deal.seat_tokens[0])
+        assert isinstance(got, Failure) and got.reason == "SEAT_NOT_ALLOWED", got
+        got = _export(stub, deal.snapshot, record)
+        assert isinstance(got, Failure) and got.reason == "CREDENTIAL_REQUIRED", got
+    # what a seat may send: an empty record, its own hand from the snapshot
+    mine = _export(stub, deal.snapshot, token=deal.seat_tokens[0])
+    assert isinstance(mine, str) and "deck:" not in mine and "view: 0" in mine
 
 
 def test_export_record_over_rest(stub: api_grpc.CanastaEngineStub, http: httpx.Client) -> None:
