@@ -1,14 +1,27 @@
-"""The documentation keeps up with the code: every reason code is in docs/errors.md."""
+"""The documentation keeps up with the code: every reason code is in docs/errors.md, and
+docs/api.md's examples and tables are the contract's (tests/apidoc.py reads them)."""
 
 from __future__ import annotations
 
+import base64
 import re
 from pathlib import Path
+from typing import Any
 
+import grpc
 import pytest
+from google.protobuf import json_format
+from google.protobuf.descriptor import MethodDescriptor
 
 from engine.errors import Reason
-from service.api.errors import _BAD_INPUT, REQUEST_VIOLATIONS, ServiceReason
+from engine.moves import parse_move
+from service.api import convert
+from service.api.errors import _BAD_INPUT, REQUEST_VIOLATIONS, Category, ServiceReason
+from service.api.pb import api, game
+from service.ops import metrics
+from service.rest import openapi
+from service.sealing.snapshot import FORMAT_VERSION, MAGIC
+from tests import apidoc
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -49,3 +62,151 @@ def test_every_reason_of_the_service_is_in_the_api_errors_table() -> None:
     missing = {r.value for r in ServiceReason} | {str(r) for r in _BAD_INPUT} | {
         r.value for r in REQUEST_VIOLATIONS}
     assert not missing - _api_errors_table(), f"add to docs/api.md: {missing - _api_errors_table()}"
+
+
+# --- docs/api.md against the contract (tests/service/test_api_md.py: against the service) ---
+
+SERVICE = api.DESCRIPTOR.services_by_name["CanastaEngine"]
+_ROUTES = {openapi.http_rule(m): m for m in SERVICE.methods}
+_BY_SECTION = {"ScoreHand": SERVICE.methods_by_name["ScoreHand"]}
+
+
+def _method_of(example: apidoc.Example) -> MethodDescriptor | None:
+    if example.path:
+        return _ROUTES[(example.verb, example.path)]
+    return _BY_SECTION.get(example.section)
+
+
+def test_api_md_examples_are_read() -> None:
+    """The reader finds what the document shows: Deal, LegalMoves, ApplyMove, SuggestMove
+    twice (each with its answer), ScoreHand's answer and an error body."""
+    calls = [(e.path, e.credential, e.answer is not None) for e in apidoc.examples() if e.path]
+    assert calls == [("/v1/deal", "", True), ("/v1/legal-moves", "seat 0's token", True),
+                     ("/v1/apply-move", "seat 0's token", True),
+                     ("/v1/suggest-move", "seat 0's token", True),
+                     ("/v1/suggest-move", "seat 0's token", True)]
+    assert [e.section for e in apidoc.examples() if not e.path] == ["ScoreHand", "Errors"]
+
+
+@pytest.mark.parametrize("example", apidoc.examples(),
+                         ids=lambda e: f"{e.section}:{e.path or 'answer'}")
+def test_api_md_examples_name_the_fields_of_their_messages(example: apidoc.Example) -> None:
+    """Every key an example request or answer shows is a field of its message, its value
+    of the JSON type the proto3 mapping gives it (64-bit integers as strings, enums by
+    name)."""
+    method = _method_of(example)
+    if method is None:  # the error body: google.rpc.Status, checked live
+        return
+    if example.request is not None:
+        assert not apidoc.unknown_fields(example.request, method.input_type)
+    if example.answer is not None:
+        assert not apidoc.unknown_fields(example.answer, method.output_type)
+
+
+def _values(node: Any, key: str) -> list[Any]:
+    """Every value of ``key`` anywhere in a JSON value."""
+    if isinstance(node, dict):
+        return [v for k, v in node.items() if k == key] + [
+            found for v in node.values() for found in _values(v, key)]
+    if isinstance(node, list):
+        return [found for item in node for found in _values(item, key)]
+    return []
+
+
+def test_api_md_snapshots_are_of_the_format_the_service_seals() -> None:
+    """A snapshot shown begins as every snapshot the service seals now does (its magic
+    and format version, ``Q1MC``), and a header shown has that ``formatVersion``."""
+    prefix = base64.b64encode(MAGIC + bytes((FORMAT_VERSION,)))[:4].decode()
+    shown = [v for e in apidoc.examples() for part in (e.request, e.answer)
+             for v in _values(part, "snapshot") if v != apidoc.MORE]
+    assert shown and all(v.startswith(prefix) for v in shown), (prefix, shown)
+    versions = [v for e in apidoc.examples() for v in _values(e.answer, "formatVersion")]
+    assert versions and set(versions) == {FORMAT_VERSION}
+
+
+def test_api_md_score_example_adds_up() -> None:
+    """``total = base + canastaBonus + goingOut + redThreePoints - inHand - penalties``, as
+    the document says below it."""
+    score = next(e.answer for e in apidoc.examples() if e.section == "ScoreHand")
+    assert score is not None
+    assert "total = base + canastaBonus + goingOut + redThreePoints - inHand - penalties" in (
+        apidoc.text())
+    for side in score["sides"]:
+        if side == apidoc.MORE:
+            continue
+        b = side["breakdown"]
+        assert side["total"] == (b["base"] + b["canastaBonus"] + b["goingOut"]
+                                 + b["redThreePoints"] - b["inHand"] - b["penalties"]), side
+
+
+def _move_rows() -> list[tuple[str, str, str]]:
+    """(arm, typed JSON, text) of each example in docs/api.md's table of moves."""
+    rows = []
+    for arm, typed, texts in apidoc.table(apidoc.text(), "| Typed arm | JSON | Text form |"):
+        jsons = re.findall(r"`(\{.*?\})`", typed)
+        words = re.findall(r"`([^`]+)`", texts)
+        if len(jsons) == 1 and words == ["yes", "no"]:  # {"yes": true} is `yes`
+            words = words[:1]
+        assert len(jsons) == len(words), (arm, jsons, words)
+        rows += [(arm.strip("`"), j, w) for j, w in zip(jsons, words, strict=True)]
+    return rows
+
+
+@pytest.mark.parametrize(("arm", "typed", "words"), _move_rows())
+def test_api_md_moves_table_pairs_each_typed_move_with_its_text(arm: str, typed: str,
+                                                                 words: str) -> None:
+    """Each typed move of the table is its arm, reads as the same move as its text form,
+    and answers write it with that text (the request the table shows is accepted with
+    both forms: they agree)."""
+    message = json_format.Parse(typed, game.Move())
+    assert message.WhichOneof("kind") == arm
+    move = convert.move_from_pb(message)
+    assert move == parse_move(words)
+    assert convert.move_json(move)["text"] == words
+    message.text = words
+    assert convert.move_from_pb(message) == move
+
+
+def test_api_md_rpc_table_is_the_service() -> None:
+    """Every RPC of canasta.v1.CanastaEngine, with the route its google.api.http rule
+    gives, and nothing else."""
+    rows = apidoc.table(apidoc.text(), "| RPC | REST | What it does |")
+    listed = {row[0].strip("`"): tuple(row[1].strip("`").split(" ", 1)) for row in rows}
+    assert listed == {m.name: openapi.http_rule(m) for m in SERVICE.methods}
+
+
+def test_api_md_errors_table_names_only_real_reasons() -> None:
+    """Every code in the last column of the table of errors is a reason the service or the
+    engine sends (the reverse, every reason there, is checked above)."""
+    real = {r.value for r in ServiceReason} | {r.value for r in Reason}
+    assert _api_errors_table() - real == set()
+
+
+def test_api_md_categories_are_the_service() -> None:
+    """The table of ``metadata.category`` lists exactly the service's categories, with the
+    gRPC code each of its reasons is sent with (service/api/errors.py)."""
+    rows = apidoc.table(apidoc.text(), "| `category` | What it means; what a client does |")
+    documented = {row[0].strip("`"): set(re.findall(r"`([A-Z_]+)`", row[2])) for row in rows}
+    assert set(documented) == {c.value for c in Category}
+    assert documented["rule"] == {"FAILED_PRECONDITION"}
+    for name, codes in documented.items():
+        assert codes <= {c.name for c in grpc.StatusCode}, (name, codes)
+
+
+def test_api_md_settings_are_the_service() -> None:
+    """Every ``CANASTA_*`` setting the document names is one the README's *Configuration*
+    lists (the settings the service reads)."""
+    readme = (DOCS.parent / "README.md").read_text()
+    configured = set(re.findall(r"^\| `(CANASTA_[A-Z0-9_]+)` \|", readme, flags=re.MULTILINE))
+    named = set(re.findall(r"\b(CANASTA_[A-Z0-9_]+)\b", apidoc.text()))
+    assert configured and named - configured == set()
+
+
+def test_api_md_metrics_are_the_service() -> None:
+    """Every metric the document lists is one the service exports."""
+    section = apidoc.text().split("## Health, readiness, metrics", 1)[1].split("\n## ", 1)[0]
+    named = {n for n in re.findall(r"`([a-z_]+)(?:\{[^}`]*\})?`", section)
+             if n.startswith(("grpc_server_", "http_", "canasta_"))}
+    exported = set(re.findall(r"^# TYPE (\S+) ", metrics.exposition().decode(), re.MULTILINE))
+    exported |= {n + "_total" for n in exported}  # a counter's TYPE line omits _total
+    assert len(named) > 10 and named - exported == set()

@@ -1,0 +1,187 @@
+"""docs/api.md against the live service, on both faces, as an integrator who reads only it.
+
+Each example call is sent as written (tests/apidoc.py reads them), with the credential it
+names and the snapshot of the document's own Deal in place of the ``Q1MC...`` it shows,
+over REST and over gRPC; the answer is the one shown: the same keys (all of them where
+the document leaves nothing out with ``...``), the same values but those of one game
+(snapshots, ids, credentials, the request id). An answer the document shows alone
+(ScoreHand's) has its keys and JSON types; the error body is what the request it
+describes (the host naming seat 2 when seat 0 is to move) is answered. The role table's
+refusal of a spectator is what a call without a credential gets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from google.protobuf import json_format
+from google.protobuf.message_factory import GetMessageClass
+
+from service.api.pb import api, api_grpc
+from service.rest import openapi
+from tests import apidoc
+from tests.service.helpers import Failure, call_grpc, rest_failure
+
+SERVICE = api.DESCRIPTOR.services_by_name["CanastaEngine"]
+ROUTES = {openapi.http_rule(m): m for m in SERVICE.methods}
+# Values that differ from one game (or server, or call) to the next: the document shows
+# placeholders of the right JSON type
+OF_ONE_GAME = frozenset({"snapshot", "gameId", "keyId", "hostToken", "seatTokens",
+                         "request_id"})
+CALLS = [e for e in apidoc.examples() if e.path and e.answer is not None]
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """The document's Deal, made for real: its answer and credentials."""
+
+    answer: dict[str, Any]
+    snapshot: str
+    host: str
+    seats: list[str]
+
+
+@pytest.fixture(scope="module")
+def dealt(http: httpx.Client) -> Dealt:
+    deal = next(e for e in CALLS if e.path == "/v1/deal")
+    answer = http.post(deal.path, json=deal.request).json()
+    return Dealt(answer, answer["snapshot"], answer["hostToken"], answer["seatTokens"])
+
+
+def _token(dealt: Dealt, credential: str) -> str | None:
+    """The credential an example names: "seat N's token", "host token" or none."""
+    if not credential:
+        return None
+    seat = re.fullmatch(r"seat (\d+)'s token", credential)
+    if seat:
+        return dealt.seats[int(seat[1])]
+    assert "host" in credential, credential
+    return dealt.host
+
+
+def differences(shown: Any, real: Any, at: str = "", values: bool = True) -> list[str]:
+    """Where a document's example is not the real answer: an object has the keys shown
+    (exactly those when nothing is left out with ``...``); a list holds the items shown
+    in that order (exactly those when nothing is left out); a value is the real one,
+    unless it is of one game (``OF_ONE_GAME``), a placeholder with ``...`` in it, or
+    ``values`` is off: then its JSON type is."""
+    where = at or "."
+    if isinstance(shown, dict):
+        if not isinstance(real, dict):
+            return [f"{where}: an object is shown, the answer has {real!r}"]
+        keys = set(shown) - {apidoc.MORE}
+        if apidoc.MORE in shown and not keys <= set(real):
+            return [f"{where}: keys {sorted(keys - set(real))} are not in the answer"]
+        if apidoc.MORE not in shown and keys != set(real):
+            return [f"{where}: keys {sorted(keys)} shown, the answer has {sorted(real)}"]
+        return [d for k in sorted(keys) for d in differences(
+            shown[k], real[k], f"{at}.{k}", values and k not in OF_ONE_GAME)]
+    if isinstance(shown, list):
+        if not isinstance(real, list):
+            return [f"{where}: a list is shown, the answer has {real!r}"]
+        items = [i for i in shown if i != apidoc.MORE]
+        if apidoc.MORE not in shown and len(items) != len(real):
+            return [f"{where}: {len(items)} items shown, the answer has {len(real)}"]
+        rest = iter(enumerate(real))  # each item is looked for after the one before it
+        for item in items:
+            if not any(not differences(item, candidate, f"{at}[{i}]", values)
+                       for i, candidate in rest):
+                return [f"{where}: {item!r} is not in the answer's list {real!r} (in order)"]
+        return []
+    placeholder = isinstance(shown, str) and apidoc.MORE in shown
+    if type(shown) is not type(real):
+        return [f"{where}: {shown!r} shown, the answer has {real!r}"]
+    if values and not placeholder and shown != real:
+        return [f"{where}: {shown!r} shown, the answer has {real!r}"]
+    return []
+
+
+def _sent(example: apidoc.Example, dealt: Dealt) -> dict[str, Any]:
+    """The example's request with the real snapshot in place of the one it shows."""
+    request = dict(example.request or {})
+    if "snapshot" in request:
+        request["snapshot"] = dealt.snapshot
+    return request
+
+
+@pytest.mark.parametrize("example", CALLS, ids=lambda e: f"{e.path}:{sorted(e.request or {})}")
+def test_each_example_call_is_answered_as_shown_over_rest(http: httpx.Client, dealt: Dealt,
+                                                          example: apidoc.Example) -> None:
+    token = _token(dealt, example.credential)
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    answer = http.request(example.verb, example.path, json=_sent(example, dealt),
+                          headers=headers)
+    assert answer.status_code == 200, answer.text
+    found = differences(example.answer, answer.json())
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("example", CALLS, ids=lambda e: f"{e.path}:{sorted(e.request or {})}")
+def test_each_example_call_is_answered_as_shown_over_grpc(stub: api_grpc.CanastaEngineStub,
+                                                          dealt: Dealt,
+                                                          example: apidoc.Example) -> None:
+    """The same call over gRPC, its answer in proto3 JSON as REST prints it."""
+    method = ROUTES[(example.verb, example.path)]
+    request = json_format.ParseDict(_sent(example, dealt), GetMessageClass(method.input_type)())
+    answer = call_grpc(stub, method.name, request,
+                       token=_token(dealt, example.credential))
+    assert not isinstance(answer, Failure), answer
+    printed = json_format.MessageToDict(answer, always_print_fields_with_no_presence=True)
+    found = differences(example.answer, printed)
+    assert not found, "\n".join(found)
+
+
+def test_the_score_example_has_the_answer_keys(http: httpx.Client, dealt: Dealt) -> None:
+    """ScoreHand's example (a finished hand of another game) has every key of a real
+    answer, each of its JSON type."""
+    shown = next(e.answer for e in apidoc.examples() if e.section == "ScoreHand")
+    real = http.post("/v1/score-hand", json={"snapshot": dealt.snapshot},
+                     headers={"authorization": f"Bearer {dealt.host}"})
+    assert real.status_code == 200, real.text
+    found = differences(shown, real.json(), values=False)
+    assert not found, "\n".join(found)
+
+
+def test_the_error_example_is_the_answer_to_what_it_describes(
+        http: httpx.Client, stub: api_grpc.CanastaEngineStub, dealt: Dealt) -> None:
+    """The AIP-193 body shown: the host naming seat 2 while seat 0 is to move, on REST;
+    the same code, reason, message and metadata keys on gRPC."""
+    shown = next(e.answer for e in apidoc.examples() if e.section == "Errors")
+    assert shown is not None
+    body = {"snapshot": dealt.snapshot, "move": {"text": "draw"}, "seat": 2}
+    real = http.post("/v1/apply-move", json=body,
+                     headers={"authorization": f"Bearer {dealt.host}"})
+    assert real.status_code == shown["error"]["code"], real.text
+    found = differences(shown, real.json())
+    assert not found, "\n".join(found)
+    request = json_format.ParseDict(body, api.ApplyMoveRequest())
+    failure = call_grpc(stub, "ApplyMove", request, token=dealt.host)
+    assert isinstance(failure, Failure)
+    info = shown["error"]["details"][0]
+    assert (failure.code, failure.reason, failure.message, failure.category) == (
+        shown["error"]["status"], info["reason"], shown["error"]["message"],
+        info["metadata"]["category"])
+
+
+@pytest.mark.parametrize("path", ["/v1/legal-moves", "/v1/apply-move", "/v1/suggest-move"])
+def test_a_spectator_may_not_act_as_the_role_table_says(http: httpx.Client, dealt: Dealt,
+                                                        path: str) -> None:
+    """*Credentials*: a call without a credential sees the public table (GetView) and may
+    not act, refused with the reason the table names, 401 with the Bearer challenge."""
+    rows = apidoc.table(apidoc.text(), "| Role | Credential | Gets |")
+    spectator = next(row for row in rows if row[0] == "spectator")
+    reason = re.findall(r"`([A-Z_]+)`", spectator[2])
+    assert len(reason) == 1, spectator
+    body: dict[str, Any] = {"snapshot": dealt.snapshot}
+    if path == "/v1/apply-move":
+        body["move"] = {"text": "draw"}
+    refused = http.post(path, json=body)
+    assert refused.status_code == 401 and refused.headers["www-authenticate"].startswith(
+        "Bearer")
+    assert rest_failure(refused).reason == reason[0]
+    views = http.post("/v1/view", json={"snapshot": dealt.snapshot}).json()["views"]
+    assert [(v["seat"], v["hand"], v["legalMoves"]) for v in views] == [(-1, [], [])]
