@@ -21,6 +21,24 @@ function codeName(code: Code): StatusCodeName {
   return Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase() as StatusCodeName;
 }
 
+/**
+ * The code of a failed call. A call that got no gRPC status (no `grpc-status` from a server)
+ * and that the caller neither cancelled nor timed out failed in transport: the connection
+ * was refused, reset or closed mid-call, or the peer speaks no gRPC (an HTTP/1.1 server, a
+ * port that answers garbage). That is UNAVAILABLE, as in the other SDKs and gRPC's status
+ * code rules, where Connect's Node transport says CANCELLED (a stream reset with CANCEL,
+ * which the caller never asked for), ABORTED (ECONNRESET: in this API ABORTED means a stale
+ * snapshot) or INTERNAL (Node's HTTP/2 protocol error).
+ */
+function callCode(ce: ConnectError, signal: AbortSignal | undefined): StatusCodeName {
+  const fromServer = ce.metadata.has("grpc-status");
+  const nodeError = typeof (ce.cause as { code?: unknown } | undefined)?.code === "string";
+  const transport = ce.code === Code.Canceled || ce.code === Code.Aborted ||
+    (ce.code === Code.Internal && nodeError);
+  if (!fromServer && transport && !signal?.aborted) return "UNAVAILABLE";
+  return codeName(ce.code);
+}
+
 function decodeBase64(text: string): Uint8Array {
   return new Uint8Array(Buffer.from(text, "base64"));
 }
@@ -42,7 +60,7 @@ export function createGrpcCanastaTransport(baseUrl: string, options: GrpcOptions
       } catch (err) {
         const ce = ConnectError.from(err);
         const raw = ce.metadata.get(STATUS_DETAILS);
-        return Promise.reject(errorFromStatusBytes(codeName(ce.code), ce.rawMessage,
+        return Promise.reject(errorFromStatusBytes(callCode(ce, call.signal), ce.rawMessage,
           raw ? decodeBase64(raw) : undefined, err));
       }
     },

@@ -219,3 +219,67 @@ describe("retries: a refusal for load sent again after its hint", () => {
     }
   });
 });
+
+describe("a gRPC call that got no status from a server: UNAVAILABLE, as in the other SDKs", () => {
+  /** A TCP server on a free port running `onSocket` per connection; its URL and a closer. */
+  async function tcp(onSocket: (socket: import("node:net").Socket) => void) {
+    const { createServer } = await import("node:net");
+    const sockets: import("node:net").Socket[] = [];
+    const server = createServer((s) => { sockets.push(s); s.on("error", () => {}); onSocket(s); });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: async () => {
+        for (const s of sockets) s.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+  const cases: [string, (s: import("node:net").Socket) => void][] = [
+    ["a port that closes each connection at once", (s) => s.destroy()],
+    ["a port that answers garbage", (s) => s.once("data", () => s.end("HELLO, not gRPC\r\n"))],
+    ["an HTTP/1.1 server", (s) => s.once("data", () =>
+      s.end("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 5\r\n\r\nhello"))],
+  ];
+  for (const [what, onSocket] of cases) {
+    it(what, async () => {
+      const peer = await tcp(onSocket);
+      try {
+        const err = await rejects(grpcClient(peer.url, { timeoutMs: 5000 }).listVariants());
+        assert.equal(err.code, "UNAVAILABLE", err.message);
+        assert.equal(err.reason, "");
+      } finally {
+        await peer.close();
+      }
+    });
+  }
+
+  it("a server that goes away mid-call", async () => {
+    const sessions: { destroy(): void }[] = [];
+    const server = createHttp2Server()
+      .on("session", (session) => { sessions.push(session); })
+      .on("stream", () => { setTimeout(() => { for (const s of sessions) s.destroy(); }, 50); });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = grpcClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        { timeoutMs: 5000 });
+      const err = await rejects(client.listVariants());
+      assert.equal(err.code, "UNAVAILABLE", err.message);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("keeps CANCELLED for a call its caller aborted", async () => {
+    const peer = await tcp(() => {}); // accepts, never answers
+    try {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      const err = await rejects(grpcClient(peer.url, { timeoutMs: 5000 })
+        .listVariants({ signal: controller.signal }));
+      assert.equal(err.code, "CANCELLED");
+    } finally {
+      await peer.close();
+    }
+  });
+});
