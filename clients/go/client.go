@@ -74,6 +74,8 @@ type options struct {
 type Option func(*options)
 
 // WithTimeout sets the deadline of calls whose context has none (default DefaultTimeout).
+// A d of 0 or less is a deadline already past: such a call fails at once with
+// DEADLINE_EXCEEDED, as in the other SDKs (it never means no deadline).
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
 // WithToken sets the credential sent with every call: a game's host token or one of its
@@ -158,9 +160,10 @@ func (c *Client) ctx(ctx context.Context, opts []CallOption) (context.Context, c
 		md.Set("authorization", "Bearer "+*o.token)
 		ctx = metadata.NewOutgoingContext(ctx, md)
 	}
-	if _, ok := ctx.Deadline(); ok || c.timeout <= 0 {
+	if _, ok := ctx.Deadline(); ok {
 		return ctx, func() {}
 	}
+	// a timeout of 0 or less is a deadline already past, as in the other SDKs: never none
 	return context.WithTimeout(ctx, c.timeout)
 }
 

@@ -569,3 +569,35 @@ func TestLegalMovesComeInPages(t *testing.T) {
 		t.Fatalf("a page of 3 after the first: %v", small.GetMoves())
 	}
 }
+
+func TestZeroOrNegativeTimeoutIsADeadlinePastNotNone(t *testing.T) {
+	// a server that holds every call unanswered: a client without a deadline would wait on
+	// it for ever, where Python, TypeScript and Java fail at once with DEADLINE_EXCEEDED
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	silent := grpc.NewServer(grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
+		<-stream.Context().Done()
+		return stream.Context().Err()
+	}))
+	go func() { _ = silent.Serve(lis) }()
+	defer silent.Stop()
+	for _, timeout := range []time.Duration{0, -time.Second} {
+		c, err := canasta.Dial(lis.Addr().String(), canasta.WithTimeout(timeout))
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := c.ListVariants(context.Background()); done <- err }()
+		select {
+		case err = <-done:
+			if cerr := asError(t, err); cerr.Code != codes.DeadlineExceeded || cerr.Reason != "DEADLINE_EXCEEDED" {
+				t.Fatalf("WithTimeout(%v): got %v", timeout, cerr)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("WithTimeout(%v): the call had no deadline (still waiting after 5s)", timeout)
+		}
+		_ = c.Close()
+	}
+}
