@@ -30,10 +30,12 @@ import io.grpc.Deadline;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -145,6 +147,7 @@ public final class CanastaClient implements AutoCloseable {
     Deadline deadline = Deadline.after(timeout.toNanos(), TimeUnit.NANOSECONDS);
     CanastaEngineGrpc.CanastaEngineBlockingStub s = stub.withDeadline(deadline);
     if (credential != null && !credential.isEmpty()) {
+      checkSendable(credential);
       Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + credential);
       s = s.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
@@ -157,6 +160,24 @@ public final class CanastaClient implements AutoCloseable {
         if (!waited(refusal, attempt, deadline)) {
           throw refusal;
         }
+      }
+    }
+  }
+
+  /**
+   * Refuses a token that cannot travel in a header (a control character such as a newline, or
+   * one outside ASCII), as Python's and Go's gRPC do (INTERNAL, before anything is sent):
+   * grpc-java would drop the header with a logged warning and send the call without a
+   * credential, a spectator's call. The token itself is not in the message.
+   */
+  private static void checkSendable(String credential) {
+    for (int i = 0; i < credential.length(); i++) {
+      char ch = credential.charAt(i);
+      if (ch < 0x20 || ch > 0x7e) {
+        String message = "the token cannot be sent: its character " + (i + 1) + " (U+"
+            + String.format("%04X", (int) ch) + ") is not printable ASCII";
+        throw new CanastaException(Status.Code.INTERNAL, message, "", "", new LinkedHashMap<>(),
+            new ArrayList<>(), null, null);
       }
     }
   }

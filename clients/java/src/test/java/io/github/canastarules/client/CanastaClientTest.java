@@ -504,6 +504,21 @@ class CanastaClientTest {
   }
 
   @Test
+  void aTokenThatCannotBeAHeaderIsRefusedNotDropped() {
+    // grpc-java drops a header value with a newline (logging a warning) and would send the
+    // call without a credential: a spectator's view, where Python and Go refuse the token
+    DealResponse deal = client.deal("classic", 4, 21);
+    ByteString snapshot = deal.getSnapshot();
+    for (String token : List.of(deal.getHostToken() + "\n", deal.getHostToken() + "\r\nx-a: b",
+        "t\u00f6ken")) {
+      assertRefused(Status.Code.INTERNAL, "", () -> client.withToken(token).view(snapshot));
+      assertRefused(Status.Code.INTERNAL, "", () -> client.view(snapshot, token));
+      CanastaException e = assertThrows(CanastaException.class, () -> client.legalMoves(snapshot, token));
+      assertFalse(e.getMessage().contains(deal.getHostToken()), "the message shows the token");
+    }
+  }
+
+  @Test
   void aCallsTokenWinsOverTheClients() {
     DealResponse deal = client.deal("classic", 4, 21);
     CanastaClient seat2 = client.withToken(deal.getSeatTokens(2));
