@@ -106,8 +106,29 @@ public class CanastaException extends RuntimeException {
     if (reason.isEmpty() && status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
       reason = "DEADLINE_EXCEEDED";
     }
-    return new CanastaException(status.getCode(), message, reason, domain, metadata, violations,
+    Status.Code code = status.getCode();
+    if (code == Status.Code.INTERNAL && details == null && isHttp2Failure(status.getCause())) {
+      code = Status.Code.UNAVAILABLE;
+    }
+    return new CanastaException(code, message, reason, domain, metadata, violations,
         retryAfter, e);
+  }
+
+  /**
+   * Whether a call failed in Netty's HTTP/2 codec, with no status from a server: the peer
+   * speaks no HTTP/2 (an HTTP/1.1 server, a port answering garbage). grpc-java says INTERNAL
+   * ("http2 exception"); Python's, Go's and TypeScript's gRPC, and gRPC's status code rules
+   * for a server that cannot be reached, say UNAVAILABLE, and so does this client.
+   */
+  private static boolean isHttp2Failure(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t.getClass().getName().endsWith(".Http2Exception")
+          || (t.getClass().getSuperclass() != null
+              && t.getClass().getSuperclass().getName().endsWith(".Http2Exception"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -253,6 +253,39 @@ class CanastaClientTest {
     }
   }
 
+  @Test
+  void aPeerThatSpeaksNoGrpcIsUnavailable() throws Exception {
+    // an HTTP/1.1 server and a port answering garbage: UNAVAILABLE, as in the other SDKs,
+    // not grpc-java's INTERNAL "http2 exception"
+    for (String answer : List.of(
+        "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 5\r\n\r\nhello",
+        "HELLO, not gRPC\r\n")) {
+      try (java.net.ServerSocket peer = new java.net.ServerSocket(0, 50,
+          java.net.InetAddress.getLoopbackAddress())) {
+        Thread serving = new Thread(() -> {
+          while (!peer.isClosed()) {
+            try (java.net.Socket s = peer.accept()) {
+              s.getInputStream().read(new byte[64]);
+              s.getOutputStream().write(answer.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+              s.getOutputStream().flush();
+              Thread.sleep(200);
+            } catch (IOException | InterruptedException ignored) {
+              // the test closed the socket
+            }
+          }
+        });
+        serving.setDaemon(true);
+        serving.start();
+        try (CanastaClient odd = CanastaClient.connect("127.0.0.1:" + peer.getLocalPort(),
+            Duration.ofSeconds(5))) {
+          CanastaException e = assertThrows(CanastaException.class, odd::listVariants);
+          assertEquals(Status.Code.UNAVAILABLE, e.getCode(), e.getMessage());
+          assertEquals("", e.getReason());
+        }
+      }
+    }
+  }
+
   // ---- the server's retry hint (google.rpc.RetryInfo), decoded without a server ----------
 
   /** A RESOURCE_EXHAUSTED TOO_MANY_CALLS refusal as the server sends it, with its details. */
