@@ -204,8 +204,10 @@ def too_many_calls(limit: int) -> ServiceError:
 
 def unavailable() -> ServiceError:
     """A call that arrived while the server is stopping: it never ran, so retrying it (on
-    another replica) is safe."""
-    return ServiceError(grpc.StatusCode.UNAVAILABLE, ServiceReason.UNAVAILABLE)
+    another replica) is safe, and its retry hint says so to every SDK, which retries only
+    on a hint (and to a gRPC retry policy, through the pushback trailer)."""
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, ServiceReason.UNAVAILABLE,
+                        retry_after_s=RETRY_AFTER_S)
 
 
 def from_engine(err: EngineError, field: str = "") -> ServiceError:

@@ -17,7 +17,9 @@ from typing import Any
 import grpc
 import httpx
 import pytest
+from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
 
 from service.api.pb import api, api_grpc
 from service.grpc import server as grpc_server
@@ -90,6 +92,17 @@ def _refusal(call: Any) -> tuple[str, str]:
     return failure.code, failure.reason
 
 
+def grpc_failure_retry_s(err: Any) -> int:
+    """The seconds of the RetryInfo in a gRPC failure's rich status (0: none)."""
+    status = rpc_status.from_call(err)
+    for detail in status.details if status else ():
+        if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            info = error_details_pb2.RetryInfo()
+            detail.Unpack(info)
+            return int(info.retry_delay.ToSeconds())
+    return 0
+
+
 def test_calls_that_have_not_started_get_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
     """While the server stops, a gRPC call that has not started is refused with UNAVAILABLE
     and the typed reason (retryable: it never ran), never CANCELLED, and the call in flight
@@ -120,6 +133,11 @@ def test_calls_that_have_not_started_get_unavailable(monkeypatch: pytest.MonkeyP
             time.sleep(0.01)
         late = [stub.Deal.future(request, timeout=30) for _ in range(5)]
         assert [_refusal(c) for c in late] == [("UNAVAILABLE", "UNAVAILABLE")] * 5
+        # with a retry hint, which every SDK needs to retry it (and a gRPC retry policy
+        # reads from the pushback trailer)
+        trailers = dict(late[0].trailing_metadata() or ())
+        assert trailers.get("grpc-retry-pushback-ms") == "1000", trailers
+        assert grpc_failure_retry_s(late[0].exception()) == 1
         release.set()  # the call in flight ends; only then does the server stop
         assert in_flight.result(timeout=30).header.seq == 0
         assert _refusal(queued) == ("UNAVAILABLE", "UNAVAILABLE")
