@@ -553,3 +553,23 @@ def test_a_seed_you_did_not_choose_is_never_shown() -> None:
     screen = out.getvalue()
     assert "2 players; you are seat 0, the bots play greedy." in screen
     assert "seed" not in screen and str(seed) not in screen
+
+
+@pytest.mark.parametrize("given", ["-5", str(2**64), "abc"])
+def test_a_seed_out_of_range_is_refused_by_the_parser(
+        given: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The API's seed is a uint64: a negative or too large ``--seed`` is a usage error
+    (exit 2, a sentence), not a ValueError traceback from the request's encoding."""
+    from canasta_terminal.table import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--seed", given, "--server", "127.0.0.1:1"], io.StringIO(), io.StringIO())
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "--seed" in err and "Traceback" not in err
+
+
+def test_the_largest_seed_deals() -> None:
+    from canasta_terminal.table import SEED_MAX, build_parser
+
+    assert build_parser().parse_args(["--seed", str(SEED_MAX)]).seed == SEED_MAX

@@ -421,6 +421,20 @@ class Table:
         return game.Move(text=typed(answer))
 
 
+SEED_MAX = 2**64 - 1  # a deal's and a bot's seed are uint64 (proto/canasta/v1)
+
+
+def seed(text: str) -> int:
+    """``--seed``: a whole number 0 to 2**64-1, the range of the API's seed."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{value} is not a seed: pick 0 to {SEED_MAX}")
+    return value
+
+
 def build_parser(prog: str = "canasta play") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="Play Canasta in the terminal: "
                                      "you against bots.")
@@ -429,7 +443,7 @@ def build_parser(prog: str = "canasta play") -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--bot", default="greedy", choices=LEVELS, help="the bots' level")
-    parser.add_argument("--seed", type=int, default=None,
+    parser.add_argument("--seed", type=seed, default=None,
                         help="deal seed (default: a random one, never shown: it decides every hand)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a rule option of the variant (repeatable)")
