@@ -573,3 +573,67 @@ def test_the_largest_seed_deals() -> None:
     from canasta_terminal.table import SEED_MAX, build_parser
 
     assert build_parser().parse_args(["--seed", str(SEED_MAX)]).seed == SEED_MAX
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port
+
+
+def test_a_server_that_is_not_running_is_named_in_a_sentence() -> None:
+    """``--server`` where nothing listens: the table says which server it cannot reach
+    and what to check, not gRPC's bare status and exit 2 of a refused deal."""
+    from canasta_terminal.table import main
+
+    target = f"127.0.0.1:{_closed_port()}"
+    out = io.StringIO()
+    assert main(["--server", target, "--seed", "1"], io.StringIO(), out) == 1
+    said = out.getvalue().splitlines()[-1]
+    assert said.startswith(f"error: the server at {target} cannot be reached, so the game "
+                           "cannot go on ("), said
+    assert said.endswith(f"is it running, and is {target} its gRPC address (not its HTTP one)?")
+
+
+class _GoneAfterDeal:
+    """A client whose server deals, then goes away (UNAVAILABLE, as gRPC says it)."""
+
+    def __init__(self, target: str, timeout: float) -> None:
+        from canasta.v1 import engine_service_pb2 as api
+
+        self.dealt = api.DealResponse(snapshot=b"s", host_token="h", seat_tokens=["a", "b"])
+
+    def __enter__(self) -> _GoneAfterDeal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def deal(self, *args: Any, **kwargs: Any) -> Any:
+        return self.dealt
+
+    def __getattr__(self, name: str) -> Any:
+        import grpc
+        from canasta_client import UnavailableError
+
+        def gone(*args: Any, **kwargs: Any) -> Any:
+            raise UnavailableError(grpc.StatusCode.UNAVAILABLE, "Stream removed (Socket closed)")
+
+        return gone
+
+
+def test_the_server_going_away_mid_game_is_said_in_a_sentence(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from canasta_terminal import table
+
+    monkeypatch.setattr(table, "CanastaClient", _GoneAfterDeal)
+    out = io.StringIO()
+    assert table.main(["--server", "127.0.0.1:18599", "--players", "2", "--seed", "1"],
+                      io.StringIO(), out) == 1
+    said = out.getvalue().splitlines()[-1]
+    assert said == ("error: the server at 127.0.0.1:18599 cannot be reached, so the game cannot"
+                    " go on (Stream removed (Socket closed)); is it running, and is "
+                    "127.0.0.1:18599 its gRPC address (not its HTTP one)?"), said

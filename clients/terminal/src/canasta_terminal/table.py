@@ -39,7 +39,7 @@ from typing import ParamSpec, TextIO, TypeVar
 
 from canasta.v1 import engine_service_pb2 as api
 from canasta.v1 import game_pb2 as game
-from canasta_client import CanastaClient, CanastaError
+from canasta_client import CanastaClient, CanastaError, DeadlineExceededError, UnavailableError
 
 from canasta_terminal.local import NoLocalServer, local_server
 
@@ -64,6 +64,23 @@ HELP = """commands:
 def reason(err: CanastaError) -> str:
     """The stable reason of a refusal (the status code when the server sent none)."""
     return err.reason or err.code.name
+
+
+def unreachable(err: CanastaError, target: str, local: bool) -> str | None:
+    """A sentence for a call that never got the server's answer (it is not running, it
+    went away, it is no gRPC server, it took too long), with gRPC's words in brackets;
+    ``None`` for an answer of the server (a refusal)."""
+    if isinstance(err, DeadlineExceededError):
+        return (f"the server at {target} did not answer within {TIMEOUT:g} s, so the game "
+                "cannot go on")
+    if not isinstance(err, UnavailableError):
+        return None
+    if local:
+        return (f"the table's local server ({target}) stopped answering, so the game cannot "
+                f"go on ({err.message})")
+    return (f"the server at {target} cannot be reached, so the game cannot go on "
+            f"({err.message}); is it running, and is {target} its gRPC address (not its "
+            "HTTP one)?")
 
 
 # --- card faces ---------------------------------------------------------------------------
@@ -320,6 +337,8 @@ class Table:
             dealt = self.call(self.client.deal, a.variant, a.players, seed=self.seed,
                               options=options, view_seat=self.you)
         except CanastaError as err:
+            if isinstance(err, (UnavailableError, DeadlineExceededError)):
+                raise  # no answer: main says so, naming the server
             self.say(f"cannot deal: {reason(err)}: {err.message}")
             return 2
         self.credentials(dealt)
@@ -461,6 +480,7 @@ def main(argv: Sequence[str] | None = None, inp: TextIO | None = None,
     if any("=" not in o for o in args.option):
         build_parser().error("--option takes NAME=VALUE")
     stream = out or sys.stdout
+    target = ""
     try:
         with server(args.server) as (target, how), \
                 CanastaClient(target, timeout=TIMEOUT) as client:
@@ -470,7 +490,9 @@ def main(argv: Sequence[str] | None = None, inp: TextIO | None = None,
         stream.write(f"error: {err}\nstart one (make run) and pass --server HOST:PORT\n")
         return 1
     except CanastaError as err:
-        stream.write(f"error: {reason(err)}: {err.message}\n")
+        said = unreachable(err, target, local=not args.server) or \
+            f"{reason(err)}: {err.message}"
+        stream.write(Style.of(stream).line(f"error: {said}") + "\n")
         return 1
     except KeyboardInterrupt:
         stream.write("\nbye\n")
