@@ -427,8 +427,12 @@ class Table:
             self.say(HELP.rstrip())
             return None
         if word == "hint":
-            hint = self.call(self.client.suggest_move, snapshot, "expert", self.bot_seed,
-                             token=self.mine)
+            try:
+                hint = self.call(self.client.suggest_move, snapshot, "expert", self.bot_seed,
+                                 token=self.mine)
+            except CanastaError as err:  # a hint is help, not a move: the game goes on
+                self.say(f"no hint: {reason(err)}: {err.message}")
+                return None
             self.say(f"hint: {self.style.text(hint.move.text)}")
             return None
         if word.isascii() and word.isdigit():
