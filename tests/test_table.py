@@ -673,3 +673,15 @@ def test_a_hint_the_server_cannot_give_leaves_the_game_going() -> None:
     screen = out.getvalue()
     assert "no hint: DEADLINE_EXCEEDED: Deadline Exceeded\n" in screen, screen
     assert "Hand over: " in screen
+
+
+def test_a_face_is_typed_in_any_case() -> None:
+    """The service reads "discard ac" as "discard AC"; the table read "discard a♣" as a
+    card code 'a♣' the service refused (BAD_CARD)."""
+    from canasta_terminal.table import typed
+
+    assert typed("discard a♣") == "discard AC"
+    assert typed("meld q♥ Q♦ k♠") == "meld QH QD KS"
+    assert typed("discard jk") == "discard JK" and typed("discard JK") == "discard JK"
+    assert typed("take 10♥ / j♦") == "take TH / JD"
+

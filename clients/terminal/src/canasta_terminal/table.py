@@ -153,9 +153,13 @@ class Style:
 PLAIN = Style()
 
 
+# the same, any case: "a♣" is A♣ as "ac" is AC (the service reads codes in any case)
+_TYPED = {f.upper(): code for f, code in _CODES.items()}
+
+
 def typed(answer: str) -> str:
     """A typed move with the faces in it turned back into card codes."""
-    return " ".join(_CODES.get(w, w) for w in answer.split())
+    return " ".join(_TYPED.get(w.upper(), w) for w in answer.split())
 
 
 # --- the May I? contract --------------------------------------------------------------------
