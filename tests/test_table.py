@@ -685,3 +685,11 @@ def test_a_face_is_typed_in_any_case() -> None:
     assert typed("discard jk") == "discard JK" and typed("discard JK") == "discard JK"
     assert typed("take 10♥ / j♦") == "take TH / JD"
 
+
+def test_a_pile_of_one_card_is_one_card() -> None:
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import Style, _event_text
+
+    one = game.Event(type=game.EVENT_TYPE_PILE_TAKEN, seat=1, cards=["6S"], count=1)
+    assert _event_text(one, 1, Style(symbols=True)) == "  you took the pile (1 card): 6♠"
+    assert _event_text(one, 0, Style(symbols=True)) == "  seat 1 took the pile (1 card)"

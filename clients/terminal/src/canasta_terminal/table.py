@@ -258,6 +258,10 @@ def render_score(score: api.ScoreHandResponse, you: int, variant: str) -> str:
     return "\n".join(lines)
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _event_text(e: game.Event, you: int, style: Style) -> str:
     """An event's line. The cards of a draw or a take are named for your seat only:
     the bots' answers are the host's, whose events carry the cards every seat drew
@@ -266,8 +270,8 @@ def _event_text(e: game.Event, you: int, style: Style) -> str:
         return f"  you drew {style.cards(e.cards)}"
     if e.type == game.EVENT_TYPE_PILE_TAKEN:
         if e.seat == you and e.cards:
-            return f"  you took the pile ({e.count} cards): {style.cards(e.cards)}"
-        return f"  seat {e.seat} took the pile ({e.count} cards)"
+            return f"  you took the pile ({_count(e.count, 'card')}): {style.cards(e.cards)}"
+        return f"  seat {e.seat} took the pile ({_count(e.count, 'card')})"
     if e.type == game.EVENT_TYPE_RED_THREES_LAID:
         return f"  seat {e.seat} laid red threes {style.cards(e.cards)}"
     return ""
