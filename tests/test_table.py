@@ -693,3 +693,19 @@ def test_a_pile_of_one_card_is_one_card() -> None:
     one = game.Event(type=game.EVENT_TYPE_PILE_TAKEN, seat=1, cards=["6S"], count=1)
     assert _event_text(one, 1, Style(symbols=True)) == "  you took the pile (1 card): 6♠"
     assert _event_text(one, 0, Style(symbols=True)) == "  seat 1 took the pile (1 card)"
+
+
+def test_the_winner_is_named_as_the_table_names_sides() -> None:
+    """The score names a side "seat 1" (one player) or "team 1" (partners): so does the
+    game's end, which said "side 1 wins", a name shown nowhere else."""
+    from canasta.v1 import engine_service_pb2 as api
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import render_score
+
+    solo = api.ScoreHandResponse(went_out=1, game_over=True, winner=1, sides=[
+        game.SideScore(team=0, seats=[0]), game.SideScore(team=1, seats=[1])])
+    assert render_score(solo, 0, "classic").endswith("\nGame over: seat 1 wins.")
+    teams = api.ScoreHandResponse(went_out=1, game_over=True, winner=1, sides=[
+        game.SideScore(team=0, seats=[0, 2]), game.SideScore(team=1, seats=[1, 3])])
+    assert render_score(teams, 0, "classic").endswith("\nGame over: team 1 wins.")
+    assert render_score(teams, 1, "classic").endswith("\nGame over: you win.")

@@ -254,7 +254,9 @@ def render_score(score: api.ScoreHandResponse, you: int, variant: str) -> str:
         else:
             side = next((s for s in score.sides if s.team == score.winner), None)
             won = side is not None and you in side.seats
-            lines.append(f"Game over: {'you win' if won else f'side {score.winner} wins'}.")
+            other = (f"seat {side.seats[0]}" if solo and side is not None and side.seats
+                     else f"team {score.winner}")  # as the table names sides above
+            lines.append(f"Game over: {'you win' if won else f'{other} wins'}.")
     return "\n".join(lines)
 
 
