@@ -14,14 +14,22 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.cards import IS_RED_THREE, RANK_CHARS, SUIT_CHARS, Card, parse_cards, rank_of_char
+from engine.cards import (
+    IS_RED_THREE,
+    RANK,
+    RANK_CHARS,
+    SUIT_CHARS,
+    Card,
+    parse_cards,
+    rank_of_char,
+)
 from engine.deck import composition
 from engine.errors import BadInput, Reason
 from engine.game import rules_for
 from engine.games import game_of
 from engine.mayi import notation as mayi_notation
 from engine.mayi.state import AnyState
-from engine.melds import SEQ_RANK, WILD_RANK, base_label, parse_label
+from engine.melds import SEQ_RANK, WILD_RANK, base_label, is_sequence, meld_rank, parse_label
 from engine.moves import AddToMeld, Meld, Merge, Move, parse_move
 from engine.notation_lines import (
     Reader,
@@ -54,6 +62,10 @@ from engine.transitions import apply_stage, make_meld
 from engine.variants import variant_module
 
 HEADER = "canasta-position 1"
+# the values of the turn's lines, as play writes them (docs/notation.md, *The lines*)
+ASKED = {"0": False, "1": True}
+ANSWERS = {"-": "", "yes": "yes", "no": "no"}
+DREW = {"-": "", "stock": "stock", "pile": "pile"}
 
 
 def _melds(melds: tuple[MeldPile, ...]) -> str:
@@ -142,11 +154,26 @@ def _parse_melds(rules: RuleSet, text: str) -> tuple[MeldPile, ...]:
         if not cards.strip():  # play never empties a meld, and '-' is no card
             raise BadInput(Reason.BAD_NOTATION, f"the meld {head.strip()!r} holds no card")
         meld = make_meld(rules, parse_label(label)[0], parse_cards(cards), int(owner))
-        if meld.rank >= WILD_RANK and base_label(meld) != label.strip().upper() or (
-                meld.rank == WILD_RANK and meld.naturals):
+        if base_label(meld) != label.strip().upper() or not _makes(rules, meld):
             raise BadInput(Reason.BAD_NOTATION, f"the cards do not make the meld {label!r}")
         melds.append(meld)
     return tuple(sorted(melds, key=lambda m: m.rank))  # stable: keeps a side's order
+
+
+def _makes(rules: RuleSet, meld: MeldPile) -> bool:
+    """Whether a meld's cards make a meld of its rank code, of a kind its game has: a
+    group's natural cards are all of its rank (``3``: black threes, CL-R3-1); a meld of
+    wild cards alone only where the game has them (BO-WILD-2); a sequence only where
+    suits run (SA-SEQ-1): naturals of one suit, consecutive, with no wild card."""
+    rank = meld.rank
+    if meld_rank(rules, meld.cards) != rank:  # the kind and rank its cards give
+        return False
+    if rank == WILD_RANK:
+        return rules.wild_melds
+    if rank >= SEQ_RANK:
+        return is_sequence(meld.cards)
+    wild = rules.wild
+    return all(wild[c] or (RANK[c] == rank and not IS_RED_THREE[c]) for c in meld.cards)
 
 
 def import_position(text: str) -> AnyState:
@@ -194,14 +221,16 @@ def _import(text: str) -> State:
     phase = named(r.get("phase", "draw"), CANASTA_PHASES, "phase")
     turn_seat = r.one("turn", str(order[0]))
     asked = r.get("asked", "0 - draw").split()
+    if len(asked) != 3:
+        raise BadInput(Reason.BAD_NOTATION, "line 'asked' needs 3 values")
     flags = r.flags("flags", 3) if len(r.get("flags", "0 0").split()) == 3 else (
         r.flags("flags", 2) + (False,))
     drew = r.get("drew", "-")
     created = r.get("created", "-")
     hands = tuple(tuple(sorted(cards[f"hand{s}"])) for s in range(n))
     turn = Turn(
-        seat=turn_seat, drew="" if drew == "-" else drew, asked=asked[0] == "1",
-        answer="" if asked[1] == "-" else asked[1],
+        seat=turn_seat, drew=named(drew, DREW, "drew"), asked=named(asked[0], ASKED, "asked"),
+        answer=named(asked[1], ANSWERS, "the answer"),
         asked_in=named(asked[2], ASK_PHASES, "asked in phase"),
         created=() if created == "-" else tuple(_read_code(c) for c in created.split()),
         laid_off_on_partner=flags[0], no_discard=flags[1], last_chance=flags[2],
@@ -221,6 +250,7 @@ def _import(text: str) -> State:
     )
     state = _staged(rules, r, state)
     _check(state)
+    _check_take(state)
     if "result" in r.fields:
         went_out, concealed = r.ints("result", 2)
         _check_result(state, went_out, concealed)
@@ -243,6 +273,23 @@ def _check_result(state: State, went_out: int, concealed: int) -> None:
     if concealed not in (0, 1) or (concealed and went_out < 0):
         raise BadInput(Reason.BAD_NOTATION,
                        "the result's concealed flag is 0, or 1 for a seat that went out")
+
+
+def _check_take(state: State) -> None:
+    """The turn's take as play leaves it: only taking the pile creates melds this turn,
+    lays off on a partner's meld or takes the last chance (``created`` and ``flags``,
+    CL-PILE-8), and each created rank names a meld of the taker's side, of a kind the
+    game has (no ``~S`` where suits do not run, no ``W`` where wild cards do not meld
+    alone)."""
+    t = state.turn
+    if (t.created or t.laid_off_on_partner or t.last_chance) and t.drew != "pile":
+        raise BadInput(Reason.BAD_NOTATION, "'created' and the take's flags come only with "
+                                            "'drew: pile': the take of the pile sets them")
+    ranks = {m.rank for m in state.melds[state.team_of(t.seat)]}
+    for rank in t.created:
+        if rank not in ranks:
+            raise BadInput(Reason.BAD_NOTATION, f"created: {_code(rank)} names no meld of "
+                                                f"seat {t.seat}'s side")
 
 
 def _check_phase(state: State) -> None:

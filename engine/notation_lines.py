@@ -18,7 +18,7 @@ from typing import TypeVar
 from mypy_extensions import mypyc_attr
 
 from engine.cards import CODES, Card, parse_cards
-from engine.errors import BadInput, EngineError, Reason
+from engine.errors import BadInput, BadMove, EngineError, Reason
 from engine.mayi.state import AnyState
 from engine.state import Phase
 
@@ -98,11 +98,12 @@ def options_of(text: str) -> dict[str, str]:
 
 def read_position(read: Callable[[str], _S], text: str) -> _S:
     """``read(text)``, every error of a malformed or inconsistent text a ``BAD_NOTATION``
-    (an option or variant error stays itself)."""
+    (an option or variant error stays itself; an unreadable card, meld label or staged
+    move is the position's error, not a move's)."""
     try:
         return read(text)
     except EngineError as err:
-        if isinstance(err, BadInput) and err.reason is not Reason.BAD_CARD:
+        if isinstance(err, BadInput) and not isinstance(err, BadMove):
             raise
         raise BadInput(Reason.BAD_NOTATION, f"bad position: {err.message}") from None
     # a name of its own: compiled, ``err`` holds only the EngineError of the clause above

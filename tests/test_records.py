@@ -28,6 +28,7 @@ from engine.legal import legal_moves
 from engine.mayi.moves import GoDown, LayOff
 from engine.mayi.state import AnyState
 from engine.moves import Discard, Draw, Move, Undo, parse_move
+from engine.notation import export_position, import_position
 from engine.state import Phase
 from service import cli
 from tests.conftest import examples
@@ -210,6 +211,7 @@ def test_an_interrupt_is_asked_every_64_moves_and_ends_the_replay() -> None:
         if state.phase in OVER:
             break
     moves = sum(len(h.moves) for h in record.hands)
+    assert records.INTERRUPT_EVERY == 64  # docs/records.md
     assert moves > 2 * records.INTERRUPT_EVERY
     asked: list[int] = []
     text = records.write(record)
@@ -341,6 +343,11 @@ def test_a_position_start_in_a_later_hand_keeps_its_hand_number() -> None:
     ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0: 1\n", "unknown header line 'hand 0'"),
     ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\n0 draw\ndeck: AS\n", "line 7: a hand's deck comes before its moves"),
     ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\ncolour: red\n", "line 6: unknown line 'colour' in a hand"),
+    # a start is a deal or a position, and 'start: position' comes with its '| ' lines
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nstart: elsewhere\nseed: 1\nhand 0\n",
+     "'start: position' comes with the position's '| ' lines, and only with them"),
+    ("canasta-record 1\nvariant: classic\nplayers: 4\nstart: position\nseed: 1\nhand 0\n",
+     "'start: position' comes with the position's '| ' lines, and only with them"),
     # any one result line scores the hand
     ("canasta-record 1\nvariant: classic\nplayers: 4\nseed: 1\nhand 0\ntotals: 0 0\n",
      "hand 0 (line 6): the record scores it, but it is not over after its moves"),
@@ -504,3 +511,90 @@ def test_a_record_without_a_dealer_is_written_with_the_replays() -> None:
     text = HEAD4 + "hand 0\n0 draw\n"
     for viewer in (None, 0, -1):
         assert "\ndealer: 3\n" in records.write(text, viewer), viewer
+
+
+def _finished_hand(seed: int = 3) -> tuple[records.Record, AnyState]:
+    """A two-handed classic hand played to its end by the greedy bot, with its record."""
+    state = new_game("classic", 2, seed=seed)
+    record = records.begin(state)
+    greedy = random.Random(seed)
+    while state.phase not in OVER:
+        done = play(state, greedy_move(state, greedy))
+        record, state = records.played(record, done.seat, done.move), done.state
+    return record, state
+
+
+def test_a_caller_that_knows_how_the_game_started_decides_its_records_start() -> None:
+    """``by_deal`` (the service's, read from a snapshot's sealed header) decides the start
+    without dealing again to compare: ``False`` records even a fresh deal by its position,
+    ``True`` by its seed and dealer."""
+    fresh = new_game("classic", 4, seed=5)
+    by_position = records.begin(fresh, by_deal=False)
+    assert by_position.seed is None and by_position.position
+    assert records.replay(records.write(by_position)) == fresh
+    by_seed = records.begin(fresh, by_deal=True)
+    assert (by_seed.seed, by_seed.dealer, by_seed.position) == (5, fresh.dealer, "")
+
+
+def test_a_position_no_deal_makes_is_recorded_from_its_position() -> None:
+    """A fresh-looking position (hand 0, no move yet) whose seed no deal takes (seeds are
+    unsigned, 0 to 2^64-1) or that a caller's deck did not deal starts its record from
+    the position, without the deck."""
+    text = ("canasta-position 1\nplayers: 4\nseed: -1\nred3_0: 3H 3D\nred3_1: 3H 3D\n"
+            "hand0: *11\nhand1: *11\nhand2: *11\nhand3: *11\nstock: *\n")
+    state = import_position(text)
+    rec = records.begin(state)
+    assert rec.position and rec.seed is None
+    assert records.replay(records.write(rec)) == state
+    assert records.parse(records.write(rec)).position == rec.position == export_position(state)
+    seeded = new_game("classic", 2, seed=3)
+    deck = list(seeded.stock[::-1]) + [c for h in seeded.hands for c in h] + list(seeded.pile)
+    mid = play(seeded, legal_moves(seeded)[0]).state
+    rec = records.begin(mid, deck=deck)
+    assert rec.position and rec.hands[0].deck is None
+    assert "deck:" not in records.write(rec)
+
+
+def test_an_empty_deck_is_a_callers_deck_not_the_seeded_shuffle() -> None:
+    """A next hand dealt from an empty deck is recorded with it, and its replay is
+    refused as NextDeal refuses it (BAD_DECK), naming the hand: not dealt by the seed."""
+    record, _ = _finished_hand()
+    record = records.dealt(record, [])
+    assert record.hands[-1].deck == ()
+    with pytest.raises(BadInput) as info:
+        records.write(record)
+    assert info.value.reason is Reason.BAD_DECK and info.value.message.startswith("hand 1: ")
+
+
+def test_a_refusal_names_no_line_for_a_move_that_was_not_read() -> None:
+    """A record kept by a host (``played``) has no lines: an illegal move or a wrong
+    result is named by its number and hand alone (CL-TURN-2)."""
+    rec = records.played(records.begin(new_game("classic", 4, seed=1)), 1, "draw")
+    with pytest.raises(RuleViolation) as info:
+        records.write(rec)
+    assert info.value.message.startswith("move 1 (hand 0: '1 draw'): ")
+    record, state = _finished_hand()
+    assert state.result is not None
+    points = tuple(s.total for s in state.result.sides)
+    wrong = (points[0] + 1, points[1])
+    hand = record.hands[0]
+    bad = records.Record(record.variant, record.players, record.options,
+                         (records.HandRecord(hand.number, hand.deck, hand.moves, wrong),),
+                         record.seed, record.dealer)
+    with pytest.raises(BadInput) as err:
+        records.replay(bad)
+    assert err.value.message.startswith(f"hand 0: the record says points {wrong[0]} {wrong[1]},")
+
+
+def test_a_result_names_its_first_line_and_may_leave_lines_out() -> None:
+    """A hand that is not over refuses a result naming the first of its lines; a finished
+    hand's result may give its points or its totals alone, each checked."""
+    with pytest.raises(BadInput) as info:
+        records.replay(HEAD4 + "hand 0\npoints: 1 2\ntotals: 3 4\n")
+    assert info.value.message.startswith("hand 0 (line 6): the record scores it, but it is "
+                                         "not over")
+    record, state = _finished_hand()
+    text = records.write(record)
+    for line in ("points", "totals"):
+        alone = re.sub(rf"\n{line}: [^\n]*", "", text)
+        assert f"\n{line}:" not in alone and records.replay(alone) == state
