@@ -49,30 +49,30 @@ class Bots:
         if game_id not in self._tasks:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id))
 
-    def _step(self, table: Table) -> Step | None:
-        """What the host does at ``table`` now: the awaited bot's move; once a hand is over
-        at a table of bots alone, the next deal; else nothing (a person's turn, a person
-        deals the next hand, the game is over)."""
+    def _step(self, table: Table) -> tuple[str, Step] | None:
+        """What the host does at ``table`` now, named for the log: the awaited bot's move;
+        once a hand is over at a table of bots alone, the next deal; else nothing (a
+        person's turn, a person deals the next hand, the game is over)."""
         if table.game_over:
             return None
         if table.hand_over:
-            return self.tables.deal_next if table.bots_only else None
-        return self.tables.bot_move if table.awaited in table.bots else None
+            return ("next deal", self.tables.deal_next) if table.bots_only else None
+        return ("bot move", self.tables.bot_move) if table.awaited in table.bots else None
 
     async def _run(self, game_id: str) -> None:
         backoff = self.retry_seconds
         try:
             while game_id in self._dirty:
                 self._dirty.discard(game_id)
-                doing = "look"
+                doing = ""
                 try:
                     table = await self.tables.store.load(game_id)
                     step = None if table is None else self._step(table)
                     if table is None or step is None:
                         continue
                     self._dirty.add(game_id)  # the host acts: look again after it
-                    doing = "next deal" if table.hand_over else "bot move"
-                    await step(table)
+                    doing, act = step
+                    await act(table)
                     backoff = self.retry_seconds
                 except Refused:
                     pass  # another move landed first: reload and go on
