@@ -173,8 +173,12 @@ class Reader:
     def one(self, key: str, default: str | None = None) -> int:
         return self.ints(key, 1, default)[0]
 
-    def flags(self, key: str, count: int) -> tuple[bool, ...]:
-        values = self.ints(key, count, " ".join(["0"] * count))
+    def flag(self, key: str, default: str = "0") -> bool:
+        """A line of one flag, ``0`` or ``1``."""
+        return self.flags(key, 1, default)[0]
+
+    def flags(self, key: str, count: int, default: str | None = None) -> tuple[bool, ...]:
+        values = self.ints(key, count, " ".join(["0"] * count) if default is None else default)
         if any(v not in (0, 1) for v in values):
             raise BadInput(Reason.BAD_NOTATION, f"line {key!r} takes 0 or 1 values")
         return tuple(bool(v) for v in values)

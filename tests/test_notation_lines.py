@@ -510,3 +510,22 @@ def test_the_fills_place_every_card_of_the_deck_once(lines: str, message: str) -
     assert err.value.reason is Reason.BAD_NOTATION
     assert err.value.message == message
     assert len(import_position(CANASTA + "stock: *60\n").stock) == 60
+
+
+@pytest.mark.parametrize("line", ["fresh: 2", "went_down: 2", "laid_off: -1", "fresh: 0 1"])
+def test_may_i_turn_flags_are_0_or_1(line: str) -> None:
+    """docs/rules-may-i.md, the position's turn lines (MI-TURN-1): ``fresh``,
+    ``went_down`` and ``laid_off`` are each one flag, 0 or 1; any other number was read as 0."""
+    key = line.split(":")[0]
+    with pytest.raises(BadInput) as err:
+        import_position(MAY_I + f"pile: *1\n{line}\nstock: *\n")
+    assert err.value.reason is Reason.BAD_NOTATION
+    assert key in err.value.message
+
+
+def test_may_i_turn_flags_read_back() -> None:
+    """The same lines at 0 and 1 read as the flags they write (MI-TURN-1)."""
+    stale = import_position(MAY_I + "pile: *1\nfresh: 0\nstock: *\n")
+    live = import_position(MAY_I + "pile: *1\nfresh: 1\nstock: *\n")
+    assert (stale.turn.fresh, live.turn.fresh) == (False, True)
+    assert import_position(export_position(live)) == live

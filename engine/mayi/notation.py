@@ -150,7 +150,7 @@ def _import(text: str) -> MayIState:
     pile = cards["pile"]
     seat = r.one("turn", str(order[0]))
     live = phase in (Phase.DRAW, Phase.BUY_WINDOW) and bool(pile)
-    fresh = r.one("fresh", "1" if live else "0") == 1
+    fresh = r.flag("fresh", "1" if live else "0")
     before = order[(order.index(seat) - 1) % n] if 0 <= seat < n else -1
     taken_text = r.get("taken", "-")
     drew = r.get("drew", "stock" if phase is Phase.MELD else "-")
@@ -159,8 +159,8 @@ def _import(text: str) -> MayIState:
         fresh=fresh, discarder=r.one("discarder", str(before) if fresh else "-1"),
         window=r.ints("window", None, "-"),
         taken=None if taken_text == "-" else parse_cards(taken_text)[0],
-        went_down=r.one("went_down", "0") == 1,
-        laid_off=r.one("laid_off", "0") == 1,
+        went_down=r.flag("went_down"),
+        laid_off=r.flag("laid_off"),
     )
     state = MayIState(
         rules=rules, seed=seed, hand_no=hand_no, dealer=dealer,
