@@ -107,6 +107,7 @@ export const TEXT = {
       other: "Your move.",
     },
     thinking: (who) => `${who} is playing…`,
+    sending: "Your move is on its way…",
     // your partner's question "may I go out?", and your own while your partner answers it
     partnerAsks: (who) => `Your partner ${who} asks: “May I go out?”`,
     answeringYou: (who) => `${who} is answering your question “May I go out?”…`,
@@ -295,6 +296,7 @@ export const TEXT = {
       other: "Ваш ход.",
     },
     thinking: (who) => `${who} ходит…`,
+    sending: "Ваш ход отправляется…",
     partnerAsks: (who) => `Ваш партнёр ${who} спрашивает: «Можно выйти?»`,
     answeringYou: (who) => `${who} отвечает на ваш вопрос «Можно выйти?»…`,
     handOver: "Раздача окончена.",

@@ -387,6 +387,9 @@ function render() {
     // May I?'s draw takes the card just discarded, never the whole pile
     const phase = v.phase === "draw" && !canastaGame() ? "draw_may_i" : v.phase;
     setStatus("your-turn", w.phase[phase] ?? w.phase.other);
+  } else if (game.busy && v.awaited === game.you) {
+    // your move sent, its answer not back yet (it read "You is playing…")
+    setStatus("sending", w.sending);
   } else if (v.phase === "permission" && v.turnSeat === game.you) {
     setStatus("bots", w.answeringYou(nameOf(v.awaited)));
   } else {

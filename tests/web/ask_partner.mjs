@@ -11,18 +11,24 @@
 //   node tests/web/ask_partner.mjs BASE_URL OUT_DIR CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base, outDir, ...cases] = process.argv.slice(2);
 const problems = [];
 const found = {};
 const sent = []; // your moves as sent: the move's text
-const { context, close } = await launch({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
 const TURN = "#status[data-state=your-turn], #status[data-state=hand-over], #status[data-state=game-over]";
-try {
+await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  watch(page, problems);
+  // while `hold` is set, your next move waits for it on its way to the server, so the page
+  // can be read in between (else the read races the answer)
+  let hold = null;
+  await context.route("**/v1/apply-move", async (route) => {
+    const body = JSON.parse(route.request().postData() ?? "{}");
+    if (body.seat === undefined && hold) await hold;
+    await route.continue();
+  });
   page.on("request", (req) => {
     if (!req.url().endsWith("/v1/apply-move")) return;
     const body = JSON.parse(req.postData() ?? "{}");
@@ -53,12 +59,18 @@ try {
     await page.waitForSelector(TURN, { timeout: 30_000 });
     seen.draw = await read();
     const ask = page.locator('#actions button[data-move="ask"]');
+    let release;
+    hold = new Promise((resolve) => { release = resolve; });
     if (phone) {
       await ask.focus();
       await page.keyboard.press("Enter");
     } else {
       await ask.click();
     }
+    await page.waitForSelector("#status[data-state=sending]", { timeout: 10_000 });
+    seen.sending = await read();
+    hold = null;
+    release();
     await page.waitForSelector("#status[data-state=bots]", { timeout: 10_000 });
     seen.waiting = await read();
     await page.screenshot({ path: `${outDir}/ask-${lang}-${width}-asking.png`, fullPage: true });
@@ -102,10 +114,4 @@ try {
     }
     found[name] = seen;
   }
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-} finally {
-  await close();
-}
-console.log("RESULT " + JSON.stringify({ cases: found, problems }));
-if (problems.length) process.exit(1);
+}, () => ({ cases: found }));

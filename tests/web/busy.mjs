@@ -10,7 +10,7 @@
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each suggest-move request
 // (when, its body, refused or not), the hint shown, the cards it selected, the page's
 // error and the moves in its log.
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base, refusalsText, meanwhile = ""] = process.argv.slice(2);
 const REFUSALS = Number(refusalsText);
@@ -31,9 +31,8 @@ let answered; // resolved once the server's answer to a suggest-move reached the
 const delivered = new Promise((resolve) => { answered = resolve; });
 const problems = [];
 let refusedLogged = 0;
-const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
-let result = {};
-try {
+let result = { suggests, hint: "", selected: 0, error: "", logged: 0 };
+await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   await context.route("**/v1/suggest-move", async (route) => {
     const refused = suggests.length < REFUSALS;
     suggests.push({ at: Date.now(), body: route.request().postData() ?? "", refused });
@@ -47,13 +46,8 @@ try {
     });
   });
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() !== "error") return;
-    // the browser logs each refused answer once
-    if (/status of 429/.test(msg.text()) && refusedLogged++ < REFUSALS) return;
-    problems.push(`console: ${msg.text()}`);
-  });
+  // the browser logs each refused answer once
+  watch(page, problems, (text) => /status of 429/.test(text) && refusedLogged++ < REFUSALS);
   await page.goto(`${base}/play?variant=classic&players=4&seed=3&bot=greedy&delay=0&lang=en`);
   await page.waitForSelector("body[data-ready=true]");
   await page.click("#new-game");
@@ -77,13 +71,5 @@ try {
     selected: await page.$$eval("#hand .card[aria-pressed=true]", (cs) => cs.length),
     error: await page.$eval("#error", (el) => (el.hidden ? "" : el.dataset.reason ?? el.textContent)),
     logged: await logged(),
-    problems,
   };
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-  result = { suggests, hint: "", selected: 0, error: "", logged: 0, problems };
-} finally {
-  await close();
-}
-console.log("RESULT " + JSON.stringify(result));
-if (problems.length) process.exit(1);
+}, () => result);

@@ -25,3 +25,31 @@ export async function launch(options) {
     },
   };
 }
+
+/**
+ * A browser test as each script here runs one: `play(context)` in a fresh context from
+ * `launch(options)`, a throw counted as a problem, the browser closed either way; then
+ * "RESULT {json}" of `report()` with the problems, for test_web_table.py, and exit 1 on any
+ * problem. `report` reads what `play` found, so a test that failed half-way still shows it.
+ */
+export async function runTest(options, problems, play, report) {
+  const { context, close } = await launch(options);
+  try {
+    await play(context);
+  } catch (err) {
+    problems.push(`failed: ${err.message}`);
+  } finally {
+    await close();
+  }
+  console.log("RESULT " + JSON.stringify({ ...report(), problems }));
+  if (problems.length) process.exit(1);
+}
+
+/** A page's errors and its console's errors as problems; `expected(text)` says a console
+ * error the test causes on purpose (`() => true`: it checks the errors itself). */
+export function watch(page, problems, expected = () => false) {
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && !expected(msg.text())) problems.push(`console: ${msg.text()}`);
+  });
+}

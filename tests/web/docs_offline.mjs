@@ -6,7 +6,7 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}" (the operations shown, the
 // requests made and blocked, page errors and console errors) and exits non-zero on failure.
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base, shot] = process.argv.slice(2);
 const origin = new URL(base).origin;
@@ -14,9 +14,8 @@ const origin = new URL(base).origin;
 const requested = [];
 const blocked = [];
 const problems = [];
-const { context, close } = await launch({ viewport: { width: 1280, height: 1000 } });
-let result = {};
-try {
+let result = { title: "", operations: [], requested, blocked };
+await runTest({ viewport: { width: 1280, height: 1000 } }, problems, async (context) => {
   // the network, unplugged: only the server under test answers
   await context.route(() => true, async (route) => {
     const url = route.request().url();
@@ -29,10 +28,7 @@ try {
     }
   });
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
-  });
+  watch(page, problems);
   await page.goto(`${base}/docs`);
   await page.waitForSelector(".opblock .opblock-summary-path", { timeout: 30_000 });
   const title = await page.$eval(".information-container .title", (el) => el.textContent);
@@ -45,12 +41,6 @@ try {
   await page.click(".opblock-get .opblock-summary");
   await page.waitForSelector(".opblock.is-open .try-out__btn", { timeout: 10_000 });
   await page.screenshot({ path: shot, fullPage: false });
-  result = { title, operations, requested, blocked, problems };
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-  result = { title: "", operations: [], requested, blocked, problems };
-} finally {
-  await close();
-}
-console.log("RESULT " + JSON.stringify(result));
-if (problems.length || blocked.length) process.exit(1);
+  result = { title, operations, requested, blocked };
+  if (blocked.length) problems.push(`requests left the server: ${blocked.join(" ")}`);
+}, () => result);

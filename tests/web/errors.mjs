@@ -21,14 +21,13 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's error (its
 // sentence and its reason), any problems.
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const shown = {};
 let breaking = "";
-const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
-try {
+await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   await context.route("**/v1/deal", async (route) => {
     const asked = JSON.parse(route.request().postData() ?? "{}");
     if (breaking === "newgame" && asked.variant === "may_i") {
@@ -50,7 +49,7 @@ try {
     }
   });
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  watch(page, problems, () => true);
   const read = () => page.$eval("#error", (el) => ({
     sentence: [...el.childNodes].filter((n) => n.nodeName !== "CODE").map((n) => n.textContent).join("").trim(),
     reason: el.dataset.reason ?? "",
@@ -90,10 +89,4 @@ try {
       shown[name] = { ...await read(), before, lang: await page.$eval("html", (el) => el.lang) };
     }
   }
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-} finally {
-  await close();
-}
-console.log("RESULT " + JSON.stringify({ shown, problems }));
-if (problems.length) process.exit(1);
+}, () => ({ shown }));

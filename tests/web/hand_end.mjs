@@ -10,14 +10,13 @@
 //   node tests/web/hand_end.mjs BASE_URL CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const found = {};
 let sides = []; // the dealt game's sides, for the made-up score
-const { context, close } = await launch({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
-try {
+await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
   // the deal becomes a hand over: the stock ran out (HAND_OVER of seat -1)
   await context.route("**/v1/deal", async (route) => {
     const response = await route.fetch();
@@ -42,8 +41,7 @@ try {
     await route.fulfill({ response, json: dealt });
   });
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  watch(page, problems);
   for (const name of cases) {
     const [variant, players, lang, width] = name.split(":");
     Object.assign(found, { variant, players: Number(players) });
@@ -80,12 +78,4 @@ try {
     shown.dealtLine = await page.$eval("#log li[data-kind=dealt]", (el) => el.textContent);
     found[name] = shown;
   }
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-} finally {
-  await close();
-}
-delete found.variant;
-delete found.players;
-console.log("RESULT " + JSON.stringify({ cases: found, problems }));
-if (problems.length) process.exit(1);
+}, () => { delete found.variant; delete found.players; return { cases: found }; });

@@ -8,7 +8,7 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": per width the cards measured
 // and those covered, any problems. Screenshots of the melds go to OUT_DIR (melds-WIDTH.png).
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base, outDir, ...widths] = process.argv.slice(2);
 const problems = [];
@@ -18,8 +18,7 @@ const MELDS = [
   { label: "A", kind: "group", cards: ["AH", "JK", "JK", "AC"] },
   { label: "4", kind: "group", cards: ["4H", "4D", "4C", "4S", "4H", "2D"] },
 ];
-const { context, close } = await launch({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
-try {
+await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
   await context.route("**/v1/deal", async (route) => {
     const response = await route.fetch();
     const dealt = await response.json();
@@ -27,7 +26,7 @@ try {
     await route.fulfill({ response, json: dealt });
   });
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  watch(page, problems);
   for (const width of widths) {
     await page.setViewportSize({ width: Number(width), height: 900 });
     await page.goto(`${base}/play?variant=classic&players=4&seed=5&bot=greedy&delay=0&lang=en`);
@@ -50,10 +49,4 @@ try {
     });
     await page.locator("#felt").screenshot({ path: `${outDir}/melds-${width}.png` });
   }
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-} finally {
-  await close();
-}
-console.log("RESULT " + JSON.stringify({ widths: found, problems }));
-if (problems.length) process.exit(1);
+}, () => ({ widths: found }));

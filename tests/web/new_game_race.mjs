@@ -10,7 +10,7 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": the calls sent after the
 // new deal was asked for, the page's state and hand against the deal's, any problems.
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base] = process.argv.slice(2);
 const DELAY = 300;
@@ -19,12 +19,10 @@ const problems = [];
 // snapshot, whether the new game's deal had been answered then }
 const sent = [];
 let newDealAnswered = false;
-const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
 let result = {};
-try {
+await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  watch(page, problems);
   page.on("request", (req) => {
     const path = new URL(req.url()).pathname;
     if (!path.startsWith("/v1/")) return;
@@ -72,13 +70,5 @@ try {
       logged: Number(document.querySelector("#log").dataset.count ?? 0),
       error: document.querySelector("#error").hidden ? "" : document.querySelector("#error").textContent,
     })),
-    problems,
   };
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-  result = { problems };
-} finally {
-  await close();
-}
-console.log("RESULT " + JSON.stringify(result));
-if (problems.length) process.exit(1);
+}, () => result);

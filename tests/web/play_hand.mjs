@@ -25,7 +25,7 @@
 // Prints one line per turn and "RESULT {json}" at the end; exits non-zero on any failure.
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch } from "./chromium.mjs";
+import { launch, watch } from "./chromium.mjs";
 
 const [base, outDir, variant = "classic", seed = "7", lang = "en", viewport = "desktop", nextDeal = ""] =
   process.argv.slice(2);
@@ -232,12 +232,7 @@ try {
     await route.fulfill({ response, body: text });
   });
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() !== "error") return;
-    if (refusing && /status of 400/.test(msg.text()) && refusalLogged++ === 0) return;
-    problems.push(`console: ${msg.text()}`);
-  });
+  watch(page, problems, (text) => refusing && /status of 400/.test(text) && refusalLogged++ === 0);
   const press = async (selector) => (viewport === "phone" ? page.tap(selector) : page.click(selector));
 
   const state = () => page.$eval("#status", (el) => el.dataset.state);

@@ -8,17 +8,15 @@
 //   node tests/web/players_field.mjs BASE_URL
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": the findings, any problems.
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base] = process.argv.slice(2);
 const problems = [];
 const found = { games: {} };
 const deals = []; // the players each deal asked for
-const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
-try {
+await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  watch(page, problems);
   page.on("request", (req) => {
     if (req.url().endsWith("/v1/deal")) deals.push(JSON.parse(req.postData() ?? "{}").players);
   });
@@ -55,11 +53,4 @@ try {
   await page.waitForSelector("#status[data-state=your-turn], #error:not([hidden])", { timeout: 10_000 })
     .catch(() => {});
   found.mayI9 = { ...await field(), error: await page.$eval("#error", (el) => (el.hidden ? "" : el.textContent)) };
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-} finally {
-  await close();
-}
-found.deals = deals;
-console.log("RESULT " + JSON.stringify({ ...found, problems }));
-if (problems.length) process.exit(1);
+}, () => { found.deals = deals; return found; });

@@ -8,15 +8,14 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's lines and status
 // line, any problems.
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const panels = {};
 const statuses = {}; // the status line above the table at that draw
 let doctor = ""; // the card the next deal's view gets on top of its pile, "" none
-const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
-try {
+await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   await context.route("**/v1/deal", async (route) => {
     const response = await route.fetch();
     const dealt = await response.json();
@@ -24,8 +23,7 @@ try {
     await route.fulfill({ response, json: dealt });
   });
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  watch(page, problems);
   for (const name of cases) {
     const [game, top = ""] = name.split("+");
     const [variant, players, lang] = game.split(":");
@@ -37,10 +35,4 @@ try {
     panels[name] = await page.$$eval("#rules li", (items) => items.map((li) => li.textContent));
     statuses[name] = await page.$eval("#status", (el) => el.textContent);
   }
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-} finally {
-  await close();
-}
-console.log("RESULT " + JSON.stringify({ panels, statuses, problems }));
-if (problems.length) process.exit(1);
+}, () => ({ panels, statuses }));

@@ -8,14 +8,13 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's line and moves,
 // any problems.
-import { launch } from "./chromium.mjs";
+import { runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const found = {};
 let staged = [];
-const { context, close } = await launch({ viewport: { width: 1280, height: 900 } });
-try {
+await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   await context.route("**/v1/apply-move", async (route) => {
     const response = await route.fetch();
     const answer = await response.json();
@@ -23,8 +22,7 @@ try {
     await route.fulfill({ response, json: answer });
   });
   const page = context.pages()[0] ?? await context.newPage();
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console: ${msg.text()}`); });
+  watch(page, problems);
   for (const name of cases) {
     const [lang, seed] = name.split(":");
     await page.goto(`${base}/play?variant=classic&players=4&seed=${seed}&bot=greedy&delay=0&lang=${lang}`);
@@ -42,10 +40,4 @@ try {
     }
     found[name] = { line: await page.$eval("#staged", (el) => (el.hidden ? "" : el.textContent)), staged };
   }
-} catch (err) {
-  problems.push(`failed: ${err.message}`);
-} finally {
-  await close();
-}
-console.log("RESULT " + JSON.stringify({ cases: found, problems }));
-if (problems.length) process.exit(1);
+}, () => ({ cases: found }));

@@ -507,6 +507,7 @@ def test_the_players_field_keeps_to_the_games_range(server: Running) -> None:
 ASK_WORDS = {
     "en": {
         "ask": "Ask partner: may I go out?",
+        "sending": "Your move is on its way…",
         "waiting": "North is answering your question “May I go out?”…",
         "asked": "You asked your partner: “May I go out?”",
         "answered": "North answered no",
@@ -520,6 +521,7 @@ ASK_WORDS = {
     },
     "ru": {
         "ask": "Спросить партнёра: можно выйти?",
+        "sending": "Ваш ход отправляется…",
         "waiting": "Север отвечает на ваш вопрос «Можно выйти?»…",
         "asked": "Вы спросили партнёра: «Можно выйти?»",
         "answered": "Север ответил «нет»",
@@ -553,6 +555,10 @@ def test_asking_the_partner_may_i_go_out_both_ways(server: Running) -> None:
         ask = next(a for a in draw["actions"] if a["move"] == "ask")
         assert ask["text"] == ask["label"] == words["ask"] and not ask["disabled"], (case, ask)
         assert [line for line in draw["rules"] if words["ask"] in line], (case, draw["rules"])
+        # while the question is on its way: said so, nothing to press (it read "You is playing…")
+        sending = got["sending"]
+        assert sending["status"] == words["sending"], (case, sending)
+        assert sending["actions"] and all(a["disabled"] for a in sending["actions"]), (case, sending)
         waiting = got["waiting"]
         assert waiting["status"] == words["waiting"] and waiting["actions"] == [], (case, waiting)
         assert waiting["log"][0] == words["asked"], (case, waiting)
