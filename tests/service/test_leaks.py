@@ -32,8 +32,12 @@ from engine.bots import random_move
 from engine.cards import CODES, parse_card
 from engine.codec import encode_state
 from engine.deck import shuffled_deck
+from engine.errors import EngineError
 from engine.legal import legal_moves_for
-from engine.mayi.state import AnyState
+from engine.mayi.state import AnyState, MayIState
+from engine.mayi.successor import evolve as mayi_evolve
+from engine.moves import parse_move
+from engine.state import evolve
 from service.api.pb import api, api_grpc, game
 from service.sealing.snapshot import new_game_id
 from tests.service.helpers import Failure, auth, grpc_failure
@@ -221,3 +225,92 @@ def test_a_dealt_red_three_is_hidden_until_its_seat_lays_it(
         answers.append((len(dealt.snapshot), len(drew.snapshot), list(dealt.views),
                         list(view.views), advice))
     assert answers[0] == answers[1]
+
+
+# Rule options that change what is dealt, drawn, laid or bought (the games above play the
+# defaults): each takes its own code paths through the rules and the views.
+OPTION_GAMES = [
+    ("classic", 4, {"red3_dealt_timing": "after_deal", "penalties": "true",
+                    "permission_yes": "penalty", "reveal_discard_pile": "true"}),
+    ("classic", 3, {"p3_mode": "cutthroat", "black_three_freezes": "true"}),
+    ("classic", 2, {"stock_empty_ends_hand": "true", "p2_draw_count": "1"}),
+    ("samba", 4, {"samba.ask_partner": "true", "samba.red3_last_card_ends": "false"}),
+    ("bolivia", 4, {"bolivia.after_stock": "single_chance", "bolivia.going_out": "hoyle"}),
+    ("bolivia_sevens", 4, {"sv.bonus_per_side": "true"}),
+    ("may_i", 4, {"buy_penalty_cards": "2", "turn_upcard": "true",
+                  "down_players_may_buy": "false", "out_requires_discard": "true"}),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), OPTION_GAMES,
+                         ids=[f"{v}-{p}-{'-'.join(o)}" for v, p, o in OPTION_GAMES])
+def test_no_answer_depends_on_what_the_role_cannot_see_with_options(
+        served: tuple[Running, api_grpc.CanastaEngineStub], variant: str, players: int,
+        options: dict[str, str]) -> None:
+    """CL-INFO-1..6 under rule options other than the defaults (cutthroat, red threes laid
+    at the deal, May I?'s two-card buy, ...): the same twin check, a few positions each."""
+    server, stub = served
+    rng = random.Random(f"{variant}{players}{options}")
+    compared = 0
+    for state in positions(variant, players, options, seed=players * 5 + len(options))[:4]:
+        for seat in (-1, *range(players)):
+            compared += check_role(server, stub, state, seat, rng)
+    assert compared > 50 * players
+
+
+def _stock_top_twin(state: AnyState, rng: random.Random) -> AnyState | None:
+    """``state`` with its top stock cards exchanged for deeper ones (``None`` when the
+    stock is too short): what only a draw may show."""
+    stock = list(state.stock)
+    if len(stock) < 8:
+        return None
+    for top in range(1, 4):  # the top card is the last
+        deeper = rng.randrange(len(stock) - 3)
+        stock[-top], stock[deeper] = stock[deeper], stock[-top]
+    if tuple(stock) == state.stock:
+        return None
+    if isinstance(state, MayIState):
+        return mayi_evolve(state, stock=tuple(stock))
+    return evolve(state, stock=tuple(stock))
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), GAMES[1:4] + GAMES[5:7] + GAMES[8:],
+                         ids=lambda v: str(v))
+def test_the_stock_top_is_hidden_until_drawn(
+        served: tuple[Running, api_grpc.CanastaEngineStub], variant: str, players: int,
+        options: dict[str, str]) -> None:
+    """CL-INFO-2, MI-TURN-3: the twins of the property above keep the stock cards the role's
+    own moves draw (it sees them once drawn), so there they cannot show a peek at them before
+    the draw: a seat about to draw, or to buy, learning its next card from its view, its
+    legal moves, the bots' advice or a refusal. Here the twin differs in those top cards
+    alone, and every call that draws nothing must answer both alike."""
+    server, stub = served
+    rng = random.Random(f"top{variant}{players}")
+    sealer = server.app.core.sealer
+    compared = 0
+    for state in positions(variant, players, options, seed=players * 11 + len(variant)):
+        other = _stock_top_twin(state, rng)
+        if other is None:
+            continue
+        game_id = new_game_id()
+        a, b = (sealer.seal(s, game_id, 3, False)[0] for s in (state, other))
+        _, seats = server.app.core.access.credentials(game_id, players)
+        for seat in (-1, *range(players)):
+            token = seats[seat] if seat >= 0 else None
+            for (method, req_a), (_, req_b) in zip(calls(state, seat, a), calls(state, seat, b),
+                                                   strict=True):
+                if (isinstance(req_a, api.ApplyMoveRequest) and seat >= 0
+                        and _draws(state, seat, req_a.move.text)):
+                    continue  # a draw shows its seat the card: its answer may differ
+                got_a, got_b = answer(stub, method, req_a, token), answer(stub, method, req_b, token)
+                assert got_a == got_b, (method, str(req_a)[:120], seat, got_a, got_b)
+                compared += 1
+    assert compared > 50 * players
+
+
+def _draws(state: AnyState, seat: int, text: str) -> bool:
+    """Whether ``seat``'s move ``text`` takes a card off the stock (a refused move takes none)."""
+    try:
+        return apply(state, parse_move(text), seat).stock != state.stock
+    except EngineError:
+        return False
