@@ -15,13 +15,16 @@ package canasta
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	pb "github.com/canasta-rules/canasta/clients/go/gen/canasta/v1"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 )
 
 // DefaultTimeout is the deadline of a call whose context has none.
@@ -135,11 +138,22 @@ func (c *Client) WithToken(token string) *Client {
 type CallOption func(*callOptions)
 
 type callOptions struct {
-	token *string
+	token     *string
+	requestID string
+	received  *string
 }
 
 // Token sends token with this call instead of the client's ("" sends none: a spectator's call).
 func Token(token string) CallOption { return func(o *callOptions) { o.token = &token } }
+
+// RequestID sends id as the call's x-request-id: the server echoes it, puts it in its log
+// lines of the call and in an error's ErrorInfo metadata. Without one the server makes one up.
+func RequestID(id string) CallOption { return func(o *callOptions) { o.requestID = id } }
+
+// ReceiveRequestID stores in *dst the request id the server echoed for the call (its
+// x-request-id trailer), when it answered or refused it; a failed call's is also
+// (*Error).RequestID. *dst is "" when no answer came (a server that could not be reached).
+func ReceiveRequestID(dst *string) CallOption { return func(o *callOptions) { o.received = dst } }
 
 // Close closes the connection Dial made.
 func (c *Client) Close() error {
@@ -149,15 +163,16 @@ func (c *Client) Close() error {
 	return c.conn.Close()
 }
 
-func (c *Client) ctx(ctx context.Context, opts []CallOption) (context.Context, context.CancelFunc) {
-	o := callOptions{token: &c.token}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if *o.token != "" {
+func (c *Client) ctx(ctx context.Context, o callOptions) (context.Context, context.CancelFunc) {
+	if *o.token != "" || o.requestID != "" {
 		md, _ := metadata.FromOutgoingContext(ctx)
 		md = md.Copy()
-		md.Set("authorization", "Bearer "+*o.token)
+		if *o.token != "" {
+			md.Set("authorization", "Bearer "+*o.token)
+		}
+		if o.requestID != "" {
+			md.Set(requestIDKey, o.requestID)
+		}
 		ctx = metadata.NewOutgoingContext(ctx, md)
 	}
 	if _, ok := ctx.Deadline(); ok {
@@ -167,26 +182,80 @@ func (c *Client) ctx(ctx context.Context, opts []CallOption) (context.Context, c
 	return context.WithTimeout(ctx, c.timeout)
 }
 
+// requestIDKey is the metadata of a call's request id, sent and echoed in the trailers.
+const requestIDKey = "x-request-id"
+
+// unsendable refuses a token that cannot be a header value as it is, before anything is
+// sent, as every SDK does: a character outside visible ASCII (a space, as around a token
+// read from a file, a control character such as a newline, or one outside ASCII). The
+// token itself is not in the message.
+func unsendable(token string) error {
+	for i, ch := range token {
+		if ch < 0x21 || ch > 0x7e {
+			msg := fmt.Sprintf("the token cannot be sent: its character %d (U+%04X) is not visible ASCII",
+				len([]rune(token[:i]))+1, ch)
+			st := status.New(codes.Internal, msg)
+			return &Error{Code: codes.Internal, Message: msg, Metadata: map[string]string{}, status: st}
+		}
+	}
+	return nil
+}
+
 func call[Req, Resp any](c *Client, ctx context.Context, req Req,
 	fn func(context.Context, Req, ...grpc.CallOption) (Resp, error), opts []CallOption) (Resp, error) {
-	ctx, cancel := c.ctx(ctx, opts)
+	o := callOptions{token: &c.token}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.received != nil {
+		*o.received = ""
+	}
+	if err := unsendable(*o.token); err != nil {
+		var none Resp
+		return none, err
+	}
+	ctx, cancel := c.ctx(ctx, o)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
-		resp, err := fn(ctx, req)
+		var trailer metadata.MD
+		resp, err := fn(ctx, req, grpc.Trailer(&trailer))
 		err = fromError(err)
+		rid := firstOf(trailer, requestIDKey)
+		var e *Error
+		if errors.As(err, &e) && e.requestID == "" {
+			e.requestID = rid
+		}
+		if o.received != nil {
+			*o.received = rid
+			if e != nil && rid == "" {
+				*o.received = e.RequestID()
+			}
+		}
 		if err == nil || !waited(ctx, err, attempt, c.retries) {
 			return resp, err
 		}
 	}
 }
 
-// waited reports whether err is sent again: the server said when, one of retries is left
-// and the wait ends before ctx's deadline (then it has waited).
+func firstOf(md metadata.MD, key string) string {
+	if v := md.Get(key); len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// waited reports whether err is sent again: the server said when (a hint of 0 s: at once),
+// one of retries is left and the wait ends before ctx's deadline (then it has waited).
 func waited(ctx context.Context, err error, attempt, retries int) bool {
-	wait := min(RetryAfter(err), MaxRetryWait)
-	if wait <= 0 || attempt >= retries {
+	var e *Error
+	if !errors.As(err, &e) || attempt >= retries {
 		return false
 	}
+	hint, ok := e.RetryHint()
+	if !ok {
+		return false
+	}
+	wait := min(hint, MaxRetryWait)
 	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= wait {
 		return false
 	}
@@ -201,13 +270,13 @@ func waited(ctx context.Context, err error, attempt, retries int) bool {
 }
 
 // ListVariants lists the games this server plays, with their rule options.
-func (c *Client) ListVariants(ctx context.Context) (*pb.ListVariantsResponse, error) {
-	return call(c, ctx, &pb.ListVariantsRequest{}, c.rpc.ListVariants, nil)
+func (c *Client) ListVariants(ctx context.Context, opts ...CallOption) (*pb.ListVariantsResponse, error) {
+	return call(c, ctx, &pb.ListVariantsRequest{}, c.rpc.ListVariants, opts)
 }
 
 // Deal deals the first hand of a new game; the answer carries its HostToken and SeatTokens.
-func (c *Client) Deal(ctx context.Context, req *pb.DealRequest) (*pb.DealResponse, error) {
-	return call(c, ctx, req, c.rpc.Deal, nil)
+func (c *Client) Deal(ctx context.Context, req *pb.DealRequest, opts ...CallOption) (*pb.DealResponse, error) {
+	return call(c, ctx, req, c.rpc.Deal, opts)
 }
 
 // LegalMoves lists the legal moves of the seat whose move is due (host token), or of the
@@ -264,8 +333,8 @@ func (c *Client) View(ctx context.Context, req *pb.GetViewRequest, opts ...CallO
 
 // ImportPosition starts a game from a position in the text notation (docs/notation.md);
 // the answer carries its HostToken and SeatTokens.
-func (c *Client) ImportPosition(ctx context.Context, req *pb.ImportPositionRequest) (*pb.ImportPositionResponse, error) {
-	return call(c, ctx, req, c.rpc.ImportPosition, nil)
+func (c *Client) ImportPosition(ctx context.Context, req *pb.ImportPositionRequest, opts ...CallOption) (*pb.ImportPositionResponse, error) {
+	return call(c, ctx, req, c.rpc.ImportPosition, opts)
 }
 
 // ExportPosition returns the whole position of a snapshot as text. It reveals every hand, so

@@ -383,6 +383,52 @@ func TestCallWithoutTokenIsRefused(t *testing.T) {
 	}
 }
 
+func TestATokenThatCannotBeAHeaderIsRefusedBeforeSending(t *testing.T) {
+	// as in every SDK: spaces around a token, a newline, a control character or one outside
+	// ASCII are refused before anything is sent, INTERNAL, the message naming no token
+	c, ctx := dial(t), context.Background()
+	d := deal(t, c)
+	host := d.GetHostToken()
+	for _, token := range []string{host + "\n", host + "\r\nx-a: b", " " + host, host + " ",
+		host[:5] + "\t" + host[5:], host + "\u00f6"} {
+		req := &pb.GetViewRequest{Snapshot: d.GetSnapshot()}
+		_, viaCall := c.View(ctx, req, canasta.Token(token))
+		_, viaClient := c.WithToken(token).View(ctx, req)
+		_, unary := c.WithToken(token).ListVariants(ctx)
+		for _, err := range []error{viaCall, viaClient, unary} {
+			cerr := asError(t, err)
+			if cerr.Code != codes.Internal || cerr.Reason != "" ||
+				!strings.Contains(cerr.Message, "the token cannot be sent") || strings.Contains(cerr.Error(), host) {
+				t.Fatalf("token %q: got %v", token, cerr)
+			}
+		}
+	}
+}
+
+func TestRequestIDIsSentAndReadBack(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	var got string
+	if _, err := c.ListVariants(ctx, canasta.RequestID("go-req-1"), canasta.ReceiveRequestID(&got)); err != nil {
+		t.Fatal(err)
+	}
+	if got != "go-req-1" {
+		t.Fatalf("an answer's request id %q, want the one sent", got)
+	}
+	if _, err := c.Deal(ctx, &pb.DealRequest{Variant: "classic", Players: 4, Seed: 3}, canasta.ReceiveRequestID(&got)); err != nil || got == "" {
+		t.Fatalf("the server's own request id %q (%v)", got, err)
+	}
+	_, err := c.View(ctx, &pb.GetViewRequest{Snapshot: []byte("not a snapshot")},
+		canasta.RequestID("go-req-2"), canasta.ReceiveRequestID(&got))
+	if cerr := asError(t, err); cerr.RequestID() != "go-req-2" || got != "go-req-2" {
+		t.Fatalf("a refusal's request id %q, received %q", cerr.RequestID(), got)
+	}
+	made := ""
+	_, err = c.View(ctx, &pb.GetViewRequest{Snapshot: []byte("not a snapshot")}, canasta.ReceiveRequestID(&made))
+	if cerr := asError(t, err); made == "" || cerr.RequestID() != made {
+		t.Fatalf("a refusal's request id %q, received %q", cerr.RequestID(), made)
+	}
+}
+
 func TestTokenOfAnotherGameIsInvalid(t *testing.T) {
 	c, ctx := dial(t), context.Background()
 	mine, theirs := deal(t, c), deal(t, c)

@@ -35,10 +35,13 @@ type Error struct {
 	FieldViolations []FieldViolation
 	// RetryAfter is the delay the server asks for before a retry (google.rpc.RetryInfo),
 	// 0 when it sent none. A refusal for load (RESOURCE_EXHAUSTED TOO_MANY_CALLS) says
-	// when to come back: wait at least this long before sending the call again.
+	// when to come back: wait at least this long before sending the call again. A hint
+	// of 0 s is 0 too: RetryHint tells it from none.
 	RetryAfter time.Duration
 
-	status *status.Status
+	status    *status.Status
+	hinted    bool   // the server sent a RetryInfo, even one of 0 s
+	requestID string // the x-request-id trailer of the call
 }
 
 // Error implements error.
@@ -52,6 +55,23 @@ func (e *Error) Error() string {
 
 // GRPCStatus lets status.FromError and status.Code see the original status.
 func (e *Error) GRPCStatus() *status.Status { return e.status }
+
+// RetryHint is the server's retry delay and whether it sent one (google.rpc.RetryInfo):
+// a hint of 0 s (or less) means the call may be sent again at once, as in the other SDKs,
+// where no hint means it should not be sent again unchanged.
+func (e *Error) RetryHint() (time.Duration, bool) {
+	return max(e.RetryAfter, 0), e.hinted || e.RetryAfter > 0
+}
+
+// RequestID is the server's request id of the failed call: ErrorInfo's request_id, else the
+// x-request-id it echoed; "" when it sent none (no answer came). Quote it when reporting a
+// failure: the server's log lines of the call carry it.
+func (e *Error) RequestID() string {
+	if id := e.Metadata["request_id"]; id != "" {
+		return id
+	}
+	return e.requestID
+}
 
 // Rule is the rule id an engine refusal enforces (Metadata["rule"]), or "".
 func (e *Error) Rule() string { return e.Metadata["rule"] }
@@ -105,7 +125,7 @@ func fromError(err error) error {
 				e.Metadata[k] = v
 			}
 		case *errdetails.RetryInfo:
-			e.RetryAfter = d.GetRetryDelay().AsDuration()
+			e.RetryAfter, e.hinted = d.GetRetryDelay().AsDuration(), true
 		case *errdetails.BadRequest:
 			for _, v := range d.GetFieldViolations() {
 				e.FieldViolations = append(e.FieldViolations, FieldViolation{v.GetField(), v.GetDescription()})

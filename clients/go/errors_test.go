@@ -74,3 +74,21 @@ func TestRetryAfterOfOtherErrorsIsZero(t *testing.T) {
 		t.Fatalf("RetryAfter(wrapped) = %v", d)
 	}
 }
+
+func TestRetryHintTellsZeroSecondsFromNone(t *testing.T) {
+	zero := fromError(refusal(t, codes.ResourceExhausted, "TOO_MANY_CALLS", 0)).(*Error)
+	if d, ok := zero.RetryHint(); d != 0 || !ok {
+		t.Fatalf("a RetryInfo of 0 s: RetryHint() = %v, %v; want 0, true", d, ok)
+	}
+	st, err := status.New(codes.ResourceExhausted, "busy").WithDetails(&errdetails.ErrorInfo{Reason: "TOO_MANY_CALLS"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := fromError(st.Err()).(*Error).RetryHint(); d != 0 || ok {
+		t.Fatalf("no RetryInfo: RetryHint() = %v, %v; want 0, false", d, ok)
+	}
+	// an Error made by hand with a RetryAfter (a test double) is hinted too
+	if d, ok := (&Error{RetryAfter: time.Second}).RetryHint(); d != time.Second || !ok {
+		t.Fatalf("RetryHint() = %v, %v", d, ok)
+	}
+}

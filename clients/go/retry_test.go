@@ -19,13 +19,16 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 )
 
+// noHint, as busyAtFirst's hint, sends no RetryInfo (0 sends one of 0 s).
+const noHint time.Duration = -1
+
 // busyAtFirst serves a server that refuses its first refusals calls with TOO_MANY_CALLS
-// (RESOURCE_EXHAUSTED, and a RetryInfo of hint unless it is 0), then answers an empty
+// (RESOURCE_EXHAUSTED, and a RetryInfo of hint unless it is noHint), then answers an empty
 // message; it returns the server's address and the times the calls arrived.
 func busyAtFirst(t *testing.T, refusals int, hint time.Duration) (string, func() []time.Time) {
 	t.Helper()
 	details := []protoadapt.MessageV1{&errdetails.ErrorInfo{Reason: "TOO_MANY_CALLS", Domain: "canasta.rules"}}
-	if hint > 0 {
+	if hint != noHint {
 		details = append(details, &errdetails.RetryInfo{RetryDelay: durationpb.New(hint)})
 	}
 	st, err := status.New(codes.ResourceExhausted, "too many calls").WithDetails(details...)
@@ -121,18 +124,36 @@ func TestWithoutRetriesOrAHintTheRefusalComesAtOnce(t *testing.T) {
 	}{
 		{"default", 200 * time.Millisecond, nil},
 		{"below zero", 200 * time.Millisecond, []canasta.Option{canasta.WithRetries(-1)}},
-		{"no hint", 0, []canasta.Option{canasta.WithRetries(3)}},
+		{"no hint", noHint, []canasta.Option{canasta.WithRetries(3)}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			addr, arrived := busyAtFirst(t, 5, c.hint)
 			_, err := client(t, addr, c.options...).ListVariants(context.Background())
-			if cerr := asError(t, err); cerr.Reason != "TOO_MANY_CALLS" || cerr.RetryAfter != c.hint {
+			if cerr := asError(t, err); cerr.Reason != "TOO_MANY_CALLS" || cerr.RetryAfter != max(c.hint, 0) {
 				t.Fatalf("got %v", cerr)
 			}
 			if n := len(arrived()); n != 1 {
 				t.Fatalf("%d calls, want 1", n)
 			}
 		})
+	}
+}
+
+func TestAHintOfZeroSecondsIsSentAgainAtOnce(t *testing.T) {
+	// a RetryInfo of 0 s is a hint (send it again now), not the absence of one: as the
+	// Python, TypeScript and Java SDKs, the client retries it
+	addr, arrived := busyAtFirst(t, 2, 0)
+	if _, err := client(t, addr, canasta.WithRetries(2)).ListVariants(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(arrived()); n != 3 {
+		t.Fatalf("%d calls, want 3", n)
+	}
+	addr, arrived = busyAtFirst(t, 5, 0)
+	_, err := client(t, addr, canasta.WithRetries(1)).ListVariants(context.Background())
+	hint, ok := asError(t, err).RetryHint()
+	if hint != 0 || !ok || len(arrived()) != 2 {
+		t.Fatalf("hint %v %v after %d calls, want 0 true after 2", hint, ok, len(arrived()))
 	}
 }
 
