@@ -22,6 +22,17 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** This call's credential, instead of the client's (`""`: none, a spectator's call). */
   token?: string;
+  /**
+   * This call's request id, sent as `x-request-id`: the server echoes it, and puts it in its
+   * log lines of the call and in an error's `metadata.request_id`. Unset: the server makes one.
+   */
+  requestId?: string;
+  /**
+   * Called with the request id the server echoed for the call (its `x-request-id`), when it
+   * answered and when it refused (then also the {@link CanastaError}'s `requestId`); once
+   * per attempt with retries. A transport that cannot read it does not call it.
+   */
+  onRequestId?: (requestId: string) => void;
 }
 
 /** How calls travel: native gRPC (`@canasta-rules/client/node`) or REST JSON (`.../rest`). */
@@ -125,6 +136,31 @@ function pause(ms: number, signal: AbortSignal | undefined, refusal: unknown): P
   });
 }
 
+/** Sets header `name` (lower case) in `headers`, dropping any spelling of it already there. */
+function setHeader(headers: Record<string, string>, name: string, value: string): void {
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete headers[key];
+  headers[name] = value;
+}
+
+/**
+ * Refuses a token that cannot be a header value as it is, before anything is sent, as every
+ * SDK does: a character outside visible ASCII (a space, as around a token read from a file,
+ * a control character such as a newline, or one outside ASCII). Node's HTTP/2 would fail the
+ * call as UNKNOWN, a browser's fetch as a network error. The token is not in the message.
+ */
+function refuseUnsendable(token: string): void {
+  for (let i = 0; i < token.length; i++) {
+    const ch = token.charCodeAt(i);
+    if (ch < 0x21 || ch > 0x7e) {
+      const hex = ch.toString(16).toUpperCase().padStart(4, "0");
+      throw new CanastaError({
+        code: "INTERNAL",
+        message: `the token cannot be sent: its character ${i + 1} (U+${hex}) is not visible ASCII`,
+      });
+    }
+  }
+}
+
 /** A move from its text form. */
 export function move(text: string): Move {
   return create(MoveSchema, { text });
@@ -172,12 +208,13 @@ export class CanastaClient {
   private async call<I extends DescMessage, O extends DescMessage>(
     method: DescMethodUnary<I, O>, input: MessageInitShape<I>, options: CallOptions = {},
   ): Promise<MessageShape<O>> {
-    const { token = this.#token, ...rest } = options;
+    const { token = this.#token, requestId, ...rest } = options;
     const headers = { ...this.#headers, ...options.headers };
     if (token) {
-      for (const name of Object.keys(headers)) if (name.toLowerCase() === "authorization") delete headers[name];
-      headers["authorization"] = `Bearer ${token}`;
+      refuseUnsendable(token);
+      setHeader(headers, "authorization", `Bearer ${token}`);
     }
+    if (requestId) setHeader(headers, "x-request-id", requestId);
     const request = create(method.input, input);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const deadline = performance.now() + timeoutMs;

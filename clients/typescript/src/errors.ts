@@ -26,6 +26,8 @@ export interface CanastaErrorInit {
   fieldViolations?: FieldViolation[];
   retryAfterMs?: number;
   httpStatus?: number;
+  /** The `x-request-id` the server echoed, when the details carry no `request_id`. */
+  requestId?: string;
   cause?: unknown;
 }
 
@@ -54,6 +56,12 @@ export class CanastaError extends Error {
   readonly retryAfterMs?: number;
   /** The HTTP status (REST transport only). */
   readonly httpStatus?: number;
+  /**
+   * The server's request id of the failed call (`metadata.request_id`, else the
+   * `x-request-id` it echoed), undefined when none came: quote it when reporting a failure,
+   * the server's log lines of the call carry it.
+   */
+  readonly requestId?: string;
 
   constructor(init: CanastaErrorInit) {
     super(`${init.code} ${init.reason || "-"}: ${init.message}`, { cause: init.cause });
@@ -64,6 +72,7 @@ export class CanastaError extends Error {
     this.fieldViolations = init.fieldViolations ?? [];
     this.retryAfterMs = init.retryAfterMs;
     this.httpStatus = init.httpStatus;
+    this.requestId = this.metadata["request_id"] || init.requestId || undefined;
   }
 
   /** The rule id an engine refusal enforces (`metadata.rule`), if any. */
@@ -80,8 +89,9 @@ export class CanastaError extends Error {
 /** The error of a `google.rpc.Status` in binary form (the `grpc-status-details-bin` trailer). */
 export function errorFromStatusBytes(
   code: StatusCodeName, message: string, bytes: Uint8Array | undefined, cause?: unknown,
+  requestId?: string,
 ): CanastaError {
-  const init: CanastaErrorInit = { code, message, cause };
+  const init: CanastaErrorInit = { code, message, cause, requestId };
   if (bytes && bytes.length > 0) {
     const status = fromBinary(StatusSchema, bytes);
     init.message = status.message || message;
@@ -123,6 +133,7 @@ function durationMs(d: Duration | undefined): number | undefined {
  */
 export function errorFromRestBody(
   httpStatus: number, body: JsonValue | undefined, retryAfter?: string | null,
+  requestId?: string | null,
 ): CanastaError {
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
   const init: CanastaErrorInit = {
@@ -130,6 +141,7 @@ export function errorFromRestBody(
       StatusCodeName,
     message: typeof error?.["message"] === "string" ? error["message"] : `HTTP ${httpStatus}`,
     httpStatus,
+    requestId: requestId ?? undefined,
   };
   const details = Array.isArray(error?.["details"]) ? (error["details"] as Record<string, unknown>[]) : [];
   for (const d of details) {

@@ -15,6 +15,12 @@ export interface GrpcOptions extends ClientOptions {
 }
 
 const STATUS_DETAILS = "grpc-status-details-bin";
+const REQUEST_ID = "x-request-id";
+
+/** Hands the server's request id of a call, when it sent one, to the call's `onRequestId`. */
+function reportRequestId(call: CallOptions, id: string | null | undefined): void {
+  if (id) call.onRequestId?.(id);
+}
 
 function codeName(code: Code): StatusCodeName {
   if (code === Code.Canceled) return "CANCELLED";
@@ -56,12 +62,17 @@ export function createGrpcCanastaTransport(baseUrl: string, options: GrpcOptions
       try {
         // grpc-timeout takes whole units: round up to a millisecond
         const timeoutMs = Math.max(1, Math.ceil(call.timeoutMs));
-        return await fn(input, { timeoutMs, signal: call.signal, headers: call.headers });
+        return await fn(input, {
+          timeoutMs, signal: call.signal, headers: call.headers,
+          onTrailer: (trailers: Headers) => reportRequestId(call, trailers.get(REQUEST_ID)),
+        });
       } catch (err) {
         const ce = ConnectError.from(err);
         const raw = ce.metadata.get(STATUS_DETAILS);
-        return Promise.reject(errorFromStatusBytes(callCode(ce, call.signal), ce.rawMessage,
-          raw ? decodeBase64(raw) : undefined, err));
+        const error = errorFromStatusBytes(callCode(ce, call.signal), ce.rawMessage,
+          raw ? decodeBase64(raw) : undefined, err, ce.metadata.get(REQUEST_ID) ?? undefined);
+        reportRequestId(call, error.requestId);
+        return Promise.reject(error);
       }
     },
   };

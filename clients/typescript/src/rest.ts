@@ -54,7 +54,13 @@ export function createRestTransport(baseUrl: string, options: RestOptions = {}):
       } catch (err) {
         if (res.ok) throw transportError(err, timeout.aborted);
       }
-      if (!res.ok) throw errorFromRestBody(res.status, body, res.headers.get("retry-after"));
+      const requestId = res.headers.get("x-request-id");
+      if (!res.ok) {
+        const error = errorFromRestBody(res.status, body, res.headers.get("retry-after"), requestId);
+        if (error.requestId) call.onRequestId?.(error.requestId);
+        throw error;
+      }
+      if (requestId) call.onRequestId?.(requestId);
       return fromJson(method.output, body ?? {}, { ignoreUnknownFields: true });
     },
   };

@@ -179,6 +179,38 @@ for (const [name, make] of clients) {
       assert.equal((await other.view(deal.snapshot)).views.length, 4);
     });
 
+    it("refuses a token that cannot be a header before sending it, as every SDK does", async () => {
+      const deal = await client.deal({ variant: "classic", players: 4, seed: 21n });
+      const host = deal.hostToken;
+      for (const token of [`${host}\n`, `${host}\r\nx-a: b`, ` ${host}`, `${host} `,
+        `${host.slice(0, 5)}\t${host.slice(5)}`, `${host}\u00f6`]) {
+        for (const call of [client.view(deal.snapshot, undefined, { token }),
+          client.withToken(token).view(deal.snapshot), client.withToken(token).listVariants()]) {
+          const err = await rejects(call);
+          assert.equal(err.code, "INTERNAL", err.message);
+          assert.equal(err.reason, "");
+          assert.match(err.message, /the token cannot be sent: its character \d+ \(U\+[0-9A-F]{4}\)/);
+          assert.ok(!err.message.includes(host), "the message shows the token");
+        }
+      }
+    });
+
+    it("sends a call's request id and reads the server's back, answered or refused", async () => {
+      const seen: string[] = [];
+      const onRequestId = (id: string) => seen.push(id);
+      await client.listVariants({ requestId: `ts-${name}-1`, onRequestId });
+      await client.listVariants({ onRequestId });
+      const err = await rejects(client.view(new Uint8Array([1, 2, 3]), undefined,
+        { requestId: `ts-${name}-2`, onRequestId }));
+      assert.equal(err.requestId, `ts-${name}-2`);
+      const made = await rejects(client.view(new Uint8Array([1, 2, 3])));
+      assert.ok(made.requestId, "a refusal without a request id sent has the server's");
+      assert.equal(seen.length, 3);
+      assert.equal(seen[0], `ts-${name}-1`);
+      assert.ok(seen[1] && seen[1] !== seen[0], "the server makes one up when none is sent");
+      assert.equal(seen[2], `ts-${name}-2`);
+    });
+
     it("checks expectedGameId", async () => {
       const deal = await client.deal({ variant: "classic", players: 4, seed: 21n });
       const other = await client.deal({ variant: "classic", players: 4, seed: 21n });

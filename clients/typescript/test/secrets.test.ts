@@ -68,3 +68,18 @@ describe("a client's credential is not printed", () => {
     assert.equal(client.withToken(SEAT).timeoutMs, client.timeoutMs);
   });
 });
+
+describe("a token that cannot be a header", () => {
+  it("is refused before the transport is called, and a request id goes as x-request-id", async () => {
+    const transport = recording();
+    for (const token of [`${TOKEN}\n`, ` ${TOKEN}`, `${TOKEN}\u00f6`]) {
+      await assert.rejects(new CanastaClient(transport, { token }).listVariants(),
+        (err: Error) => err.name === "CanastaError" && !err.message.includes(TOKEN));
+      await assert.rejects(new CanastaClient(transport).listVariants({ token }));
+    }
+    assert.equal(transport.headers.length, 0);
+    await new CanastaClient(transport, { headers: { "X-Request-Id": "old" } })
+      .listVariants({ requestId: "r2" });
+    assert.deepEqual(transport.headers, [{ "x-request-id": "r2" }]);
+  });
+});
