@@ -39,6 +39,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -70,14 +72,23 @@ public final class CanastaClient implements AutoCloseable {
   private final Duration timeout;
   private final String token;
   private final int retries;
+  private final String requestId;
+  private final Consumer<String> requestIdListener;
 
   private CanastaClient(Channel channel, ManagedChannel owned, Duration timeout, String token,
       int retries) {
+    this(channel, owned, timeout, token, retries, null, null);
+  }
+
+  private CanastaClient(Channel channel, ManagedChannel owned, Duration timeout, String token,
+      int retries, String requestId, Consumer<String> requestIdListener) {
     this.stub = CanastaEngineGrpc.newBlockingStub(channel);
     this.owned = owned;
     this.timeout = timeout;
     this.token = token;
     this.retries = retries;
+    this.requestId = requestId;
+    this.requestIdListener = requestIdListener;
   }
 
   /** A plaintext client of {@code target} ({@code host:port}). */
@@ -98,7 +109,8 @@ public final class CanastaClient implements AutoCloseable {
 
   /** The same client with another per-call timeout (sharing the channel). */
   public CanastaClient withTimeout(Duration timeout) {
-    return new CanastaClient(stub.getChannel(), null, timeout, token, retries);
+    return new CanastaClient(stub.getChannel(), null, timeout, token, retries, requestId,
+        requestIdListener);
   }
 
   /**
@@ -106,7 +118,8 @@ public final class CanastaClient implements AutoCloseable {
    * client that made it): a game's host token, or one seat's token for that player.
    */
   public CanastaClient withToken(String token) {
-    return new CanastaClient(stub.getChannel(), null, timeout, token, retries);
+    return new CanastaClient(stub.getChannel(), null, timeout, token, retries, requestId,
+        requestIdListener);
   }
 
   /**
@@ -120,7 +133,35 @@ public final class CanastaClient implements AutoCloseable {
     if (retries < 0) {
       throw new IllegalArgumentException("retries must be 0 or more, not " + retries);
     }
-    return new CanastaClient(stub.getChannel(), null, timeout, token, retries);
+    return new CanastaClient(stub.getChannel(), null, timeout, token, retries, requestId,
+        requestIdListener);
+  }
+
+  /**
+   * The same client (sharing the channel: close the client that made it) sending {@code
+   * requestId} as the {@code x-request-id} of its calls: the server echoes it, and puts it in
+   * its log lines of the call and in an error's {@code request_id}. {@code null}: the server
+   * makes one up for each call.
+   */
+  public CanastaClient withRequestId(String requestId) {
+    return new CanastaClient(stub.getChannel(), null, timeout, token, retries, requestId,
+        requestIdListener);
+  }
+
+  /**
+   * The same client (sharing the channel: close the client that made it) handing {@code
+   * listener} the request id the server echoed for each call (its {@code x-request-id}), when
+   * it answered and when it refused (then also {@link CanastaException#getRequestId()}); once
+   * per attempt with retries. {@code null}: none.
+   */
+  public CanastaClient withRequestIdListener(Consumer<String> listener) {
+    return new CanastaClient(stub.getChannel(), null, timeout, token, retries, requestId,
+        listener);
+  }
+
+  /** The request id sent with every call, or {@code null}. */
+  public String getRequestId() {
+    return requestId;
   }
 
   /** How many times a call refused with a retry hint is sent again. */
@@ -146,17 +187,32 @@ public final class CanastaClient implements AutoCloseable {
     String credential = callToken != null ? callToken : token;
     Deadline deadline = Deadline.after(timeout.toNanos(), TimeUnit.NANOSECONDS);
     CanastaEngineGrpc.CanastaEngineBlockingStub s = stub.withDeadline(deadline);
+    // one set of headers, so one credential: the call's, else the client's
+    Metadata headers = new Metadata();
     if (credential != null && !credential.isEmpty()) {
       checkSendable(credential);
-      Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + credential);
+    }
+    if (requestId != null && !requestId.isEmpty()) {
+      headers.put(CanastaException.REQUEST_ID, requestId);
+    }
+    if (headers.keys().size() > 0) {
       s = s.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    }
+    AtomicReference<Metadata> trailers = new AtomicReference<>();
+    if (requestIdListener != null) {
+      s = s.withInterceptors(
+          MetadataUtils.newCaptureMetadataInterceptor(new AtomicReference<>(), trailers));
     }
     for (int attempt = 0; ; attempt++) {
       try {
-        return rpc.apply(s);
+        T answer = rpc.apply(s);
+        Metadata got = trailers.getAndSet(null);
+        report(got == null ? null : got.get(CanastaException.REQUEST_ID));
+        return answer;
       } catch (StatusRuntimeException e) {
         CanastaException refusal = CanastaException.from(e);
+        report(refusal.getRequestId().orElse(null));
         if (!waited(refusal, attempt, deadline)) {
           throw refusal;
         }
@@ -164,20 +220,29 @@ public final class CanastaClient implements AutoCloseable {
     }
   }
 
+  /** Hands the server's request id of a call, when it sent one, to the listener. */
+  private void report(String id) {
+    if (requestIdListener != null && id != null && !id.isEmpty()) {
+      requestIdListener.accept(id);
+    }
+  }
+
   /**
-   * Refuses a token that cannot travel in a header (a control character such as a newline, or
-   * one outside ASCII), as Python's and Go's gRPC do (INTERNAL, before anything is sent):
-   * grpc-java would drop the header with a logged warning and send the call without a
-   * credential, a spectator's call. The token itself is not in the message.
+   * Refuses a token that cannot be a header value as it is, before anything is sent, as every
+   * SDK does: a character outside visible ASCII (a space, as around a token read from a file, a
+   * control character such as a newline, or one outside ASCII). grpc-java would drop a header
+   * with a newline, with a logged warning, and send the call without a credential, a
+   * spectator's call; the server would strip surrounding spaces. The token itself is not in
+   * the message.
    */
   private static void checkSendable(String credential) {
     for (int i = 0; i < credential.length(); i++) {
       char ch = credential.charAt(i);
-      if (ch < 0x20 || ch > 0x7e) {
+      if (ch < 0x21 || ch > 0x7e) {
         String message = "the token cannot be sent: its character " + (i + 1) + " (U+"
-            + String.format("%04X", (int) ch) + ") is not printable ASCII";
+            + String.format("%04X", (int) ch) + ") is not visible ASCII";
         throw new CanastaException(Status.Code.INTERNAL, message, "", "", new LinkedHashMap<>(),
-            new ArrayList<>(), null, null);
+            new ArrayList<>(), null, null, null);
       }
     }
   }

@@ -27,6 +27,9 @@ public class CanastaException extends RuntimeException {
   private static final Metadata.Key<byte[]> STATUS_DETAILS =
       Metadata.Key.of("grpc-status-details-bin", Metadata.BINARY_BYTE_MARSHALLER);
 
+  static final Metadata.Key<String> REQUEST_ID =
+      Metadata.Key.of("x-request-id", Metadata.ASCII_STRING_MARSHALLER);
+
   /** A field the server refused ({@code google.rpc.BadRequest}). */
   public static final class FieldViolation {
     private final String field;
@@ -55,10 +58,11 @@ public class CanastaException extends RuntimeException {
   private final Map<String, String> metadata;
   private final List<FieldViolation> fieldViolations;
   private final Duration retryAfter;
+  private final String requestId;
 
   CanastaException(Status.Code code, String message, String reason, String domain,
       Map<String, String> metadata, List<FieldViolation> fieldViolations, Duration retryAfter,
-      Throwable cause) {
+      String requestId, Throwable cause) {
     super(code + " " + (reason.isEmpty() ? "-" : reason) + ": " + message, cause);
     this.code = code;
     this.serverMessage = message;
@@ -67,6 +71,8 @@ public class CanastaException extends RuntimeException {
     this.metadata = Collections.unmodifiableMap(metadata);
     this.fieldViolations = Collections.unmodifiableList(fieldViolations);
     this.retryAfter = retryAfter;
+    String fromDetails = metadata.get("request_id");
+    this.requestId = fromDetails != null && !fromDetails.isEmpty() ? fromDetails : requestId;
   }
 
   /** The typed error of a failed gRPC call, decoded from its status details. */
@@ -110,8 +116,10 @@ public class CanastaException extends RuntimeException {
     if (code == Status.Code.INTERNAL && details == null && isHttp2Failure(status.getCause())) {
       code = Status.Code.UNAVAILABLE;
     }
+    Metadata trailers = e.getTrailers();
+    String requestId = trailers == null ? null : trailers.get(REQUEST_ID);
     return new CanastaException(code, message, reason, domain, metadata, violations,
-        retryAfter, e);
+        retryAfter, requestId, e);
   }
 
   /**
@@ -192,6 +200,15 @@ public class CanastaException extends RuntimeException {
    */
   public Optional<Duration> getRetryAfter() {
     return Optional.ofNullable(retryAfter);
+  }
+
+  /**
+   * The server's request id of the failed call ({@code ErrorInfo.metadata["request_id"]}, else
+   * the {@code x-request-id} it echoed); empty when none came (a server that could not be
+   * reached). Quote it when reporting a failure: the server's log lines of the call carry it.
+   */
+  public Optional<String> getRequestId() {
+    return Optional.ofNullable(requestId == null || requestId.isEmpty() ? null : requestId);
   }
 
   /** True for a well-formed move the rules forbid now ({@code FAILED_PRECONDITION}). */

@@ -40,6 +40,9 @@ import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -53,9 +56,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -201,7 +206,8 @@ class CanastaClientTest {
   };
 
   /** A started server answering every method with {@code handler}, on raw bytes. */
-  private static Server serving(ServerCalls.UnaryMethod<byte[], byte[]> handler) throws IOException {
+  private static Server serving(ServerCalls.UnaryMethod<byte[], byte[]> handler,
+      ServerInterceptor... interceptors) throws IOException {
     HandlerRegistry anyMethod = new HandlerRegistry() {
       @Override
       public ServerMethodDefinition<?, ?> lookupMethod(String method, String authority) {
@@ -211,7 +217,11 @@ class CanastaClientTest {
         return ServerMethodDefinition.create(descriptor, ServerCalls.asyncUnaryCall(handler));
       }
     };
-    return ServerBuilder.forPort(0).fallbackHandlerRegistry(anyMethod).build().start();
+    ServerBuilder<?> builder = ServerBuilder.forPort(0).fallbackHandlerRegistry(anyMethod);
+    for (ServerInterceptor interceptor : interceptors) {
+      builder.intercept(interceptor);
+    }
+    return builder.build().start();
   }
 
   @Test
@@ -543,12 +553,77 @@ class CanastaClientTest {
     DealResponse deal = client.deal("classic", 4, 21);
     ByteString snapshot = deal.getSnapshot();
     for (String token : List.of(deal.getHostToken() + "\n", deal.getHostToken() + "\r\nx-a: b",
-        "t\u00f6ken")) {
+        "t\u00f6ken", " " + deal.getHostToken(), deal.getHostToken() + " ",
+        deal.getHostToken().substring(0, 5) + "\t" + deal.getHostToken().substring(5))) {
       assertRefused(Status.Code.INTERNAL, "", () -> client.withToken(token).view(snapshot));
       assertRefused(Status.Code.INTERNAL, "", () -> client.view(snapshot, token));
       CanastaException e = assertThrows(CanastaException.class, () -> client.legalMoves(snapshot, token));
       assertFalse(e.getMessage().contains(deal.getHostToken()), "the message shows the token");
     }
+  }
+
+  @Test
+  void aTokenWithSpacesAroundIsRefusedBeforeSending() {
+    // as in every SDK: the server would strip the spaces, but a token is visible ASCII only
+    DealResponse deal = client.deal("classic", 4, 21);
+    CanastaException e = assertThrows(CanastaException.class,
+        () -> client.withToken(deal.getHostToken() + " ").listVariants());
+    assertEquals(Status.Code.INTERNAL, e.getCode());
+    assertTrue(e.getServerMessage().contains("(U+0020) is not visible ASCII"), e.getMessage());
+  }
+
+  @Test
+  void oneCredentialPerCallTheCallsOverTheClients() throws Exception {
+    // a fake server that notes every authorization value a call carries: one, the call's
+    // token when it has one, else the client's
+    List<List<String>> seen = new CopyOnWriteArrayList<>();
+    Metadata.Key<String> auth = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    Server server = serving((byte[] request, StreamObserver<byte[]> answer) -> {
+      answer.onNext(new byte[0]);
+      answer.onCompleted();
+    }, new ServerInterceptor() {
+      @Override
+      public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
+          ServerCallHandler<Q, A> next) {
+        List<String> values = new ArrayList<>();
+        Iterable<String> all = headers.getAll(auth);
+        if (all != null) {
+          all.forEach(values::add);
+        }
+        seen.add(values);
+        return next.startCall(call, headers);
+      }
+    });
+    try (CanastaClient made = CanastaClient.connect("127.0.0.1:" + server.getPort())) {
+      CanastaClient seat = made.withToken("client-token").withRetries(1).withRequestId("r-1");
+      seat.scoreHand(ByteString.EMPTY, "call-token");
+      seat.scoreHand(ByteString.EMPTY);
+      seat.scoreHand(ByteString.EMPTY, "");
+      made.scoreHand(ByteString.EMPTY, "call-token");
+      assertEquals(List.of(List.of("Bearer call-token"), List.of("Bearer client-token"), List.of(),
+          List.of("Bearer call-token")), seen);
+    } finally {
+      server.shutdownNow();
+    }
+  }
+
+  @Test
+  void aCallsRequestIdIsSentAndReadBack() {
+    List<String> heard = new CopyOnWriteArrayList<>();
+    CanastaClient listening = client.withRequestIdListener(heard::add);
+    listening.withRequestId("java-req-1").listVariants();
+    listening.listVariants();
+    CanastaException e = assertThrows(CanastaException.class,
+        () -> listening.withRequestId("java-req-2").view(ByteString.copyFromUtf8("not a snapshot")));
+    assertEquals(Optional.of("java-req-2"), e.getRequestId());
+    assertEquals("java-req-2", listening.withRequestId("java-req-2").withToken("t").getRequestId());
+    CanastaException made = assertThrows(CanastaException.class,
+        () -> client.view(ByteString.copyFromUtf8("not a snapshot")));
+    assertTrue(made.getRequestId().isPresent(), "the server's own request id");
+    assertEquals(3, heard.size(), heard.toString());
+    assertEquals("java-req-1", heard.get(0));
+    assertFalse(heard.get(1).isEmpty() || heard.get(1).equals("java-req-1"), heard.toString());
+    assertEquals("java-req-2", heard.get(2));
   }
 
   @Test
