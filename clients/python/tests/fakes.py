@@ -23,19 +23,21 @@ def status(code: int, reason: str, *delays: float) -> status_pb2.Status:
     return refusal
 
 
-def busy_at_first(refusals: int, refusal: status_pb2.Status, details: bytes | None = None
-                  ) -> tuple[grpc.Server, list[float]]:
+def busy_at_first(refusals: int, refusal: status_pb2.Status, details: bytes | None = None,
+                  request_id: str | None = None) -> tuple[grpc.Server, list[float]]:
     """A server (not started) that refuses its first ``refusals`` calls with ``refusal`` in
-    the status-details trailer (or the raw ``details`` given), its code as the call's, and
-    then answers an empty message; and the times the calls arrived."""
+    the status-details trailer (or the raw ``details`` given; ``b""``: no trailer), its
+    code as the call's, and an ``x-request-id`` trailer when given, and then answers an
+    empty message; and the times the calls arrived."""
     arrived: list[float] = []
     trailer = refusal.SerializeToString() if details is None else details
 
     def answer(request: bytes, context: grpc.ServicerContext) -> bytes:
         arrived.append(time.monotonic())
         if len(arrived) <= refusals:
+            echoed = () if request_id is None else (("x-request-id", request_id),)
             context.set_trailing_metadata(
-                (("grpc-status-details-bin", trailer),))
+                ((("grpc-status-details-bin", trailer),) if trailer else ()) + echoed)
             context.abort(_CODES[refusal.code], refusal.message)
         return b""
 

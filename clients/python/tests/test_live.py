@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -365,6 +366,51 @@ def test_a_calls_token_wins_over_the_clients(client: CanastaClient) -> None:
     assert [v.seat for v in every] == [0, 1, 2, 3] and all(len(v.hand) == 11 for v in every)
     with CanastaClient(channel=client.channel, token=deal.host_token) as host:
         assert len(host.view(deal.snapshot).views) == 4
+
+
+@pytest.mark.parametrize("wrap", [
+    lambda t: t + "\n", lambda t: t + "\r\nx-a: b", lambda t: " " + t, lambda t: t + " ",
+    lambda t: t[:5] + "\t" + t[5:], lambda t: t + "\u00f6"])
+def test_a_token_that_cannot_be_a_header_is_refused_before_sending(client: CanastaClient,
+                                                                     wrap: Callable[[str], str]
+                                                                     ) -> None:
+    """As in every SDK: a token with a character outside visible ASCII (spaces around it, a
+    newline, a control character, one outside ASCII) is refused before anything is sent,
+    INTERNAL with a message naming the character and not the token."""
+    deal = client.deal("classic", 4, seed=21)
+    token = wrap(deal.host_token)
+    for call in (lambda: client.view(deal.snapshot, token=token),
+                 lambda: client.with_token(token).view(deal.snapshot),
+                 lambda: client.with_token(token).list_variants()):
+        with pytest.raises(CanastaError) as caught:
+            call()
+        assert caught.value.code == grpc.StatusCode.INTERNAL and caught.value.reason == ""
+        assert "the token cannot be sent" in caught.value.message
+        assert deal.host_token not in str(caught.value)
+
+
+def test_a_refusals_request_id_is_the_one_the_server_echoed() -> None:
+    """A failure's request_id is ErrorInfo's request_id, else the x-request-id trailer the
+    server echoed (a refusal whose details carry none)."""
+    server, _ = busy_at_first(1, status(code_pb2.UNAVAILABLE, "UNAVAILABLE"), details=b"",
+                              request_id="r-echoed")
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with CanastaClient(f"127.0.0.1:{port}") as client, \
+                pytest.raises(UnavailableError) as caught:
+            client.list_variants()
+    finally:
+        server.stop(None)
+    assert caught.value.request_id == "r-echoed"
+
+
+def test_a_calls_request_id_is_in_its_error(target: str) -> None:
+    """The server puts a call's x-request-id in the error's details."""
+    with CanastaClient(target, metadata=[("x-request-id", "py-req-1")]) as client, \
+            pytest.raises(InvalidRequestError) as caught:
+        client.view(b"not a snapshot")
+    assert caught.value.request_id == "py-req-1"
 
 
 def test_expected_game_id(client: CanastaClient) -> None:

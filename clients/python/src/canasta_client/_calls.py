@@ -60,6 +60,7 @@ class Settings:
         token = self.token if token is None else token
         if not token:
             return self.metadata
+        _check_sendable(token)
         return (*(m for m in self.metadata if m[0].lower() != "authorization"),
                 ("authorization", f"Bearer {token}"))
 
@@ -73,6 +74,19 @@ class Settings:
             return None
         wait = min(max(error.retry_after, 0.0), MAX_RETRY_WAIT)
         return None if time.monotonic() + wait >= deadline else wait
+
+
+def _check_sendable(token: str) -> None:
+    """Refuse a token that cannot be a header value as it is, before anything is sent, as
+    every SDK does: a character outside visible ASCII (a space, as around a token read from
+    a file, a control character such as a newline, or one outside ASCII). gRPC would fail
+    a newline as INTERNAL "Invalid metadata" and the server strip spaces. The token itself
+    is not in the message."""
+    for i, ch in enumerate(token):
+        if not "\x21" <= ch <= "\x7e":
+            raise CanastaError(grpc.StatusCode.INTERNAL,
+                               f"the token cannot be sent: its character {i + 1} "
+                               f"(U+{ord(ch):04X}) is not visible ASCII")
 
 
 R = TypeVar("R", bound=Message)

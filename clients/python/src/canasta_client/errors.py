@@ -15,6 +15,7 @@ from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
+REQUEST_ID_KEY = "x-request-id"
 
 
 class CanastaError(Exception):
@@ -28,7 +29,7 @@ class CanastaError(Exception):
     def __init__(self, code: grpc.StatusCode, message: str, reason: str = "", domain: str = "",
                  metadata: dict[str, str] | None = None,
                  field_violations: list[tuple[str, str]] | None = None,
-                 retry_after: float | None = None) -> None:
+                 retry_after: float | None = None, echoed_request_id: str | None = None) -> None:
         super().__init__(f"{code.name} {reason or '-'}: {message}")
         self.code = code
         self.message = message
@@ -37,6 +38,7 @@ class CanastaError(Exception):
         self.metadata: dict[str, str] = dict(metadata or {})
         self.field_violations: list[tuple[str, str]] = list(field_violations or [])
         self.retry_after = retry_after
+        self._echoed_request_id = echoed_request_id or None
 
     @property
     def rule(self) -> str | None:
@@ -45,8 +47,9 @@ class CanastaError(Exception):
 
     @property
     def request_id(self) -> str | None:
-        """The server's request id of the failed call, if it sent one."""
-        return self.metadata.get("request_id")
+        """The server's request id of the failed call, if it sent one: ErrorInfo's
+        ``request_id``, else the ``x-request-id`` it echoed (a refusal without details)."""
+        return self.metadata.get("request_id") or self._echoed_request_id
 
 
 class InvalidRequestError(CanastaError):
@@ -107,8 +110,11 @@ def from_rpc_error(err: grpc.RpcError) -> CanastaError:
     metadata: dict[str, str] = {}
     violations: list[tuple[str, str]] = []
     retry_after: float | None = None
+    echoed: str | None = None
     for item in trailers or ():
         key, value = cast("tuple[str, str | bytes]", item)  # (key, value) pairs
+        if key == REQUEST_ID_KEY and isinstance(value, str) and echoed is None:
+            echoed = value
         if key != STATUS_DETAILS_KEY or not isinstance(value, bytes):
             continue
         try:
@@ -132,4 +138,4 @@ def from_rpc_error(err: grpc.RpcError) -> CanastaError:
     if not reason and code == grpc.StatusCode.DEADLINE_EXCEEDED:
         reason = "DEADLINE_EXCEEDED"
     cls = _BY_CODE.get(code, CanastaError)
-    return cls(code, message, reason, domain, metadata, violations, retry_after)
+    return cls(code, message, reason, domain, metadata, violations, retry_after, echoed)
