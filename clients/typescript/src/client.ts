@@ -161,6 +161,25 @@ function refuseUnsendable(token: string): void {
   }
 }
 
+/**
+ * `baseUrl` if it is an http(s) URL (resolved against `relativeTo`, a page's address, when
+ * given). A `host:port` target, which the Python, Go and Java clients take, is refused at
+ * once in words that show the URL to write, rather than by Node's bare `Invalid URL` from
+ * inside the transport or a `fetch failed` on every call.
+ */
+export function serverUrl(baseUrl: string, factory: string, example: string, relativeTo?: string): string {
+  let protocol = "";
+  try {
+    protocol = new URL(baseUrl, relativeTo).protocol;
+  } catch {
+    // not a URL: refused below
+  }
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new TypeError(`${factory} takes the server's URL with its scheme, such as "${example}", not "${baseUrl}"`);
+  }
+  return baseUrl;
+}
+
 /** A move from its text form. */
 export function move(text: string): Move {
   return create(MoveSchema, { text });

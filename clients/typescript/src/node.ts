@@ -2,7 +2,7 @@
 import type { DescMessage, DescMethodUnary, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, type GrpcTransportOptions } from "@connectrpc/connect-node";
-import { CanastaClient, type CallOptions, type CanastaTransport, type ClientOptions } from "./client.js";
+import { CanastaClient, serverUrl, type CallOptions, type CanastaTransport, type ClientOptions } from "./client.js";
 import { errorFromStatusBytes, type StatusCodeName } from "./errors.js";
 import { CanastaEngine } from "./gen/canasta/v1/engine_service_pb.js";
 
@@ -51,6 +51,7 @@ function decodeBase64(text: string): Uint8Array {
 
 /** A transport over native gRPC at `baseUrl` (such as `http://127.0.0.1:50051`). */
 export function createGrpcCanastaTransport(baseUrl: string, options: GrpcOptions = {}): CanastaTransport {
+  serverUrl(baseUrl, "grpcClient", "http://127.0.0.1:50051");
   const transport: Transport = createGrpcTransport({ baseUrl, ...options.transport });
   const client: Client<typeof CanastaEngine> = createClient(CanastaEngine, transport);
   return {

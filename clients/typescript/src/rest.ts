@@ -3,7 +3,7 @@
  * fetch). Routes come from each RPC's `google.api.http` option.
  */
 import { fromJson, getOption, toJson, type DescMessage, type DescMethodUnary, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
-import { CanastaClient, type CallOptions, type CanastaTransport, type ClientOptions } from "./client.js";
+import { CanastaClient, serverUrl, type CallOptions, type CanastaTransport, type ClientOptions } from "./client.js";
 import { CanastaError, errorFromRestBody } from "./errors.js";
 import { http } from "./gen/google/api/annotations_pb.js";
 
@@ -27,6 +27,8 @@ function route(method: DescMethodUnary): { verb: string; path: string } {
 
 /** A transport calling the REST gateway at `baseUrl` (such as `http://127.0.0.1:8080`). */
 export function createRestTransport(baseUrl: string, options: RestOptions = {}): CanastaTransport {
+  // a page may name its own origin's gateway by a path ("/rules"); Node has no page
+  serverUrl(baseUrl, "restClient", "http://127.0.0.1:8080", globalThis.location?.href);
   const base = baseUrl.replace(/\/+$/, "");
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   return {
@@ -46,13 +48,13 @@ export function createRestTransport(baseUrl: string, options: RestOptions = {}):
           signal,
         });
       } catch (err) {
-        throw transportError(err, timeout.aborted);
+        throw transportError(err, timeout.aborted, base + path);
       }
       let body: JsonValue | undefined;
       try {
         body = (await res.json()) as JsonValue;
       } catch (err) {
-        if (res.ok) throw transportError(err, timeout.aborted);
+        if (res.ok) throw transportError(err, timeout.aborted, base + path);
       }
       const requestId = res.headers.get("x-request-id");
       if (!res.ok) {
@@ -66,13 +68,20 @@ export function createRestTransport(baseUrl: string, options: RestOptions = {}):
   };
 }
 
-function transportError(err: unknown, timedOut: boolean): CanastaError {
+/**
+ * A call that got no answer from the gateway. An unreachable one names the URL called and
+ * what stopped it (Node's fetch says only `fetch failed`, its cause says why:
+ * `connect ECONNREFUSED 127.0.0.1:8080`), so a wrong port or a server not started shows.
+ */
+function transportError(err: unknown, timedOut: boolean, url: string): CanastaError {
   const name = (err as { name?: string } | null)?.name;
   if (timedOut || name === "TimeoutError") {
     return new CanastaError({ code: "DEADLINE_EXCEEDED", reason: "DEADLINE_EXCEEDED", message: "deadline exceeded", cause: err });
   }
   if (name === "AbortError") return new CanastaError({ code: "CANCELLED", message: "cancelled", cause: err });
-  return new CanastaError({ code: "UNAVAILABLE", message: String((err as Error)?.message ?? err), cause: err });
+  const why = (err as { cause?: { message?: unknown } } | null)?.cause?.message;
+  const message = String((err as Error)?.message ?? err) + (typeof why === "string" && why ? ` (${why})` : "");
+  return new CanastaError({ code: "UNAVAILABLE", message: `${url}: ${message}`, cause: err });
 }
 
 /** A client of the REST gateway at `baseUrl`. */

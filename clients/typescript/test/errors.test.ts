@@ -283,3 +283,25 @@ describe("a gRPC call that got no status from a server: UNAVAILABLE, as in the o
     }
   });
 });
+
+describe("a newcomer's mistakes, said in words that show the fix", () => {
+  it("a host:port target, as the other SDKs take it, is refused with the URL to write", () => {
+    for (const [make, target] of [[grpcClient, "127.0.0.1:50051"], [grpcClient, "localhost:50051"],
+                                  [restClient, "127.0.0.1:8080"], [restClient, "localhost:8080"]] as const) {
+      assert.throws(() => make(target), (err: Error) => err instanceof TypeError &&
+        /takes the server's URL with its scheme, such as "http:\/\/127\.0\.0\.1:\d+"/.test(err.message) &&
+        err.message.includes(`not "${target}"`), `${make.name}(${target})`);
+    }
+  });
+
+  it("an unreachable REST gateway is named, with why it could not be reached", async () => {
+    const { createServer } = await import("node:net");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve)); // a port nothing listens on
+    const err = await rejects(restClient(`http://127.0.0.1:${port}`, { timeoutMs: 3000 }).listVariants());
+    assert.equal(err.code, "UNAVAILABLE");
+    assert.match(err.message, new RegExp(`http://127\\.0\\.0\\.1:${port}/v1/variants: .*ECONNREFUSED`));
+  });
+});
