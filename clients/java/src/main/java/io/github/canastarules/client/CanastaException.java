@@ -112,6 +112,9 @@ public class CanastaException extends RuntimeException {
     if (reason.isEmpty() && status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
       reason = "DEADLINE_EXCEEDED";
     }
+    if (details == null) {
+      message = withTransportCause(message, status.getCause());
+    }
     Status.Code code = status.getCode();
     if (code == Status.Code.INTERNAL && details == null && isHttp2Failure(status.getCause())) {
       code = Status.Code.UNAVAILABLE;
@@ -120,6 +123,19 @@ public class CanastaException extends RuntimeException {
     String requestId = trailers == null ? null : trailers.get(REQUEST_ID);
     return new CanastaException(code, message, reason, domain, metadata, violations,
         retryAfter, requestId, e);
+  }
+
+  /**
+   * A status no server sent, with what stopped the call: grpc-java describes an unreachable
+   * server as "io exception" alone, its cause says why and where ("Connection refused:
+   * /127.0.0.1:50051"), as the other SDKs' messages do.
+   */
+  private static String withTransportCause(String message, Throwable cause) {
+    String why = cause == null ? null : cause.getMessage();
+    if (why == null || why.isEmpty() || message.contains(why)) {
+      return message;
+    }
+    return message.isEmpty() ? why : message + " (" + why + ")";
   }
 
   /**

@@ -256,6 +256,16 @@ class CanastaClientTest {
   }
 
   @Test
+  void unreachableServerIsNamedWithWhy() {
+    // "UNAVAILABLE -: io exception" alone tells a newcomer neither the address nor the cause
+    try (CanastaClient dead = CanastaClient.connect("127.0.0.1:1", Duration.ofSeconds(3))) {
+      CanastaException e = assertThrows(CanastaException.class, dead::listVariants);
+      assertTrue(e.getMessage().contains("Connection refused")
+          && e.getMessage().contains("127.0.0.1:1"), e.getMessage());
+    }
+  }
+
+  @Test
   void unreachableServerIsUnavailable() {
     try (CanastaClient dead = CanastaClient.connect("127.0.0.1:1", Duration.ofSeconds(3))) {
       CanastaException e = assertThrows(CanastaException.class, dead::listVariants);
