@@ -565,6 +565,40 @@ def test_a_seed_out_of_range_is_refused_by_the_parser(
     assert "--seed" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(("flag", "given"), [("--hands", "-1"), ("--hands", "two"),
+                                             ("--players", "0"), ("--players", "-2")])
+def test_a_count_out_of_range_is_refused_by_the_parser(
+        flag: str, given: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--hands -1`` (it played one hand) and ``--players 0`` (it said "there is no seat 0 at
+    a 0-player table") are usage errors naming the flag (exit 2)."""
+    from canasta_terminal.table import main
+
+    with pytest.raises(SystemExit) as exited:
+        main([flag, given, "--server", "127.0.0.1:1"], io.StringIO(), io.StringIO())
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert flag in err and "Traceback" not in err
+
+
+def test_a_players_count_the_game_does_not_have_is_refused_by_the_deal() -> None:
+    """``--players 1``: the service's refusal, with the game's range (classic is for 2 to 6,
+    docs/rules-classic.md); a seat past a real table's last is named as such."""
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import Table, build_parser
+
+    from tests.service.servers import running
+
+    with running() as server, CanastaClient(server.grpc_target) as client:
+        said = []
+        for argv in (["--players", "1"], ["--players", "4", "--seat", "4"]):
+            out = io.StringIO()
+            table = Table(client, build_parser().parse_args(argv), io.StringIO(), out)
+            assert table.play() == 2
+            said.append(out.getvalue().strip())
+    assert said[0] == "cannot deal: BAD_PLAYER_COUNT: classic canasta is for 2 to 6 players, not 1", said
+    assert said[1] == "there is no seat 4 at a 4-player table", said
+
+
 def test_the_largest_seed_deals() -> None:
     from canasta_terminal.table import SEED_MAX, build_parser
 

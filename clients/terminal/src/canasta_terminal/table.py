@@ -459,12 +459,33 @@ SEED_MAX = 2**64 - 1  # a deal's and a bot's seed are uint64 (proto/canasta/v1)
 
 def seed(text: str) -> int:
     """``--seed``: a whole number 0 to 2**64-1, the range of the API's seed."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    value = _whole(text)
     if not 0 <= value <= SEED_MAX:
         raise argparse.ArgumentTypeError(f"{value} is not a seed: pick 0 to {SEED_MAX}")
+    return value
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def hands(text: str) -> int:
+    """``--hands``: how many hands to play, 0 (the default) for the whole game."""
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of hands: pick 1 or more, "
+                                         "or 0 to play the game out")
+    return value
+
+
+def players(text: str) -> int:
+    """``--players``: 1 or more; each game's own range is the deal's to say (BAD_PLAYERS)."""
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of players")
     return value
 
 
@@ -473,14 +494,14 @@ def build_parser(prog: str = "canasta play") -> argparse.ArgumentParser:
                                      "you against bots.")
     parser.add_argument("--variant", default="classic",
                         help="classic, samba, bolivia, bolivia_sevens or may_i")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=players, default=4)
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--bot", default="greedy", choices=LEVELS, help="the bots' level")
     parser.add_argument("--seed", type=seed, default=None,
                         help="deal seed (default: a random one, never shown: it decides every hand)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a rule option of the variant (repeatable)")
-    parser.add_argument("--hands", type=int, default=0,
+    parser.add_argument("--hands", type=hands, default=0,
                         help="stop after this many hands (default: play the game out)")
     parser.add_argument("--server", default=None, metavar="HOST:PORT",
                         help="a running service (gRPC); default: a local one started "
