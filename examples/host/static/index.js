@@ -34,6 +34,28 @@ function limits() {
   seatRows();
 }
 
+function showError(text) {
+  $("error").textContent = text;
+  $("error").hidden = false;
+}
+
+// The JSON of one of the host's answers, or null with why not shown. The host refuses in
+// JSON ({reason, message}: 502 with the rules service away), but a proxy in front of it or a
+// connection that fails answers no JSON at all.
+async function ask(path, init) {
+  let answer;
+  try {
+    answer = await fetch(path, init);
+  } catch (err) {
+    showError(`the host cannot be reached (${err.message})`);
+    return null;
+  }
+  const got = await answer.json().catch(() => null);
+  if (answer.ok && got !== null) return got;
+  showError(got?.reason ? `${got.reason}: ${got.message}` : `the host answered ${answer.status}`);
+  return null;
+}
+
 async function create(event) {
   event.preventDefault();
   $("error").hidden = true;
@@ -42,15 +64,10 @@ async function create(event) {
     if (select.value !== "person") bots[seat] = select.value;
   });
   const body = { variant: $("variant").value, players: Number($("players").value), bots };
-  const answer = await fetch("/api/tables", {
+  const got = await ask("/api/tables", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
-  const got = await answer.json();
-  if (!answer.ok) {
-    $("error").textContent = `${got.reason}: ${got.message}`;
-    $("error").hidden = false;
-    return;
-  }
+  if (got === null) return;
   $("game-id").textContent = got.game_id;
   const list = $("links");
   list.replaceChildren();
@@ -71,11 +88,19 @@ async function create(event) {
 }
 
 async function start() {
-  variants = await (await fetch("/api/variants")).json();
+  $("players").addEventListener("change", seatRows);
+  seatRows();
+  const got = await ask("/api/variants");
+  if (got === null) {
+    // no games to offer: nothing can be created until the page is loaded again
+    $("create").querySelector("button[type=submit]").disabled = true;
+    $("error").append(" Reload the page to try again.");
+    return;
+  }
+  variants = got;
   for (const v of variants) $("variant").append(new Option(v.name, v.id));
   $("variant").value = "classic";
   $("variant").addEventListener("change", limits);
-  $("players").addEventListener("change", seatRows);
   $("create").addEventListener("submit", create);
   limits();
 }
