@@ -244,7 +244,8 @@ class _Rpc:
                     receive: Receive) -> bytes | None:
         """A long call in ``pool``, counted by its gate from now to its end; None when the
         client goes away first: a call still queued then never runs, one already running
-        stops at its next check (``Call.waiting``)."""
+        stops at its next check (``Call.waiting``); so too when this request is cancelled
+        (a stop's grace ran out)."""
         refused = pool.gate.enter()
         if refused is not None:
             metrics.REJECTED.labels(refused.reason).inc()
@@ -263,10 +264,13 @@ class _Rpc:
                 if work.done():
                     return work.result()
                 if gone.result()["type"] == "http.disconnect":
-                    waiting.clear()
                     return None
         finally:
-            work.cancel()  # nothing once it has ended; a call still queued never runs
+            # no one waits for the answer any more (the client went, or a stop's grace ran
+            # out and uvicorn cancelled this request): a running call stops at its next
+            # check, one still queued never runs
+            waiting.clear()
+            work.cancel()
             if gone is not None:
                 gone.cancel()
 

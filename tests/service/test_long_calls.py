@@ -332,3 +332,21 @@ def test_rest_long_call_stops_once_its_client_has_gone(monkeypatch: pytest.Monke
         _until(lambda: server.app.rest_gate.in_flight == 0, "the long call went on")
         assert len(checks) == 1
         assert _internal_errors() == errors
+
+
+def test_rest_long_call_stops_when_the_stop_cuts_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A REST long call still running when a stop's grace runs out is cancelled by uvicorn;
+    it must then stop at its next check, as when its client goes. Before, only a
+    disconnect stopped it: the search ran on for nobody to the end of its budget, and the
+    process waited for that thread before exiting, seconds past CANASTA_GRACE_SECONDS."""
+    inside, go, checks = _hold_the_first_round(monkeypatch)
+    with running(grace_seconds=0.0) as server, server.stub()[0] as channel:
+        _, path, body, host = _abandoned_call(api_grpc.CanastaEngineStub(channel),
+                                              "SuggestMove")
+        with _post_on_a_socket(server.app.http_port, path, f"Bearer {host}", body):
+            try:
+                assert inside.wait(10), "the long call did not start"
+                server.stop()  # REST's grace: at least 1 s, then the call is cancelled
+                assert not checks[0].waiting(), "the cut call went on"
+            finally:
+                go.set()
