@@ -55,10 +55,14 @@ def key_ring(settings: Settings) -> KeyRing:
 
     :raises BadKeyConfig: no keys at all, or a malformed entry.
     """
-    if settings.seal_keys:
-        return KeyRing.parse(settings.seal_keys)
-    if settings.dev_key_file:
-        return dev_key_ring(Path(settings.dev_key_file))
+    try:
+        if settings.seal_keys:
+            return KeyRing.parse(settings.seal_keys)
+        if settings.dev_key_file:
+            return dev_key_ring(Path(settings.dev_key_file))
+    except BadKeyConfig as err:  # the log line names the variable, as for every setting
+        name = "CANASTA_SEAL_KEYS" if settings.seal_keys else "CANASTA_DEV_KEY_FILE"
+        raise BadKeyConfig(f"{name}: {err}") from None
     raise BadKeyConfig("set CANASTA_SEAL_KEYS (or CANASTA_DEV_KEY_FILE for development)")
 
 

@@ -305,12 +305,16 @@ def test_bad_configuration_exits_2(tmp_path: Path, env: dict[str, str], text: st
 
 
 @pytest.mark.parametrize("what", ["grpc port taken", "http port taken", "bind elsewhere",
-                                  "key file a folder", "connection age beyond 32 bits"])
+                                  "key file a folder", "connection age beyond 32 bits",
+                                  "malformed key ring", "malformed key file"])
 def test_a_deployment_that_cannot_start_exits_2_with_one_line(
         server: Running, tmp_path: Path, what: str) -> None:
     """Each of these once ended in a traceback and exit code 1 (the runbook reads exit 2 as
-    a configuration error): now one JSON line names the setting."""
+    a configuration error): now one JSON line names the setting. A malformed key ring
+    already exited 2, but its line named the key and not the variable that holds it."""
     keys = {"CANASTA_SEAL_KEYS": new_key_entry("k1")}
+    bad_file = tmp_path / "bad.keys"
+    bad_file.write_text("dev-1:tooshort\n")
     env, text = {
         "grpc port taken": ({**keys, "CANASTA_GRPC_PORT": str(server.app.grpc_port)},
                             "CANASTA_GRPC_PORT"),
@@ -320,6 +324,9 @@ def test_a_deployment_that_cannot_start_exits_2_with_one_line(
         "key file a folder": ({"CANASTA_DEV_KEY_FILE": str(tmp_path)}, "CANASTA_DEV_KEY_FILE"),
         "connection age beyond 32 bits": ({**keys, "CANASTA_GRPC_MAX_CONNECTION_AGE_S":
                                            "2147484"}, "CANASTA_GRPC_MAX_CONNECTION_AGE_S"),
+        "malformed key ring": ({"CANASTA_SEAL_KEYS": "k1:tooshort"}, "CANASTA_SEAL_KEYS"),
+        "malformed key file": ({"CANASTA_DEV_KEY_FILE": str(bad_file)},
+                               "CANASTA_DEV_KEY_FILE"),
     }[what]
     proc, _ = _spawn(tmp_path, env)
     assert proc.wait(timeout=30) == 2
