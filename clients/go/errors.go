@@ -34,9 +34,9 @@ type Error struct {
 	// FieldViolations are the BadRequest details.
 	FieldViolations []FieldViolation
 	// RetryAfter is the delay the server asks for before a retry (google.rpc.RetryInfo),
-	// 0 when it sent none. A refusal for load (RESOURCE_EXHAUSTED TOO_MANY_CALLS) says
-	// when to come back: wait at least this long before sending the call again. A hint
-	// of 0 s is 0 too: RetryHint tells it from none.
+	// 0 when it sent none (or a negative one, which is malformed). A refusal for load
+	// (RESOURCE_EXHAUSTED TOO_MANY_CALLS) says when to come back: wait at least this long
+	// before sending the call again. A hint of 0 s is 0 too: RetryHint tells it from none.
 	RetryAfter time.Duration
 
 	status    *status.Status
@@ -57,10 +57,14 @@ func (e *Error) Error() string {
 func (e *Error) GRPCStatus() *status.Status { return e.status }
 
 // RetryHint is the server's retry delay and whether it sent one (google.rpc.RetryInfo):
-// a hint of 0 s (or less) means the call may be sent again at once, as in the other SDKs,
-// where no hint means it should not be sent again unchanged.
+// a hint of 0 s means the call may be sent again at once, as in the other SDKs, where no
+// hint means it should not be sent again unchanged. A negative delay is malformed and no
+// hint: sending the call again at once could hammer a server under load.
 func (e *Error) RetryHint() (time.Duration, bool) {
-	return max(e.RetryAfter, 0), e.hinted || e.RetryAfter > 0
+	if e.RetryAfter < 0 {
+		return 0, false
+	}
+	return e.RetryAfter, e.hinted || e.RetryAfter > 0
 }
 
 // RequestID is the server's request id of the failed call: ErrorInfo's request_id, else the
@@ -125,7 +129,9 @@ func fromError(err error) error {
 				e.Metadata[k] = v
 			}
 		case *errdetails.RetryInfo:
-			e.RetryAfter, e.hinted = d.GetRetryDelay().AsDuration(), true
+			// a negative delay is malformed: no hint, never "at once" (as in every SDK)
+			delay := d.GetRetryDelay().AsDuration()
+			e.RetryAfter, e.hinted = max(delay, 0), delay >= 0
 		case *errdetails.BadRequest:
 			for _, v := range d.GetFieldViolations() {
 				e.FieldViolations = append(e.FieldViolations, FieldViolation{v.GetField(), v.GetDescription()})

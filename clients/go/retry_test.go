@@ -157,6 +157,28 @@ func TestAHintOfZeroSecondsIsSentAgainAtOnce(t *testing.T) {
 	}
 }
 
+func TestANegativeHintIsNoHint(t *testing.T) {
+	// a negative RetryInfo is malformed: as in every SDK it is no hint (the refusal comes
+	// back at once), never one of 0 s, which would send the call again at once and hammer
+	// a server under load
+	for _, hint := range []time.Duration{-time.Second, -time.Millisecond} {
+		addr, arrived := busyAtFirst(t, 5, hint)
+		_, err := client(t, addr, canasta.WithRetries(3)).ListVariants(context.Background())
+		cerr := asError(t, err)
+		if d, ok := cerr.RetryHint(); cerr.RetryAfter != 0 || d != 0 || ok {
+			t.Fatalf("hint %v: RetryAfter %v, RetryHint() = %v, %v; want 0, 0, false",
+				hint, cerr.RetryAfter, d, ok)
+		}
+		if n := len(arrived()); n != 1 {
+			t.Fatalf("hint %v: %d calls, want 1", hint, n)
+		}
+	}
+	// an Error made by hand (a test double) with a negative RetryAfter is no hint either
+	if d, ok := (&canasta.Error{RetryAfter: -time.Second}).RetryHint(); d != 0 || ok {
+		t.Fatalf("RetryHint() = %v, %v; want 0, false", d, ok)
+	}
+}
+
 func TestRetriesKeepToTheCallsDeadline(t *testing.T) {
 	// hints of 400 ms under a 1 s timeout: sent at about 0, 0.4 and 0.8 s, never after it
 	addr, arrived := busyAtFirst(t, 9, 400*time.Millisecond)

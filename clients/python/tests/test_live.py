@@ -161,11 +161,13 @@ def test_deadline_is_a_typed_error() -> None:
     assert len(seen) == 1 and seen[0] is not None and 0 < seen[0] <= 0.31, seen
 
 
-@pytest.mark.parametrize(("delays", "expected"), [((1.0,), 1.0), ((1.5,), 1.5), ((), None)])
+@pytest.mark.parametrize(("delays", "expected"),
+                         [((1.0,), 1.0), ((1.5,), 1.5), ((), None), ((-1.0,), None)])
 def test_a_refusal_of_load_says_when_to_retry(delays: tuple[float, ...],
                                               expected: float | None) -> None:
     """TOO_MANY_CALLS (RESOURCE_EXHAUSTED) is a ResourceExhaustedError whose retry_after
-    is the RetryInfo the server sent (the service sends 1 s), or None without one."""
+    is the RetryInfo the server sent (the service sends 1 s), or None without one (or
+    with a negative one, which is malformed)."""
     server, _ = busy_at_first(
         1, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", *delays))
     port = server.add_insecure_port("127.0.0.1:0")
@@ -208,10 +210,13 @@ def test_retries_send_a_call_refused_for_load_again(refusals: int, retries: int,
     assert all(gap >= 0.19 for gap in gaps), gaps  # each after the server's delay
 
 
-def test_a_refusal_without_a_hint_is_not_sent_again() -> None:
-    """RESOURCE_EXHAUSTED without RetryInfo is a limit no wait lifts: raised at once."""
+@pytest.mark.parametrize("delays", [(), (-1.0,), (-0.001,)])
+def test_a_refusal_without_a_hint_is_not_sent_again(delays: tuple[float, ...]) -> None:
+    """RESOURCE_EXHAUSTED without RetryInfo is a limit no wait lifts: raised at once. A
+    negative RetryInfo is malformed and no hint either, as in every SDK: sending the call
+    again at once (a hint of 0 s) would hammer a server under load."""
     server, arrived = busy_at_first(
-        5, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS"))
+        5, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", *delays))
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     try:

@@ -119,11 +119,15 @@ const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
 const BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest";
 const RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo";
 
-/** A Duration in whole milliseconds (rounded up: wait at least that long), if not negative. */
+/**
+ * A Duration in whole milliseconds (rounded up: wait at least that long), if not negative: a
+ * negative delay is malformed, no hint, never "at once" (as in every SDK). The sign is read
+ * before rounding: -0.1 ms rounds up to -0, which would pass for a hint of 0 s.
+ */
 function durationMs(d: Duration | undefined): number | undefined {
   if (!d) return undefined;
-  const ms = Math.ceil(Number(d.seconds) * 1000 + d.nanos / 1e6);
-  return ms >= 0 ? ms : undefined;
+  const ms = Number(d.seconds) * 1000 + d.nanos / 1e6;
+  return ms >= 0 ? Math.ceil(ms) : undefined;
 }
 
 /**

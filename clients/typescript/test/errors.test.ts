@@ -51,6 +51,14 @@ describe("retryAfterMs over gRPC (grpc-status-details-bin)", () => {
     assert.equal(none.retryAfterMs, undefined);
   });
 
+  it("reads a negative RetryInfo, malformed, as no hint: never one of 0 s (as in every SDK)", () => {
+    for (const delay of [{ seconds: -1n, nanos: 0 }, { seconds: 0n, nanos: -100_000 }]) {
+      const err = errorFromStatusBytes("RESOURCE_EXHAUSTED", "", statusBytes(delay));
+      assert.equal(err.reason, "TOO_MANY_CALLS");
+      assert.equal(err.retryAfterMs, undefined, `${delay.seconds} s ${delay.nanos} ns`);
+    }
+  });
+
   it("reaches the error of a call refused by a gRPC server", async () => {
     // a server answering every call trailers-only: RESOURCE_EXHAUSTED with the status details
     const details = Buffer.from(statusBytes({ seconds: 1n, nanos: 0 })).toString("base64");
@@ -86,6 +94,9 @@ describe("retryAfterMs over REST (AIP-193 body, Retry-After)", () => {
     assert.equal(errorFromRestBody(429, restBody("1.500s")).retryAfterMs, 1500);
     assert.equal(errorFromRestBody(429, restBody()).retryAfterMs, undefined);
     assert.equal(errorFromRestBody(503, undefined).retryAfterMs, undefined);
+    // a negative delay is malformed: no hint, as over gRPC
+    assert.equal(errorFromRestBody(429, restBody("-1s")).retryAfterMs, undefined);
+    assert.equal(errorFromRestBody(429, restBody("-0.000100s")).retryAfterMs, undefined);
   });
 
   it("falls back on the Retry-After header (delta-seconds only) when the body has no RetryInfo", async () => {
@@ -158,6 +169,9 @@ describe("retries: a refusal for load sent again after its hint", () => {
     const noHint = refusedAtFirst(1, busy(), { retries: 3 });
     assert.equal((await rejects(noHint.client.listVariants())).retryAfterMs, undefined);
     assert.equal(noHint.sent.length, 1);
+    const negative = refusedAtFirst(1, busy("-0.000100s"), { retries: 3 });
+    assert.equal((await rejects(negative.client.listVariants())).retryAfterMs, undefined);
+    assert.equal(negative.sent.length, 1);
     assert.throws(() => restClient("http://canasta.invalid", { retries: -1 }), RangeError);
   });
 

@@ -72,7 +72,7 @@ class Settings:
         server said when, a retry is left and the wait ends before the call's deadline."""
         if error.retry_after is None or attempt >= self.retries:
             return None
-        wait = min(max(error.retry_after, 0.0), MAX_RETRY_WAIT)
+        wait = min(error.retry_after, MAX_RETRY_WAIT)
         return None if time.monotonic() + wait >= deadline else wait
 
 

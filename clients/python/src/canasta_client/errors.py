@@ -23,7 +23,8 @@ class CanastaError(Exception):
 
     ``retry_after`` is the server's ``google.rpc.RetryInfo``: the seconds to wait before
     sending the call again, given when it refused the call for load (``TOO_MANY_CALLS``),
-    ``None`` when it said nothing.
+    ``None`` when it said nothing (or sent a negative delay, which is malformed: 0 is
+    "at once").
     """
 
     def __init__(self, code: grpc.StatusCode, message: str, reason: str = "", domain: str = "",
@@ -134,7 +135,9 @@ def from_rpc_error(err: grpc.RpcError) -> CanastaError:
             elif detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
                 retry = error_details_pb2.RetryInfo()
                 detail.Unpack(retry)
-                retry_after = retry.retry_delay.ToTimedelta().total_seconds()
+                delay = retry.retry_delay.ToTimedelta().total_seconds()
+                # a negative delay is malformed: no hint, never "at once" (as in every SDK)
+                retry_after = delay if delay >= 0 else None
     if not reason and code == grpc.StatusCode.DEADLINE_EXCEEDED:
         reason = "DEADLINE_EXCEEDED"
     cls = _BY_CODE.get(code, CanastaError)

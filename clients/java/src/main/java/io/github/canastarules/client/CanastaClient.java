@@ -256,8 +256,7 @@ public final class CanastaClient implements AutoCloseable {
     if (hint.isEmpty() || attempt >= retries) {
       return false;
     }
-    Duration wait = hint.get().isNegative() ? Duration.ZERO
-        : hint.get().compareTo(MAX_RETRY_WAIT) > 0 ? MAX_RETRY_WAIT : hint.get();
+    Duration wait = hint.get().compareTo(MAX_RETRY_WAIT) > 0 ? MAX_RETRY_WAIT : hint.get();
     if (deadline.timeRemaining(TimeUnit.NANOSECONDS) <= wait.toNanos()) {
       return false;
     }

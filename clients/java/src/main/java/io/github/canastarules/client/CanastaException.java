@@ -102,7 +102,9 @@ public class CanastaException extends RuntimeException {
             }
           } else if (any.is(RetryInfo.class)) {
             com.google.protobuf.Duration delay = any.unpack(RetryInfo.class).getRetryDelay();
-            retryAfter = Duration.ofSeconds(delay.getSeconds(), delay.getNanos());
+            Duration hint = Duration.ofSeconds(delay.getSeconds(), delay.getNanos());
+            // a negative delay is malformed: no hint, never "at once" (as in every SDK)
+            retryAfter = hint.isNegative() ? null : hint;
           }
         } catch (InvalidProtocolBufferException ignored) {
           // a detail that does not parse is left out
@@ -212,7 +214,7 @@ public class CanastaException extends RuntimeException {
   /**
    * How long the server asks to wait before retrying ({@code google.rpc.RetryInfo.retry_delay}),
    * sent when it refused the call for load ({@code RESOURCE_EXHAUSTED} {@code TOO_MANY_CALLS});
-   * empty when it sent none.
+   * empty when it sent none, or a negative one (malformed: no hint, never "at once").
    */
   public Optional<Duration> getRetryAfter() {
     return Optional.ofNullable(retryAfter);

@@ -352,6 +352,16 @@ class CanastaClientTest {
   }
 
   @Test
+  void aNegativeRetryInfoIsNoRetryAfter() {
+    // malformed: as in every SDK no hint, never a hint of 0 s (which would retry at once)
+    for (RetryInfo negative : List.of(retryAfter(-1, 0), retryAfter(0, -1_000_000))) {
+      CanastaException e = CanastaException.from(tooManyCalls(negative));
+      assertEquals(Optional.empty(), e.getRetryAfter());
+      assertEquals("TOO_MANY_CALLS", e.getReason());
+    }
+  }
+
+  @Test
   void aStatusDetailsTrailerThatDoesNotParseOrMatchIsStillACanastaException() {
     // a proxy, or a broken server, may send a grpc-status-details-bin that does not parse, or
     // whose code is not the call's: the failure is still a CanastaException with the call's code
@@ -454,6 +464,13 @@ class CanastaClientTest {
       assertEquals(Optional.empty(), e.getRetryAfter());
       assertEquals(1, busy.arrived.size());
       assertThrows(IllegalArgumentException.class, () -> made.withRetries(-1));
+    }
+    // a negative hint is no hint: not sent again at once
+    try (BusyAtFirst busy = new BusyAtFirst(5, retryAfter(-1, 0));
+         CanastaClient made = busy.client(Duration.ofSeconds(10))) {
+      CanastaException e = assertThrows(CanastaException.class, made.withRetries(3)::listVariants);
+      assertEquals(Optional.empty(), e.getRetryAfter());
+      assertEquals(1, busy.arrived.size());
     }
   }
 
