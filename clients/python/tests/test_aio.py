@@ -64,6 +64,35 @@ def test_typed_errors_and_concurrent_calls(target: str) -> None:
     asyncio.run(run())
 
 
+def test_a_calls_request_id_is_sent_and_read_back(target: str) -> None:
+    """As the blocking client: request_id is sent as the call's x-request-id (over the
+    client's metadata's), on_request_id gets the id the server echoed, answered or refused,
+    and one it made up when none was sent."""
+    seen: list[str] = []
+
+    async def run() -> tuple[InvalidRequestError, InvalidRequestError]:
+        async with AsyncCanastaClient(target, metadata=[("x-request-id", "aio-client")]) as c:
+            await c.list_variants(request_id="aio-req-1", on_request_id=seen.append)
+            await c.list_variants(on_request_id=seen.append)
+            with pytest.raises(InvalidRequestError) as caught:
+                await c.view(b"not a snapshot", request_id="aio-req-2",
+                             on_request_id=seen.append)
+        async with AsyncCanastaClient(target) as c:
+            deal = await c.deal("classic", 4, seed=3, on_request_id=seen.append)
+            await c.score_hand(deal.snapshot, token=deal.host_token, request_id="aio-req-3",
+                               on_request_id=seen.append)
+            with pytest.raises(InvalidRequestError) as made:
+                await c.view(b"not a snapshot", on_request_id=seen.append)
+        return caught.value, made.value
+
+    caught, made = asyncio.run(run())
+    assert caught.request_id == "aio-req-2"
+    assert seen[:3] == ["aio-req-1", "aio-client", "aio-req-2"]
+    assert seen[4] == "aio-req-3"
+    assert len(seen) == 6 and seen[3] and seen[5] and seen[3] != seen[5]
+    assert made.request_id == seen[5]
+
+
 @pytest.mark.parametrize(("refusals", "answered"), [(2, True), (3, False)])
 def test_retries_wait_the_hint_without_a_thread(refusals: int, answered: bool) -> None:
     """retries=2: a TOO_MANY_CALLS with a RetryInfo of 0.2 s is sent again after it,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import threading
 import time
@@ -13,6 +14,7 @@ import grpc
 import pytest
 from canasta.v1 import game_pb2
 from canasta_client import (
+    AsyncCanastaClient,
     CanastaClient,
     CanastaError,
     DeadlineExceededError,
@@ -416,6 +418,59 @@ def test_a_calls_request_id_is_in_its_error(target: str) -> None:
             pytest.raises(InvalidRequestError) as caught:
         client.view(b"not a snapshot")
     assert caught.value.request_id == "py-req-1"
+
+
+def test_a_calls_request_id_is_sent_and_read_back(target: str) -> None:
+    """As in every SDK: a call's request_id is sent as its x-request-id (over the one in the
+    client's metadata), and on_request_id gets the id the server echoed, whether it answered
+    or refused; without one sent, the one the server made up."""
+    seen: list[str] = []
+    with CanastaClient(target, metadata=[("x-request-id", "py-client")]) as client:
+        client.list_variants(request_id="py-req-1", on_request_id=seen.append)
+        client.list_variants(on_request_id=seen.append)
+        with pytest.raises(InvalidRequestError) as caught:
+            client.view(b"not a snapshot", request_id="py-req-2", on_request_id=seen.append)
+    assert caught.value.request_id == "py-req-2"
+    with CanastaClient(target) as client:
+        deal = client.deal("classic", 4, seed=3, on_request_id=seen.append)
+        client.score_hand(deal.snapshot, token=deal.host_token, request_id="py-req-3",
+                          on_request_id=seen.append)
+        with pytest.raises(InvalidRequestError) as made:
+            client.view(b"not a snapshot", on_request_id=seen.append)
+    assert seen[:3] == ["py-req-1", "py-client", "py-req-2"]
+    assert seen[4] == "py-req-3"
+    assert len(seen) == 6 and seen[3] and seen[5] and seen[3] != seen[5]
+    assert made.value.request_id == seen[5]
+
+
+@pytest.mark.parametrize("cls", [CanastaClient, AsyncCanastaClient])
+def test_every_rpc_method_takes_a_calls_request_id(cls: type) -> None:
+    """Each method that calls the server takes request_id= and on_request_id=, keyword-only
+    (play passes its keywords on to apply_move), so a method added later cannot miss them."""
+    local = {"with_token", "close", "play"}
+    methods = [name for name, fn in vars(cls).items()
+               if callable(fn) and not name.startswith("_") and name not in local]
+    assert len(methods) == 12, methods
+    for name in methods:
+        params = inspect.signature(getattr(cls, name)).parameters
+        for keyword in ("request_id", "on_request_id"):
+            assert params[keyword].kind is inspect.Parameter.KEYWORD_ONLY, (name, keyword)
+
+
+def test_on_request_id_hears_each_attempt_that_got_one() -> None:
+    """With retries, on_request_id is called once per attempt whose answer carried an
+    x-request-id: the refusal's here, not the fake's answer, which carries none."""
+    server, arrived = busy_at_first(1, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 0.1),
+                                    request_id="r-refused")
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    seen: list[str] = []
+    try:
+        with CanastaClient(f"127.0.0.1:{port}", retries=1) as client:
+            assert client.list_variants(on_request_id=seen.append) == ListVariantsResponse()
+    finally:
+        server.stop(None)
+    assert len(arrived) == 2 and seen == ["r-refused"]
 
 
 def test_expected_game_id(client: CanastaClient) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -15,7 +15,7 @@ from canasta.v1 import engine_service_pb2 as pb
 from canasta.v1 import game_pb2
 from google.protobuf.message import Message
 
-from canasta_client.errors import CanastaError
+from canasta_client.errors import REQUEST_ID_KEY, CanastaError
 
 MoveLike = game_pb2.Move | str
 
@@ -55,14 +55,18 @@ class Settings:
         return (kind.secure_channel(target, credentials, options=options) if credentials
                 else kind.insecure_channel(target, options=options))
 
-    def _metadata(self, token: str | None) -> tuple[tuple[str, str], ...]:
-        """The call's metadata: the client's, with the call's credential (or the client's)."""
+    def _metadata(self, token: str | None,
+                  request_id: str | None = None) -> tuple[tuple[str, str], ...]:
+        """The call's metadata: the client's, with the call's credential (or the client's)
+        and the call's request id (over one in the client's ``metadata``): one of each."""
         token = self.token if token is None else token
-        if not token:
-            return self.metadata
-        _check_sendable(token)
-        return (*(m for m in self.metadata if m[0].lower() != "authorization"),
-                ("authorization", f"Bearer {token}"))
+        metadata = self.metadata
+        if token:
+            _check_sendable(token)
+            metadata = _replaced(metadata, "authorization", f"Bearer {token}")
+        if request_id:
+            metadata = _replaced(metadata, REQUEST_ID_KEY, request_id)
+        return metadata
 
     def _deadline(self, timeout: float | None) -> float:
         return time.monotonic() + (self.timeout if timeout is None else timeout)
@@ -74,6 +78,22 @@ class Settings:
             return None
         wait = min(error.retry_after, MAX_RETRY_WAIT)
         return None if time.monotonic() + wait >= deadline else wait
+
+
+RequestIdListener = Callable[[str], None]
+"""A call's ``on_request_id``: called with the request id the server echoed."""
+
+
+def report_request_id(listener: RequestIdListener | None, request_id: str | None) -> None:
+    """Hand the server's request id of an attempt, when it sent one, to ``listener``."""
+    if listener is not None and request_id:
+        listener(request_id)
+
+
+def _replaced(metadata: tuple[tuple[str, str], ...], key: str,
+              value: str) -> tuple[tuple[str, str], ...]:
+    """``metadata`` with ``value`` as its only ``key`` (any spelling of it dropped)."""
+    return (*(m for m in metadata if m[0].lower() != key), (key, value))
 
 
 def _check_sendable(token: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import grpc
@@ -16,17 +16,23 @@ from canasta.v1 import engine_service_pb2_grpc as pb_grpc
 from canasta.v1 import game_pb2
 
 from canasta_client import _calls as req
-from canasta_client._calls import DEFAULT_TIMEOUT, MoveLike, Settings
-from canasta_client.errors import from_rpc_error
+from canasta_client._calls import (
+    DEFAULT_TIMEOUT,
+    MoveLike,
+    RequestIdListener,
+    Settings,
+    report_request_id,
+)
+from canasta_client.errors import echoed_request_id, from_rpc_error
 
 T = TypeVar("T")
 
 
 class AsyncCanastaClient(Settings):
     """:class:`~canasta_client.CanastaClient` for asyncio: the same methods, arguments,
-    credentials, retries and typed errors, each a coroutine. Make it on the event loop
-    that uses it (in a coroutine, or an app's startup): a ``grpc.aio`` channel works only
-    on the loop it was made on.
+    credentials, request ids, retries and typed errors, each a coroutine. Make it on the
+    event loop that uses it (in a coroutine, or an app's startup): a ``grpc.aio`` channel
+    works only on the loop it was made on.
 
     >>> async with AsyncCanastaClient("127.0.0.1:50051") as client:  # doctest: +SKIP
     ...     deal = await client.deal("classic", 4, seed=7)
@@ -62,16 +68,23 @@ class AsyncCanastaClient(Settings):
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def _call(self, method: Callable[..., Awaitable[T]], request: Any,
-                    timeout: float | None, token: str | None = None) -> T:
-        metadata = self._metadata(token)
+    async def _call(self, method: grpc.aio.UnaryUnaryMultiCallable[Any, T], request: Any,
+                    timeout: float | None, token: str | None = None, *,
+                    request_id: str | None, on_request_id: RequestIdListener | None) -> T:
+        metadata = self._metadata(token, request_id)
         deadline = self._deadline(timeout)
         for attempt in range(self.retries + 1):
             try:
-                return await method(request, timeout=max(deadline - time.monotonic(), 0.0),
-                                    metadata=metadata)
+                call = method(request, timeout=max(deadline - time.monotonic(), 0.0),
+                              metadata=metadata)
+                answer = await call
             except grpc.RpcError as err:
                 error = from_rpc_error(err)
+                report_request_id(on_request_id, error.request_id)
+            else:
+                report_request_id(on_request_id,
+                                  echoed_request_id(await call.trailing_metadata()))
+                return answer
             wait = self._retry_wait(error, attempt, deadline)
             if wait is None:
                 break
@@ -80,33 +93,44 @@ class AsyncCanastaClient(Settings):
 
     # ---- the RPCs ----------------------------------------------------------------------
 
-    async def list_variants(self, *, timeout: float | None = None) -> pb.ListVariantsResponse:
+    async def list_variants(self, *, request_id: str | None = None,
+                            on_request_id: RequestIdListener | None = None,
+                            timeout: float | None = None) -> pb.ListVariantsResponse:
         """As :meth:`CanastaClient.list_variants`."""
-        return await self._call(self.stub.ListVariants, pb.ListVariantsRequest(), timeout)
+        return await self._call(self.stub.ListVariants, pb.ListVariantsRequest(), timeout,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def deal(self, variant: str = "classic", players: int = 4, *, seed: int | None = None,
                    options: Mapping[str, str] | None = None, deck: Iterable[str] = (),
-                   view_seat: int | None = None,
+                   view_seat: int | None = None, request_id: str | None = None,
+                   on_request_id: RequestIdListener | None = None,
                    timeout: float | None = None) -> pb.DealResponse:
         """As :meth:`CanastaClient.deal`."""
         request = req.deal(variant, players, seed, options, deck, view_seat)
-        return await self._call(self.stub.Deal, request, timeout)
+        return await self._call(self.stub.Deal, request, timeout,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def legal_moves(self, snapshot: bytes, *, page_size: int = 0, page_token: str = "",
                           token: str | None = None,
+                          request_id: str | None = None,
+                          on_request_id: RequestIdListener | None = None,
                           timeout: float | None = None) -> pb.LegalMovesResponse:
         """As :meth:`CanastaClient.legal_moves`."""
         request = pb.LegalMovesRequest(snapshot=snapshot, page_size=page_size,
                                        page_token=page_token)
-        return await self._call(self.stub.LegalMoves, request, timeout, token)
+        return await self._call(self.stub.LegalMoves, request, timeout, token,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def all_legal_moves(self, snapshot: bytes, *, token: str | None = None,
+                              request_id: str | None = None,
+                              on_request_id: RequestIdListener | None = None,
                               timeout: float | None = None) -> list[game_pb2.Move]:
         """As :meth:`CanastaClient.all_legal_moves`."""
         moves: list[game_pb2.Move] = []
         page_token = ""
         while True:
             page = await self.legal_moves(snapshot, page_token=page_token, token=token,
+                                          request_id=request_id, on_request_id=on_request_id,
                                           timeout=timeout)
             moves.extend(page.moves)
             page_token = page.next_page_token
@@ -117,57 +141,81 @@ class AsyncCanastaClient(Settings):
                          expected_seq: int | None = None,
                          seat: int | None = None, view_seat: int | None = None,
                          expected_game_id: str | None = None, token: str | None = None,
+                         request_id: str | None = None,
+                         on_request_id: RequestIdListener | None = None,
                          timeout: float | None = None) -> pb.ApplyMoveResponse:
         """As :meth:`CanastaClient.apply_move`."""
         request = req.apply_move(snapshot, move, expected_seq, seat, view_seat, expected_game_id)
-        return await self._call(self.stub.ApplyMove, request, timeout, token)
+        return await self._call(self.stub.ApplyMove, request, timeout, token,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def play(self, snapshot: bytes, text: str, **kwargs: Any) -> pb.ApplyMoveResponse:
         """As :meth:`CanastaClient.play`."""
         return await self.apply_move(snapshot, text, **kwargs)
 
     async def score_hand(self, snapshot: bytes, *, token: str | None = None,
+                         request_id: str | None = None,
+                         on_request_id: RequestIdListener | None = None,
                          timeout: float | None = None) -> pb.ScoreHandResponse:
         """As :meth:`CanastaClient.score_hand`."""
         request = pb.ScoreHandRequest(snapshot=snapshot)
-        return await self._call(self.stub.ScoreHand, request, timeout, token)
+        return await self._call(self.stub.ScoreHand, request, timeout, token,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def next_deal(self, snapshot: bytes, *, deck: Iterable[str] = (),
                         expected_seq: int | None = None, view_seat: int | None = None,
                         expected_game_id: str | None = None, token: str | None = None,
+                        request_id: str | None = None,
+                        on_request_id: RequestIdListener | None = None,
                         timeout: float | None = None) -> pb.NextDealResponse:
         """As :meth:`CanastaClient.next_deal`."""
         request = req.next_deal(snapshot, deck, expected_seq, view_seat, expected_game_id)
-        return await self._call(self.stub.NextDeal, request, timeout, token)
+        return await self._call(self.stub.NextDeal, request, timeout, token,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def view(self, snapshot: bytes, seat: int | None = None, *, token: str | None = None,
+                   request_id: str | None = None,
+                   on_request_id: RequestIdListener | None = None,
                    timeout: float | None = None) -> pb.GetViewResponse:
         """As :meth:`CanastaClient.view`."""
-        return await self._call(self.stub.GetView, req.view(snapshot, seat), timeout, token)
+        return await self._call(self.stub.GetView, req.view(snapshot, seat), timeout, token,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def import_position(self, position: str, *, view_seat: int | None = None,
+                              request_id: str | None = None,
+                              on_request_id: RequestIdListener | None = None,
                               timeout: float | None = None) -> pb.ImportPositionResponse:
         """As :meth:`CanastaClient.import_position`."""
         request = req.import_position(position, view_seat)
-        return await self._call(self.stub.ImportPosition, request, timeout)
+        return await self._call(self.stub.ImportPosition, request, timeout,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def export_position(self, snapshot: bytes, *, token: str | None = None,
+                              request_id: str | None = None,
+                              on_request_id: RequestIdListener | None = None,
                               timeout: float | None = None) -> pb.ExportPositionResponse:
         """As :meth:`CanastaClient.export_position`."""
         request = pb.ExportPositionRequest(snapshot=snapshot)
-        return await self._call(self.stub.ExportPosition, request, timeout, token)
+        return await self._call(self.stub.ExportPosition, request, timeout, token,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def export_record(self, snapshot: bytes, record: str = "", *,
                             view_seat: int | None = None, token: str | None = None,
+                            request_id: str | None = None,
+                            on_request_id: RequestIdListener | None = None,
                             timeout: float | None = None) -> pb.ExportRecordResponse:
         """As :meth:`CanastaClient.export_record`."""
         request = req.export_record(snapshot, record, view_seat)
-        return await self._call(self.stub.ExportRecord, request, timeout, token)
+        return await self._call(self.stub.ExportRecord, request, timeout, token,
+                                request_id=request_id, on_request_id=on_request_id)
 
     async def suggest_move(self, snapshot: bytes, level: str = "greedy", seed: int = 0, *,
                            seat: int | None = None, budget: int | None = None,
                            token: str | None = None,
+                           request_id: str | None = None,
+                           on_request_id: RequestIdListener | None = None,
                            timeout: float | None = None) -> pb.SuggestMoveResponse:
         """As :meth:`CanastaClient.suggest_move`."""
         request = req.suggest_move(snapshot, level, seed, seat, budget)
-        return await self._call(self.stub.SuggestMove, request, timeout, token)
+        return await self._call(self.stub.SuggestMove, request, timeout, token,
+                                request_id=request_id, on_request_id=on_request_id)

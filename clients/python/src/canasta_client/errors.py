@@ -8,7 +8,8 @@ docs/api.md and docs/errors.md).
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Iterable
+from typing import Any, cast
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -102,6 +103,15 @@ _BY_CODE: dict[grpc.StatusCode, type[CanastaError]] = {
 }
 
 
+def echoed_request_id(trailers: Iterable[Any] | None) -> str | None:
+    """The ``x-request-id`` the server echoed in a call's trailers (its first), if any."""
+    for item in trailers or ():
+        key, value = cast("tuple[str, str | bytes]", item)  # (key, value) pairs
+        if key == REQUEST_ID_KEY and isinstance(value, str) and value:
+            return value
+    return None
+
+
 def from_rpc_error(err: grpc.RpcError) -> CanastaError:
     """The typed error of a failed call, decoded from its status-details trailer."""
     code: grpc.StatusCode = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
@@ -111,11 +121,8 @@ def from_rpc_error(err: grpc.RpcError) -> CanastaError:
     metadata: dict[str, str] = {}
     violations: list[tuple[str, str]] = []
     retry_after: float | None = None
-    echoed: str | None = None
     for item in trailers or ():
         key, value = cast("tuple[str, str | bytes]", item)  # (key, value) pairs
-        if key == REQUEST_ID_KEY and isinstance(value, str) and echoed is None:
-            echoed = value
         if key != STATUS_DETAILS_KEY or not isinstance(value, bytes):
             continue
         try:
@@ -141,4 +148,5 @@ def from_rpc_error(err: grpc.RpcError) -> CanastaError:
     if not reason and code == grpc.StatusCode.DEADLINE_EXCEEDED:
         reason = "DEADLINE_EXCEEDED"
     cls = _BY_CODE.get(code, CanastaError)
-    return cls(code, message, reason, domain, metadata, violations, retry_after, echoed)
+    return cls(code, message, reason, domain, metadata, violations, retry_after,
+               echoed_request_id(trailers))
