@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import itertools
 import threading
@@ -441,6 +442,30 @@ def test_a_calls_request_id_is_sent_and_read_back(target: str) -> None:
     assert seen[4] == "py-req-3"
     assert len(seen) == 6 and seen[3] and seen[5] and seen[3] != seen[5]
     assert made.value.request_id == seen[5]
+
+
+@pytest.mark.parametrize("request_id", ["r\n1", "r\r\nx-a: b", "r\u00e9"])
+def test_a_request_id_that_cannot_be_sent_is_refused_before_sending(target: str,
+                                                                    request_id: str) -> None:
+    """A request id with a control character or one outside ASCII is refused before anything
+    is sent, a typed INTERNAL naming the character, by both clients: gRPC failed it as a
+    bare "Invalid metadata" in the blocking one, with its untyped ExecuteBatchError in the
+    asyncio one."""
+    seen: list[str] = []
+
+    async def in_a_loop() -> None:
+        async with AsyncCanastaClient(target) as client:
+            await client.list_variants(request_id=request_id, on_request_id=seen.append)
+
+    with CanastaClient(target) as client:
+        for call in (lambda: client.list_variants(request_id=request_id,
+                                                  on_request_id=seen.append),
+                     lambda: asyncio.run(in_a_loop())):
+            with pytest.raises(CanastaError) as caught:
+                call()
+            assert caught.value.code == grpc.StatusCode.INTERNAL and caught.value.reason == ""
+            assert "the request id cannot be sent: its character 2" in caught.value.message
+    assert seen == []
 
 
 @pytest.mark.parametrize("cls", [CanastaClient, AsyncCanastaClient])

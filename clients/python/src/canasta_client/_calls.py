@@ -62,9 +62,10 @@ class Settings:
         token = self.token if token is None else token
         metadata = self.metadata
         if token:
-            _check_sendable(token)
+            _check_sendable(token, "the token", "!", "visible ASCII")
             metadata = _replaced(metadata, "authorization", f"Bearer {token}")
         if request_id:
+            _check_sendable(request_id, "the request id", " ", "printable ASCII")
             metadata = _replaced(metadata, REQUEST_ID_KEY, request_id)
         return metadata
 
@@ -96,17 +97,18 @@ def _replaced(metadata: tuple[tuple[str, str], ...], key: str,
     return (*(m for m in metadata if m[0].lower() != key), (key, value))
 
 
-def _check_sendable(token: str) -> None:
-    """Refuse a token that cannot be a header value as it is, before anything is sent, as
-    every SDK does: a character outside visible ASCII (a space, as around a token read from
-    a file, a control character such as a newline, or one outside ASCII). gRPC would fail
-    a newline as INTERNAL "Invalid metadata" and the server strip spaces. The token itself
-    is not in the message."""
-    for i, ch in enumerate(token):
-        if not "\x21" <= ch <= "\x7e":
+def _check_sendable(value: str, what: str, lowest: str, allowed: str) -> None:
+    """Refuse a header value with a character outside ``lowest`` to ``~`` before anything is
+    sent. A token is visible ASCII, as in every SDK: a space (as around a token read from a
+    file), a control character such as a newline, or one outside ASCII is refused; gRPC
+    would fail a newline as INTERNAL "Invalid metadata" and the server strip spaces. A
+    request id may hold spaces; the asyncio client would fail a newline in it with grpc's
+    untyped ExecuteBatchError. The value itself is not in the message."""
+    for i, ch in enumerate(value):
+        if not lowest <= ch <= "~":
             raise CanastaError(grpc.StatusCode.INTERNAL,
-                               f"the token cannot be sent: its character {i + 1} "
-                               f"(U+{ord(ch):04X}) is not visible ASCII")
+                               f"{what} cannot be sent: its character {i + 1} "
+                               f"(U+{ord(ch):04X}) is not {allowed}")
 
 
 R = TypeVar("R", bound=Message)
