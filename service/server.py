@@ -208,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         logs.setup(settings.log_level)
         for name, setting in Settings.misspelt().items():
             log.warning("%s is not a setting and is ignored; did you mean %s?", name, setting)
+        for name, instead in Settings.removed().items():
+            log.warning("%s is no longer a setting (removed in 0.11) and is ignored: %s",
+                        name, instead)
         keys = key_ring(settings)
     except (ConfigError, BadKeyConfig) as err:
         logs.setup()

@@ -36,6 +36,13 @@ PREFIX = "CANASTA_"
 READ_ELSEWHERE = frozenset({"CANASTA_ENGINE", "CANASTA_WEB_DIR", "CANASTA_GRPC_TARGET",
                             "CANASTA_REST_URL", "CANASTA_SDK_CACHE", "CANASTA_FUZZ_EXAMPLES"})
 
+# Settings an earlier release read, with what replaces them (docs/operations.md, *Scaling*).
+REMOVED = {
+    "CANASTA_WORKERS": "one process serves; run more replicas (or processes on other ports) "
+                       "to use more cores",
+    "CANASTA_WORKER_AFFINITY": "it went with CANASTA_WORKERS",
+}
+
 
 class ExportPolicy(StrEnum):
     """Which snapshots ExportPosition may reveal in full (docs/security.md)."""
@@ -197,14 +204,22 @@ class Settings(BaseSettings):
         other programs read them."""
         known = cls.env_names() | READ_ELSEWHERE
         out: dict[str, str] = {}
+        removed = REMOVED.keys()
         for name in os.environ if env is None else env:
             upper = name.upper()
-            if upper.startswith(PREFIX) and name not in known \
+            if upper.startswith(PREFIX) and name not in known and name not in removed \
                     and not upper.startswith(PREFIX + "HOST_"):
                 close = difflib.get_close_matches(upper, sorted(known), n=1, cutoff=0.85)
                 if close:
                     out[name] = close[0]
         return out
+
+    @classmethod
+    def removed(cls, env: Mapping[str, str] | None = None) -> dict[str, str]:
+        """Settings of an earlier release that the environment still sets, each with what
+        to do instead: an operator upgrading would otherwise lose them without a word."""
+        given = os.environ if env is None else env
+        return {name: instead for name, instead in REMOVED.items() if name in given}
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

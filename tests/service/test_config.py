@@ -135,3 +135,14 @@ def test_a_misspelt_setting_is_named_with_the_setting_it_nearly_spells(
 ])
 def test_settings_and_other_programs_names_are_not_misspelt(name: str) -> None:
     assert Settings.misspelt({name: "x"}) == {}
+
+
+def test_a_removed_setting_is_named_as_removed_not_as_a_typo() -> None:
+    """CANASTA_WORKERS and CANASTA_WORKER_AFFINITY went in 0.11 (docs/operations.md):
+    each is named with what to do instead, and neither as a misspelling of another."""
+    env = {"CANASTA_WORKERS": "4", "CANASTA_WORKER_AFFINITY": "true", "CANASTA_GRPC_PORT": "1"}
+    removed = Settings.removed(env)
+    assert set(removed) == {"CANASTA_WORKERS", "CANASTA_WORKER_AFFINITY"}
+    assert "replicas" in removed["CANASTA_WORKERS"]
+    assert Settings.misspelt(env) == {}
+    assert Settings.removed({"CANASTA_GRPC_PORT": "1"}) == {}

@@ -234,6 +234,18 @@ def test_a_misspelt_setting_is_warned_of_at_start(tmp_path: Path) -> None:
     assert "did you mean CANASTA_ACCESS?" in warning["msg"]
 
 
+def test_a_removed_setting_is_warned_of_at_start(tmp_path: Path) -> None:
+    """CANASTA_WORKERS (removed in 0.11) left an upgraded deployment on one process without a
+    word: the service names it and says what to do instead."""
+    proc, _ = _spawn(tmp_path, {"CANASTA_SEAL_KEYS": new_key_entry("k1"),
+                                "CANASTA_BIND": "192.0.2.1", "CANASTA_WORKERS": "4"})
+    assert proc.wait(timeout=30) == 2
+    lines = [json.loads(x) for x in proc.stderr.read().splitlines() if x.startswith("{")]
+    (warning,) = [x for x in lines if x.get("level") == "warning"]
+    assert warning["msg"].startswith("CANASTA_WORKERS is no longer a setting (removed in 0.11)")
+    assert "run more replicas" in warning["msg"]
+
+
 def test_the_process_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
     proc, ready = _spawn(tmp_path, {"CANASTA_SEAL_KEYS": new_key_entry("proc-1"),
                                     "CANASTA_GRACE_SECONDS": "3"})
