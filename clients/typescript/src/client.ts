@@ -143,19 +143,21 @@ function setHeader(headers: Record<string, string>, name: string, value: string)
 }
 
 /**
- * Refuses a token that cannot be a header value as it is, before anything is sent, as every
- * SDK does: a character outside visible ASCII (a space, as around a token read from a file,
- * a control character such as a newline, or one outside ASCII). Node's HTTP/2 would fail the
- * call as UNKNOWN, a browser's fetch as a network error. The token is not in the message.
+ * Refuses a header value with a character below `lowest` or past `~`, before anything is
+ * sent, as every SDK does. A token is visible ASCII (a space, as around a token read from a
+ * file, a control character such as a newline, or one outside ASCII is refused); a request
+ * id may hold spaces, as in the Python SDK. Node's HTTP/2 would fail the call as UNKNOWN or
+ * a bare "Invalid metadata", fetch as UNAVAILABLE, a browser's as a network error. The value
+ * itself is not in the message.
  */
-function refuseUnsendable(token: string): void {
-  for (let i = 0; i < token.length; i++) {
-    const ch = token.charCodeAt(i);
-    if (ch < 0x21 || ch > 0x7e) {
+function refuseUnsendable(value: string, what: string, lowest: number, allowed: string): void {
+  for (let i = 0; i < value.length; i++) {
+    const ch = value.charCodeAt(i);
+    if (ch < lowest || ch > 0x7e) {
       const hex = ch.toString(16).toUpperCase().padStart(4, "0");
       throw new CanastaError({
         code: "INTERNAL",
-        message: `the token cannot be sent: its character ${i + 1} (U+${hex}) is not visible ASCII`,
+        message: `${what} cannot be sent: its character ${i + 1} (U+${hex}) is not ${allowed}`,
       });
     }
   }
@@ -230,10 +232,13 @@ export class CanastaClient {
     const { token = this.#token, requestId, ...rest } = options;
     const headers = { ...this.#headers, ...options.headers };
     if (token) {
-      refuseUnsendable(token);
+      refuseUnsendable(token, "the token", 0x21, "visible ASCII");
       setHeader(headers, "authorization", `Bearer ${token}`);
     }
-    if (requestId) setHeader(headers, "x-request-id", requestId);
+    if (requestId) {
+      refuseUnsendable(requestId, "the request id", 0x20, "printable ASCII");
+      setHeader(headers, "x-request-id", requestId);
+    }
     const request = create(method.input, input);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const deadline = performance.now() + timeoutMs;

@@ -7,6 +7,7 @@ import { inspect } from "node:util";
 import { CanastaClient, grpcClient } from "../src/node.js";
 import { restClient } from "../src/rest.js";
 import { recording } from "./recording.js";
+import { CanastaError } from "../src/errors.js";
 
 const TOKEN = "ct1.host.dev-1.SECRET-MAC";
 const SEAT = "ct1.s0.dev-1.SEAT-SECRET";
@@ -81,5 +82,26 @@ describe("a token that cannot be a header", () => {
     await new CanastaClient(transport, { headers: { "X-Request-Id": "old" } })
       .listVariants({ requestId: "r2" });
     assert.deepEqual(transport.headers, [{ "x-request-id": "r2" }]);
+  });
+});
+
+describe("a request id that cannot be a header", () => {
+  it("is refused before the transport is called, INTERNAL, as the Python SDK (and Go's gRPC) do", async () => {
+    // Node failed a newline over gRPC as UNKNOWN and over REST as UNAVAILABLE (the server
+    // looked down), and one outside ASCII as a bare "Invalid metadata"; a space is sent
+    const transport = recording();
+    for (const [requestId, at] of [["r\n1", "2 (U+000A)"], ["r\r\nx-a: b", "2 (U+000D)"], ["r\u00e9", "2 (U+00E9)"]]) {
+      const seen: string[] = [];
+      const err = await new CanastaClient(transport).listVariants({ requestId, onRequestId: (id) => seen.push(id) })
+        .then(() => assert.fail("sent"), (e: unknown) => e as CanastaError);
+      assert.ok(err instanceof CanastaError, String(err));
+      assert.equal(err.code, "INTERNAL");
+      assert.equal(err.reason, "");
+      assert.ok(err.message.includes(`the request id cannot be sent: its character ${at} is not printable ASCII`), err.message);
+      assert.deepEqual(seen, []);
+    }
+    assert.equal(transport.headers.length, 0);
+    await new CanastaClient(transport).listVariants({ requestId: "table 7/42" });
+    assert.deepEqual(transport.headers, [{ "x-request-id": "table 7/42" }]);
   });
 });
