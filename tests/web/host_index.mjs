@@ -4,6 +4,8 @@
 //         game id and the join links shown
 //   away  GET /api/variants answers 502: the page says why and offers nothing to create
 //         (it stayed blank: the refusal was read as the list of games)
+//   odd   GET /api/variants answers 200 with JSON that is not a list (a proxy's answer):
+//         the same, not a page error
 //
 //   node tests/web/host_index.mjs UP_URL AWAY_URL
 //
@@ -37,4 +39,9 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
   await page.goto(`${away}/`);
   await page.waitForSelector("#error:not([hidden])", { timeout: 20_000 });
   found.away = await read(page);
+
+  await page.route("**/api/variants", (route) => route.fulfill({ json: { message: "signed out" } }));
+  await page.goto(`${up}/`);
+  await page.waitForSelector("#error:not([hidden])", { timeout: 20_000 });
+  found.odd = await read(page);
 }, () => found);

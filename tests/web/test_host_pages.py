@@ -40,3 +40,7 @@ def test_the_index_page_creates_a_table_and_says_when_it_cannot(tmp_path: Path) 
     assert shown["error"].startswith("UNAVAILABLE: "), shown
     assert shown["error"].endswith(" Reload the page to try again."), shown
     assert shown["games"] == [] and not shown["submit"], shown
+    # a 200 whose JSON is not the list of games: said, nothing offered (it threw, blank)
+    odd = result["odd"]
+    assert odd["error"].startswith("the host answered no list of games"), odd
+    assert odd["games"] == [] and not odd["submit"], odd

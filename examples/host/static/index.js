@@ -90,7 +90,12 @@ async function create(event) {
 async function start() {
   $("players").addEventListener("change", seatRows);
   seatRows();
-  const got = await ask("/api/variants");
+  let got = await ask("/api/variants");
+  if (got !== null && !Array.isArray(got)) {
+    // JSON, but not the host's (a proxy's answer): for...of below would throw, page blank
+    showError("the host answered no list of games");
+    got = null;
+  }
   if (got === null) {
     // no games to offer: nothing can be created until the page is loaded again
     $("create").querySelector("button[type=submit]").disabled = true;
