@@ -329,3 +329,17 @@ def test_a_repeated_header_counts_by_its_first_value(stub: api_grpc.CanastaEngin
     first_text = http.post("/v1/deal", content=body, headers=[
         ("content-type", "text/plain"), ("content-type", "application/json")])
     assert first_text.status_code == 415
+
+
+def test_a_request_id_too_long_is_replaced_by_one_made_up(stub: api_grpc.CanastaEngineStub,
+                                                          http: httpx.Client) -> None:
+    """docs/api.md, *Request ids*: an id of at most 128 printable characters is echoed, a
+    longer one is replaced by one made up, on both faces (an SDK's ``request_id`` included)."""
+    for given, kept in (("r" * 128, True), ("r" * 129, False)):
+        _, call = stub.ListVariants.with_call(api.ListVariantsRequest(),
+                                              metadata=(("x-request-id", given),), timeout=30)
+        echoed = {"grpc": dict(call.trailing_metadata() or ())["x-request-id"],
+                  "rest": http.get("/v1/variants", headers={"x-request-id": given})
+                  .headers["x-request-id"]}
+        for face, rid in echoed.items():
+            assert (rid == given) is kept and rid, (face, len(given), rid)
