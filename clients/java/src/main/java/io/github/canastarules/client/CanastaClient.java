@@ -190,10 +190,11 @@ public final class CanastaClient implements AutoCloseable {
     // one set of headers, so one credential: the call's, else the client's
     Metadata headers = new Metadata();
     if (credential != null && !credential.isEmpty()) {
-      checkSendable(credential);
+      checkSendable(credential, "the token", 0x21, "visible ASCII");
       headers.put(AUTHORIZATION, "Bearer " + credential);
     }
     if (requestId != null && !requestId.isEmpty()) {
+      checkSendable(requestId, "the request id", 0x20, "printable ASCII");
       headers.put(CanastaException.REQUEST_ID, requestId);
     }
     if (headers.keys().size() > 0) {
@@ -228,19 +229,20 @@ public final class CanastaClient implements AutoCloseable {
   }
 
   /**
-   * Refuses a token that cannot be a header value as it is, before anything is sent, as every
-   * SDK does: a character outside visible ASCII (a space, as around a token read from a file, a
-   * control character such as a newline, or one outside ASCII). grpc-java would drop a header
-   * with a newline, with a logged warning, and send the call without a credential, a
-   * spectator's call; the server would strip surrounding spaces. The token itself is not in
-   * the message.
+   * Refuses a header value with a character below {@code lowest} or past {@code ~}, before
+   * anything is sent, as every SDK does. A token is visible ASCII (a space, as around a token
+   * read from a file, a control character such as a newline, or one outside ASCII is refused);
+   * a request id may hold spaces. grpc-java would drop a header with a newline, with a logged
+   * warning, and send the call without it (without a credential: a spectator's call), send a
+   * character outside ASCII as {@code ?}, and the server would strip a token's surrounding
+   * spaces. The value itself is not in the message.
    */
-  private static void checkSendable(String credential) {
-    for (int i = 0; i < credential.length(); i++) {
-      char ch = credential.charAt(i);
-      if (ch < 0x21 || ch > 0x7e) {
-        String message = "the token cannot be sent: its character " + (i + 1) + " (U+"
-            + String.format("%04X", (int) ch) + ") is not visible ASCII";
+  private static void checkSendable(String value, String what, int lowest, String allowed) {
+    for (int i = 0; i < value.length(); i++) {
+      char ch = value.charAt(i);
+      if (ch < lowest || ch > 0x7e) {
+        String message = what + " cannot be sent: its character " + (i + 1) + " (U+"
+            + String.format("%04X", (int) ch) + ") is not " + allowed;
         throw new CanastaException(Status.Code.INTERNAL, message, "", "", new LinkedHashMap<>(),
             new ArrayList<>(), null, null, null);
       }

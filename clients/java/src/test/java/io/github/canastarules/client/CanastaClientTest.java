@@ -654,6 +654,24 @@ class CanastaClientTest {
   }
 
   @Test
+  void aRequestIdThatCannotBeAHeaderIsRefusedBeforeSending() {
+    // as in the Python and TypeScript SDKs: grpc-java dropped one with a newline (the server
+    // made one up) and sent one outside ASCII as '?', without a word
+    List<String> heard = new CopyOnWriteArrayList<>();
+    for (String id : List.of("r\n1", "r\r\nx-a: b", "r\u00e9")) {
+      CanastaException e = assertThrows(CanastaException.class,
+          () -> client.withRequestId(id).withRequestIdListener(heard::add).listVariants());
+      assertEquals(Status.Code.INTERNAL, e.getCode(), e.getMessage());
+      assertEquals("", e.getReason());
+      assertTrue(e.getServerMessage().startsWith("the request id cannot be sent: its character 2 (U+"),
+          e.getMessage());
+    }
+    assertEquals(List.of(), heard);
+    client.withRequestId("table 7/42").withRequestIdListener(heard::add).listVariants();
+    assertEquals(List.of("table 7/42"), heard);
+  }
+
+  @Test
   void aCallsTokenWinsOverTheClients() {
     DealResponse deal = client.deal("classic", 4, 21);
     CanastaClient seat2 = client.withToken(deal.getSeatTokens(2));
