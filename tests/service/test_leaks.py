@@ -274,7 +274,7 @@ def _stock_top_twin(state: AnyState, rng: random.Random) -> AnyState | None:
     return evolve(state, stock=tuple(stock))
 
 
-@pytest.mark.parametrize(("variant", "players", "options"), GAMES[1:4] + GAMES[5:7] + GAMES[8:],
+@pytest.mark.parametrize(("variant", "players", "options"), GAMES,
                          ids=lambda v: str(v))
 def test_the_stock_top_is_hidden_until_drawn(
         served: tuple[Running, api_grpc.CanastaEngineStub], variant: str, players: int,

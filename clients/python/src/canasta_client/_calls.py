@@ -75,7 +75,8 @@ class Settings:
     def _retry_wait(self, error: CanastaError, attempt: int, deadline: float) -> float | None:
         """How long to wait before sending ``error``'s call again, or None not to: the
         server said when, a retry is left and the wait ends before the call's deadline."""
-        if error.retry_after is None or attempt >= self.retries:
+        # a negative delay is no hint (as the SDKs read one), even on an error made by hand
+        if error.retry_after is None or error.retry_after < 0 or attempt >= self.retries:
             return None
         wait = min(error.retry_after, MAX_RETRY_WAIT)
         return None if time.monotonic() + wait >= deadline else wait

@@ -485,7 +485,8 @@ def players(text: str) -> int:
     """``--players``: 1 or more; each game's own range is the deal's to say (BAD_PLAYERS)."""
     value = _whole(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not a number of players")
+        raise argparse.ArgumentTypeError(f"{value} is not a number of players: each game "
+                                         "has its range (classic 2 to 6)")
     return value
 
 
