@@ -250,7 +250,7 @@ class _Rpc:
         if refused is not None:
             metrics.REJECTED.labels(refused.reason).inc()
             raise refused
-        waiting = threading.Event()  # cleared when the client goes: the call then stops
+        waiting = threading.Event()  # cleared once nobody waits (client gone, request ended)
         waiting.set()
         # the context carries the request id into the thread's log lines
         work = asyncio.get_running_loop().run_in_executor(
