@@ -19,14 +19,17 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from engine import new_game
 from engine.cards import CODES
 from engine.deck import shuffled_deck
+from engine.events import EventKind, deal_events
 from engine.notation import export_position
+from service.api import access, convert
 from service.api.core import Call, Core
 from service.api.errors import ServiceError
 from service.api.pb import api
+from service.api.pb import game as pb_game
 from service.ops.config import ExportPolicy
 from service.sealing import tokens
 from service.sealing.keys import KeyRing
-from service.sealing.snapshot import Sealer
+from service.sealing.snapshot import FORMAT_VERSION, Header, Sealer
 
 # a fixed key (64 hex digits), so the expected token is computed here from the spec alone
 MATERIAL = bytes(range(32))
@@ -149,3 +152,184 @@ def test_the_record_of_a_stacked_deal_starts_from_its_position() -> None:
         if dealt:  # a seat's record shows its real hand, never another deal's
             shown = dealt[0].split(":", 1)[1].strip(" }").split()
             assert sorted(shown) == sorted(views[seat].hand)
+
+
+def test_red_threes_laid_show_their_cards_to_every_role() -> None:
+    """service/api/access.py, *events*: a public event's cards (the red threes a seat lays)
+    are shown to every role, the other seats and a spectator too; only a private event's
+    cards are its seat's and the host's alone."""
+    state = next(s for s in (new_game("classic", 4, seed=n) for n in range(100))
+                 if any(e.kind is EventKind.RED_THREES_LAID for e in deal_events(s)))
+    host = convert.events_pb(deal_events(state))
+    laid = [e for e in host if e.type == pb_game.EVENT_TYPE_RED_THREES_LAID]
+    assert laid and all(e.cards for e in laid)
+    for viewer in (-1, 0, 1, 2, 3):
+        assert convert.events_pb(deal_events(state), viewer) == host, viewer
+
+
+def test_a_seat_may_name_its_own_seat_for_views_and_records() -> None:
+    """service/api/access.py: a seat sees its own view whether it names its seat or not,
+    in GetView and ExportRecord alike; naming another seat is refused."""
+    core = Core(Sealer(RING))
+    dealt = _deal(core)
+    host = core.handle("GetView", api.GetViewRequest(snapshot=dealt.snapshot),
+                       _call(dealt.host_token)).views
+    for seat, token in enumerate(dealt.seat_tokens):
+        (named,) = core.handle("GetView", api.GetViewRequest(snapshot=dealt.snapshot, seat=seat),
+                               _call(token)).views
+        assert named == host[seat]
+        record = core.handle("ExportRecord", api.ExportRecordRequest(
+            snapshot=dealt.snapshot, view_seat=seat), _call(token)).record
+        assert record == core.handle("ExportRecord", api.ExportRecordRequest(
+            snapshot=dealt.snapshot), _call(token)).record
+        with pytest.raises(ServiceError) as err:
+            core.handle("GetView", api.GetViewRequest(snapshot=dealt.snapshot, seat=1 - seat),
+                        _call(token))
+        assert err.value.reason == "SEAT_NOT_ALLOWED"
+
+
+def test_spaces_after_the_bearer_scheme_are_not_part_of_the_token() -> None:
+    """service/api/access.py ``bearer``: whatever whitespace separates ``Bearer`` from the
+    token (a hand-written header, a proxy) is not read as part of the token."""
+    core = Core(Sealer(RING))
+    dealt = _deal(core)
+    token = dealt.seat_tokens[1]
+    (plain,) = core.handle("GetView", api.GetViewRequest(snapshot=dealt.snapshot),
+                           _call(token)).views
+    for value in (f"Bearer   {token}", f"bearer \t{token}", f"  Bearer  {token}  "):
+        (view,) = core.handle("GetView", api.GetViewRequest(snapshot=dealt.snapshot),
+                              Call(authorization=(value,))).views
+        assert view == plain and view.seat == 1, value
+
+
+def test_remembered_credentials_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal is open to anyone, so a caller can mint credentials of new games without end:
+    the verified ones the service remembers stay within VERIFIED_CACHE, and a credential
+    verified before the bound was reached still grants its role after."""
+    monkeypatch.setattr(access, "VERIFIED_CACHE", 4)
+    checker = access.Access(RING)
+    first = Header(FORMAT_VERSION, "fixed-1", "classic", GAME, 0, False)
+    token = tokens.issue(RING, GAME, "s1")
+    assert checker.role((f"Bearer {token}",), first).seat == 1
+    for n in range(10):
+        header = Header(FORMAT_VERSION, "fixed-1", "classic", bytes([n]) * 16, 0, False)
+        assert checker.role((f"Bearer {tokens.issue(RING, header.game_id, 'host')}",),
+                            header).is_host
+        assert len(checker._verified) <= 4
+    assert checker.role((f"Bearer {token}",), first).seat == 1
+
+
+def _hand_over(core: Core) -> api.ImportPositionResponse:
+    resp = core.handle("ImportPosition", api.ImportPositionRequest(position="\n".join([
+        "canasta-position 1", "variant: classic", "players: 2", "phase: hand_over",
+        "hand0: 4H 5S KD", "hand1: 7D 8C", "stock: *", "melds0: -", "melds1: -",
+        "result: -1 0", ""])), _call())
+    assert isinstance(resp, api.ImportPositionResponse)
+    return resp
+
+
+def test_once_the_hand_is_over_every_role_sees_the_whole_score() -> None:
+    """service/api/access.py, *ScoreHand*: mid-hand a seat counts its own hand alone, but
+    once the hand is over the hands are shown, and every role (each seat, a spectator)
+    gets the host's full score."""
+    core = Core(Sealer(RING))
+    over = _hand_over(core)
+    request = api.ScoreHandRequest(snapshot=over.snapshot)
+    full = core.handle("ScoreHand", request, _call(over.host_token))
+    assert [side.breakdown.in_hand for side in full.sides] == [20, 15]
+    for token in (*over.seat_tokens, None):
+        assert core.handle("ScoreHand", request, _call(token)) == full, token
+
+
+def test_export_policy_imported_exports_imported_games_only() -> None:
+    """docs/security.md, *ExportPosition and seeds*: CANASTA_EXPORT_POLICY=imported lets the
+    host export a game that started from ImportPosition (its position came from the host),
+    and refuses a dealt game, whose hidden cards follow from a secret seed."""
+    core = Core(Sealer(RING), export_policy=ExportPolicy.IMPORTED)
+    dealt = _deal(core)
+    with pytest.raises(ServiceError) as err:
+        core.handle("ExportPosition", api.ExportPositionRequest(snapshot=dealt.snapshot),
+                    _call(dealt.host_token))
+    assert (err.value.reason, err.value.metadata) == ("EXPORT_DISABLED", {"policy": "imported"})
+    imported = _hand_over(core)
+    exported = core.handle("ExportPosition", api.ExportPositionRequest(
+        snapshot=imported.snapshot), _call(imported.host_token))
+    assert exported.position.startswith("canasta-position")
+
+
+@pytest.mark.parametrize("role, mac", [
+    ("s1", "é" * 22),  # a MAC of 22 characters that are not ASCII
+    ("s²", "A" * 22),  # a digit str.isdigit accepts and int() does not
+    ("s" + "9" * 5000, "A" * 22),  # more digits than int() converts
+])
+def test_a_token_of_unusual_characters_is_invalid_not_a_crash(role: str, mac: str) -> None:
+    """Bad input gets a typed refusal: a token whose MAC or seat number is of characters
+    the format does not allow is CREDENTIAL_INVALID, never an internal error."""
+    with pytest.raises(ServiceError) as err:
+        tokens.verify(RING, f"ct1.{role}.fixed-1.{mac}", GAME)
+    assert err.value.reason == "CREDENTIAL_INVALID"
+
+
+def test_an_expected_seq_either_side_of_the_snapshots_is_stale() -> None:
+    """service/api/core.py: ``expected_seq`` guards a host against acting on the wrong
+    snapshot: a seq below the snapshot's (an older turn) is refused as SNAPSHOT_STALE as
+    surely as one above it, and only the snapshot's own seq is answered."""
+    core = Core(Sealer(RING))
+    dealt = _deal(core)
+    moved = core.handle("ApplyMove", api.ApplyMoveRequest(
+        snapshot=dealt.snapshot, move=pb_game.Move(text="draw")), _call(dealt.host_token))
+    assert moved.header.seq == 1
+    move = core.handle("LegalMoves", api.LegalMovesRequest(snapshot=moved.snapshot),
+                       _call(dealt.host_token)).moves[0]
+    for expected in (0, 2):
+        with pytest.raises(ServiceError) as err:
+            core.handle("ApplyMove", api.ApplyMoveRequest(
+                snapshot=moved.snapshot, move=move, expected_seq=expected),
+                _call(dealt.host_token))
+        assert (err.value.code.name, err.value.reason) == ("ABORTED", "SNAPSHOT_STALE")
+    again = core.handle("ApplyMove", api.ApplyMoveRequest(
+        snapshot=moved.snapshot, move=move, expected_seq=1), _call(dealt.host_token))
+    assert again.header.seq == 2
+
+
+def test_the_imported_flag_stays_with_every_later_snapshot() -> None:
+    """docs/security.md, *Forged positions*: a game from ImportPosition is ``imported`` in
+    every later snapshot's header, so a host (and the export policy) can tell it from a
+    game it dealt; a move does not clear the flag."""
+    core = Core(Sealer(RING))
+    start = core.handle("ImportPosition", api.ImportPositionRequest(
+        position=export_position(new_game("classic", 2, seed=5))), _call())
+    moved = core.handle("ApplyMove", api.ApplyMoveRequest(
+        snapshot=start.snapshot, move=pb_game.Move(text="draw")), _call(start.host_token))
+    assert start.header.imported and moved.header.imported
+
+
+def test_a_record_for_a_seat_the_game_lacks_is_bad_input() -> None:
+    """ExportRecord's ``view_seat`` is a seat of the game or -1 (the public record): the
+    host naming the seat after the last is refused as BAD_SEAT on that field."""
+    core = Core(Sealer(RING))
+    dealt = _deal(core)
+    with pytest.raises(ServiceError) as err:
+        core.handle("ExportRecord", api.ExportRecordRequest(snapshot=dealt.snapshot,
+                                                            view_seat=2),
+                    _call(dealt.host_token))
+    assert (err.value.reason, err.value.field) == ("BAD_SEAT", "view_seat")
+
+
+def test_the_record_of_an_imported_deal_starts_from_its_position() -> None:
+    """docs/records.md: an empty record starts by the seed's deal only when the seed dealt
+    the game. An imported position at its first ply names a seed too, but its hands are the
+    importer's: its record starts from the position, and a seat's shows its real hand."""
+    text = export_position(new_game("classic", 2, seed=5))
+    first, second = (next(ln for ln in text.splitlines() if ln.startswith(f"hand{s}:"))
+                     for s in (0, 1))
+    # the seats' hands swapped: hands the seed would not deal
+    position = text.replace(first, "hand0:" + second[6:]).replace(second, "hand1:" + first[6:])
+    core = Core(Sealer(RING))
+    start = core.handle("ImportPosition", api.ImportPositionRequest(position=position), _call())
+    host = core.handle("ExportRecord", api.ExportRecordRequest(snapshot=start.snapshot),
+                       _call(start.host_token)).record
+    assert "start: position" in host.splitlines()
+    again = core.handle("ExportRecord", api.ExportRecordRequest(
+        snapshot=start.snapshot, record=host), _call(start.host_token)).record
+    assert again == host  # it replays to the snapshot
