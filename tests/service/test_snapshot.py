@@ -313,3 +313,24 @@ def test_nonces_never_repeat() -> None:
     state, gid = mid_hand(), new_game_id()
     blobs = {sealer.seal(state, gid, 1, False)[0] for _ in range(200)}
     assert len(blobs) == 200
+
+
+def test_the_size_limit_is_exact() -> None:
+    """CANASTA_MAX_SNAPSHOT_BYTES: a snapshot of exactly the limit opens, one byte more is
+    SNAPSHOT_INVALID before anything is read (the limit is what a deployment promises)."""
+    ring = KeyRing.parse(NEW)
+    blob = Sealer(ring, cache_size=0).seal(mid_hand(), new_game_id(), 0, False)[0]
+    assert Sealer(ring, max_bytes=len(blob), cache_size=0).open(blob)[0].seq == 0
+    with pytest.raises(ServiceError) as err:
+        Sealer(ring, max_bytes=len(blob) - 1, cache_size=0).open(blob)
+    assert _reason(err) == (grpc.StatusCode.INVALID_ARGUMENT, "SNAPSHOT_INVALID")
+
+
+def test_sealed_contents_are_padded_to_32_bytes() -> None:
+    """Format 2 pads the encoded state to a multiple of 32 bytes before sealing, so a
+    snapshot's size tells only roughly how long the state's encoding is."""
+    sealer = _sealer(NEW)
+    for seed in range(1, 6):
+        blob, _ = sealer.seal(mid_hand(seed=seed), new_game_id(), 0, False)
+        sealed = len(blob) - read_header(blob)[1] - NONCE_BYTES - 16  # the GCM tag
+        assert sealed % 32 == 0, seed
