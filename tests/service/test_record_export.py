@@ -225,3 +225,21 @@ def test_a_bad_record_is_refused_on_the_record_field(
         snapshot=dealt.snapshot, record=start.replace(*change)), token=dealt.host_token)
     assert isinstance(got, Failure), change
     assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", reason, ["record"])
+
+
+def test_an_empty_record_of_a_later_deal_starts_from_its_position(
+        stub: api_grpc.CanastaEngineStub) -> None:
+    """docs/records.md: an empty record starts by its deal only at the game's first deal, with
+    nothing played; a later deal of the same seeded game (NextDeal), at its first move too,
+    starts from its position, which carries the scores so far, and replays to the snapshot
+    (a record by deal would deal hand 0 again, at no score)."""
+    deal, snapshot, _, _ = _play(stub, "classic", 2, 31, 2000)
+    host = deal.host_token
+    over = ok(call_grpc(stub, "ScoreHand", api.ScoreHandRequest(snapshot=snapshot), token=host))
+    assert over.hand_over and not over.game_over
+    nxt = ok(call_grpc(stub, "NextDeal", api.NextDealRequest(snapshot=snapshot), token=host))
+    assert nxt.header.seq > deal.header.seq and not nxt.header.imported
+    record = _export(stub, nxt.snapshot, token=host)
+    assert isinstance(record, str) and "\nstart: position\n" in record
+    assert not [line for line in record.splitlines() if line.startswith(("seed:", "dealer:"))]
+    assert _export(stub, nxt.snapshot, record, token=host) == record  # it replays to here
