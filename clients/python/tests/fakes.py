@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
@@ -46,3 +48,14 @@ def busy_at_first(refusals: int, refusal: status_pb2.Status, details: bytes | No
             return grpc.unary_unary_rpc_method_handler(answer)
 
     return grpc.server(ThreadPoolExecutor(1), handlers=[Answer()]), arrived
+
+
+@contextmanager
+def serving(server: grpc.Server) -> Iterator[str]:
+    """``server`` started on a free loopback port: its target; stopped at the end."""
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.stop(None)

@@ -13,7 +13,7 @@ from canasta_client import (
     PermissionDeniedError,
     ResourceExhaustedError,
 )
-from fakes import busy_at_first, status
+from fakes import busy_at_first, serving, status
 from google.rpc import code_pb2
 
 
@@ -99,10 +99,8 @@ def test_retries_wait_the_hint_without_a_thread(refusals: int, answered: bool) -
     twice at most (asyncio.sleep: the loop runs other work while it waits)."""
     server, arrived = busy_at_first(
         refusals, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 0.2))
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
 
-    async def run() -> int:
+    async def run(target: str) -> int:
         ticks = 0
 
         async def tick() -> None:
@@ -113,7 +111,7 @@ def test_retries_wait_the_hint_without_a_thread(refusals: int, answered: bool) -
 
         ticker = asyncio.create_task(tick())
         try:
-            async with AsyncCanastaClient(f"127.0.0.1:{port}", retries=2) as client:
+            async with AsyncCanastaClient(target, retries=2) as client:
                 seat = client.with_token("a-seat-token")  # the copy keeps the retries
                 if answered:
                     assert await seat.list_variants() == ListVariantsResponse()
@@ -125,10 +123,8 @@ def test_retries_wait_the_hint_without_a_thread(refusals: int, answered: bool) -
             ticker.cancel()
         return ticks
 
-    try:
-        ticks = asyncio.run(run())
-    finally:
-        server.stop(None)
+    with serving(server) as target:
+        ticks = asyncio.run(run(target))
     assert len(arrived) == 3
     assert all(b - a >= 0.19 for a, b in itertools.pairwise(arrived))
     assert ticks >= 10  # the loop went on during the 0.4 s of waits

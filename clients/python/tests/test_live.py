@@ -32,7 +32,7 @@ from canasta_client import (
     __version__,
     move,
 )
-from fakes import busy_at_first, status
+from fakes import busy_at_first, serving, status
 from google.rpc import code_pb2
 
 SDK = Path(__file__).resolve().parent.parent
@@ -147,17 +147,12 @@ def test_deadline_is_a_typed_error() -> None:
             return grpc.unary_unary_rpc_method_handler(hold)
 
     silent = grpc.server(ThreadPoolExecutor(2), handlers=[Silent()])
-    port = silent.add_insecure_port("127.0.0.1:0")
-    silent.start()
-    try:
-        with CanastaClient(f"127.0.0.1:{port}", timeout=30.0) as client:
-            with pytest.raises(CanastaError) as first:
-                client.list_variants()
-            assert first.value.code == grpc.StatusCode.UNIMPLEMENTED
-            with pytest.raises(DeadlineExceededError) as caught:
-                client.deal("classic", 4, seed=1, timeout=0.3)
-    finally:
-        silent.stop(None)
+    with serving(silent) as target, CanastaClient(target, timeout=30.0) as client:
+        with pytest.raises(CanastaError) as first:
+            client.list_variants()
+        assert first.value.code == grpc.StatusCode.UNIMPLEMENTED
+        with pytest.raises(DeadlineExceededError) as caught:
+            client.deal("classic", 4, seed=1, timeout=0.3)
     assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
     assert caught.value.reason == "DEADLINE_EXCEEDED"
     # the timeout travels rounded up to its unit, and the server dates it on arrival
@@ -173,14 +168,9 @@ def test_a_refusal_of_load_says_when_to_retry(delays: tuple[float, ...],
     with a negative one, which is malformed)."""
     server, _ = busy_at_first(
         1, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", *delays))
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
-        with CanastaClient(f"127.0.0.1:{port}") as client, \
+    with serving(server) as target, CanastaClient(target) as client, \
                 pytest.raises(ResourceExhaustedError) as caught:
-            client.suggest_move(b"snapshot", level="expert")
-    finally:
-        server.stop(None)
+        client.suggest_move(b"snapshot", level="expert")
     assert caught.value.reason == "TOO_MANY_CALLS"
     assert caught.value.metadata == {"limit": "64"}
     assert caught.value.retry_after == expected
@@ -194,11 +184,9 @@ def test_retries_send_a_call_refused_for_load_again(refusals: int, retries: int,
     delay, up to N times; then the refusal is raised. The default (0) raises at once."""
     server, arrived = busy_at_first(
         refusals, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 0.2))
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
+    with serving(server) as target:
         kwargs = {"retries": retries} if retries else {}
-        with CanastaClient(f"127.0.0.1:{port}", **kwargs) as client:
+        with CanastaClient(target, **kwargs) as client:
             seat = client.with_token("a-seat-token")  # the copy keeps the retries
             if answered:
                 assert seat.list_variants() == ListVariantsResponse()
@@ -206,8 +194,6 @@ def test_retries_send_a_call_refused_for_load_again(refusals: int, retries: int,
                 with pytest.raises(ResourceExhaustedError) as caught:
                     seat.list_variants()
                 assert caught.value.retry_after == 0.2
-    finally:
-        server.stop(None)
     assert len(arrived) == retries + 1
     gaps = [b - a for a, b in itertools.pairwise(arrived)]
     assert all(gap >= 0.19 for gap in gaps), gaps  # each after the server's delay
@@ -220,14 +206,9 @@ def test_a_refusal_without_a_hint_is_not_sent_again(delays: tuple[float, ...]) -
     again at once (a hint of 0 s) would hammer a server under load."""
     server, arrived = busy_at_first(
         5, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", *delays))
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
-        with CanastaClient(f"127.0.0.1:{port}", retries=3) as client, \
+    with serving(server) as target, CanastaClient(target, retries=3) as client, \
                 pytest.raises(ResourceExhaustedError) as caught:
-            client.list_variants()
-    finally:
-        server.stop(None)
+        client.list_variants()
     assert caught.value.retry_after is None
     assert len(arrived) == 1
 
@@ -238,17 +219,12 @@ def test_retries_keep_to_the_calls_timeout(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr("canasta_client._calls.MAX_RETRY_WAIT", 0.4)
     server, arrived = busy_at_first(
         5, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 60.0))
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
-        with CanastaClient(f"127.0.0.1:{port}", retries=5, timeout=30.0) as client:
-            grpc.channel_ready_future(client.channel).result(timeout=10)  # connected first
-            started = time.monotonic()
-            with pytest.raises(ResourceExhaustedError):
-                client.list_variants(timeout=1.0)
-            took = time.monotonic() - started
-    finally:
-        server.stop(None)
+    with serving(server) as target, CanastaClient(target, retries=5, timeout=30.0) as client:
+        grpc.channel_ready_future(client.channel).result(timeout=10)  # connected first
+        started = time.monotonic()
+        with pytest.raises(ResourceExhaustedError):
+            client.list_variants(timeout=1.0)
+        took = time.monotonic() - started
     gaps = [b - a for a, b in itertools.pairwise(arrived)]
     # waits of 0.4 s (the cap, not 60 s) while they end within the 1 s timeout: 3 sends
     assert len(arrived) == 3, gaps
@@ -261,14 +237,9 @@ def test_a_details_trailer_that_does_not_parse_is_still_a_typed_error() -> None:
     the failure is the call's own code as a typed error, not protobuf's DecodeError."""
     server, _ = busy_at_first(
         1, status(code_pb2.UNAVAILABLE, "UNAVAILABLE"), details=b"\xff\xff\xff")
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
-        with CanastaClient(f"127.0.0.1:{port}") as client, \
+    with serving(server) as target, CanastaClient(target) as client, \
                 pytest.raises(UnavailableError) as caught:
-            client.list_variants()
-    finally:
-        server.stop(None)
+        client.list_variants()
     assert caught.value.reason == "" and caught.value.retry_after is None
     assert caught.value.message == "the server is busy"
 
@@ -402,14 +373,9 @@ def test_a_refusals_request_id_is_the_one_the_server_echoed() -> None:
     server echoed (a refusal whose details carry none)."""
     server, _ = busy_at_first(1, status(code_pb2.UNAVAILABLE, "UNAVAILABLE"), details=b"",
                               request_id="r-echoed")
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
-        with CanastaClient(f"127.0.0.1:{port}") as client, \
+    with serving(server) as target, CanastaClient(target) as client, \
                 pytest.raises(UnavailableError) as caught:
-            client.list_variants()
-    finally:
-        server.stop(None)
+        client.list_variants()
     assert caught.value.request_id == "r-echoed"
 
 
@@ -487,14 +453,9 @@ def test_on_request_id_hears_each_attempt_that_got_one() -> None:
     x-request-id: the refusal's here, not the fake's answer, which carries none."""
     server, arrived = busy_at_first(1, status(code_pb2.RESOURCE_EXHAUSTED, "TOO_MANY_CALLS", 0.1),
                                     request_id="r-refused")
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
     seen: list[str] = []
-    try:
-        with CanastaClient(f"127.0.0.1:{port}", retries=1) as client:
-            assert client.list_variants(on_request_id=seen.append) == ListVariantsResponse()
-    finally:
-        server.stop(None)
+    with serving(server) as target, CanastaClient(target, retries=1) as client:
+        assert client.list_variants(on_request_id=seen.append) == ListVariantsResponse()
     assert len(arrived) == 2 and seen == ["r-refused"]
 
 
