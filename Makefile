@@ -130,14 +130,15 @@ run: $(RUN_STAMP) $(GEN) native  ## the service: gRPC on 127.0.0.1:50051, REST a
 # on any free port (CANASTA_HTTP_PORT); Ctrl-C stops both. A service already listening there
 # (make run in another terminal) is used as it is: a second one could not bind the port.
 CANASTA_HOST_RULES ?= 127.0.0.1:50051
-HOST_RULES_ADDR := ("$(firstword $(subst :, ,$(CANASTA_HOST_RULES)))", $(lastword $(subst :, ,$(CANASTA_HOST_RULES))))
+HOST_RULES_BIND = $(firstword $(subst :, ,$(CANASTA_HOST_RULES)))
+HOST_RULES_PORT = $(lastword $(subst :, ,$(CANASTA_HOST_RULES)))
 host: setup  ## the reference game host on :8090 with a rules service beside it
-	@if $(PY) -c 'import socket; socket.create_connection($(HOST_RULES_ADDR), 1).close()' 2>/dev/null; then \
+	@if $(PY) -c 'import socket; socket.create_connection(("$(HOST_RULES_BIND)", $(HOST_RULES_PORT)), 1).close()' 2>/dev/null; then \
 	  echo "make host: a rules service already listens on $(CANASTA_HOST_RULES) (make run?): the host uses it"; \
 	else \
 	  CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" \
-	  CANASTA_BIND="$${CANASTA_BIND:-$(firstword $(subst :, ,$(CANASTA_HOST_RULES)))}" \
-	  CANASTA_GRPC_PORT="$${CANASTA_GRPC_PORT:-$(lastword $(subst :, ,$(CANASTA_HOST_RULES)))}" \
+	  CANASTA_BIND="$${CANASTA_BIND:-$(HOST_RULES_BIND)}" \
+	  CANASTA_GRPC_PORT="$${CANASTA_GRPC_PORT:-$(HOST_RULES_PORT)}" \
 	  CANASTA_HTTP_PORT="$${CANASTA_HTTP_PORT:-0}" \
 	  $(PY) -m service & rules=$$!; \
 	  trap 'kill $$rules 2>/dev/null; wait $$rules' EXIT; \
