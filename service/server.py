@@ -72,7 +72,8 @@ class CannotListen(Exception):
 
 
 def http_socket(bind: str, port: int) -> socket.socket:
-    """A listening socket, without SO_REUSEPORT: a second server on the port fails loudly."""
+    """A listening socket, without SO_REUSEPORT: a second server on the port fails loudly
+    (also the probe of the gRPC port before C-core binds it)."""
     family = socket.AF_INET6 if ":" in bind else socket.AF_INET
     # proto must be IPPROTO_TCP: asyncio sets TCP_NODELAY on accepted sockets only then, and
     # without it every keep-alive answer waits ~40 ms for a delayed ACK (Nagle).
@@ -111,6 +112,13 @@ class App:
 
     async def start(self) -> None:
         s = self.settings
+        try:
+            # a probe: C-core would print a line of its own (not JSON) for a port or an
+            # address it cannot bind
+            http_socket(s.bind, s.grpc_port).close()
+        except OSError as err:
+            raise CannotListen(f"gRPC cannot listen on {s.bind}:{s.grpc_port} (CANASTA_BIND, "
+                               f"CANASTA_GRPC_PORT): {err.strerror or err}") from None
         try:
             self.grpc, self.grpc_port = grpc_server.start(self.core, s, self.health, self.gate)
         except RuntimeError as err:  # grpcio's "Failed to bind to address ..."
