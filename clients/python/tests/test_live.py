@@ -368,6 +368,52 @@ def test_a_token_that_cannot_be_a_header_is_refused_before_sending(client: Canas
         assert deal.host_token not in str(caught.value)
 
 
+@pytest.mark.parametrize(("pair", "said"), [
+    (("accept-language", "ru\n"), "the metadata value of 'accept-language' cannot be sent: "
+                                  "its character 3 (U+000A) is not printable ASCII"),
+    (("authorization", "Bearer SECRET\u00f6"), "the metadata value of 'authorization' cannot "
+                                             "be sent: its character 14 (U+00F6)"),
+    (("x-trace id", "1"), "the metadata key 'x-trace id' cannot be sent: its character 8 "
+                          "(U+0020)"),
+    (("x-trace", b"1"), "only a key ending in '-bin' takes bytes")])
+def test_client_metadata_that_cannot_be_sent_is_refused_before_sending(
+        pair: tuple[str, str], said: str) -> None:
+    """The client's own metadata is checked as a call's token is, by both clients: a typed
+    INTERNAL naming the key and the character, never the value, and nothing sent. gRPC
+    failed it as a bare "Invalid metadata" in the blocking client and with its untyped
+    ExecuteBatchError in the asyncio one."""
+    server, arrived = busy_at_first(0, status(code_pb2.OK, ""))
+
+    async def in_a_loop(target: str) -> None:
+        async with AsyncCanastaClient(target, metadata=[pair]) as client:
+            await client.list_variants()
+
+    with serving(server) as target, CanastaClient(target, metadata=[pair]) as client:
+        for call in (client.list_variants, lambda: asyncio.run(in_a_loop(target))):
+            with pytest.raises(CanastaError) as caught:
+                call()
+            assert caught.value.code == grpc.StatusCode.INTERNAL and caught.value.reason == ""
+            assert said in caught.value.message
+            assert "SECRET" not in str(caught.value)
+    assert arrived == []
+
+
+def test_client_metadata_keys_are_sent_in_lower_case(target: str) -> None:
+    """gRPC takes lower-case keys only, as the other SDKs send them: a key written
+    X-Request-Id goes as x-request-id (it failed every call with "Invalid metadata")."""
+    seen: list[str] = []
+
+    async def in_a_loop() -> None:
+        async with AsyncCanastaClient(target, metadata=[("X-Request-Id", "py-aio")]) as client:
+            await client.list_variants(on_request_id=seen.append)
+
+    with CanastaClient(target, metadata=[("X-Request-Id", "py-upper")]) as client:
+        client.list_variants(on_request_id=seen.append)
+        client.list_variants(request_id="py-call", on_request_id=seen.append)
+    asyncio.run(in_a_loop())
+    assert seen == ["py-upper", "py-call", "py-aio"]
+
+
 def test_a_refusals_request_id_is_the_one_the_server_echoed() -> None:
     """A failure's request_id is ErrorInfo's request_id, else the x-request-id trailer the
     server echoed (a refusal whose details carry none)."""

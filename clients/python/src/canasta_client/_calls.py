@@ -41,7 +41,9 @@ class Settings:
         self.token = token
         self.timeout = timeout
         self.retries = retries
-        self.metadata = tuple(metadata)
+        # gRPC takes lower-case keys only (as HTTP/2, Go's metadata and Java's Metadata.Key
+        # make them); a key written "Accept-Language" failed every call with "Invalid metadata"
+        self.metadata = tuple((key.lower(), value) for key, value in metadata)
         self._owned = False
 
     def _channel(self, kind: ModuleType, target: str, given: Any,
@@ -67,6 +69,8 @@ class Settings:
         if request_id:
             _check_sendable(request_id, "the request id", " ", "printable ASCII")
             metadata = _replaced(metadata, REQUEST_ID_KEY, request_id)
+        for key, value in metadata:
+            _check_metadata(key, value)
         return metadata
 
     def _deadline(self, timeout: float | None) -> float:
@@ -110,6 +114,27 @@ def _check_sendable(value: str, what: str, lowest: str, allowed: str) -> None:
             raise CanastaError(grpc.StatusCode.INTERNAL,
                                f"{what} cannot be sent: its character {i + 1} "
                                f"(U+{ord(ch):04X}) is not {allowed}")
+
+
+def _check_metadata(key: str, value: str | bytes) -> None:
+    """Refuse a pair of the client's ``metadata`` that gRPC cannot send, before anything is
+    sent, as a call's token and request id are: the blocking client failed it as a bare
+    "Invalid metadata", the asyncio one with grpc's untyped ``ExecuteBatchError``. The
+    message names the key and the character, never the value (it may be a credential)."""
+    if not key:
+        raise CanastaError(grpc.StatusCode.INTERNAL, "a metadata key cannot be empty")
+    for i, ch in enumerate(key):
+        if not (ch.isascii() and (ch.isdigit() or ch.islower() or ch in "-_.")):
+            raise CanastaError(grpc.StatusCode.INTERNAL,
+                               f"the metadata key {key!r} cannot be sent: its character {i + 1} "
+                               f"(U+{ord(ch):04X}) is not a letter, a digit, '-', '_' or '.'")
+    if key.endswith("-bin"):  # binary metadata: any bytes (base64 on the wire)
+        return
+    if not isinstance(value, str):
+        raise CanastaError(grpc.StatusCode.INTERNAL,
+                           f"the metadata value of {key!r} cannot be sent: only a key ending "
+                           "in '-bin' takes bytes")
+    _check_sendable(value, f"the metadata value of {key!r}", " ", "printable ASCII")
 
 
 R = TypeVar("R", bound=Message)
