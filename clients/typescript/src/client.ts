@@ -154,30 +154,66 @@ function refuseUnsendable(value: string, what: string, lowest: number, allowed: 
   for (let i = 0; i < value.length; i++) {
     const ch = value.charCodeAt(i);
     if (ch < lowest || ch > 0x7e) {
-      const hex = ch.toString(16).toUpperCase().padStart(4, "0");
       throw new CanastaError({
         code: "INTERNAL",
-        message: `${what} cannot be sent: its character ${i + 1} (U+${hex}) is not ${allowed}`,
+        message: `${what} cannot be sent: its character ${i + 1} (U+${codePoint(value[i])}) is not ${allowed}`,
       });
     }
   }
 }
 
 /**
+ * Refuses each header a call would send that HTTP/2 cannot carry, before anything is sent,
+ * as the token and the request id are: a name with a character other than a letter, a digit,
+ * `-`, `_` or `.`, a value with one outside printable ASCII. fetch's `Headers` (of both
+ * transports) quoted the whole value in its error, an `authorization` header's credential
+ * too, and sent a character past U+007F as a mangled byte. Names the header and the
+ * character, never the value.
+ */
+function refuseUnsendableHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const bad = /[^A-Za-z0-9_.-]/.exec(name);
+    if (bad || !name) {
+      const where = bad ? `: its character ${bad.index + 1} (U+${codePoint(bad[0])}) is not a letter, a digit, '-', '_' or '.'` : ": it is empty";
+      throw new CanastaError({ code: "INTERNAL", message: `the header name '${name}' cannot be sent${where}` });
+    }
+    refuseUnsendable(String(value), `the header value of '${name.toLowerCase()}'`, 0x20, "printable ASCII");
+  }
+}
+
+function codePoint(ch: string): string {
+  return ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+}
+
+/**
+ * `url` with any `user:password@` in its authority replaced by `***@`, for messages: the
+ * userinfo is a credential (as a URL or as a `host:port` with one before it).
+ */
+export function withoutUserinfo(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/|\/\/)?[^/?#@]*@/, "$1***@");
+}
+
+/**
  * `baseUrl` if it is an http(s) URL (resolved against `relativeTo`, a page's address, when
  * given). A `host:port` target, which the Python, Go and Java clients take, is refused at
  * once in words that show the URL to write, rather than by Node's bare `Invalid URL` from
- * inside the transport or a `fetch failed` on every call.
+ * inside the transport or a `fetch failed` on every call. A URL with a `user:password@` is
+ * refused too: fetch refuses to send one (each call failed with the whole URL, password and
+ * all, in its message) and gRPC ignored it; the game's credential is a token. No message
+ * shows the userinfo.
  */
 export function serverUrl(baseUrl: string, factory: string, example: string, relativeTo?: string): string {
-  let protocol = "";
+  let url: URL | undefined;
   try {
-    protocol = new URL(baseUrl, relativeTo).protocol;
+    url = new URL(baseUrl, relativeTo);
   } catch {
     // not a URL: refused below
   }
-  if (protocol !== "http:" && protocol !== "https:") {
-    throw new TypeError(`${factory} takes the server's URL with its scheme, such as "${example}", not "${baseUrl}"`);
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw new TypeError(`${factory} takes the server's URL with its scheme, such as "${example}", not "${withoutUserinfo(baseUrl)}"`);
+  }
+  if (url.username || url.password) {
+    throw new TypeError(`${factory} takes the server's URL without a user or password (send the game's token with the token option), not "${withoutUserinfo(baseUrl)}"`);
   }
   return baseUrl;
 }
@@ -239,6 +275,7 @@ export class CanastaClient {
       refuseUnsendable(requestId, "the request id", 0x20, "printable ASCII");
       setHeader(headers, "x-request-id", requestId);
     }
+    refuseUnsendableHeaders(headers);
     const request = create(method.input, input);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const deadline = performance.now() + timeoutMs;

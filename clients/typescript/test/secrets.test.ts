@@ -105,3 +105,46 @@ describe("a request id that cannot be a header", () => {
     assert.deepEqual(transport.headers, [{ "x-request-id": "table 7/42" }]);
   });
 });
+
+describe("a header that cannot be sent", () => {
+  it("is refused before sending, naming the header and the character, never the value", async () => {
+    // fetch's Headers, under both transports, failed it quoting the whole value (an
+    // authorization header's credential too), and sent a character past U+007F mangled
+    const cases: [Record<string, string>, string][] = [
+      [{ authorization: "Bearer HEADER\nSECRET" }, "the header value of 'authorization' cannot be sent: its character 14 (U+000A) is not printable ASCII"],
+      [{ Authorization: "Bearer HEADER-SECRET\u00f6" }, "the header value of 'authorization' cannot be sent: its character 21 (U+00F6)"],
+      [{ "accept-language": "ru\u0000HEADER-SECRET" }, "the header value of 'accept-language' cannot be sent: its character 3 (U+0000)"],
+      [{ "x-a b": "HEADER-SECRET" }, "the header name 'x-a b' cannot be sent: its character 4 (U+0020)"],
+    ];
+    const transport = recording();
+    for (const [headers, said] of cases) {
+      const clients = [new CanastaClient(transport, { headers }), restClient("http://127.0.0.1:1", { headers }),
+                       grpcClient("http://127.0.0.1:1", { headers })];
+      const calls = [...clients.map((c) => c.listVariants()), new CanastaClient(transport).listVariants({ headers }),
+                     restClient("http://127.0.0.1:1").listVariants({ headers })];
+      for (const pending of calls) {
+        const err = await pending.then(() => assert.fail("sent"), (e: unknown) => e as CanastaError);
+        assert.ok(err instanceof CanastaError, String(err));
+        assert.equal(err.code, "INTERNAL");
+        assert.ok(err.message.includes(said), err.message);
+        assert.ok(!inspect(err, { depth: 5 }).includes("SECRET"), inspect(err));
+      }
+    }
+    assert.equal(transport.headers.length, 0);
+  });
+});
+
+describe("a server URL with a user and password", () => {
+  it("is refused at once, and no message shows the userinfo", () => {
+    for (const [make, url, said] of [
+      [restClient, "http://user:PASS-SECRET@127.0.0.1:8080", "without a user or password"],
+      [grpcClient, "http://user:PASS-SECRET@127.0.0.1:50051", "without a user or password"],
+      [restClient, "https://PASS-SECRET@example.com/rules", "without a user or password"],
+      [restClient, "user:PASS-SECRET@127.0.0.1:8080", "with its scheme"],
+      [grpcClient, "user:PASS-SECRET@127.0.0.1:50051", "with its scheme"],
+    ] as const) {
+      assert.throws(() => make(url), (err: Error) => err instanceof TypeError && err.message.includes(said) &&
+        err.message.includes("***@") && !inspect(err).includes("PASS-SECRET"), `${make.name}: ${url}`);
+    }
+  });
+});
