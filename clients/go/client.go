@@ -17,6 +17,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	pb "github.com/canasta-rules/canasta/clients/go/gen/canasta/v1"
@@ -53,7 +55,7 @@ type Client struct {
 func (c Client) Format(f fmt.State, verb rune) {
 	target, token := "unknown", "none"
 	if c.target != "" {
-		target = fmt.Sprintf("%q", c.target)
+		target = fmt.Sprintf("%q", withoutUserinfo(c.target))
 	}
 	if c.token != "" {
 		token = "redacted"
@@ -108,6 +110,9 @@ func collect(opts []Option) options {
 
 // Dial makes a client of the server at target ("host:port"). Close it when done.
 func Dial(target string, opts ...Option) (*Client, error) {
+	if shown := withoutUserinfo(target); shown != target {
+		return nil, fmt.Errorf("canasta: the target cannot carry a user or password (send the game's token with WithToken), not %q", shown)
+	}
 	o := collect(opts)
 	dial := append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, o.dial...)
 	conn, err := grpc.NewClient(target, dial...)
@@ -182,6 +187,18 @@ func (c *Client) ctx(ctx context.Context, o callOptions) (context.Context, conte
 	return context.WithTimeout(ctx, c.timeout)
 }
 
+// userinfo is a "user:password@" before a target's authority (unix socket paths aside).
+var userinfo = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://)?[^/@]*@`)
+
+// withoutUserinfo is target with any "user:password@" shown as "***@", as every SDK does:
+// grpc-go quoted the whole target, password and all, in each call's Unavailable error.
+func withoutUserinfo(target string) string {
+	if strings.HasPrefix(target, "unix:") || strings.HasPrefix(target, "unix-abstract:") {
+		return target
+	}
+	return userinfo.ReplaceAllString(target, "${1}***@")
+}
+
 // requestIDKey is the metadata of a call's request id, sent and echoed in the trailers.
 const requestIDKey = "x-request-id"
 
@@ -190,10 +207,17 @@ const requestIDKey = "x-request-id"
 // read from a file, a control character such as a newline, or one outside ASCII). The
 // token itself is not in the message.
 func unsendable(token string) error {
-	for i, ch := range token {
-		if ch < 0x21 || ch > 0x7e {
-			msg := fmt.Sprintf("the token cannot be sent: its character %d (U+%04X) is not visible ASCII",
-				len([]rune(token[:i]))+1, ch)
+	return refused(token, "the token", 0x21, "visible ASCII")
+}
+
+// refused is the error of a header value with a character below lowest or past '~', or nil.
+// A request id may hold spaces (printable ASCII), as in every SDK: grpc-go refused one with
+// a newline or a character outside ASCII too, but without saying which character.
+func refused(value, what string, lowest rune, allowed string) error {
+	for i, ch := range value {
+		if ch < lowest || ch > 0x7e {
+			msg := fmt.Sprintf("%s cannot be sent: its character %d (U+%04X) is not %s",
+				what, len([]rune(value[:i]))+1, ch, allowed)
 			st := status.New(codes.Internal, msg)
 			return &Error{Code: codes.Internal, Message: msg, Metadata: map[string]string{}, status: st}
 		}
@@ -210,7 +234,11 @@ func call[Req, Resp any](c *Client, ctx context.Context, req Req,
 	if o.received != nil {
 		*o.received = ""
 	}
-	if err := unsendable(*o.token); err != nil {
+	err := unsendable(*o.token)
+	if err == nil {
+		err = refused(o.requestID, "the request id", 0x20, "printable ASCII")
+	}
+	if err != nil {
 		var none Resp
 		return none, err
 	}

@@ -429,6 +429,24 @@ func TestRequestIDIsSentAndReadBack(t *testing.T) {
 	}
 }
 
+func TestARequestIDThatCannotBeSentIsRefusedBeforeSending(t *testing.T) {
+	// as in every SDK: INTERNAL naming the character (grpc-go's own refusal named none)
+	c, ctx := dial(t), context.Background()
+	for id, at := range map[string]string{"r\n1": "2 (U+000A)", "r\r\nx-a: b": "2 (U+000D)", "r\u00e9": "2 (U+00E9)"} {
+		got := "unset"
+		_, err := c.ListVariants(ctx, canasta.RequestID(id), canasta.ReceiveRequestID(&got))
+		cerr := asError(t, err)
+		if cerr.Code != codes.Internal || cerr.Reason != "" || got != "" ||
+			!strings.Contains(cerr.Message, "the request id cannot be sent: its character "+at+" is not printable ASCII") {
+			t.Fatalf("request id %q: got %v, received %q", id, cerr, got)
+		}
+	}
+	var got string
+	if _, err := c.ListVariants(ctx, canasta.RequestID("table 7/42"), canasta.ReceiveRequestID(&got)); err != nil || got != "table 7/42" {
+		t.Fatalf("a request id with a space: %v, received %q", err, got)
+	}
+}
+
 func TestTokenOfAnotherGameIsInvalid(t *testing.T) {
 	c, ctx := dial(t), context.Background()
 	mine, theirs := deal(t, c), deal(t, c)

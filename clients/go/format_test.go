@@ -87,3 +87,30 @@ func TestPrintingAClientHidesItsToken(t *testing.T) {
 		t.Errorf("a nil client prints %s", got)
 	}
 }
+
+// As in every SDK: grpc-go quoted a target's user:password@ in each call's Unavailable
+// error, and a client printed it.
+func TestATargetsUserinfoIsNeverShown(t *testing.T) {
+	for target, shown := range map[string]string{
+		"user:PASS-SECRET@127.0.0.1:1":               "***@127.0.0.1:1",
+		"dns://PASS-SECRET@127.0.0.1:53/localhost:1": "dns://***@127.0.0.1:53/localhost:1",
+	} {
+		c, err := canasta.Dial(target)
+		if err == nil || !strings.Contains(err.Error(), "cannot carry a user or password") ||
+			!strings.Contains(err.Error(), shown) || strings.Contains(err.Error(), "PASS-SECRET") {
+			t.Errorf("Dial(%q): %v", target, err)
+		}
+		if c != nil {
+			_ = c.Close()
+		}
+		conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = conn.Close() })
+		assertNoSecret(t, "New("+shown+")", canasta.New(conn), "PASS-SECRET")
+		if got := fmt.Sprint(canasta.New(conn)); !strings.Contains(got, shown) {
+			t.Errorf("New's client prints %s, without %q", got, shown)
+		}
+	}
+}

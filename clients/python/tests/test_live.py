@@ -254,6 +254,18 @@ def test_no_server_is_unavailable() -> None:
         dead.list_variants()
 
 
+@pytest.mark.parametrize(("target", "shown"), [
+    ("user:PASS-SECRET@127.0.0.1:1", "'***@127.0.0.1:1'"),
+    ("dns://PASS-SECRET@127.0.0.1:53/localhost:1", "'dns://***@127.0.0.1:53/localhost:1'")])
+@pytest.mark.parametrize("cls", [CanastaClient, AsyncCanastaClient])
+def test_a_target_with_userinfo_is_refused_without_showing_it(cls: type, target: str,
+                                                              shown: str) -> None:
+    """As in every SDK: gRPC quoted a target's user:password@ in each call's UNAVAILABLE."""
+    with pytest.raises(ValueError, match="cannot carry a user or password") as caught:
+        cls(target)
+    assert shown in str(caught.value) and "PASS-SECRET" not in str(caught.value)
+
+
 def test_version_is_the_one_in_clients_version() -> None:
     assert __version__ == (SDK.parent / "VERSION").read_text().strip()
 

@@ -4,6 +4,7 @@ share: the credential and metadata they send and when a refused call is sent aga
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -53,6 +54,7 @@ class Settings:
         that this client owns and closes."""
         if given is not None:
             return given
+        _check_target(target)
         self._owned = True
         return (kind.secure_channel(target, credentials, options=options) if credentials
                 else kind.insecure_channel(target, options=options))
@@ -114,6 +116,19 @@ def _check_sendable(value: str, what: str, lowest: str, allowed: str) -> None:
             raise CanastaError(grpc.StatusCode.INTERNAL,
                                f"{what} cannot be sent: its character {i + 1} "
                                f"(U+{ord(ch):04X}) is not {allowed}")
+
+
+_USERINFO = re.compile(r"^(?!unix:|unix-abstract:)([a-z][a-z0-9+.-]*://)?[^/@]*@", re.I)
+
+
+def _check_target(target: str) -> None:
+    """Refuse a target with a ``user:password@`` before its authority, as every SDK does:
+    gRPC has no use for one and quoted the whole target, password and all, in each call's
+    UNAVAILABLE error. The message shows it as ``***@``."""
+    if _USERINFO.match(target):
+        shown = _USERINFO.sub(lambda m: f"{m.group(1) or ''}***@", target)
+        raise ValueError(f"the target cannot carry a user or password (send the game's token "
+                         f"with token=), not {shown!r}")
 
 
 def _check_metadata(key: str, value: str | bytes) -> None:
