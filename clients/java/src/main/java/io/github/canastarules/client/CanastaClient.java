@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The client of one canasta.v1 server over gRPC. Every call has a deadline (the client's
@@ -67,6 +68,7 @@ public final class CanastaClient implements AutoCloseable {
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
+  private static final Pattern USERINFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)?[^/@]*@");
   private final CanastaEngineGrpc.CanastaEngineBlockingStub stub;
   private final ManagedChannel owned;
   private final Duration timeout;
@@ -98,8 +100,25 @@ public final class CanastaClient implements AutoCloseable {
 
   /** A plaintext client of {@code target} with the given per-call timeout. */
   public static CanastaClient connect(String target, Duration timeout) {
+    String shown = withoutUserinfo(target);
+    if (!shown.equals(target)) {
+      throw new IllegalArgumentException("the target cannot carry a user or password (send the"
+          + " game's token with withToken), not \"" + shown + "\"");
+    }
     ManagedChannel channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
     return new CanastaClient(channel, channel, timeout, null, 0);
+  }
+
+  /**
+   * {@code target} with any {@code user:password@} before its authority shown as {@code ***@}
+   * (unix socket paths aside), as every SDK does: grpc-java dropped one without a word, the
+   * other SDKs' gRPC quoted it in every call's error.
+   */
+  private static String withoutUserinfo(String target) {
+    if (target.startsWith("unix:") || target.startsWith("unix-abstract:")) {
+      return target;
+    }
+    return USERINFO.matcher(target).replaceFirst("$1***@");
   }
 
   /** A client over a channel the caller owns (TLS, interceptors, ...) and closes. */
