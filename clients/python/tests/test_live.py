@@ -266,6 +266,26 @@ def test_a_target_with_userinfo_is_refused_without_showing_it(cls: type, target:
     assert shown in str(caught.value) and "PASS-SECRET" not in str(caught.value)
 
 
+@pytest.mark.parametrize("timeout", [float("inf"), float("nan")])
+def test_a_timeout_that_is_no_number_of_seconds_is_refused(timeout: float) -> None:
+    """As in the TypeScript SDK: gRPC failed it at once as DEADLINE_EXCEEDED (the server
+    looked slow; inf reads as "no deadline", which no SDK has). Nothing is sent."""
+    server, arrived = busy_at_first(0, status(code_pb2.OK, ""))
+
+    async def in_a_loop(target: str) -> None:
+        async with AsyncCanastaClient(target) as client:
+            await client.list_variants(timeout=timeout)
+
+    with serving(server) as target, CanastaClient(target) as client:
+        for call in (lambda: client.list_variants(timeout=timeout),
+                     lambda: asyncio.run(in_a_loop(target)),
+                     lambda: CanastaClient(target, timeout=timeout),
+                     lambda: AsyncCanastaClient(target, timeout=timeout)):
+            with pytest.raises(ValueError, match="timeout must be a finite number of seconds"):
+                call()
+    assert arrived == []
+
+
 def test_version_is_the_one_in_clients_version() -> None:
     assert __version__ == (SDK.parent / "VERSION").read_text().strip()
 

@@ -218,6 +218,18 @@ export function serverUrl(baseUrl: string, factory: string, example: string, rel
   return baseUrl;
 }
 
+/**
+ * Refuses a timeout that is not a number of milliseconds (`NaN`, `Infinity`), as the Python
+ * SDK does: the REST transport threw Node's untyped `ERR_OUT_OF_RANGE`, the gRPC one failed
+ * the call at once as `DEADLINE_EXCEEDED` (`Infinity`, read as "no deadline", which no SDK
+ * has, became 1 ms). 0 or less is a deadline already past, as in every SDK.
+ */
+function checkTimeout(timeoutMs: number): void {
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs)) {
+    throw new RangeError(`timeoutMs must be a finite number of milliseconds, not ${timeoutMs}`);
+  }
+}
+
 /** A move from its text form. */
 export function move(text: string): Move {
   return create(MoveSchema, { text });
@@ -254,6 +266,7 @@ export class CanastaClient {
     if (!Number.isInteger(this.retries) || this.retries < 0) {
       throw new RangeError(`retries must be a whole number, 0 or more, not ${options.retries}`);
     }
+    checkTimeout(this.timeoutMs);
   }
 
   /** The same client (and transport) sending `token` with every call: a seat's or the host's. */
@@ -278,6 +291,7 @@ export class CanastaClient {
     refuseUnsendableHeaders(headers);
     const request = create(method.input, input);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    checkTimeout(timeoutMs);
     const deadline = performance.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {

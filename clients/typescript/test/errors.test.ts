@@ -308,6 +308,22 @@ describe("a newcomer's mistakes, said in words that show the fix", () => {
     }
   });
 
+  it("a timeout that is no number of milliseconds is refused, before sending, over both transports", async () => {
+    // as in the Python SDK: REST threw Node's untyped ERR_OUT_OF_RANGE, gRPC failed the call
+    // at once as DEADLINE_EXCEEDED (Infinity, read as "no deadline", became 1 ms)
+    let sent = 0;
+    const fetch = async () => { sent++; return new Response("{}", { status: 200 }); };
+    for (const timeoutMs of [Number.NaN, Infinity]) {
+      for (const client of [restClient("http://canasta.invalid", { fetch }), grpcClient("http://127.0.0.1:1")]) {
+        await assert.rejects(client.listVariants({ timeoutMs }),
+          (err: Error) => err instanceof RangeError && /timeoutMs must be a finite number of milliseconds/.test(err.message));
+      }
+      assert.throws(() => restClient("http://canasta.invalid", { fetch, timeoutMs }), RangeError);
+      assert.throws(() => grpcClient("http://127.0.0.1:1", { timeoutMs }), RangeError);
+    }
+    assert.equal(sent, 0);
+  });
+
   it("an unreachable REST gateway is named, with why it could not be reached", async () => {
     const { createServer } = await import("node:net");
     const server = createServer();

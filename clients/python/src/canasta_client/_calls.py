@@ -4,6 +4,7 @@ share: the credential and metadata they send and when a refused call is sent aga
 
 from __future__ import annotations
 
+import math
 import re
 import secrets
 import time
@@ -39,6 +40,7 @@ class Settings:
                  metadata: Sequence[tuple[str, str]]) -> None:
         if retries < 0:
             raise ValueError(f"retries must be 0 or more, not {retries}")
+        _check_timeout(timeout)
         self.token = token
         self.timeout = timeout
         self.retries = retries
@@ -76,6 +78,8 @@ class Settings:
         return metadata
 
     def _deadline(self, timeout: float | None) -> float:
+        if timeout is not None:
+            _check_timeout(timeout)
         return time.monotonic() + (self.timeout if timeout is None else timeout)
 
     def _retry_wait(self, error: CanastaError, attempt: int, deadline: float) -> float | None:
@@ -116,6 +120,15 @@ def _check_sendable(value: str, what: str, lowest: str, allowed: str) -> None:
             raise CanastaError(grpc.StatusCode.INTERNAL,
                                f"{what} cannot be sent: its character {i + 1} "
                                f"(U+{ord(ch):04X}) is not {allowed}")
+
+
+def _check_timeout(timeout: float) -> None:
+    """Refuse a timeout that is not a number of seconds, as the TypeScript SDK does (Go's and
+    Java's durations cannot be one): gRPC failed ``inf`` (taken for "no deadline") and
+    ``nan`` at once as DEADLINE_EXCEEDED, as if the server were slow. 0 or less is a
+    deadline already past, as in every SDK."""
+    if not math.isfinite(timeout):
+        raise ValueError(f"timeout must be a finite number of seconds, not {timeout}")
 
 
 _USERINFO = re.compile(r"^(?!unix:|unix-abstract:)([a-z][a-z0-9+.-]*://)?[^/@]*@", re.I)
