@@ -171,6 +171,11 @@ export function errorFromRestBody(
   return new CanastaError(init);
 }
 
+/**
+ * The code of an answer without an AIP-193 body (a proxy's, a load balancer's). A 502 (bad
+ * gateway: the server behind it could not be reached) is UNAVAILABLE, as gRPC reads it and
+ * so the other SDKs report the same proxy's refusal; it was INTERNAL here.
+ */
 function codeOfHttp(status: number): StatusCodeName {
   switch (status) {
     case 400: return "INVALID_ARGUMENT";
@@ -180,7 +185,7 @@ function codeOfHttp(status: number): StatusCodeName {
     case 409: return "ABORTED";
     case 413: case 429: return "RESOURCE_EXHAUSTED";
     case 501: return "UNIMPLEMENTED";
-    case 503: return "UNAVAILABLE";
+    case 502: case 503: return "UNAVAILABLE";
     case 504: return "DEADLINE_EXCEEDED";
     default: return status >= 500 ? "INTERNAL" : "UNKNOWN";
   }

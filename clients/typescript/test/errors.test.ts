@@ -86,6 +86,15 @@ describe("retryAfterMs over gRPC (grpc-status-details-bin)", () => {
   });
 });
 
+describe("a REST answer without an AIP-193 body (a proxy's)", () => {
+  it("a 502 bad gateway is UNAVAILABLE, as the gRPC SDKs read it behind the same proxy", () => {
+    const err = errorFromRestBody(502, undefined);
+    assert.equal(err.code, "UNAVAILABLE");
+    assert.equal(err.httpStatus, 502);
+    assert.equal(err.message, "UNAVAILABLE -: HTTP 502");
+  });
+});
+
 describe("retryAfterMs over REST (AIP-193 body, Retry-After)", () => {
   it("reads the body's RetryInfo of \"1s\" and \"1.500s\", and is undefined without one", () => {
     const one = errorFromRestBody(429, restBody("1s"));
