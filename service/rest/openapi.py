@@ -94,8 +94,9 @@ ERROR_SCHEMA: dict[str, Any] = {
                        "enum": [v.name for v in code_pb2.DESCRIPTOR.enum_types_by_name[
                            "Code"].values if v.number]},
             "message": _text("in the Accept-Language language"),
-            "details": {"type": "array", "description": "one ErrorInfo, and where they "
-                        "apply a BadRequest and a LocalizedMessage", "items": {"oneOf": [
+            "details": {"type": "array", "description": "one ErrorInfo, a BadRequest where "
+                        "a field is at fault, one LocalizedMessage, and a RetryInfo where the "
+                        "refusal is of load (429, 503)", "items": {"oneOf": [
                 _detail("ErrorInfo", {
                     "reason": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$",
                                "description": "the stable code to branch on (docs/errors.md)"},
@@ -111,6 +112,11 @@ ERROR_SCHEMA: dict[str, Any] = {
                 _detail("LocalizedMessage", {"locale": _text("the message's language"),
                                              "message": _text("the message in it")},
                         ["locale", "message"]),
+                _detail("RetryInfo", {"retryDelay": {
+                    "type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?s$",
+                    "description": "how long to wait before retrying (a proto3 JSON "
+                                   "Duration, \"1s\"), as the Retry-After header says"}},
+                        ["retryDelay"]),
             ]}},
         },
     }},

@@ -18,6 +18,16 @@ from google.protobuf import descriptor_pb2, json_format
 from google.protobuf.message_factory import GetMessageClass
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from engine.errors import Reason, RuleViolation
+from service.api.errors import (
+    RETRY_AFTER_S,
+    ServiceError,
+    ServiceReason,
+    from_engine,
+    invalid_request,
+    to_json,
+    too_many_calls,
+)
 from service.api.pb import SERVICE_NAME, api
 from service.rest import examples, openapi
 from service.sealing.snapshot import Header
@@ -120,6 +130,28 @@ def test_the_schemas_refuse_what_they_should(doc: dict[str, Any]) -> None:
         jsonschema.validate({**request, "seats": 2}, deal)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({k: v for k, v in request.items() if k != "variant"}, deal)
+
+
+# What the REST face writes for each kind of refusal: a field at fault (BadRequest), a
+# rule, and the refusals of load with their RetryInfo (429 TOO_MANY_CALLS, the connection
+# cap's 503, service/rest/limits.py)
+REFUSALS = {
+    "request": invalid_request("players", "players is required"),
+    "rule": from_engine(RuleViolation(Reason.NOT_YOUR_TURN, "seat 0 is to move", "CL-TURN-2")),
+    "too-many-calls": too_many_calls(2),
+    "connection-cap": ServiceError(grpc.StatusCode.UNAVAILABLE, ServiceReason.UNAVAILABLE,
+                                   metadata={"max_connections": "1000"},
+                                   retry_after_s=RETRY_AFTER_S),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(REFUSALS))
+def test_every_refusal_fits_the_error_schema(doc: dict[str, Any], kind: str) -> None:
+    """Each refusal's AIP-193 body is valid under the document's Error schema, every detail
+    it carries included. Before, the schema knew no RetryInfo, so every 429 and 503 with
+    one broke the document it is answered under."""
+    body = to_json(REFUSALS[kind], "ru", "rid-1")
+    jsonschema.validate(body, _schema_of(doc, {"$ref": "#/components/schemas/Error"}))
 
 
 def _real(http: httpx.Client) -> tuple[str, str]:
