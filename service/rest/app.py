@@ -142,7 +142,10 @@ def _parse(body: bytes, cls: type[Message]) -> Message:
     if start != b"{":  # json_format would read [] as {} and "x" as a field name
         raise invalid_request("body", "the body must be a JSON object")
     try:
-        jsonparse.parse(body, msg)
+        jsonparse.parse(body, msg, strict=True)
+    except jsonparse.Twice as err:
+        raise invalid_request(err.path, f"{err.path} is given twice: send each field "
+                              "once") from None
     except json_format.ParseError as err:
         raise _refused(err, body, msg) from None
     except UnicodeDecodeError:  # json_format decodes the body before its own checks
