@@ -129,6 +129,10 @@ _CHALLENGE = {"WWW-Authenticate": {"required": True, "schema": {"type": "string"
                                    "description": "the scheme to use: Bearer (RFC 6750)"}}
 _RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"},
                                 "description": "seconds to wait before retrying (RFC 9110)"}}
+# the RPCs that put a request to the rules, which may refuse it (422): a move, the next
+# deal, a bot's move for a seat that may not act, a record's moves; the others only read a
+# position (its views, moves, score or text), which the rules never refuse
+_RULED = frozenset({"ApplyMove", "NextDeal", "SuggestMove", "ExportRecord"})
 # the RPCs where a seat's credential may ask for more than its seat may have
 _SEAT_LIMITED = frozenset({"ApplyMove", "GetView", "NextDeal", "ExportPosition", "ExportRecord",
                            "SuggestMove"})
@@ -151,7 +155,7 @@ def _errors(method: MethodDescriptor, has_body: bool, long_call: bool) -> dict[s
                             "CREDENTIAL_KEY_RETIRED or CREDENTIAL_VERSION_UNSUPPORTED: the "
                             "call needs a valid credential of this game")
         out["401"]["headers"] = {**_REQUEST_ID, **_CHALLENGE}
-    if _on_a_game(method):
+    if method.name in _RULED:
         out["422"] = _error("FAILED_PRECONDITION (category rule): a well-formed move or call "
                             "the rules refuse in this position (ErrorInfo.metadata.rule)")
     if method.name in _SEAT_LIMITED:

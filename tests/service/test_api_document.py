@@ -352,6 +352,18 @@ def _clear_json_names(message: descriptor_pb2.DescriptorProto) -> None:
         _clear_json_names(nested)
 
 
+def test_only_the_calls_the_rules_may_refuse_list_422(doc: dict[str, Any]) -> None:
+    """422 (a rule refusal) is listed by the RPCs that put something to the rules: a move,
+    the next deal, a bot's move (NOT_YOUR_TURN, HAND_OVER), a record's moves. The RPCs
+    that only read a position (views, legal moves, score, export) never answer it, and
+    listed it: a client generated from the document handled a refusal that cannot come."""
+    ruled = {"ApplyMove", "NextDeal", "SuggestMove", "ExportRecord"}
+    for name, method in METHODS.items():
+        verb, path = openapi.http_rule(method)
+        responses = doc["paths"][path][verb.lower()]["responses"]
+        assert ("422" in responses) == (name in ruled), name
+
+
 def test_refusals_of_load_document_when_to_retry(doc: dict[str, Any]) -> None:
     """The long calls (a bot's search, a record's replay) may answer 429 TOO_MANY_CALLS,
     with the Retry-After header it always carries; no other route does. Every route's
