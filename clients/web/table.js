@@ -311,10 +311,17 @@ function sentence(entry) {
 
 // --- rendering -------------------------------------------------------------------------
 
+// A live region (status, last action, selection) is written only when its words change:
+// every render would otherwise replace its text with the same text, which a screen reader
+// announces again.
+function setLive(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 function setStatus(state, text) {
   const node = $("status");
   node.dataset.state = state;
-  node.textContent = text;
+  setLive(node, text);
 }
 
 // The error shown (null: none); a change of language words it again (retellError).
@@ -452,7 +459,7 @@ function renderCenter(v) {
     if (e.kind === "dealt" || (e.kind === "move" && e.seat === game.you && recent.length)) break;
     if (e.kind === "move" || e.kind === "red" || e.kind === "over") recent.unshift(sentence(e));
   }
-  $("last-action").textContent = recent.join(" · ");
+  setLive($("last-action"), recent.join(" · "));
 }
 
 // A canasta's bonus kind by its cards: a Samba sequence canasta is a samba, Bolivia's an
@@ -580,7 +587,7 @@ function renderActions() {
     guide = !yours ? "" : takeWithCards && !offered.some((m) => m.kind === "take") ? `${w.selectHelp} ${w.selectToTake}`
       : game.moves.some((m) => m.cards.length) ? `${w.selectHelp} ${w.selectToPlay}` : "";
   }
-  $("selection").textContent = guide;
+  setLive($("selection"), guide);
   const buttons = offered.map((m) => {
     const b = el("button", { type: "button", className: `action ${m.kind}`, textContent: describe(m) });
     b.dataset.move = m.text;
@@ -897,7 +904,9 @@ async function guarded(work) {
 // The move buttons are drawn anew after every move, so the focus of a keyboard user who
 // pressed one would fall to the page's body: it goes to the hand's card that takes the
 // focus (else the first move offered, or the next step once the hand is over).
-const pressedMove = () => ["actions", "moves"].some((id) => $(id).contains(document.activeElement));
+// A move typed in the box (its Play button is disabled while the move is sent, which drops
+// the focus too) brings the focus back to the box, refused or played.
+const pressedMove = () => ["actions", "moves", "move-form"].some((id) => $(id).contains(document.activeElement));
 
 function refocus() {
   const active = document.activeElement;
@@ -907,11 +916,12 @@ function refocus() {
   target?.focus();
 }
 
-function play(text) {
+async function play(text) {
   if (!yourTurn()) return;
   const gen = generation;
   const keyboard = pressedMove();
-  return guarded(async () => {
+  const typed = $("move-form").contains(document.activeElement);
+  await guarded(async () => {
     game.busy = true;
     render();
     let done;
@@ -925,8 +935,11 @@ function play(text) {
     take(done);
     $("move-text").value = "";
     await runBots();
-    if (keyboard && gen === generation) refocus();
   });
+  // (a refused move too: its error is shown, and the buttons were drawn anew)
+  if (!keyboard || gen !== generation) return;
+  if (typed && document.activeElement === document.body) $("move-text").focus();
+  else refocus();
 }
 
 // What the bot would play for you: asked with your seat's token, so it is advised from

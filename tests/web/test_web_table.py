@@ -52,6 +52,11 @@ bots ask) in classic Canasta for four, in English and Russian: the page's words 
 
 meld_fans.mjs measures the fanned melds: each card shows its whole rank ("10", "Jk").
 
+live_regions.mjs plays a few turns of classic Canasta in English and Russian and records what
+the live regions (status, last moves, selection) say: nothing twice in a row; a move typed in
+the box and sent with its Play button from the keyboard, refused or played, leaves the focus
+in the box.
+
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
 """
@@ -591,3 +596,20 @@ def test_every_card_of_a_meld_shows_its_whole_rank(server: Running) -> None:
     for width in widths:
         got = result["widths"][width]
         assert got["measured"] >= 20 and got["covered"] == [], (width, got)
+
+
+def test_the_live_regions_speak_once_and_a_typed_move_keeps_the_focus(server: Running) -> None:
+    """The status line, the last moves and the selection line are aria-live: each change of
+    their words is read out. A few turns of classic Canasta, in English and Russian: no region
+    is written again with the words it already had (every render did so: "The hand is over."
+    three times, the same last move after each bot's turn). A move typed in the box and sent
+    with its Play button from the keyboard (disabled while the move is on its way) brings the
+    focus back to the box, refused or played (it fell to the page's body)."""
+    cases = ["en", "ru"]
+    result, done = _in_browser("live_regions.mjs", server.http_base, *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang in cases:
+        got = result["cases"][lang]
+        assert got["heard"] > 20 and got["repeated"] == [], (lang, got)
+        assert got["refused"] == "CARDS_NOT_IN_HAND", (lang, got)
+        assert got["refusedFocus"] == got["playedFocus"] == "move-text", (lang, got)
