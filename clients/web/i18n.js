@@ -172,6 +172,9 @@ export const TEXT = {
     notYourView: (seats) => `The server's answer holds the views of seats ${seats}, not yours alone: it is not shown.`,
     // a refusal shown before a change of language that the server no longer words the same
     refused: "The server refused the request.",
+    // a failed call of the bots' turn or the hand's score stops the game until "Try again"
+    retry: "Try again",
+    stalled: "The game has stopped at the error below. Press “Try again” to go on.",
     // what a move would do (buttons)
     act: {
       draw: "Draw from the stock",
@@ -356,6 +359,8 @@ export const TEXT = {
     failed: (status) => `Сервер ответил ошибкой (HTTP ${status}).`,
     notYourView: (seats) => `В ответе сервера виды мест ${seats}, а не только вашего: он не показан.`,
     refused: "Сервер отклонил запрос.",
+    retry: "Повторить",
+    stalled: "Игра остановилась на ошибке ниже. Нажмите «Повторить», чтобы продолжить.",
     act: {
       draw: "Взять из колоды",
       takeWith: (cards) => `Взять сброс: ${cards}`,

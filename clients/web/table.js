@@ -343,7 +343,17 @@ function showError(err) {
   } else {
     node.textContent = err instanceof Error ? err.message : String(err); // no "Error: " before the page's sentence
   }
+  if (stalled()) {
+    // the bots' moves or the hand's score failed: nothing else would ever go on with the game
+    const retry = el("button", { type: "button", id: "retry", textContent: words().retry });
+    retry.addEventListener("click", () => guarded(runBots));
+    node.append(" ", retry);
+  }
 }
+
+// The game waits for no one: the bots' turn or the hand's score, with no call under way
+// (after a failed call). "Try again" goes on with it (runBots, which scores a hand over).
+const stalled = () => !!game.view && !game.busy && !(game.handOver ? game.score : game.view.awaited === game.you);
 
 // The error shown, written again in the page's language (after a switch); dropped if
 // another error, or none, is shown by then, or the language changed again.
@@ -386,7 +396,10 @@ function render() {
   $("hint").disabled = !yourTurn();
   $("play-text").disabled = !yourTurn();
   const w = words();
-  if (game.handOver) {
+  if (shownError && stalled()) {
+    // (not "West is playing…": nobody plays until "Try again")
+    setStatus("stalled", w.stalled);
+  } else if (game.handOver) {
     setStatus(game.gameOver ? "game-over" : "hand-over", game.gameOver ? w.gameOver : w.handOver);
   } else if (yourTurn() && v.phase === "permission") {
     setStatus("your-turn", w.partnerAsks(nameOf(v.turnSeat)));
@@ -893,6 +906,8 @@ async function guarded(work) {
     showError(err);
     if (game.view) {
       render();
+      // a keyboard user's focus, lost with the buttons drawn anew, goes to "Try again"
+      if (document.activeElement === document.body) $("retry")?.focus();
     } else {
       // a deal refused: the game before is gone, and so is its table (its moves would do nothing)
       $("board").hidden = true;
@@ -911,8 +926,8 @@ const pressedMove = () => ["actions", "moves", "move-form"].some((id) => $(id).c
 function refocus() {
   const active = document.activeElement;
   if (active && active !== document.body) return; // the focus has gone somewhere meanwhile
-  const target = game.handOver ? (game.gameOver ? $("new-game") : $("next-hand"))
-    : $("hand").children[game.focus] ?? $("actions").querySelector("button:not(:disabled)");
+  const target = $("retry") ?? (game.handOver ? (game.gameOver ? $("new-game") : $("next-hand"))
+    : $("hand").children[game.focus] ?? $("actions").querySelector("button:not(:disabled)"));
   target?.focus();
 }
 

@@ -52,6 +52,10 @@ bots ask) in classic Canasta for four, in English and Russian: the page's words 
 
 meld_fans.mjs measures the fanned melds: each card shows its whole rank ("10", "Jk").
 
+outage.mjs cuts the network to the service while the bots play, in English and Russian: the
+status says the game has stopped, a "Try again" button takes the focus, and with the service
+back it lets the bots play on to your turn.
+
 live_regions.mjs plays a few turns of classic Canasta in English and Russian and records what
 the live regions (status, last moves, selection) say: nothing twice in a row; a move typed in
 the box and sent with its Play button from the keyboard, refused or played, leaves the focus
@@ -613,3 +617,27 @@ def test_the_live_regions_speak_once_and_a_typed_move_keeps_the_focus(server: Ru
         assert got["heard"] > 20 and got["repeated"] == [], (lang, got)
         assert got["refused"] == "CARDS_NOT_IN_HAND", (lang, got)
         assert got["refusedFocus"] == got["playedFocus"] == "move-text", (lang, got)
+
+
+# The service gone while the bots play (outage.mjs case "lang"): what the page then says
+STALLED = {"en": ("The game has stopped at the error below. Press “Try again” to go on.", "Try again"),
+           "ru": ("Игра остановилась на ошибке ниже. Нажмите «Повторить», чтобы продолжить.", "Повторить")}
+
+
+def test_the_bots_stopped_by_an_outage_go_on_after_try_again(server: Running) -> None:
+    """The service goes away between two bots' moves: the page shows the error and says the
+    game has stopped (it read "West is playing…" for ever, and nothing but a new game went on).
+    A "Try again" button, in the page's language, takes the keyboard's focus; with the
+    service back, Enter on it lets the bots play on to your turn, the error gone."""
+    cases = ["en", "ru"]
+    result, done = _in_browser("outage.mjs", server.http_base, *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang in cases:
+        status, button = STALLED[lang]
+        down, back = result["cases"][lang]["down"], result["cases"][lang]["back"]
+        assert down["error"] == "UNAVAILABLE" and down["state"] == "stalled", (lang, down)
+        assert down["status"] == status, (lang, down)
+        assert down["retry"] == {"text": button, "disabled": False, "focused": True}, (lang, down)
+        assert back["state"] == "your-turn" and back["error"] == "" and back["retry"] is None, (lang, back)
+        assert back["logged"] > down["logged"], (lang, down, back)
+

@@ -1,0 +1,60 @@
+// The service goes away while the bots play, then comes back. Each CASE ("lang") deals
+// classic Canasta for four (greedy bots, seed 5), plays your first turn from the keyboard
+// (draw, then the first card's discard), and cuts the network to the service (every /v1/
+// call refused) once the bots are moving: the error is shown, the status says the game has
+// stopped (not that a bot is playing), and a "Try again" button takes the focus. The
+// service comes back, Enter on that button: the bots play on to your turn, the error gone.
+//
+//   node tests/web/outage.mjs BASE_URL CASE...
+//
+// Run by tests/web/test_web_table.py. Prints "RESULT {json}": what each case read, any problems.
+import { runTest, watch } from "./chromium.mjs";
+
+const [base, ...cases] = process.argv.slice(2);
+const problems = [];
+const found = {};
+let down = false;
+await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
+  await context.route("**/v1/**", (route) => (down ? route.abort("connectionrefused") : route.continue()));
+  const page = context.pages()[0] ?? await context.newPage();
+  // (the refused connections are logged by the browser; the page's error is read here)
+  watch(page, problems, (text) => text.includes("ERR_CONNECTION_REFUSED"));
+  const read = () => page.evaluate(() => {
+    const retry = document.querySelector("#retry");
+    return {
+      status: document.querySelector("#status").textContent,
+      state: document.querySelector("#status").dataset.state,
+      error: document.querySelector("#error").hidden ? "" : document.querySelector("#error").dataset.reason ?? "",
+      retry: retry ? { text: retry.textContent, disabled: retry.disabled, focused: document.activeElement === retry } : null,
+      logged: Number(document.querySelector("#log").dataset.count),
+    };
+  });
+  const press = async (selector) => {
+    await page.focus(selector);
+    await page.keyboard.press("Enter");
+  };
+  for (const lang of cases) {
+    const seen = {};
+    down = false;
+    await page.goto(`${base}/play?variant=classic&players=4&seed=5&bot=greedy&delay=300&lang=${lang}`);
+    await page.waitForSelector("body[data-ready=true]");
+    await press("#new-game");
+    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    await press('#actions button[data-move="draw"]');
+    await page.waitForSelector("#actions button[data-move=draw]", { state: "detached" });
+    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    await page.focus("#hand .card[tabindex='0']");
+    await page.keyboard.press("Space");
+    await press('#actions button[data-move^="discard "]');
+    await page.waitForSelector("#status[data-state=bots]", { timeout: 10_000 });
+    down = true;
+    await page.waitForSelector("#error:not([hidden])", { timeout: 20_000 });
+    await page.waitForTimeout(300);
+    seen.down = await read();
+    down = false;
+    await page.keyboard.press("Enter"); // on "Try again", if it has the focus
+    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 }).catch(() => {});
+    seen.back = await read();
+    found[lang] = seen;
+  }
+}, () => ({ cases: found }));
