@@ -108,6 +108,8 @@ export const TEXT = {
     },
     thinking: (who) => `${who} is playing…`,
     sending: "Your move is on its way…",
+    // May I?: a candidate of the buy window, out of turn
+    buying: (who, top) => `${who} is deciding whether to buy ${top}…`,
     // your partner's question "may I go out?", and your own while your partner answers it
     partnerAsks: (who) => `Your partner ${who} asks: “May I go out?”`,
     answeringYou: (who) => `${who} is answering your question “May I go out?”…`,
@@ -295,11 +297,13 @@ export const TEXT = {
       draw_may_i: "Ваш ход: возьмите карту из колоды или только что сброшенную карту.",
       draw_exhausted: "Ваш ход: колода кончилась. Возьмите сброс, иначе раздача окончена.",
       meld: "Ваш ход: выкладывайте комбинации, затем сбросьте карту.",
-      buy_window: "«Можно?» Купите сброс или скажите «пас».",
+      // (the discarded card alone: "сброс" is the whole pile)
+      buy_window: "«Можно?» Купите карту из сброса или скажите «пас».",
       other: "Ваш ход.",
     },
     thinking: (who) => `${who} ходит…`,
     sending: "Ваш ход отправляется…",
+    buying: (who, top) => `${who} решает, купить ли ${top}…`,
     partnerAsks: (who) => `Ваш партнёр ${who} спрашивает: «Можно выйти?»`,
     answeringYou: (who) => `${who} отвечает на ваш вопрос «Можно выйти?»…`,
     handOver: "Раздача окончена.",
@@ -404,7 +408,7 @@ export const TEXT = {
       undid: (who, you) => `${who} ${you ? "отменили" : "отменил"} выкладку`,
       declined: (who, you) => `${who} не ${you ? "стали" : "стал"} брать сброс: раздача окончена`,
       ended: (who, you) => `${who} ${you ? "закончили" : "закончил"} раздачу`,
-      bought: (who, you) => `${who} ${you ? "купили" : "купил"} сброс`,
+      bought: (who, you) => `${who} ${you ? "купили" : "купил"} карту из сброса`,
       passed: (who, you) => `${who} ${you ? "спасовали" : "спасовал"}`,
       down: (who, you, groups) => `${who} ${you ? "выложили" : "выложил"} контракт: ${groups}`,
       laidOff: (who, you, card, meld) => `${who} ${you ? "доложили" : "доложил"} ${card} к ${meld}`,
@@ -438,9 +442,9 @@ export const TEXT = {
         sets ? `${sets} ${ruPlural(sets, "группа", "группы", "групп")}` : "",
         runs ? `${runs} ${ruPlural(runs, "секвенс", "секвенса", "секвенсов")}` : "",
       ].filter(Boolean).join(" и ")}. Каждый игрок выкладывает контракт один раз, затем докладывает карты.`,
-      buys: (n) => (n < 0 ? "Покупать сброс не в свой ход можно без ограничений."
+      buys: (n) => (n < 0 ? "Покупать карту из сброса не в свой ход можно без ограничений."
         : n === 0 ? "Покупок в этой раздаче у вас больше нет."
-        : `Купить сброс не в свой ход вы можете ещё ${n} ${ruPlural(n, "раз", "раза", "раз")} в этой раздаче.`),
+        : `Купить карту из сброса не в свой ход вы можете ещё ${n} ${ruPlural(n, "раз", "раза", "раз")} в этой раздаче.`),
       gameOver: "Игра окончена: счёт ниже. Чтобы сыграть ещё, нажмите «Новая игра».",
     },
   },

@@ -412,6 +412,9 @@ function render() {
     setStatus("sending", w.sending);
   } else if (v.phase === "permission" && v.turnSeat === game.you) {
     setStatus("bots", w.answeringYou(nameOf(v.awaited)));
+  } else if (v.phase === "buy_window" && v.awaited >= 0) {
+    // May I?: a candidate answers the buy window, which is no turn of his
+    setStatus("bots", w.buying(nameOf(v.awaited), v.pileTop ? face(v.pileTop) : ""));
   } else {
     setStatus("bots", w.thinking(nameOf(v.awaited >= 0 ? v.awaited : v.turnSeat)));
   }

@@ -56,6 +56,10 @@ outage.mjs cuts the network to the service while the bots play, in English and R
 status says the game has stopped, a "Try again" button takes the focus, and with the service
 back it lets the bots play on to your turn.
 
+may_i_buy.mjs plays May I? for three in English and Russian, buying at your first buy window:
+the status, the rules and the log say a card is bought from the discard pile (not the pile),
+and a bot answering a buy window is named with the card offered.
+
 live_regions.mjs plays a few turns of classic Canasta in English and Russian and records what
 the live regions (status, last moves, selection) say: nothing twice in a row; a move typed in
 the box and sent with its Play button from the keyboard, refused or played, leaves the focus
@@ -641,3 +645,36 @@ def test_the_bots_stopped_by_an_outage_go_on_after_try_again(server: Running) ->
         assert back["state"] == "your-turn" and back["error"] == "" and back["retry"] is None, (lang, back)
         assert back["logged"] > down["logged"], (lang, down, back)
 
+
+# May I?'s buy window (may_i_buy.mjs case "lang"): your window's status and log line, and
+# the status while a bot answers one (its name and the card offered: "West … A♠…")
+BUY_WORDS = {
+    "en": {"window": "May I? Buy the discard, or pass.", "bought": "You bought the discard",
+           "buys": "You may buy the discard out of turn 3 more times this deal.",
+           "deciding": r"^(West|East) is deciding whether to buy ([2-9JQKA]|10)[♠♥♦♣]…$"},
+    "ru": {"window": "«Можно?» Купите карту из сброса или скажите «пас».",
+           "bought": "Вы купили карту из сброса",
+           "buys": "Купить карту из сброса не в свой ход вы можете ещё 3 раза в этой раздаче.",
+           "deciding": r"^(Запад|Восток) решает, купить ли ([2-9JQKA]|10)[♠♥♦♣]…$"},
+}
+
+
+def test_the_may_i_buy_window_is_told_as_a_card_bought(server: Running) -> None:
+    """May I? (MI-BUY-1, MI-BUY-2): a buy takes the card just discarded, not the pile. In
+    Russian the page said "купить сброс" (buy the discard pile: "сброс" is the pile on this
+    page) in the status, the log and the rules; it says "карту из сброса", as the service's
+    own refusals do. While a bot answers a buy window, out of its turn, the status names it
+    and the card offered ("West is deciding whether to buy A♠…"), not "West is playing…"."""
+    cases = ["en", "ru"]
+    result, done = _in_browser("may_i_buy.mjs", server.http_base, *cases, timeout=180)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang in cases:
+        words, got = BUY_WORDS[lang], result["cases"][lang]
+        window = got["window"]
+        assert window["status"] == words["window"] and window["actions"] == ["buy", "pass"], (lang, window)
+        assert words["buys"] in window["rules"], (lang, window)
+        assert words["bought"] in got["bought"], (lang, got["bought"])
+        deciding = [s for s in got["statuses"] if re.match(words["deciding"], s)]
+        assert deciding, (lang, got["statuses"])
+        if lang == "ru":
+            assert not [s for s in got["statuses"] + got["bought"] if re.search("[Кк]уп\\w* сброс", s)], got
