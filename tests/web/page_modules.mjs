@@ -167,4 +167,15 @@ check(() => {
   assert.equal(TEXT.ru.did.drew("Вы", true, 1, "5♣"), "Вы взяли из колоды 5♣");
 });
 
+// what going out needs: one canasta is "a meld", two are "melds" ("комбинации"), and the
+// Russian count agrees ("2 канасты", "5 канаст")
+check(() => {
+  assert.equal(TEXT.en.rules.goOut(1), "To go out, your side needs a canasta (a meld of seven cards or more).");
+  assert.equal(TEXT.en.rules.goOut(2), "To go out, your side needs 2 canastas (melds of seven cards or more).");
+  assert.equal(TEXT.ru.rules.goOut(1),
+    "Для выхода вашей стороне нужно иметь канасту (комбинацию из семи и более карт).");
+  assert.equal(TEXT.ru.rules.goOut(2), "Для выхода вашей стороне нужно 2 канасты (комбинации из семи и более карт).");
+  assert.match(TEXT.ru.rules.goOut(5), /нужно 5 канаст \(комбинации/);
+});
+
 console.log(`moves.js and i18n.js: ${checks} checks passed`);
