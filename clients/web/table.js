@@ -473,9 +473,23 @@ function renderCenter(v) {
   for (let i = game.log.length - 1; i >= 0 && recent.length < 3; i--) {
     const e = game.log[i];
     if (e.kind === "dealt" || (e.kind === "move" && e.seat === game.you && recent.length)) break;
-    if (e.kind === "move" || e.kind === "red" || e.kind === "over") recent.unshift(sentence(e));
+    if (e.kind === "move" || e.kind === "red" || e.kind === "over") recent.unshift(e);
   }
-  setLive($("last-action"), recent.join(" · "));
+  showRecent($("last-action"), recent);
+}
+
+// The last moves, one span per log entry: a move already shown keeps its span, older ones
+// leave and new ones are appended, so the live region tells each move once (rewritten
+// whole, it read the two moves before again after each bot's move). Entries come in log
+// order, so the spans kept are in order and every new one comes after them.
+function showRecent(box, entries) {
+  for (const node of [...box.children]) if (!entries.includes(node.entry)) node.remove();
+  const shown = new Map([...box.children].map((node) => [node.entry, node]));
+  for (const e of entries) {
+    const node = shown.get(e);
+    if (node) setLive(node, sentence(e)); // (worded again after a change of language)
+    else box.append(Object.assign(el("span", { textContent: sentence(e) }), { entry: e }));
+  }
 }
 
 // A canasta's bonus kind by its cards: a Samba sequence canasta is a samba, Bolivia's an

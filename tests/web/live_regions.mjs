@@ -3,7 +3,8 @@
 // classic game for four is played (greedy bots, seed 5, English and Russian): your draws
 // and discards for a few turns, a move typed in the box and refused, one played from it.
 // Every change of a region's words is recorded (a MutationObserver): a region written again
-// with the words it already had is heard again, for nothing.
+// with the words it already had is heard again, for nothing; and a move told among the last
+// ones is told once, not again with each move after it.
 //
 // The typed moves are sent from the keyboard with the box's Play button (Tab, Enter): that
 // button is disabled while the move is on its way, which drops the focus, and the focus must
@@ -24,8 +25,15 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     window.heard = [];
     document.addEventListener("DOMContentLoaded", () => {
       for (const node of document.querySelectorAll("[aria-live]")) {
-        new MutationObserver(() => window.heard.push([node.id, node.textContent]))
-          .observe(node, { childList: true, characterData: true, subtree: true });
+        // what is read out: the text added (a live region's default aria-relevant)
+        new MutationObserver((records) => {
+          for (const r of records) {
+            if (r.type === "characterData") window.heard.push([node.id, r.target.data]);
+            for (const added of r.addedNodes) window.heard.push([node.id, added.textContent]);
+            // (emptied: the same words after it are news again)
+            if (!r.addedNodes.length && !node.textContent) window.heard.push([node.id, ""]);
+          }
+        }).observe(node, { childList: true, characterData: true, subtree: true });
       }
     });
   });
@@ -63,9 +71,14 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     seen.refused = await page.$eval("#error", (el) => el.dataset.reason ?? "");
     seen.playedFocus = await typed("draw");
     // the same words twice in a row in one region
-    seen.repeated = await page.evaluate(() => window.heard.filter(([id, text], i) =>
-      window.heard.slice(0, i).findLast(([other]) => other === id)?.[1] === text).map(([id, text]) => `${id}: ${text}`));
+    seen.repeated = await page.evaluate(() => window.heard.filter(([id, text], i) => text
+      && window.heard.slice(0, i).findLast(([other]) => other === id)?.[1] === text).map(([id, text]) => `${id}: ${text}`));
     seen.heard = await page.evaluate(() => window.heard.length);
+    // the moves told in the middle of the table (sentences joined by " · ") against the
+    // entries of the log: each move is told once
+    seen.toldMoves = await page.evaluate(() => window.heard.filter(([id]) => id === "last-action")
+      .flatMap(([, text]) => text.split(" · ").filter(Boolean)).length);
+    seen.logged = await page.$eval("#log", (el) => Number(el.dataset.count));
     found[lang] = seen;
   }
 }, () => ({ cases: found }));

@@ -610,7 +610,9 @@ def test_the_live_regions_speak_once_and_a_typed_move_keeps_the_focus(server: Ru
     """The status line, the last moves and the selection line are aria-live: each change of
     their words is read out. A few turns of classic Canasta, in English and Russian: no region
     is written again with the words it already had (every render did so: "The hand is over."
-    three times, the same last move after each bot's turn). A move typed in the box and sent
+    three times, the same last move after each bot's turn), and each move among the last ones
+    in the middle of the table is told once (the region was rewritten whole, so the two moves
+    before were read again with each new one). A move typed in the box and sent
     with its Play button from the keyboard (disabled while the move is on its way) brings the
     focus back to the box, refused or played (it fell to the page's body)."""
     cases = ["en", "ru"]
@@ -619,6 +621,7 @@ def test_the_live_regions_speak_once_and_a_typed_move_keeps_the_focus(server: Ru
     for lang in cases:
         got = result["cases"][lang]
         assert got["heard"] > 20 and got["repeated"] == [], (lang, got)
+        assert 0 < got["toldMoves"] <= got["logged"], (lang, got)
         assert got["refused"] == "CARDS_NOT_IN_HAND", (lang, got)
         assert got["refusedFocus"] == got["playedFocus"] == "move-text", (lang, got)
 
