@@ -1017,11 +1017,24 @@ function newGame() {
   });
 }
 
-function nextHand() {
+// "Next hand" is off while its deal is on the way: pressed twice, it dealt the hand twice
+// and set two bots' loops playing it. Pressed from the keyboard, the focus then goes to
+// your hand (the button is hidden with the result).
+async function nextHand() {
+  if (game.busy || !game.handOver) return;
   const gen = generation;
-  return guarded(async () => {
-    const dealt = await api("/v1/next-deal", { snapshot: game.snapshot, viewSeat: game.you },
-      game.hostToken);
+  const keyboard = document.activeElement === $("next-hand");
+  game.busy = true;
+  $("next-hand").disabled = true;
+  await guarded(async () => {
+    let dealt;
+    try {
+      dealt = await api("/v1/next-deal", { snapshot: game.snapshot, viewSeat: game.you },
+        game.hostToken);
+    } finally {
+      if (gen === generation) game.busy = false;
+      $("next-hand").disabled = false;
+    }
     if (gen !== generation) return;
     game.handOver = false;
     game.score = null;
@@ -1030,6 +1043,7 @@ function nextHand() {
     take(dealt);
     await runBots();
   });
+  if (keyboard && gen === generation) refocus();
 }
 
 // The hand: click or tap a card to select it; ←/→ (Home/End) move along the hand,

@@ -60,6 +60,9 @@ may_i_buy.mjs plays May I? for three in English and Russian, buying at your firs
 the status, the rules and the log say a card is bought from the discard pile (not the pile),
 and a bot answering a buy window is named with the card offered.
 
+next_hand.mjs presses "Next hand" twice from the keyboard while its deal is on the way: one
+deal, and the focus on your hand once it is your turn.
+
 live_regions.mjs plays a few turns of classic Canasta in English and Russian and records what
 the live regions (status, last moves, selection) say: nothing twice in a row; a move typed in
 the box and sent with its Play button from the keyboard, refused or played, leaves the focus
@@ -681,3 +684,18 @@ def test_the_may_i_buy_window_is_told_as_a_card_bought(server: Running) -> None:
         assert deciding, (lang, got["statuses"])
         if lang == "ru":
             assert not [s for s in got["statuses"] + got["bought"] if re.search("[Кк]уп\\w* сброс", s)], got
+
+
+def test_next_hand_pressed_twice_deals_once_and_gives_the_focus_to_your_hand(server: Running) -> None:
+    """"Next hand" pressed twice from the keyboard (Enter, Enter) while its deal is on the way:
+    the button is disabled meanwhile, one NextDeal is sent and one deal logged after the first
+    hand's (two were, and two bots' loops played the same hand). Once it is your turn, the focus
+    is on your hand (the button, hidden with the result, had dropped it to the page's body)."""
+    cases = ["en", "ru"]
+    result, done = _in_browser("next_hand.mjs", server.http_base, *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang in cases:
+        got = result["cases"][lang]
+        assert got["inFlight"] == {"disabled": True}, (lang, got)
+        assert got["nextDeals"] == 1 and len(got["dealt"]) == 2, (lang, got)
+        assert got["state"] == "your-turn" and got["focus"] == "hand", (lang, got)
