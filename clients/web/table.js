@@ -998,6 +998,10 @@ function hint() {
 function newGame() {
   const gen = ++generation; // the game before, its bots included, stops here
   return guarded(async () => {
+    // the games' list failed to load when the page opened (the service away): without it
+    // the menu is empty and the rules panel's numbers (drawCount...) are guesses
+    if (!game.variantNames.length) await loadVariants();
+    if (gen !== generation) return;
     const variant = $("variant").value || "classic";
     const players = Number($("players").value || 4);
     const seedText = $("seed").value.trim();

@@ -1,9 +1,13 @@
-// The service goes away while the bots play, then comes back. Each CASE ("lang") deals
-// classic Canasta for four (greedy bots, seed 5), plays your first turn from the keyboard
-// (draw, then the first card's discard), and cuts the network to the service (every /v1/
-// call refused) once the bots are moving: the error is shown, the status says the game has
-// stopped (not that a bot is playing), and a "Try again" button takes the focus. The
-// service comes back, Enter on that button: the bots play on to your turn, the error gone.
+// The service goes away, then comes back. Each CASE ("kind:lang") is one of:
+//   bots  deals classic Canasta for four (greedy bots, seed 5), plays your first turn from
+//         the keyboard (draw, then the first card's discard), and cuts the network to the
+//         service (every /v1/ call refused) once the bots are moving: the error is shown, the
+//         status says the game has stopped (not that a bot is playing), and a "Try again"
+//         button takes the focus. The service comes back, Enter on that button: the bots
+//         play on to your turn, the error gone.
+//   open  the service is away when the page opens (its list of games fails), and back when
+//         "New game" is pressed for classic Canasta for two: the games' menu is filled and
+//         the rules panel's draw is the service's (two cards for two players).
 //
 //   node tests/web/outage.mjs BASE_URL CASE...
 //
@@ -33,8 +37,22 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     await page.focus(selector);
     await page.keyboard.press("Enter");
   };
-  for (const lang of cases) {
+  for (const name of cases) {
+    const [kind, lang] = name.split(":");
     const seen = {};
+    if (kind === "open") {
+      down = true;
+      await page.goto(`${base}/play?variant=classic&players=2&seed=5&bot=greedy&delay=0&lang=${lang}`);
+      await page.waitForSelector("body[data-ready=true]");
+      seen.down = await read();
+      down = false;
+      await press("#new-game");
+      await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+      seen.back = { ...await read(), games: await page.$$eval("#variant option", (os) => os.length),
+        draw: await page.$eval("#rules li", (li) => li.textContent) };
+      found[name] = seen;
+      continue;
+    }
     down = false;
     await page.goto(`${base}/play?variant=classic&players=4&seed=5&bot=greedy&delay=300&lang=${lang}`);
     await page.waitForSelector("body[data-ready=true]");
@@ -55,6 +73,6 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     await page.keyboard.press("Enter"); // on "Try again", if it has the focus
     await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 }).catch(() => {});
     seen.back = await read();
-    found[lang] = seen;
+    found[name] = seen;
   }
 }, () => ({ cases: found }));

@@ -54,7 +54,8 @@ meld_fans.mjs measures the fanned melds: each card shows its whole rank ("10", "
 
 outage.mjs cuts the network to the service while the bots play, in English and Russian: the
 status says the game has stopped, a "Try again" button takes the focus, and with the service
-back it lets the bots play on to your turn.
+back it lets the bots play on to your turn. It also opens the page with the service away: back at "New
+game", the games are loaded first (the menu, the rules panel's numbers).
 
 may_i_buy.mjs plays May I? for three in English and Russian, buying at your first buy window:
 the status, the rules and the log say a card is bought from the discard pile (not the pile),
@@ -639,12 +640,13 @@ def test_the_bots_stopped_by_an_outage_go_on_after_try_again(server: Running) ->
     game has stopped (it read "West is playing…" for ever, and nothing but a new game went on).
     A "Try again" button, in the page's language, takes the keyboard's focus; with the
     service back, Enter on it lets the bots play on to your turn, the error gone."""
-    cases = ["en", "ru"]
+    cases = ["bots:en", "bots:ru"]
     result, done = _in_browser("outage.mjs", server.http_base, *cases)
     assert result["problems"] == [] and done.returncode == 0, result
-    for lang in cases:
+    for case in cases:
+        lang = case.split(":")[1]
         status, button = STALLED[lang]
-        down, back = result["cases"][lang]["down"], result["cases"][lang]["back"]
+        down, back = result["cases"][case]["down"], result["cases"][case]["back"]
         assert down["error"] == "UNAVAILABLE" and down["state"] == "stalled", (lang, down)
         assert down["status"] == status, (lang, down)
         assert down["retry"] == {"text": button, "disabled": False, "focused": True}, (lang, down)
@@ -699,3 +701,26 @@ def test_next_hand_pressed_twice_deals_once_and_gives_the_focus_to_your_hand(ser
         assert got["inFlight"] == {"disabled": True}, (lang, got)
         assert got["nextDeals"] == 1 and len(got["dealt"]) == 2, (lang, got)
         assert got["state"] == "your-turn" and got["focus"] == "hand", (lang, got)
+
+
+# classic Canasta for two draws two cards (GET /v1/variants: drawCount), in the rules panel
+DRAW_TWO = {"en": "Draw 2 cards from the stock, or take the whole discard pile.",
+            "ru": "Возьмите из колоды 2 карты или весь сброс."}
+
+
+def test_a_page_opened_while_the_service_was_away_loads_the_games_at_new_game(server: Running) -> None:
+    """The service is away when the page opens: GET /v1/variants fails and the page says so.
+    Back when "New game" is pressed, the page loads the games first: the menu lists them
+    (it stayed empty, no other game could be chosen) and the rules panel takes the game's
+    numbers from them (classic for two draws two cards, CL-P2-2; it said "the top card")."""
+    cases = ["open:en", "open:ru"]
+    result, done = _in_browser("outage.mjs", server.http_base, *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    with httpx.Client(base_url=server.http_base) as http:
+        games = len(http.get("/v1/variants").json()["variants"])
+    for case in cases:
+        lang = case.split(":")[1]
+        down, back = result["cases"][case]["down"], result["cases"][case]["back"]
+        assert down["error"] == "UNAVAILABLE" and down["state"] == "idle", (case, down)
+        assert back["error"] == "" and back["state"] == "your-turn", (case, back)
+        assert back["games"] == games and back["draw"] == DRAW_TWO[lang], (case, back)
