@@ -21,6 +21,7 @@ log = logging.getLogger("canasta.host.players")
 # the record lines everyone saw: "SEAT MOVE" and "hand N" (never the header, a deck or a note)
 PUBLIC_LINE = re.compile(r"^(\d+ [a-z][^{]*|hand \d+)$")
 LOG_LINES = 60
+REJOIN = "no view of the latest move; join again"  # the close reason of a failed push
 
 
 def public_log(record: str) -> list[str]:
@@ -73,6 +74,14 @@ class Players:
         except Exception:  # a closed socket: its reader removes it
             log.debug("send to a closed socket", exc_info=True)
 
+    async def drop(self, ws: WebSocket) -> None:
+        """Close ``ws`` with 1011 (join again), unless it is closed already; its reader
+        then removes it."""
+        try:
+            await ws.close(1011, REJOIN)
+        except Exception:  # a closed socket
+            log.debug("close of a closed socket", exc_info=True)
+
     async def greet(self, ws: WebSocket, table: Table, seat: int) -> None:
         """Send a seat that just joined its state. ``table`` is loaded after :meth:`join`,
         so a change committed while the seat's token was checked is not missed (its push
@@ -92,8 +101,12 @@ class Players:
             if sockets:
                 try:
                     message = await self.message(table, seat)
-                except CanastaError as err:  # the move stands; the seat gets the next change
+                except CanastaError as err:
+                    # the move stands, but the seat would show the position before it, and
+                    # the next change may wait for this very seat: its sockets close (1011)
+                    # so that its page joins again and loads the table as stored
                     log.warning("no view for seat %d of %s: %s", seat, table.game_id, err.reason)
+                    await asyncio.gather(*(self.drop(ws) for ws in list(sockets)))
                     continue
                 if self._latest.get(table.game_id, -1) > table.seq:
                     return  # a newer change is on its way: never send an older one after it

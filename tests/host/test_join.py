@@ -9,6 +9,11 @@ import asyncio
 import threading
 import time
 from pathlib import Path
+from typing import Any
+
+import grpc
+from canasta_client import AsyncCanastaClient, ResourceExhaustedError
+from websockets.exceptions import ConnectionClosed
 
 from examples.host.store import SqliteStore, Table
 from tests.host.hosts import Player, hosting
@@ -79,3 +84,61 @@ def test_the_host_forgets_a_table_when_its_seats_leave(rules: Running, tmp_path:
         while players._sockets or players._latest:  # the socket's reader sees it close
             assert time.monotonic() < deadline, (dict(players._sockets), players._latest)
             time.sleep(0.01)
+
+
+class ViewRefused:
+    """The app's client, whose next ``view`` calls (:attr:`refusals` of them) the service
+    refuses for load, as a busy service does a push's GetView; every other call is the
+    real client's."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.inner: AsyncCanastaClient | None = None  # made on the app's loop, at first use
+        self.refusals = 0
+
+    def connect(self) -> Any:
+        self.inner = AsyncCanastaClient(self.target, timeout=20.0)
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.inner, name)
+        if name != "view":
+            return method
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            if self.refusals > 0:
+                self.refusals -= 1
+                raise ResourceExhaustedError(grpc.StatusCode.RESOURCE_EXHAUSTED, "busy",
+                                             "TOO_MANY_CALLS", "canasta.v1", {},
+                                             retry_after=0.05)
+            return await method(*args, **kwargs)
+
+        return call
+
+
+def test_a_seat_whose_push_failed_is_not_left_behind(rules: Running, tmp_path: Path) -> None:
+    """A change whose view the service refuses for a seat (busy, away) must not leave that
+    seat showing the position before it: the change may have been the last one for a while
+    (the seat is now to move, and waits for a state that says so). The seat either gets
+    the state or its socket closes (not 4403) so that its page joins again and loads the
+    table as stored."""
+    db = tmp_path / "tables.db"
+    client = ViewRefused(rules.grpc_target)
+    with hosting(db, rules.grpc_target, connect=client.connect) as host:
+        created = host.create("classic", 2, {})
+        players = [Player(host, s["link"]) for s in created["seats"]]
+        for p in players:
+            p.wait(lambda s: s["type"] == "state")
+        mover = next(p for p in players if p.my_turn())
+        seq = mover.state["seq"]
+        client.refusals = 1  # the push's first view: one of the two seats has none
+        mover.play("draw")
+        for p in players:
+            try:
+                p.wait(lambda s: s["seq"] == seq + 1, timeout=10)
+            except ConnectionClosed:
+                assert p.ws.close_code not in (None, 4403)
+                again = Player(host, f"/play/{p.game_id}/{p.seat}#{p.token}")
+                again.wait(lambda s: s["seq"] == seq + 1, timeout=10)
+                again.close()
+            p.close()
