@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from .bots import Bots
 from .players import Players, status
 from .store import Store, Table
-from .tables import Refused, Tables, reason_of
+from .tables import Refused, Tables, message_of, reason_of
 
 log = logging.getLogger("canasta.host.app")
 STATIC = Path(__file__).parent / "static"
@@ -134,6 +134,14 @@ def refused(reason: str, message: str, status_code: int = 400) -> JSONResponse:
     return JSONResponse({"reason": reason, "message": message}, status_code)
 
 
+def told(err: CanastaError) -> str:
+    """What a caller is told of the service's refusal (:func:`message_of`); gRPC's own
+    text, which it is not told, is logged for the operator."""
+    if not err.reason:
+        log.warning("the rules service: %s", err)
+    return message_of(err)
+
+
 STATUS = {"NOT_FOUND": 404, "SEAT_NOT_ALLOWED": 403, "SNAPSHOT_STALE": 409}
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -197,7 +205,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         try:
             answer = await tables.client.list_variants()
         except CanastaError as err:
-            return refused(reason_of(err), err.message, 502)
+            return refused(reason_of(err), told(err), 502)
         return JSONResponse([{"id": v.id, "name": v.name, "min_players": v.min_players,
                               "max_players": v.max_players} for v in answer.variants])
 
@@ -220,7 +228,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         except Refused as err:
             return refused(err.reason, err.message)
         except CanastaError as err:  # the request's fault, or the service's (away, busy)
-            return refused(reason_of(err), err.message,
+            return refused(reason_of(err), told(err),
                            400 if err.code == grpc.StatusCode.INVALID_ARGUMENT else 502)
         return JSONResponse({**status(table), "seats": join_links(table)}, 201)
 
@@ -242,7 +250,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         except Refused as err:
             return refused(err.reason, err.message, STATUS.get(err.reason, 400))
         except CanastaError as err:
-            return refused(reason_of(err), err.message, 502)
+            return refused(reason_of(err), told(err), 502)
         return PlainTextResponse(text, headers={"Cache-Control": "no-store"})
 
     async def socket(ws: WebSocket) -> None:
@@ -318,7 +326,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
                                     "message": err.message})
         except CanastaError as err:
             await players.send(ws, {"type": "refused", "reason": reason_of(err),
-                                    "message": err.message,
+                                    "message": told(err),
                                     "rule": err.rule or ""})
 
     @contextlib.asynccontextmanager

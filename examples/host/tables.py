@@ -36,6 +36,16 @@ def reason_of(err: CanastaError) -> str:
     return err.reason or err.code.name
 
 
+def message_of(err: CanastaError) -> str:
+    """The message to pass on: the service's own with its reason (written for the caller),
+    else one of the host's. A refusal without a reason is gRPC's, whose text names the
+    rules service's address ("ipv4:10.0.0.7:50051: Connection refused"), which is no
+    player's business; the caller logs it."""
+    if err.reason:
+        return err.message
+    return f"the rules service refused the call ({err.code.name})"
+
+
 class Tables:
     """Tables over a :class:`Store` and one asyncio client of the rules service, which
     ``connect`` makes at its first use: a ``grpc.aio`` channel works only on the event loop

@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
 import httpx
 import pytest
-from canasta_client import AsyncCanastaClient
+from canasta_client import AsyncCanastaClient, UnavailableError
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -171,3 +172,53 @@ def test_the_rules_service_away(tmp_path: Path) -> None:
                                       json={"variant": "classic", "players": 2})):
                 assert answer.status_code == 502, answer.text
                 assert answer.json()["reason"] == "UNAVAILABLE"
+
+
+class AwayAtMoves:
+    """The app's client, whose ``apply_move`` fails as gRPC's own UNAVAILABLE does (no
+    reason; its text names the service's address); every other call is the real one's."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.inner: AsyncCanastaClient | None = None
+
+    def connect(self) -> Any:
+        self.inner = AsyncCanastaClient(self.target, timeout=20.0)
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "apply_move":
+            async def away(*args: Any, **kwargs: Any) -> Any:
+                raise UnavailableError(grpc.StatusCode.UNAVAILABLE, INTERNAL_TEXT)
+            return away
+        return getattr(self.inner, name)
+
+
+INTERNAL_TEXT = ("failed to connect to all addresses; last error: UNKNOWN: ipv4:10.9.8.7:50051:"
+                 " Failed to connect to remote host: Connection refused")
+
+
+def test_the_rules_services_address_is_not_told(rules: Running, tmp_path: Path) -> None:
+    """gRPC's own refusal (no reason) names where the rules service listens: anyone who
+    reaches the index page, or a seat, is told its status code, never that text."""
+    with socket.socket() as closed:  # a port that refuses connections
+        closed.bind(("127.0.0.1", 0))
+        port = str(closed.getsockname()[1])
+        target = f"127.0.0.1:{port}"
+        with hosting(tmp_path / "away.db", target,
+                     lambda: AsyncCanastaClient(target, timeout=5.0)) as host:
+            for answer in (httpx.get(f"{host.base}/api/variants", timeout=20),
+                           httpx.post(f"{host.base}/api/tables", timeout=20,
+                                      json={"variant": "classic", "players": 2})):
+                assert answer.json()["reason"] == "UNAVAILABLE"
+                assert port not in answer.text and "127.0.0.1" not in answer.text, answer.text
+    client = AwayAtMoves(rules.grpc_target)
+    with hosting(tmp_path / "tables.db", rules.grpc_target, client.connect) as host:
+        created = host.create("classic", 2, {})
+        player = Player(host, created["seats"][0]["link"])
+        player.wait(lambda s: s["type"] == "state")
+        player.play("draw")
+        player.wait(lambda s: bool(player.refusals))
+        assert player.refusals[-1]["reason"] == "UNAVAILABLE"
+        assert "10.9.8.7" not in player.raw[-1], player.raw[-1]
+        player.close()
