@@ -1,12 +1,16 @@
-"""The reference host's index page in a browser (examples/host/static/index.js, run by
-host_index.mjs): creating a table, and what it says when the rules service is away."""
+"""The reference host's pages in a browser: the index page (examples/host/static/index.js,
+run by host_index.mjs), creating a table, and what it says when the rules service is away;
+the seat page (seat.js, run by host_seat.mjs), what it shows of a table."""
 
 from __future__ import annotations
 
+import re
 import socket
+import time
 from pathlib import Path
 
-from tests.host.hosts import hosting
+from examples.host.store import Table
+from tests.host.hosts import Player, hosting, stored
 from tests.service.servers import running
 from tests.web.test_web_table import _in_browser
 
@@ -44,3 +48,37 @@ def test_the_index_page_creates_a_table_and_says_when_it_cannot(tmp_path: Path) 
     odd = result["odd"]
     assert odd["error"].startswith("the host answered no list of games"), odd
     assert odd["games"] == [] and not odd["submit"], odd
+
+
+def _link(base: str, table: Table, seat: int) -> str:
+    return f"{base}/play/{table.game_id}/{seat}#{table.seat_tokens[seat]}"
+
+
+def test_the_seat_page_shows_a_may_i_table_and_a_game_over(tmp_path: Path) -> None:
+    """A May I? side opens by its contract, with no minimum (0), and its melds have no
+    label: the page said "needs 0 to open" and wrote each meld ": 5S 5H 5C". A game over
+    says so (it said "The hand is over." above "The game is over")."""
+    db = tmp_path / "tables.db"
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        done = host.create("classic", 2, {0: "greedy", 1: "greedy"}, {"target_score": 1})
+        mayi = host.create("may_i", 3, {1: "greedy", 2: "greedy"})
+        player = Player(host, mayi["seats"][0]["link"])
+        deadline = time.monotonic() + 60
+        while " down " not in stored(db, mayi["game_id"]).record:  # a meld on the table
+            assert time.monotonic() < deadline, "nobody went down"
+            player.drain(0.1)
+            if player.my_turn() and player.state["seq"] == host.status(mayi["game_id"])["seq"]:
+                player.play(player.pick())
+        player.close()  # seat 0 moves no more: the table waits for it, melds and all
+        while not host.status(done["game_id"])["game_over"]:
+            assert time.monotonic() < deadline, "the bots did not finish their game"
+            time.sleep(0.1)
+        result, ran = _in_browser("host_seat.mjs",
+                                  _link(host.base, stored(db, mayi["game_id"]), 0),
+                                  _link(host.base, stored(db, done["game_id"]), 0))
+    assert result["problems"] == [] and ran.returncode == 0, result
+    shown, over = result["pages"]
+    assert len(shown["sides"]) == 3 and shown["melds"], shown
+    assert not any("needs 0" in side for side in shown["sides"]), shown
+    assert all(re.match(r"^\S+ ", meld) and not meld.startswith(":") for meld in shown["melds"])
+    assert over["status"] == "The game is over.", over

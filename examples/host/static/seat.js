@@ -43,13 +43,15 @@ function renderTable(view) {
     const div = document.createElement("div");
     const h = document.createElement("h3");
     h.textContent = `Side ${side.team} (seats ${side.seats.join(", ")}): match score ${side.score}` +
-      `${side.opened ? "" : `, needs ${side.minimum} to open`}`;
+      `${side.opened || !side.minimum ? "" : `, needs ${side.minimum} to open`}`;
     div.append(h);
     if (side.red_threes.length) div.append(`Red threes: ${cards(side.red_threes)}`);
     for (const meld of side.melds) {
       const p = document.createElement("p");
       p.className = "meld";
-      p.textContent = `${meld.label}: ${cards(meld.cards)}${meld.canasta ? ` (${meld.canasta} canasta)` : ""}`;
+      // May I?'s melds have no label, and its sides no minimum (a contract opens them)
+      p.textContent = `${meld.label ? `${meld.label}: ` : ""}${cards(meld.cards)}` +
+        `${meld.canasta ? ` (${meld.canasta} canasta)` : ""}`;
       div.append(p);
     }
     return div;
@@ -107,8 +109,8 @@ function renderResult(view) {
 function render() {
   const view = state.view;
   $("title").textContent = `Canasta (${state.variant}, ${state.players} players): seat ${seat}`;
-  $("status").textContent = state.hand_over
-    ? "The hand is over."
+  $("status").textContent = state.game_over ? "The game is over."
+    : state.hand_over ? "The hand is over."
     : `Hand ${view.hand_no}, move ${state.seq}: ${view.awaited === seat ? "your move" : `${who(view.awaited)} to move`} (${view.phase}).`;
   renderTable(view);
   renderHand(view);

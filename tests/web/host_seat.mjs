@@ -1,0 +1,27 @@
+// The reference host's seat page (examples/host/static/seat.js), as a player sees it: what
+// it shows of the table, read once the board is drawn, for each link given (a join link).
+//   status  the status line
+//   sides   each side's heading
+//   melds   each meld's line
+//
+//   node tests/web/host_seat.mjs LINK...
+//
+// Run by tests/web/test_host_pages.py. Prints "RESULT {json}": what each page showed.
+import { runTest, watch } from "./chromium.mjs";
+
+const links = process.argv.slice(2);
+const problems = [];
+const pages = [];
+await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
+  const page = context.pages()[0] ?? await context.newPage();
+  watch(page, problems);
+  for (const link of links) {
+    await page.goto(link);
+    await page.waitForSelector("#board:not([hidden])", { timeout: 20_000 });
+    pages.push(await page.evaluate(() => ({
+      status: document.querySelector("#status").textContent,
+      sides: [...document.querySelectorAll("#sides h3")].map((h) => h.textContent),
+      melds: [...document.querySelectorAll("#sides .meld")].map((p) => p.textContent),
+    })));
+  }
+}, () => ({ pages }));
