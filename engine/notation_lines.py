@@ -20,6 +20,7 @@ from mypy_extensions import mypyc_attr
 from engine.cards import CODES, Card, parse_cards
 from engine.errors import BadInput, BadMove, EngineError, Reason
 from engine.mayi.state import AnyState
+from engine.numerals import whole
 from engine.state import Phase
 
 _S = TypeVar("_S")
@@ -163,7 +164,7 @@ class Reader:
         """The integers of a line (``-``: none), exactly ``count`` of them unless ``None``."""
         text = self.get(key, default)
         try:
-            values = () if text == "-" else tuple(int(v) for v in text.split())
+            values = () if text == "-" else tuple(whole(v) for v in text.split())
         except ValueError:
             raise BadInput(Reason.BAD_NOTATION, f"line {key!r} needs integers") from None
         if count is not None and len(values) != count:
@@ -190,7 +191,7 @@ class Reader:
         if value.startswith("*"):
             head, _, value = value.partition(" ")
             try:
-                fill = -1 if head == "*" else int(head[1:])
+                fill = -1 if head == "*" else whole(head[1:])
             except ValueError:
                 raise BadInput(Reason.BAD_NOTATION, f"bad fill count in {key!r}") from None
             if fill < -1:

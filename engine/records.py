@@ -32,7 +32,7 @@ from engine.mayi.state import AnyState
 from engine.moves import Move, parse_move
 from engine.notation import export_position, import_position
 from engine.notation_lines import options_of
-from engine.numerals import is_number
+from engine.numerals import is_number, whole
 from engine.state import Phase
 
 HEADER = "canasta-record 1"
@@ -359,7 +359,7 @@ def _strip_notes(raw: str, line: int) -> str:
 
 def _int(text: str, what: str, line: int) -> int:
     try:
-        return int(text)
+        return whole(text)
     except ValueError:
         raise _fail(Reason.BAD_NOTATION, f"line {line}: {what} must be a number, "
                     f"not {text!r}") from None

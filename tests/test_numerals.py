@@ -45,3 +45,36 @@ def test_a_position_meld_owner_in_superscript_is_bad_notation() -> None:
         import_position(text)
     assert info.value.reason is Reason.BAD_NOTATION
     assert "invalid literal" not in info.value.message
+
+
+# Numbers the notation never writes: a sign, digit groups, spaces inside, other scripts.
+NOT_WRITTEN = ["+2", "0_2", "\u0662", "2\u00a02", "-+2", "--2"]
+
+
+@pytest.mark.parametrize("number", NOT_WRITTEN)
+def test_a_record_header_number_not_as_written_is_bad_notation(number: str) -> None:
+    """``int`` read them all ('٢' as 2, '0_2' as 2), so two texts stood for one record."""
+    text = f"canasta-record 1\nvariant: classic\nplayers: {number}\nseed: 1\nhand 0\n"
+    with pytest.raises(BadInput) as info:
+        records.parse(text)
+    assert info.value.reason is Reason.BAD_NOTATION
+    assert "players must be a number" in info.value.message
+
+
+@pytest.mark.parametrize("number", NOT_WRITTEN)
+@pytest.mark.parametrize("line", ["scores: {n} 0", "hand: {n}", "flags: 0 {n}"])
+def test_a_position_number_not_as_written_is_bad_notation(number: str, line: str) -> None:
+    text = export_position(new_game("classic", 2, seed=1))
+    key = line.split(":")[0]
+    (old,) = [x for x in text.splitlines() if x.startswith(f"{key}:")]
+    with pytest.raises(BadInput) as info:
+        import_position(text.replace(old, line.format(n=number)))
+    assert info.value.reason is Reason.BAD_NOTATION
+
+
+def test_negative_numbers_as_written_still_read() -> None:
+    """The notation writes a negative number with '-' (a position's scores): it still
+    reads, and round-trips."""
+    text = export_position(new_game("classic", 2, seed=1)).replace("scores: 0 0",
+                                                                   "scores: -120 35")
+    assert export_position(import_position(text)) == text
