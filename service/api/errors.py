@@ -142,6 +142,7 @@ class ServiceError(Exception):
         params: Mapping[str, object] | None = None,
         http_status: int | None = None,
         retry_after_s: int = 0,
+        localized: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(english or reason)
         self.code = code
@@ -155,8 +156,13 @@ class ServiceError(Exception):
         # a refusal of load, not of the call: retry it after this many seconds (0: none
         # said); google.rpc.RetryInfo on gRPC, Retry-After on REST
         self.retry_after_s = retry_after_s
+        # the whole message by language, where the catalogue's line for the reason is too
+        # general to say what is wrong (invalid_detail)
+        self.localized = dict(localized or {})
 
     def message(self, lang: str) -> str:
+        if lang in self.localized:
+            return _bounded(self.localized[lang])
         return _bounded(messages.text(self.reason, lang, self.params, self.english))
 
     def __str__(self) -> str:
@@ -174,6 +180,18 @@ def invalid_request(field: str, detail: str) -> ServiceError:
     """A malformed request: missing, unknown or badly typed field."""
     return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.REQUEST_INVALID,
                         field=field, params={"field": field, "detail": detail})
+
+
+def invalid_detail(field: str, rule: str, subject: str = "", **params: object
+                   ) -> ServiceError:
+    """A malformed request on ``field``, in the words of ``messages.REQUEST_DETAILS[rule]``
+    in every language; they name ``subject`` when given (a value inside ``field``)."""
+    words = {**params, "field": subject or field}
+    localized = {lang: messages.request_detail("message", lang, {
+        "detail": messages.request_detail(rule, lang, words)}) for lang in messages.LANGUAGES}
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.REQUEST_INVALID,
+                        field=field, localized=localized, params={
+                            "field": field, "detail": messages.request_detail(rule, "en", words)})
 
 
 def too_large(limit: int) -> ServiceError:

@@ -157,6 +157,65 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+# The words of a REQUEST_INVALID the REST gateway says about a request's JSON, by rule:
+# ``field`` is the value's JSON path, ``what`` a key of REQUEST_KINDS (what it must be).
+# A refusal says these rather than the words of the JSON parser's Python errors.
+REQUEST_DETAILS: dict[str, tuple[str, str]] = {
+    "message": ("invalid request: {detail}", "Некорректный запрос: {detail}."),
+    "must": ("{field} must be {what}", "поле «{field}» должно быть {what}"),
+    "keys": ("the keys of {field} must be {what}", "ключи поля «{field}» должны быть {what}"),
+    "body_keys": ("the body's keys must be {what}", "ключи тела запроса должны быть {what}"),
+    "unknown": ("{field} is not a field of {owner} (its fields: {known})",
+                "у «{owner}» нет поля «{name}» (его поля: {known})"),
+    "no_fields": ("{field} is not a field: {owner} has none (send it as {{}})",
+                  "у «{owner}» нет полей, в том числе «{name}» (передавайте его как {{}})"),
+    "unknown_top": ("{field} is not a field of this request (its fields: {known})",
+                    "в этом запросе нет поля «{field}» (его поля: {known})"),
+    "oneof": ("{field} sets both {first} and {second}: set only one of them",
+              "в «{field}» заданы сразу «{first}» и «{second}»: задайте только одно из них"),
+    "twice": ("{field} is given twice: send each field once",
+              "поле «{field}» задано дважды: передавайте каждое поле один раз"),
+    "wrong": ("{field} holds a value of the wrong type", "поле «{field}» содержит значение "
+              "не того типа"),
+    "not_object": ("the body must be a JSON object", "тело запроса должно быть объектом JSON"),
+    "not_utf8": ("the body is not UTF-8 text", "тело запроса — не текст в кодировке UTF-8"),
+    "too_deep": ("the body is nested too deeply",
+                 "в теле запроса слишком глубокая вложенность"),
+    "not_json": ("the body is not JSON: {why} (line {line}, column {column})",
+                 "тело запроса — не JSON (строка {line}, столбец {column})"),
+    "long_number": ("the body holds a number of more than {digits} digits",
+                    "в теле запроса есть число длиннее {digits} цифр"),
+}
+REQUEST_KINDS: dict[str, tuple[str, str]] = {
+    "integer": ("an integer from {low} to {high}", "целым числом от {low} до {high}"),
+    "integers": ("a list of integers from {low} to {high}",
+                 "списком целых чисел от {low} до {high}"),
+    "string": ("a string", "строкой"),
+    "strings": ("a list of strings", "списком строк"),
+    "base64": ("a base64 string", "строкой base64"),
+    "base64s": ("a list of base64 strings", "списком строк base64"),
+    "bool": ("true or false", "значением true или false"),
+    "bools": ("a list of true or false values", "списком значений true или false"),
+    "object": ("an object", "объектом"),
+    "objects": ("a list of objects", "списком объектов"),
+    "map": ("an object of strings", "объектом со строковыми значениями"),
+    "text": ("text without an unpaired surrogate (\\ud800-\\udfff)",
+             "текстом без непарных суррогатов (\\ud800-\\udfff)"),
+    "value": ("a value of its type", "значением своего типа"),
+    "values": ("a list of values of its type", "списком значений своего типа"),
+}
+
+
+def request_detail(rule: str, lang: str, params: Mapping[str, object]) -> str:
+    """A line of REQUEST_DETAILS in ``lang`` (English for an unknown one), ``what`` in words."""
+    i = LANGUAGES.index(lang) if lang in LANGUAGES else 0
+    values = dict(params)
+    kind = REQUEST_KINDS.get(str(values.get("what", "")))
+    if kind is not None:
+        values["what"] = kind[i].format(**values)
+    return REQUEST_DETAILS[rule][i].format(**values)
+
+
 def text(reason: str, lang: str, params: Mapping[str, object] | None = None,
          english: str | None = None) -> str:
     """The message for ``reason`` in ``lang``.

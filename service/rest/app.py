@@ -28,6 +28,7 @@ import asyncio
 import contextvars
 import json
 import re
+import sys
 import threading
 import time
 from dataclasses import replace
@@ -46,7 +47,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 
 from service.api.core import Call, Core, SnapshotRequest
-from service.api.errors import ServiceError, ServiceReason, invalid_request, to_json, too_large
+from service.api.errors import (
+    ServiceError,
+    ServiceReason,
+    invalid_detail,
+    invalid_request,
+    to_json,
+    too_large,
+)
 from service.api.messages import negotiate
 from service.api.pb import api
 from service.ops import logs, metrics
@@ -140,41 +148,52 @@ def _parse(body: bytes, cls: type[Message]) -> Message:
     if not start:
         return msg
     if start != b"{":  # json_format would read [] as {} and "x" as a field name
-        raise invalid_request("body", "the body must be a JSON object")
+        raise invalid_detail("body", "not_object")
     try:
         jsonparse.parse(body, msg, strict=True)
     except jsonparse.Twice as err:
-        raise invalid_request(err.path, f"{err.path} is given twice: send each field "
-                              "once") from None
+        raise invalid_detail(err.path, "twice") from None
     except json_format.ParseError as err:
         raise _refused(err, body, msg) from None
     except UnicodeDecodeError:  # json_format decodes the body before its own checks
-        raise invalid_request("body", "the body is not UTF-8 text") from None
+        raise invalid_detail("body", "not_utf8") from None
     return msg
 
 
 def _refused(err: json_format.ParseError, body: bytes, msg: Message) -> ServiceError:
-    """A body json_format refused, in its words where they are its own; where they are a
-    Python error's ("'int' object is not iterable"), the value's field and what it must be."""
+    """A body json_format refused, on the field its words name (or the value's, where they
+    are a Python error's: "'int' object is not iterable"), said in the service's words
+    (:func:`jsonparse.faults`), never in json_format's or Python's."""
     text = str(err).split("\n", 1)[0].strip()
     cause: BaseException = err
     while cause.__cause__ is not None:
         cause = cause.__cause__
+    if isinstance(cause, RecursionError):
+        return invalid_detail("body", "too_deep")
+    if isinstance(cause, json.JSONDecodeError):
+        return invalid_detail("body", "not_json", why=cause.msg, line=cause.lineno,
+                              column=cause.colno)
+    if isinstance(cause, ValueError) and "integer string conversion" in str(cause):
+        return invalid_detail("body", "long_number", digits=sys.get_int_max_str_digits())
+    found = jsonparse.misfit(body, msg)
     if isinstance(cause, json_format.ParseError):
-        at = _bad_field(text)
+        field = _bad_field(text)
         # a string where an object belongs is read as its characters' field names
         # ("move": "draw" -> no field "d" in move.d): the value to name is the string
-        found = jsonparse.misfit(body, msg)
-        if found is not None and at.startswith((f"{found[0]}.", f"{found[0]}[")):
-            return invalid_request(found[0], f"{found[0]} must be {found[1]}")
-        return invalid_request(at, text)
-    if isinstance(cause, RecursionError):
-        return invalid_request("body", "the body is nested too deeply")
-    if isinstance(cause, json.JSONDecodeError):
-        return invalid_request("body", f"the body is not JSON: {cause.msg} (line "
-                                       f"{cause.lineno}, column {cause.colno})")
-    field, words = jsonparse.misfit(body, msg) or (_bad_field(text), "a value of its type")
-    return invalid_request(field, f"{field} must be {words}")
+        if found is not None and field.startswith((f"{found[0]}.", f"{found[0]}[")):
+            field = found[0]
+    else:
+        field = found[0] if found is not None else _bad_field(text)
+    # the first fault inside the field or holding it (any, where json_format named none)
+    for fault in jsonparse.faults(body, msg):
+        if field == "body" or _within(fault.path, field) or _within(field, fault.path):
+            return invalid_detail(field, fault.rule, fault.path, **fault.params)
+    return invalid_detail(field, "wrong")
+
+
+def _within(path: str, outer: str) -> bool:
+    """Whether the JSON path ``path`` is ``outer`` or inside it."""
+    return path == outer or path.startswith((f"{outer}.", f"{outer}["))
 
 
 class _Rpc:
