@@ -37,6 +37,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -98,8 +99,15 @@ public final class CanastaClient implements AutoCloseable {
     return connect(target, DEFAULT_TIMEOUT);
   }
 
-  /** A plaintext client of {@code target} with the given per-call timeout. */
+  /**
+   * A plaintext client of {@code target} with the given per-call timeout.
+   *
+   * @throws NullPointerException naming the argument, if either is null (refused here, not
+   *     at the first call)
+   */
   public static CanastaClient connect(String target, Duration timeout) {
+    Objects.requireNonNull(target, "target must not be null");
+    required(timeout);
     String shown = withoutUserinfo(target);
     if (!shown.equals(target)) {
       throw new IllegalArgumentException("the target cannot carry a user or password (send the"
@@ -123,12 +131,25 @@ public final class CanastaClient implements AutoCloseable {
 
   /** A client over a channel the caller owns (TLS, interceptors, ...) and closes. */
   public static CanastaClient of(Channel channel, Duration timeout) {
-    return new CanastaClient(channel, null, timeout, null, 0);
+    Objects.requireNonNull(channel, "channel must not be null");
+    return new CanastaClient(channel, null, required(timeout), null, 0);
   }
 
-  /** The same client with another per-call timeout (sharing the channel). */
+  /**
+   * {@code timeout}, which a client must have: a null one would fail every call later with
+   * a NullPointerException naming nothing.
+   */
+  private static Duration required(Duration timeout) {
+    return Objects.requireNonNull(timeout, "timeout must not be null");
+  }
+
+  /**
+   * The same client with another per-call timeout (sharing the channel).
+   *
+   * @throws NullPointerException if {@code timeout} is null
+   */
   public CanastaClient withTimeout(Duration timeout) {
-    return new CanastaClient(stub.getChannel(), null, timeout, token, retries, requestId,
+    return new CanastaClient(stub.getChannel(), null, required(timeout), token, retries, requestId,
         requestIdListener);
   }
 

@@ -281,6 +281,29 @@ class CanastaClientTest {
   }
 
   @Test
+  void aNullTargetChannelOrTimeoutIsRefusedAtOnceNamingIt() {
+    // a null timeout was taken, and every call then failed with a NullPointerException
+    // naming nothing
+    NullPointerException e = assertThrows(NullPointerException.class,
+        () -> CanastaClient.connect("127.0.0.1:1", null).close());
+    assertEquals("timeout must not be null", e.getMessage());
+    e = assertThrows(NullPointerException.class, () -> CanastaClient.connect(null).close());
+    assertEquals("target must not be null", e.getMessage());
+    ManagedChannel channel = ManagedChannelBuilder.forTarget("127.0.0.1:1").usePlaintext().build();
+    try (CanastaClient client = CanastaClient.of(channel, Duration.ofSeconds(1))) {
+      e = assertThrows(NullPointerException.class, () -> client.withTimeout(null));
+      assertEquals("timeout must not be null", e.getMessage());
+      e = assertThrows(NullPointerException.class, () -> CanastaClient.of(channel, null));
+      assertEquals("timeout must not be null", e.getMessage());
+      e = assertThrows(NullPointerException.class,
+          () -> CanastaClient.of(null, Duration.ofSeconds(1)));
+      assertEquals("channel must not be null", e.getMessage());
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
   void unreachableServerIsUnavailable() {
     try (CanastaClient dead = CanastaClient.connect("127.0.0.1:1", Duration.ofSeconds(3))) {
       CanastaException e = assertThrows(CanastaException.class, dead::listVariants);
