@@ -43,6 +43,9 @@ export function cardName(code, lang) {
   return code === "JK" ? n.joker : n.card(n.ranks[code[0]], n.suits[code[1]]);
 }
 
+/** A phrase with its first letter in lower case, to follow a dash. */
+const lowerFirst = (text) => text.charAt(0).toLocaleLowerCase() + text.slice(1);
+
 /** Russian plural: one (1, 21), few (2-4, 22-24), many (0, 5-20, 25...). */
 function ruPlural(n, one, few, many) {
   const d = n % 10;
@@ -101,7 +104,11 @@ export const TEXT = {
     phase: {
       draw: "Your turn: draw from the stock or take the discard pile.",
       draw_may_i: "Your turn: draw from the stock or take the card just discarded.",
+      // (only the moves listed: a pile that cannot be taken is not offered)
+      drawStock: "Your turn: draw from the stock.",
       draw_exhausted: "Your turn: the stock is empty. Take the discard pile, or the hand ends.",
+      exhaustedTake: "Your turn: the stock is empty. Take the discard pile.",
+      exhaustedLeave: "Your turn: the stock is empty and the discard pile cannot be taken. Leave it: the hand ends.",
       meld: "Your turn: meld if you like, then discard a card.",
       buy_window: "May I? Buy the discard, or pass.",
       other: "Your move.",
@@ -140,7 +147,9 @@ export const TEXT = {
     // a staged addition in that list
     addedTo: (cards, label) => `${cards} on ${label}`,
     hint: "Hint",
-    hintIs: (text) => `Hint: ${text}`,
+    // a move's words after "Hint —", in lower case: "Hint — take the pile: 9♥ onto 9"
+    // (after "Hint:" it read "Hint: Take the pile: 9♥ onto 9", a colon in a colon)
+    hintIs: (text) => `Hint — ${lowerFirst(text)}`,
     rulesNow: "Rules now",
     scores: "Scores",
     side: "Side",
@@ -221,7 +230,9 @@ export const TEXT = {
       undid: (who, _you) => `${who} took back a meld`,
       declined: (who, _you) => `${who} left the pile: the hand ends`,
       ended: (who, _you) => `${who} ended the hand`,
-      bought: (who, _you) => `${who} bought the discard`,
+      // MI-BUY-2: the penalty card(s) named to the buyer alone, counted to the others
+      bought: (who, _you, n, cards) => `${who} bought the discard` + (cards ? ` and drew ${cards} as a penalty`
+        : n ? ` and drew ${n === 1 ? "a penalty card" : `${n} penalty cards`}` : ""),
       passed: (who, _you) => `${who} passed`,
       down: (who, you, groups) => `${who} went down with ${groups}`,
       laidOff: (who, you, card, meld) => `${who} laid off ${card} on ${meld}`,
@@ -295,7 +306,10 @@ export const TEXT = {
       // (a stock draw takes two cards in some games: no number here, as in English)
       draw: "Ваш ход: возьмите из колоды или весь сброс.",
       draw_may_i: "Ваш ход: возьмите карту из колоды или только что сброшенную карту.",
+      drawStock: "Ваш ход: возьмите из колоды.",
       draw_exhausted: "Ваш ход: колода кончилась. Возьмите сброс, иначе раздача окончена.",
+      exhaustedTake: "Ваш ход: колода кончилась. Возьмите сброс.",
+      exhaustedLeave: "Ваш ход: колода кончилась, а сброс взять нельзя. Не берите его: раздача окончена.",
       meld: "Ваш ход: выкладывайте комбинации, затем сбросьте карту.",
       // (the discarded card alone: "сброс" is the whole pile)
       buy_window: "«Можно?» Купите карту из сброса или скажите «пас».",
@@ -332,7 +346,7 @@ export const TEXT = {
     staged: (list) => `Выложено в этот ход (можно отменить до сброса): ${list}`,
     addedTo: (cards, label) => `${cards} к ${label}`,
     hint: "Подсказка",
-    hintIs: (text) => `Подсказка: ${text}`,
+    hintIs: (text) => `Подсказка — ${lowerFirst(text)}`,
     rulesNow: "Правила сейчас",
     scores: "Счёт",
     side: "Сторона",
@@ -408,7 +422,9 @@ export const TEXT = {
       undid: (who, you) => `${who} ${you ? "отменили" : "отменил"} выкладку`,
       declined: (who, you) => `${who} не ${you ? "стали" : "стал"} брать сброс: раздача окончена`,
       ended: (who, you) => `${who} ${you ? "закончили" : "закончил"} раздачу`,
-      bought: (who, you) => `${who} ${you ? "купили" : "купил"} карту из сброса`,
+      bought: (who, you, n, cards) => `${who} ${you ? "купили" : "купил"} карту из сброса` + (!n ? ""
+        : ` и ${you ? "взяли" : "взял"} ${cards ? `${ruPlural(n, "штрафную карту", "штрафные карты", "штрафные карты")} ${cards}`
+          : n === 1 ? "штрафную карту" : `${n} ${ruPlural(n, "штрафную карту", "штрафные карты", "штрафных карт")}`}`),
       passed: (who, you) => `${who} ${you ? "спасовали" : "спасовал"}`,
       down: (who, you, groups) => `${who} ${you ? "выложили" : "выложил"} контракт: ${groups}`,
       laidOff: (who, you, card, meld) => `${who} ${you ? "доложили" : "доложил"} ${card} к ${meld}`,

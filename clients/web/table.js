@@ -301,7 +301,8 @@ function sentence(entry) {
     case "undo": return d.undid(who, you);
     case "decline": return d.declined(who, you);
     case "end": return d.ended(who, you);
-    case "buy": return d.bought(who, you);
+    // your penalty card(s) from your own CARDS_DRAWN; another seat's by their number
+    case "buy": return d.bought(who, you, entry.count, list(entry.cards, FACE));
     case "pass": return d.passed(who, you);
     case "down": return d.down(who, you, move.groups.map((g) => list(g.cards, FACE)).join(" + "));
     case "layoff": return d.laidOff(who, you, face(move.card), meldRef(move.target));
@@ -404,9 +405,7 @@ function render() {
   } else if (yourTurn() && v.phase === "permission") {
     setStatus("your-turn", w.partnerAsks(nameOf(v.turnSeat)));
   } else if (yourTurn()) {
-    // May I?'s draw takes the card just discarded, never the whole pile
-    const phase = v.phase === "draw" && !canastaGame() ? "draw_may_i" : v.phase;
-    setStatus("your-turn", w.phase[phase] ?? w.phase.other);
+    setStatus("your-turn", turnStatus(v, w));
   } else if (game.busy && v.awaited === game.you) {
     // your move sent, its answer not back yet (it read "You is playing…")
     setStatus("sending", w.sending);
@@ -418,6 +417,22 @@ function render() {
   } else {
     setStatus("bots", w.thinking(nameOf(v.awaited >= 0 ? v.awaited : v.turnSeat)));
   }
+}
+
+// Your turn's status line: at a draw, only what the listed moves offer (a pile frozen,
+// empty or blocked on top is not offered, and an empty stock may leave only "decline").
+function turnStatus(v, w) {
+  const listed = (kind) => game.moves.some((m) => m.kind === kind);
+  if (v.phase === "draw") {
+    // May I?'s draw takes the card just discarded, never the whole pile
+    if (listed("take")) return canastaGame() ? w.phase.draw : w.phase.draw_may_i;
+    return w.phase.drawStock;
+  }
+  if (v.phase === "draw_exhausted") {
+    if (!listed("take")) return w.phase.exhaustedLeave;
+    return listed("decline") ? w.phase.draw_exhausted : w.phase.exhaustedTake;
+  }
+  return w.phase[v.phase] ?? w.phase.other;
 }
 
 function renderSeats(v) {

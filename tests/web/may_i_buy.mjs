@@ -3,7 +3,7 @@
 // hint's move, and in your first buy window you buy (later ones you pass). Every change of
 // the status line is recorded (a MutationObserver), so a bot's buy window, which passes in
 // a moment, is read too. Read: your buy window (status, buttons, rules), the log after your
-// buy, and the status lines while a bot answers a buy window.
+// buy (and your hand then), and the status lines while a bot answers a buy window.
 //
 //   node tests/web/may_i_buy.mjs BASE_URL CASE...
 //
@@ -31,6 +31,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     actions: [...document.querySelectorAll("#actions button")].map((b) => b.dataset.move),
     rules: [...document.querySelectorAll("#rules li")].map((li) => li.textContent),
     log: [...document.querySelectorAll("#log li")].map((li) => li.textContent),
+    hand: [...document.querySelectorAll("#hand .card")].map((b) => b.dataset.card),
   }));
   for (const lang of cases) {
     const seen = {};
@@ -57,7 +58,11 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
       }
       await page.waitForFunction((n) => document.querySelector("#log").dataset.count !== n, logged,
         { timeout: 30_000 });
-      if (seen.window && !seen.bought) seen.bought = (await read()).log;
+      if (seen.window && !seen.bought) {
+        const after = await read();
+        seen.bought = after.log;
+        seen.hand = after.hand;
+      }
       if (seen.bought && turn > 12) break;
     }
     seen.statuses = await page.evaluate(() => [...new Set(window.statuses)]);

@@ -178,4 +178,30 @@ check(() => {
   assert.match(TEXT.ru.rules.goOut(5), /нужно 5 канаст \(комбинации/);
 });
 
+// the hint's line: the advised move's words after "Hint —", in lower case, so that no move
+// puts a colon after the hint's ("Подсказка: Выложить: 5♠ 5♥ 5♦" read as two labels)
+check(() => {
+  assert.equal(TEXT.ru.hintIs(TEXT.ru.act.meld("5♠ 5♥ 5♦")), "Подсказка — выложить: 5♠ 5♥ 5♦");
+  assert.equal(TEXT.en.hintIs(TEXT.en.act.takeOnto("9♥", "9")), "Hint — take the pile: 9♥ onto 9");
+  for (const lang of LANGUAGES) {
+    for (const [kind, act] of Object.entries(TEXT[lang].act)) {
+      const words = typeof act === "function" ? act(...Array(act.length).fill("9♥")) : act;
+      const line = TEXT[lang].hintIs(words);
+      assert.ok((line.match(/:/g) ?? []).length <= 1 && !/: \p{Lu}/u.test(line), `${lang} ${kind}: ${line}`);
+    }
+  }
+});
+
+// May I? (MI-BUY-2): your buy's log line names the penalty card you drew with the discard;
+// another seat's says how many it drew, unseen
+check(() => {
+  assert.equal(TEXT.en.did.bought("You", true, 1, "7♣"), "You bought the discard and drew 7♣ as a penalty");
+  assert.equal(TEXT.en.did.bought("West", false, 1, ""), "West bought the discard and drew a penalty card");
+  assert.equal(TEXT.en.did.bought("West", false, 2, ""), "West bought the discard and drew 2 penalty cards");
+  assert.equal(TEXT.ru.did.bought("Вы", true, 1, "7♣"), "Вы купили карту из сброса и взяли штрафную карту 7♣");
+  assert.equal(TEXT.ru.did.bought("Вы", true, 2, "7♣ 8♦"), "Вы купили карту из сброса и взяли штрафные карты 7♣ 8♦");
+  assert.equal(TEXT.ru.did.bought("Запад", false, 1, ""), "Запад купил карту из сброса и взял штрафную карту");
+  assert.equal(TEXT.ru.did.bought("Запад", false, 2, ""), "Запад купил карту из сброса и взял 2 штрафные карты");
+});
+
 console.log(`moves.js and i18n.js: ${checks} checks passed`);

@@ -6,14 +6,15 @@
 //
 //   node tests/web/rules_panel.mjs BASE_URL CASE...
 //
-// Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's lines and status
-// line, any problems.
+// Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's lines, status
+// line and moves listed, any problems.
 import { runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const panels = {};
 const statuses = {}; // the status line above the table at that draw
+const moves = {}; // the moves listed then
 let doctor = ""; // the card the next deal's view gets on top of its pile, "" none
 await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   await context.route("**/v1/deal", async (route) => {
@@ -34,5 +35,6 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
     await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
     panels[name] = await page.$$eval("#rules li", (items) => items.map((li) => li.textContent));
     statuses[name] = await page.$eval("#status", (el) => el.textContent);
+    moves[name] = await page.$$eval("#moves button", (items) => items.map((b) => b.dataset.move));
   }
-}, () => ({ panels, statuses }));
+}, () => ({ panels, statuses, moves }));

@@ -57,6 +57,10 @@ status says the game has stopped, a "Try again" button takes the focus, and with
 back it lets the bots play on to your turn. It also opens the page with the service away: back at "New
 game", the games are loaded first (the menu, the rules panel's numbers).
 
+draw_status.mjs answers a new game's deal with a position imported (a frozen pile, May I?
+with no fresh discard, an empty stock): the status line at your draw offers only what the
+listed moves offer, in English and Russian.
+
 may_i_buy.mjs plays May I? for three in English and Russian, buying at your first buy window:
 the status, the rules and the log say a card is bought from the discard pile (not the pile),
 and a bot answering a buy window is named with the card offered.
@@ -87,6 +91,8 @@ from typing import Any
 import httpx
 import pytest
 
+from engine.notation import export_position
+from tests.positions import position
 from tests.service.helpers import ROUTES
 from tests.service.servers import Running, running
 
@@ -262,6 +268,9 @@ MAY_I_STATUS = {"en": "Your turn: draw from the stock or take the card just disc
 # ... and at a Canasta game's, whose stock draw takes one card or two: no number of cards
 CANASTA_STATUS = {"en": "Your turn: draw from the stock or take the discard pile.",
                   "ru": "Ваш ход: возьмите из колоды или весь сброс."}
+# ... and at a draw whose listed moves take nothing (no upcard in May I?, a pile nobody's
+# pair takes at the first turn): the stock alone
+DRAW_STOCK = {"en": "Your turn: draw from the stock.", "ru": "Ваш ход: возьмите из колоды."}
 BLACK_THREE = {"en": "A black three on top blocks the pile: nobody may take it now.",
                "ru": "Чёрная тройка сверху закрывает сброс: сейчас его взять нельзя."}
 
@@ -271,9 +280,10 @@ def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
     Russian. A "+3S" case's deal is shown with a black three on a frozen pile: in May I?
     the panel still says only the contract, the buys and the draw (no pile there is
     frozen or blocked), and the status line above the table offers the card just discarded,
-    not the pile; in classic the black three blocks the pile. The status line of a Canasta
-    game's draw names no number of cards (classic for two and Samba draw two: not "возьмите
-    карту")."""
+    not the pile, when its take is listed; in classic the black three blocks the pile. The
+    status line offers only what the listed moves offer (it offered a pile no move takes),
+    and of a Canasta game's draw names no number of cards (classic for two and Samba draw
+    two: not "возьмите карту")."""
     with httpx.Client(base_url=server.http_base) as http:
         tables = {(v["id"], t["players"]): t["drawCount"]
                   for v in http.get("/v1/variants").json()["variants"] for t in v["tables"]}
@@ -283,13 +293,80 @@ def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
         variant, players, lang = case.partition("+")[0].split(":")
         assert tables[variant, int(players)] == draws, case
         lines = result["panels"][case]
+        takes = any(m.split()[0] == "take" for m in result["moves"][case])
+        assert result["moves"][case], result
         if variant == "may_i":
             assert len(lines) == 3 and lines[2] == line, (case, lines)  # after contract and buys
-            assert result["statuses"][case] == MAY_I_STATUS[lang], (case, result["statuses"])
+            status = MAY_I_STATUS[lang] if takes else DRAW_STOCK[lang]
+            assert result["statuses"][case] == status, (case, result["statuses"], result["moves"])
         else:
             assert lines[0] == line, (case, lines)
-            assert result["statuses"][case] == CANASTA_STATUS[lang], (case, result["statuses"])
+            status = CANASTA_STATUS[lang] if takes else DRAW_STOCK[lang]
+            assert result["statuses"][case] == status, (case, result["statuses"], result["moves"])
             assert (BLACK_THREE[lang] in lines) == case.endswith("+3S"), (case, lines)
+
+
+# The status line at a draw that the listed moves narrow (draw_status.mjs): the position
+# (variant, players, notation text), the moves listed and the status, in each language.
+_REDS = {0: "3H 3D", 1: "3H 3D", 2: "3H 3D"}  # Bolivia's six red threes, laid
+_KINGS = "K@0: KS KH KD"
+DRAW_STATUSES: dict[str, tuple[str, int, str, list[str], dict[str, str]]] = {
+    # CL-PILE-4, CL-PILE-6: a frozen pile (a deuce in it), no natural pair of its top: draw only
+    "frozen": ("classic", 4, export_position(position(
+        "classic", phase="draw", pile="5D 2C 9H", red3={0: "3H 3D", 1: "3H 3D"},
+        hands={0: "4C 6D 7S 8H TS JC QD KH AS 5C 5S"})), ["draw", "ask"],
+        {"en": "Your turn: draw from the stock.", "ru": "Ваш ход: возьмите из колоды."}),
+    # CL-PILE-6: a pile not frozen, a natural pair of its top and the side opened: either
+    "open": ("classic", 4, export_position(position(
+        "classic", phase="draw", pile="5D 9H", red3={0: "3H 3D", 1: "3H 3D"}, melds={0: _KINGS},
+        hands={0: "4C 6D 7S 8H 9S 9C JC QD AS 5C 5S"})), ["draw", "take 9S 9C", "ask"],
+        {"en": "Your turn: draw from the stock or take the discard pile.",
+         "ru": "Ваш ход: возьмите из колоды или весь сброс."}),
+    # MI-BUY-1: a fresh discard is taken (its card alone), or the stock drawn
+    "fresh": ("may_i", 3, "canasta-position 1\nvariant: may_i\nplayers: 3\nhand0: *11\n"
+              "hand1: *11\nhand2: *11\npile: 9S\nstock: *\n", ["take", "draw"],
+              {"en": "Your turn: draw from the stock or take the card just discarded.",
+               "ru": "Ваш ход: возьмите карту из колоды или только что сброшенную карту."}),
+    # MI-BUY-1: a discard no longer fresh is not taken: draw only
+    "stale": ("may_i", 3, "canasta-position 1\nvariant: may_i\nplayers: 3\nhand0: *11\n"
+              "hand1: *11\nhand2: *11\npile: 9S\nfresh: 0\nstock: *\n", ["draw"],
+              {"en": "Your turn: draw from the stock.", "ru": "Ваш ход: возьмите из колоды."}),
+    # BO-END-3: the stock gone and no way to take the pile: leaving it is all that is left
+    "leave": ("bolivia", 4, export_position(position(
+        "bolivia", phase="draw_exhausted", stock=0, pile="5D 9H", hands={0: "4C 6D", 1: "QS"},
+        red3=_REDS, melds={0: _KINGS})), ["decline"],
+        {"en": "Your turn: the stock is empty and the discard pile cannot be taken. "
+               "Leave it: the hand ends.",
+         "ru": "Ваш ход: колода кончилась, а сброс взять нельзя. Не берите его: раздача окончена."}),
+    # BO-END-3: take the pile onto the nines, or leave it
+    "either": ("bolivia", 4, export_position(position(
+        "bolivia", phase="draw_exhausted", stock=0, pile="5D 9H", hands={0: "4C 6D", 1: "QS"},
+        red3=_REDS, melds={0: _KINGS + " | 9@0: 9S 9C 9D"})), ["take on 9", "decline"],
+        {"en": "Your turn: the stock is empty. Take the discard pile, or the hand ends.",
+         "ru": "Ваш ход: колода кончилась. Возьмите сброс, иначе раздача окончена."}),
+    # CL-EXH-4: the top card fits your nines and the pile is not frozen: the take is compulsory
+    "must": ("classic", 4, export_position(position(
+        "classic", phase="draw_exhausted", stock=0, pile="5D 9H", hands={0: "4C 6D", 1: "QS"},
+        red3={0: "3H 3D", 1: "3H 3D"}, melds={0: _KINGS + " | 9@0: 9S 9C 9D"})), ["take", "ask"],
+        {"en": "Your turn: the stock is empty. Take the discard pile.",
+         "ru": "Ваш ход: колода кончилась. Возьмите сброс."}),
+}
+
+
+def test_the_status_at_a_draw_offers_only_the_moves_listed(server: Running) -> None:
+    """CL-PILE-6, CL-EXH-4, BO-END-3, MI-BUY-1: the status line at your draw said "or take
+    the discard pile" (May I?: "the card just discarded") when only the stock was listed, and
+    with the stock gone "Take the discard pile" when only leaving it was (Bolivia). It says
+    what the listed moves allow, in English and Russian."""
+    cases = [{"name": f"{name}:{lang}", "variant": variant, "players": players, "lang": lang,
+              "position": text}
+             for name, (variant, players, text, _, _) in DRAW_STATUSES.items() for lang in ("en", "ru")]
+    result, done = _in_browser("draw_status.mjs", server.http_base, json.dumps(cases))
+    assert result["problems"] == [] and done.returncode == 0, result
+    for name, (_, _, _, moves, statuses) in DRAW_STATUSES.items():
+        for lang, status in statuses.items():
+            got = result["cases"][f"{name}:{lang}"]
+            assert got == {"status": status, "moves": moves}, (name, lang, got)
 
 
 # (variant, seed, the browser's language, the viewport played on, whether the next hand is
@@ -657,14 +734,22 @@ def test_the_bots_stopped_by_an_outage_go_on_after_try_again(server: Running) ->
 # May I?'s buy window (may_i_buy.mjs case "lang"): your window's status and log line, and
 # the status while a bot answers one (its name and the card offered: "West … A♠…")
 BUY_WORDS = {
-    "en": {"window": "May I? Buy the discard, or pass.", "bought": "You bought the discard",
+    "en": {"window": "May I? Buy the discard, or pass.",
+           "bought": r"^You bought the discard and drew (\S+) as a penalty$",
            "buys": "You may buy the discard out of turn 3 more times this deal.",
            "deciding": r"^(West|East) is deciding whether to buy ([2-9JQKA]|10)[♠♥♦♣]…$"},
     "ru": {"window": "«Можно?» Купите карту из сброса или скажите «пас».",
-           "bought": "Вы купили карту из сброса",
+           "bought": r"^Вы купили карту из сброса и взяли штрафную карту (\S+)$",
            "buys": "Купить карту из сброса не в свой ход вы можете ещё 3 раза в этой раздаче.",
            "deciding": r"^(Запад|Восток) решает, купить ли ([2-9JQKA]|10)[♠♥♦♣]…$"},
 }
+
+
+def _face(code: str) -> str:
+    """A card's face as the page writes it (clients/web/i18n.js): 10♥, Q♠, Jk."""
+    if code == "JK":
+        return "Jk"
+    return {"T": "10"}.get(code[0], code[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[code[1]]
 
 
 def test_the_may_i_buy_window_is_told_as_a_card_bought(server: Running) -> None:
@@ -672,7 +757,9 @@ def test_the_may_i_buy_window_is_told_as_a_card_bought(server: Running) -> None:
     Russian the page said "купить сброс" (buy the discard pile: "сброс" is the pile on this
     page) in the status, the log and the rules; it says "карту из сброса", as the service's
     own refusals do. While a bot answers a buy window, out of its turn, the status names it
-    and the card offered ("West is deciding whether to buy A♠…"), not "West is playing…"."""
+    and the card offered ("West is deciding whether to buy A♠…"), not "West is playing…".
+    Your buy's log line names the penalty card you drew with the discard (MI-BUY-2): it
+    said only "You bought the discard", the card ringed in your hand alone."""
     cases = ["en", "ru"]
     result, done = _in_browser("may_i_buy.mjs", server.http_base, *cases, timeout=180)
     assert result["problems"] == [] and done.returncode == 0, result
@@ -681,7 +768,10 @@ def test_the_may_i_buy_window_is_told_as_a_card_bought(server: Running) -> None:
         window = got["window"]
         assert window["status"] == words["window"] and window["actions"] == ["buy", "pass"], (lang, window)
         assert words["buys"] in window["rules"], (lang, window)
-        assert words["bought"] in got["bought"], (lang, got["bought"])
+        # MI-BUY-2: the line names the penalty card drawn, a card of your hand (it was
+        # only ringed there)
+        penalties = [m[1] for line in got["bought"] if (m := re.match(words["bought"], line))]
+        assert penalties and penalties[0] in map(_face, got["hand"]), (lang, got["bought"], got["hand"])
         deciding = [s for s in got["statuses"] if re.match(words["deciding"], s)]
         assert deciding, (lang, got["statuses"])
         if lang == "ru":
