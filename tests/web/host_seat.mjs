@@ -3,6 +3,9 @@
 //   status  the status line
 //   sides   each side's heading
 //   melds   each meld's line
+//   seats   each seat's line
+//   contract  May I?'s contract line ("" when hidden)
+//   result  the result's lines (each side's totals), once the hand is over
 //
 //   node tests/web/host_seat.mjs LINK...
 //
@@ -22,6 +25,9 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       status: document.querySelector("#status").textContent,
       sides: [...document.querySelectorAll("#sides h3")].map((h) => h.textContent),
       melds: [...document.querySelectorAll("#sides .meld")].map((p) => p.textContent),
+      seats: [...document.querySelectorAll("#seats li")].map((li) => li.textContent),
+      contract: document.querySelector("#contract:not([hidden])")?.textContent ?? "",
+      result: [...document.querySelectorAll("#result p")].map((p) => p.textContent),
     })));
   }
 }, () => ({ pages }));

@@ -56,8 +56,11 @@ def _link(base: str, table: Table, seat: int) -> str:
 
 def test_the_seat_page_shows_a_may_i_table_and_a_game_over(tmp_path: Path) -> None:
     """A May I? side opens by its contract, with no minimum (0), and its melds have no
-    label: the page said "needs 0 to open" and wrote each meld ": 5S 5H 5C". A game over
-    says so (it said "The hand is over." above "The game is over")."""
+    label: the page said "needs 0 to open" and wrote each meld ": 5S 5H 5C". Like the web
+    table, it shows the deal's contract and each seat's buys left (MI-BUY-5, MI-GAME-1: the
+    first deal's two sets; three buys a deal), from the view's public `may_i`. A game over
+    says so (it said "The hand is over." above "The game is over"), and each side's match
+    score is the result's total "in all" (it was the total the hand started with)."""
     db = tmp_path / "tables.db"
     with running() as rules, hosting(db, rules.grpc_target) as host:
         done = host.create("classic", 2, {0: "greedy", 1: "greedy"}, {"target_score": 1})
@@ -82,3 +85,12 @@ def test_the_seat_page_shows_a_may_i_table_and_a_game_over(tmp_path: Path) -> No
     assert not any("needs 0" in side for side in shown["sides"]), shown
     assert all(re.match(r"^\S+ ", meld) and not meld.startswith(":") for meld in shown["melds"])
     assert over["status"] == "The game is over.", over
+    totals = {m[1]: m[2] for line in over["result"]
+              if (m := re.match(r"^Side (\d+): -?\d+ this hand, (-?\d+) in all$", line))}
+    scores = {m[1]: m[2] for side in over["sides"]
+              if (m := re.match(r"^Side (\d+) .*: match score (-?\d+)", side))}
+    assert len(totals) == 2 and scores == totals, over
+    assert shown["contract"] == "This deal's contract: 2 sets.", shown
+    assert len(shown["seats"]) == 3, shown
+    assert all(re.match(r"^.+: \d+ cards, [0-3] buys? left", line) for line in shown["seats"]), shown
+    assert over["contract"] == "" and not any("buy" in line for line in over["seats"]), over

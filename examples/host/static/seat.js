@@ -28,13 +28,35 @@ function send(message) {
   socket.send(JSON.stringify({ ...message, seq: state.seq }));
 }
 
+// May I?'s contract, "2 sets and 1 sequence" (the view's public may_i).
+function contract(mayI) {
+  const part = (n, one) => (n ? `${n} ${one}${n === 1 ? "" : "s"}` : "");
+  return [part(mayI.sets, "set"), part(mayI.sequences, "sequence")].filter(Boolean).join(" and ");
+}
+
+// A seat's buys left this deal in May I? (-1: no limit), "" in the other games.
+function buysLeft(view, s) {
+  const n = view.may_i?.buys_left?.[s];
+  if (n === undefined) return "";
+  return n < 0 ? ", buys without limit" : `, ${n} ${n === 1 ? "buy" : "buys"} left`;
+}
+
+// A side's match total: the result's once the hand is over (the view's `score` is the
+// total the hand started with: at a game over it read beside the result's "in all").
+function matchScore(view, side) {
+  const done = state.hand_over ? (view.result ?? []).find((r) => r.team === side.team) : undefined;
+  return done ? done.cumulative : side.score;
+}
+
 function renderTable(view) {
   const frozen = view.pile_frozen ? ", frozen" : "";
   $("heaps").textContent = `Stock: ${view.stock_size} cards. Discard pile: ${view.pile_size} cards` +
     `${frozen}, top ${view.pile_top ? face(view.pile_top) : "–"}.`;
+  $("contract").hidden = !view.may_i;
+  $("contract").textContent = view.may_i ? `This deal's contract: ${contract(view.may_i)}.` : "";
   $("seats").replaceChildren(...view.hand_sizes.map((n, s) => {
     const li = document.createElement("li");
-    li.textContent = `${who(s)}: ${n} cards${s === view.dealer ? ", dealer" : ""}` +
+    li.textContent = `${who(s)}: ${n} cards${buysLeft(view, s)}${s === view.dealer ? ", dealer" : ""}` +
       `${s === view.awaited && !state.hand_over ? " ← to move" : ""}`;
     if (s === seat) li.className = "mine";
     return li;
@@ -42,7 +64,7 @@ function renderTable(view) {
   $("sides").replaceChildren(...view.sides.map((side) => {
     const div = document.createElement("div");
     const h = document.createElement("h3");
-    h.textContent = `Side ${side.team} (seats ${side.seats.join(", ")}): match score ${side.score}` +
+    h.textContent = `Side ${side.team} (seats ${side.seats.join(", ")}): match score ${matchScore(view, side)}` +
       `${side.opened || !side.minimum ? "" : `, needs ${side.minimum} to open`}`;
     div.append(h);
     if (side.red_threes.length) div.append(`Red threes: ${cards(side.red_threes)}`);
