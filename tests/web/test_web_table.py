@@ -323,13 +323,13 @@ DRAW_STATUSES: dict[str, tuple[str, int, str, list[str], dict[str, str]]] = {
         {"en": "Your turn: draw from the stock or take the discard pile.",
          "ru": "Ваш ход: возьмите из колоды или весь сброс."}),
     # MI-BUY-1: a fresh discard is taken (its card alone), or the stock drawn
-    "fresh": ("may_i", 3, "canasta-position 1\nvariant: may_i\nplayers: 3\nhand0: *11\n"
-              "hand1: *11\nhand2: *11\npile: 9S\nstock: *\n", ["take", "draw"],
+    "fresh": ("may_i", 3, "canasta-position 1\nvariant: may_i\nplayers: 3\nhand0: *10\n"
+              "hand1: *10\nhand2: *10\npile: 9S\nstock: *\n", ["take", "draw"],
               {"en": "Your turn: draw from the stock or take the card just discarded.",
                "ru": "Ваш ход: возьмите карту из колоды или только что сброшенную карту."}),
     # MI-BUY-1: a discard no longer fresh is not taken: draw only
-    "stale": ("may_i", 3, "canasta-position 1\nvariant: may_i\nplayers: 3\nhand0: *11\n"
-              "hand1: *11\nhand2: *11\npile: 9S\nfresh: 0\nstock: *\n", ["draw"],
+    "stale": ("may_i", 3, "canasta-position 1\nvariant: may_i\nplayers: 3\nhand0: *10\n"
+              "hand1: *10\nhand2: *10\npile: 9S\nfresh: 0\nstock: *\n", ["draw"],
               {"en": "Your turn: draw from the stock.", "ru": "Ваш ход: возьмите из колоды."}),
     # BO-END-3: the stock gone and no way to take the pile: leaving it is all that is left
     "leave": ("bolivia", 4, export_position(position(
