@@ -180,10 +180,10 @@ def _refused(err: json_format.ParseError, body: bytes, msg: Message) -> ServiceE
         field = _bad_field(text)
         # a string where an object belongs is read as its characters' field names
         # ("move": "draw" -> no field "d" in move.d): the value to name is the string
-        if found is not None and field.startswith((f"{found[0]}.", f"{found[0]}[")):
-            field = found[0]
+        if found is not None and field.startswith((f"{found}.", f"{found}[")):
+            field = found
     else:
-        field = found[0] if found is not None else _bad_field(text)
+        field = found if found is not None else _bad_field(text)
     # the first fault inside the field or holding it (any, where json_format named none)
     for fault in jsonparse.faults(body, msg):
         if field == "body" or _within(fault.path, field) or _within(field, fault.path):

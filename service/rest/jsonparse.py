@@ -12,13 +12,13 @@ enum, a duplicate key or field, an unknown field, malformed JSON — is handed t
 ``json_format.Parse`` itself, so every accepted body gives the same message and
 every refused one the same error. ``tests/service/test_jsonparse.py`` checks
 both agree with ``json_format`` and that the documented bodies take the fast path.
-Where json_format refuses a value in the words of a Python error, :func:`misfit`
-finds the value and says what it must be (the REST gateway's refusal names that); a field
-given twice, which json_format refuses without naming it or (by both its names) accepts,
-:func:`twice` finds for the gateway, which refuses it (``parse(..., strict=True)``). Every
-other refusal (an unknown field, two arms of a oneof, a null in a list, a boolean that is
-no boolean) :func:`faults` words, so no refusal repeats json_format's words; these walks
-run only once a body is refused.
+Where json_format refuses a value in the words of a Python error, naming no field,
+:func:`misfit` finds the value's field (the REST gateway's refusal is on that field); a
+field given twice, which json_format refuses without naming it or (by both its names)
+accepts, :func:`twice` finds for the gateway, which refuses it (``parse(...,
+strict=True)``). :func:`faults` words every refusal (what the value must be, an unknown
+field, two arms of a oneof, a null in a list), so none repeats json_format's words; these
+walks run only once a body is refused.
 
 Why it stays (measured with protobuf 7.36 upb, CPython 3.11, on a loaded 2-core
 machine; the median of 15 interleaved rounds of 1000 parses each): on every request
@@ -56,9 +56,6 @@ _INT_RANGES = {FieldDescriptor.CPPTYPE_INT32: (-2**31, 2**31 - 1),
                FieldDescriptor.CPPTYPE_UINT32: (0, 2**32 - 1),
                FieldDescriptor.CPPTYPE_INT64: (-2**63, 2**63 - 1),
                FieldDescriptor.CPPTYPE_UINT64: (0, 2**64 - 1)}
-_KINDS = {FieldDescriptor.TYPE_STRING: ("a string", "strings"),
-          FieldDescriptor.TYPE_BYTES: ("a base64 string", "base64 strings"),
-          FieldDescriptor.TYPE_MESSAGE: ("an object", "objects")}
 
 
 class _Slow(Exception):
@@ -285,11 +282,11 @@ def snapshot_only(body: bytes) -> bytes | None:
         return None
 
 
-def misfit(body: bytes, message: Message) -> tuple[str, str] | None:
+def misfit(body: bytes, message: Message) -> str | None:
     """The JSON path of the first value of ``body`` that its field cannot hold
-    (``move.meld.groups[0].cards[1]``) and what it must be, in words; ``None`` when every
-    value fits. A refusal names these rather than the words of the Python error
-    json_format met ("invalid literal for int() with base 10"). The walk follows
+    (``move.meld.groups[0].cards[1]``); ``None`` when every value fits. A refusal names
+    that field where json_format met a Python error ("invalid literal for int() with
+    base 10") and named none (:func:`faults` words it). The walk follows
     json_format's order: its first misfit is the value json_format failed on, or an
     earlier one of the wrong type that json_format let pass (``[]`` for an object)."""
     try:
@@ -300,7 +297,7 @@ def misfit(body: bytes, message: Message) -> tuple[str, str] | None:
     return _misfit(data, desc, "") if type(data) is dict else None
 
 
-def _misfit(data: dict[str, Any], desc: Descriptor, path: str) -> tuple[str, str] | None:
+def _misfit(data: dict[str, Any], desc: Descriptor, path: str) -> str | None:
     fields = _fields(desc)
     for key, value in data.items():
         field = fields.get(key)
@@ -311,12 +308,12 @@ def _misfit(data: dict[str, Any], desc: Descriptor, path: str) -> tuple[str, str
         if sub is not None and sub.GetOptions().map_entry:
             entry = sub.fields_by_name["value"]
             if type(value) is not dict or not all(_fits(entry, v) for v in value.values()):
-                return at, f"an object of {_kind(entry)[1]}"
+                return at
             continue
         if not field.is_repeated:
             found = _misfit_value(field, value, at)
         elif type(value) is not list:
-            return at, f"a list of {_kind(field)[1]}"
+            return at
         else:
             found = next(filter(None, (_misfit_value(field, item, f"{at}[{i}]")
                                        for i, item in enumerate(value))), None)
@@ -325,11 +322,10 @@ def _misfit(data: dict[str, Any], desc: Descriptor, path: str) -> tuple[str, str
     return None
 
 
-def _misfit_value(field: FieldDescriptor, value: Any, at: str) -> tuple[str, str] | None:
+def _misfit_value(field: FieldDescriptor, value: Any, at: str) -> str | None:
     if field.message_type is not None:
-        return _misfit(value, field.message_type, at) if type(value) is dict else (
-            at, "an object")
-    return None if value is None or _fits(field, value) else (at, _kind(field)[0])
+        return _misfit(value, field.message_type, at) if type(value) is dict else at
+    return None if value is None or _fits(field, value) else at
 
 
 def _fits(field: FieldDescriptor, value: Any) -> bool:
@@ -363,15 +359,6 @@ def _integer(value: Any) -> int | None:
     if type(value) is float and value.is_integer():
         return int(value)
     return value if type(value) is int else None
-
-
-def _kind(field: FieldDescriptor) -> tuple[str, str]:
-    """A field's JSON value in words: one, and several."""
-    bounds = _INT_RANGES.get(field.cpp_type)
-    if bounds is not None:
-        return (f"an integer from {bounds[0]} to {bounds[1]}",
-                f"integers from {bounds[0]} to {bounds[1]}")
-    return _KINDS.get(field.type, ("a value of its type", "values of its type"))
 
 
 class Fault(NamedTuple):

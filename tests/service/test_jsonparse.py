@@ -238,41 +238,35 @@ def test_a_body_merges_into_a_filled_message_as_json_format_does(body: bytes) ->
     (api.DealRequest, b"[]", None), (api.DealRequest, b'"players"', None),
     (api.DealRequest, b"{", None),
     # null is a field's default, in a message field and a repeated one alike
-    (api.ApplyMoveRequest, b'{"move": null, "seat": "x"}',
-     ("seat", "an integer from -2147483648 to 2147483647")),
-    (api.DealRequest, b'{"deck": null, "players": []}',
-     ("players", "an integer from -2147483648 to 2147483647")),
+    (api.ApplyMoveRequest, b'{"move": null, "seat": "x"}', "seat"),
+    (api.DealRequest, b'{"deck": null, "players": []}', "players"),
     # json_format words a null in a list itself
     (api.DealRequest, b'{"deck": [null]}', None),
     # a map of strings fits, whatever follows it
-    (api.DealRequest, b'{"options": {"target": "5000"}, "players": "x"}',
-     ("players", "an integer from -2147483648 to 2147483647")),
-    (api.DealRequest, b'{"options": {"target": 5000}}', ("options", "an object of strings")),
+    (api.DealRequest, b'{"options": {"target": "5000"}, "players": "x"}', "players"),
+    (api.DealRequest, b'{"options": {"target": 5000}}', "options"),
     # a repeated field holds a list, even of a string's characters
-    (api.DealRequest, b'{"deck": "AS"}', ("deck", "a list of strings")),
-    (api.DealRequest, b'{"deck": ["AS", 7]}', ("deck[1]", "a string")),
+    (api.DealRequest, b'{"deck": "AS"}', "deck"),
+    (api.DealRequest, b'{"deck": ["AS", 7]}', "deck[1]"),
     # a lone surrogate is no base64 text (and no UTF-8: it must not raise)
-    (api.LegalMovesRequest, b'{"snapshot": "\\ud800"}', ("snapshot", "a base64 string")),
+    (api.LegalMovesRequest, b'{"snapshot": "\\ud800"}', "snapshot"),
     # a string where an object belongs
-    (api.ApplyMoveRequest, b'{"move": "draw"}', ("move", "an object")),
+    (api.ApplyMoveRequest, b'{"move": "draw"}', "move"),
     (api.ApplyMoveRequest, b'{"expectedSeq": "1e3", "seat": 2.0}', None),
-    (api.ApplyMoveRequest, b'{"expectedSeq": -1}',
-     ("expectedSeq", "an integer from 0 to 18446744073709551615")),
+    (api.ApplyMoveRequest, b'{"expectedSeq": -1}', "expectedSeq"),
     (api.ApplyMoveRequest, b'{"move": {"answer": {"yes": 1}}}', None),
     # the bounds of a range are in it
     (api.ApplyMoveRequest, b'{"expectedSeq": "18446744073709551615", "seat": -2147483648,'
                            b' "viewSeat": 2147483647, "move": {"text": 7}}',
-     ("move.text", "a string")),
-    (api.ApplyMoveRequest, b'{"expectedSeq": 0, "seat": "x"}',
-     ("seat", "an integer from -2147483648 to 2147483647")),
-    (api.ApplyMoveRequest, b'{"viewSeat": 2147483648}',
-     ("viewSeat", "an integer from -2147483648 to 2147483647")),
-    (api.ApplyMoveRequest, b'{"seat": -2147483649}',
-     ("seat", "an integer from -2147483648 to 2147483647")),
+     "move.text"),
+    (api.ApplyMoveRequest, b'{"expectedSeq": 0, "seat": "x"}', "seat"),
+    (api.ApplyMoveRequest, b'{"viewSeat": 2147483648}', "viewSeat"),
+    (api.ApplyMoveRequest, b'{"seat": -2147483649}', "seat"),
 ])
 def test_misfit_names_the_first_value_its_field_cannot_hold(
-        cls: type[Message], body: bytes, found: tuple[str, str] | None) -> None:
-    """The path and the kind of the first value of the wrong type or range, which the REST
-    gateway's refusal names (tests/service/test_bad_input.py); ``None`` where json_format's
-    own words say it (a null in a list, a non-boolean) or every value fits."""
+        cls: type[Message], body: bytes, found: str | None) -> None:
+    """The path of the first value of the wrong type or range, the field the REST gateway's
+    refusal names (tests/service/test_bad_input.py; its words: test_refusal_words.py);
+    ``None`` where json_format names the field itself (a null in a list, a non-boolean) or
+    every value fits."""
     assert jsonparse.misfit(body, cls()) == found
