@@ -53,3 +53,17 @@ export function watch(page, problems, expected = () => false) {
     if (msg.type() === "error" && !expected(msg.text())) problems.push(`console: ${msg.text()}`);
   });
 }
+
+// Answers the page's deals as hands already over (the stock ran out: HAND_OVER of seat
+// -1), so a test reaches a hand's end at once; `onSides` gets the dealt sides, for the
+// score the test makes up.
+export async function dealHandsOver(context, onSides) {
+  await context.route("**/v1/deal", async (route) => {
+    const response = await route.fetch();
+    const dealt = await response.json();
+    onSides(dealt.views[0].sides);
+    Object.assign(dealt.views[0], { awaited: -1, legalMoves: [] });
+    dealt.events = [...(dealt.events ?? []), { type: "EVENT_TYPE_HAND_OVER", seat: -1 }];
+    await route.fulfill({ response, json: dealt });
+  });
+}

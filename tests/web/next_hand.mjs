@@ -7,7 +7,7 @@
 //   node tests/web/next_hand.mjs BASE_URL CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
-import { runTest, watch } from "./chromium.mjs";
+import { dealHandsOver, runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
@@ -15,14 +15,7 @@ const found = {};
 let sides = [];
 let nextDeals = 0;
 await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
-  await context.route("**/v1/deal", async (route) => {
-    const response = await route.fetch();
-    const dealt = await response.json();
-    sides = dealt.views[0].sides;
-    Object.assign(dealt.views[0], { awaited: -1, legalMoves: [] });
-    dealt.events = [...(dealt.events ?? []), { type: "EVENT_TYPE_HAND_OVER", seat: -1 }];
-    await route.fulfill({ response, json: dealt });
-  });
+  await dealHandsOver(context, (dealt) => { sides = dealt; });
   await context.route("**/v1/score-hand", (route) => route.fulfill({ json: {
     handOver: true, gameOver: false, wentOut: -1, winner: -1,
     sides: sides.map((s) => ({ team: s.team, seats: s.seats, total: 100, cumulative: 100, breakdown: {} })),
