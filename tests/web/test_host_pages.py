@@ -60,7 +60,8 @@ def test_the_seat_page_shows_a_may_i_table_and_a_game_over(tmp_path: Path) -> No
     table, it shows the deal's contract and each seat's buys left (MI-BUY-5, MI-GAME-1: the
     first deal's two sets; three buys a deal), from the view's public `may_i`. A game over
     says so (it said "The hand is over." above "The game is over"), and each side's match
-    score is the result's total "in all" (it was the total the hand started with)."""
+    score is the result's total "in all" (it was the total the hand started with). One card
+    is "1 card" in the heaps' and the seats' lines (it read "1 cards")."""
     db = tmp_path / "tables.db"
     with running() as rules, hosting(db, rules.grpc_target) as host:
         done = host.create("classic", 2, {0: "greedy", 1: "greedy"}, {"target_score": 1})
@@ -76,11 +77,12 @@ def test_the_seat_page_shows_a_may_i_table_and_a_game_over(tmp_path: Path) -> No
         while not host.status(done["game_id"])["game_over"]:
             assert time.monotonic() < deadline, "the bots did not finish their game"
             time.sleep(0.1)
-        result, ran = _in_browser("host_seat.mjs",
-                                  _link(host.base, stored(db, mayi["game_id"]), 0),
-                                  _link(host.base, stored(db, done["game_id"]), 0))
+        mayi_link = _link(host.base, stored(db, mayi["game_id"]), 0)
+        result, ran = _in_browser("host_seat.mjs", mayi_link,
+                                  _link(host.base, stored(db, done["game_id"]), 0),
+                                  "--ones", mayi_link)
     assert result["problems"] == [] and ran.returncode == 0, result
-    shown, over = result["pages"]
+    shown, over, ones = result["pages"]
     assert len(shown["sides"]) == 3 and shown["melds"], shown
     assert not any("needs 0" in side for side in shown["sides"]), shown
     assert all(re.match(r"^\S+ ", meld) and not meld.startswith(":") for meld in shown["melds"])
@@ -92,5 +94,10 @@ def test_the_seat_page_shows_a_may_i_table_and_a_game_over(tmp_path: Path) -> No
     assert len(totals) == 2 and scores == totals, over
     assert shown["contract"] == "This deal's contract: 2 sets.", shown
     assert len(shown["seats"]) == 3, shown
-    assert all(re.match(r"^.+: \d+ cards, [0-3] buys? left", line) for line in shown["seats"]), shown
+    assert all(re.match(r"^.+: (1 card|\d+ cards), [0-3] buys? left", line)
+               for line in shown["seats"]), shown
     assert over["contract"] == "" and not any("buy" in line for line in over["seats"]), over
+    # one card is "1 card" (it read "1 cards": counts made 1 in the host's messages)
+    assert ones["heaps"].startswith("Stock: 1 card. Discard pile: 1 card, top "), ones
+    assert len(ones["seats"]) == 3, ones
+    assert all(re.match(r"^.+: 1 card, [0-3] buys? left", line) for line in ones["seats"]), ones

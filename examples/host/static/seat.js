@@ -28,9 +28,12 @@ function send(message) {
   socket.send(JSON.stringify({ ...message, seq: state.seq }));
 }
 
+// "1 card", "2 cards": a count and its noun in the number it takes.
+const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
 // May I?'s contract, "2 sets and 1 sequence" (the view's public may_i).
 function contract(mayI) {
-  const part = (n, one) => (n ? `${n} ${one}${n === 1 ? "" : "s"}` : "");
+  const part = (n, one) => (n ? count(n, one) : "");
   return [part(mayI.sets, "set"), part(mayI.sequences, "sequence")].filter(Boolean).join(" and ");
 }
 
@@ -38,7 +41,7 @@ function contract(mayI) {
 function buysLeft(view, s) {
   const n = view.may_i?.buys_left?.[s];
   if (n === undefined) return "";
-  return n < 0 ? ", buys without limit" : `, ${n} ${n === 1 ? "buy" : "buys"} left`;
+  return n < 0 ? ", buys without limit" : `, ${count(n, "buy")} left`;
 }
 
 // A side's match total: the result's once the hand is over (the view's `score` is the
@@ -50,13 +53,13 @@ function matchScore(view, side) {
 
 function renderTable(view) {
   const frozen = view.pile_frozen ? ", frozen" : "";
-  $("heaps").textContent = `Stock: ${view.stock_size} cards. Discard pile: ${view.pile_size} cards` +
+  $("heaps").textContent = `Stock: ${count(view.stock_size, "card")}. Discard pile: ${count(view.pile_size, "card")}` +
     `${frozen}, top ${view.pile_top ? face(view.pile_top) : "–"}.`;
   $("contract").hidden = !view.may_i;
   $("contract").textContent = view.may_i ? `This deal's contract: ${contract(view.may_i)}.` : "";
   $("seats").replaceChildren(...view.hand_sizes.map((n, s) => {
     const li = document.createElement("li");
-    li.textContent = `${who(s)}: ${n} cards${buysLeft(view, s)}${s === view.dealer ? ", dealer" : ""}` +
+    li.textContent = `${who(s)}: ${count(n, "card")}${buysLeft(view, s)}${s === view.dealer ? ", dealer" : ""}` +
       `${s === view.awaited && !state.hand_over ? " ← to move" : ""}`;
     if (s === seat) li.className = "mine";
     return li;
