@@ -10,13 +10,14 @@ def is_number(text: str) -> bool:
 
 
 def whole(text: str) -> int:
-    """A whole number written as the notation writes one: ASCII digits, with a leading '-'
-    for a negative one. ``int`` alone also reads '+2', '0_2', ' 2' and other scripts'
-    digits ('٢'), which no writer produces, so two texts could stand for one position.
+    """A whole number written as the notation writes one (``str(n)``): ASCII digits without
+    a leading zero, with a leading '-' for a negative one. ``int`` alone also reads '+2',
+    '0_2', ' 2', '02', '-0' and other scripts' digits ('٢'), which no writer produces, so
+    two texts could stand for one position.
 
     :raises ValueError: anything else.
     """
     digits = text[1:] if text.startswith("-") else text
-    if not is_number(digits):
+    if not is_number(digits) or (digits[0] == "0" and text != "0"):
         raise ValueError(f"not a whole number: {text!r}")
     return int(text)

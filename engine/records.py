@@ -395,7 +395,8 @@ def parse(text: str) -> Record:
             if not hands:
                 raise _fail(Reason.BAD_NOTATION, f"line {n}: a move before any 'hand N' line")
             last = hands[-1]
-            hands[-1] = replace(last, moves=last.moves + (MoveLine(int(word), rest.strip(), n),))
+            hands[-1] = replace(last, moves=last.moves + (
+                MoveLine(_int(word, "a move's seat", n), rest.strip(), n),))
         elif colon and hands:
             hands[-1] = _hand_field(hands[-1], key.strip(), value.strip(), n)
         elif colon:

@@ -47,8 +47,9 @@ def test_a_position_meld_owner_in_superscript_is_bad_notation() -> None:
     assert "invalid literal" not in info.value.message
 
 
-# Numbers the notation never writes: a sign, digit groups, spaces inside, other scripts.
-NOT_WRITTEN = ["+2", "0_2", "\u0662", "2\u00a02", "-+2", "--2"]
+# Numbers the notation never writes: a sign, digit groups, spaces inside, other scripts,
+# leading zeros and a negative zero ('02', '-0': int read them as 2 and 0).
+NOT_WRITTEN = ["+2", "0_2", "\u0662", "2\u00a02", "-+2", "--2", "02", "00", "-0", "-02"]
 
 
 @pytest.mark.parametrize("number", NOT_WRITTEN)
@@ -78,3 +79,12 @@ def test_negative_numbers_as_written_still_read() -> None:
     text = export_position(new_game("classic", 2, seed=1)).replace("scores: 0 0",
                                                                    "scores: -120 35")
     assert export_position(import_position(text)) == text
+
+
+@pytest.mark.parametrize("seat", ["00", "01", "-0"])
+def test_a_record_move_seat_not_as_written_is_bad_notation(seat: str) -> None:
+    """A move line's seat is a number as written too: '01 draw' was read as seat 1's."""
+    text = f"canasta-record 1\nvariant: classic\nplayers: 2\nseed: 1\nhand 0\n{seat} draw\n"
+    with pytest.raises(BadInput) as info:
+        records.parse(text)
+    assert info.value.reason is Reason.BAD_NOTATION
