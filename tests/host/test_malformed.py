@@ -161,10 +161,11 @@ def test_a_refusal_without_a_reason_names_its_code(seat: tuple[Host, str]) -> No
 
 def test_the_rules_service_away(tmp_path: Path) -> None:
     """With no rules service, the pages' calls are a 502 naming the reason, never a 500
-    nor a 400 with an empty reason."""
+    nor a 400 with an empty reason, nor gRPC's text naming where the service listens."""
     with socket.socket() as closed:  # a port that refuses connections
         closed.bind(("127.0.0.1", 0))
-        target = f"127.0.0.1:{closed.getsockname()[1]}"
+        port = str(closed.getsockname()[1])
+        target = f"127.0.0.1:{port}"
         with hosting(tmp_path / "tables.db", target,
                      lambda: AsyncCanastaClient(target, timeout=5.0)) as host:
             for answer in (httpx.get(f"{host.base}/api/variants", timeout=20),
@@ -172,6 +173,7 @@ def test_the_rules_service_away(tmp_path: Path) -> None:
                                       json={"variant": "classic", "players": 2})):
                 assert answer.status_code == 502, answer.text
                 assert answer.json()["reason"] == "UNAVAILABLE"
+                assert port not in answer.text and "127.0.0.1" not in answer.text, answer.text
 
 
 class AwayAtMoves:
@@ -199,19 +201,8 @@ INTERNAL_TEXT = ("failed to connect to all addresses; last error: UNKNOWN: ipv4:
 
 
 def test_the_rules_services_address_is_not_told(rules: Running, tmp_path: Path) -> None:
-    """gRPC's own refusal (no reason) names where the rules service listens: anyone who
-    reaches the index page, or a seat, is told its status code, never that text."""
-    with socket.socket() as closed:  # a port that refuses connections
-        closed.bind(("127.0.0.1", 0))
-        port = str(closed.getsockname()[1])
-        target = f"127.0.0.1:{port}"
-        with hosting(tmp_path / "away.db", target,
-                     lambda: AsyncCanastaClient(target, timeout=5.0)) as host:
-            for answer in (httpx.get(f"{host.base}/api/variants", timeout=20),
-                           httpx.post(f"{host.base}/api/tables", timeout=20,
-                                      json={"variant": "classic", "players": 2})):
-                assert answer.json()["reason"] == "UNAVAILABLE"
-                assert port not in answer.text and "127.0.0.1" not in answer.text, answer.text
+    """gRPC's own refusal (no reason) names where the rules service listens: a seat is
+    told its status code, never that text (the pages' calls: test_the_rules_service_away)."""
     client = AwayAtMoves(rules.grpc_target)
     with hosting(tmp_path / "tables.db", rules.grpc_target, client.connect) as host:
         created = host.create("classic", 2, {})
