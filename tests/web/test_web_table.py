@@ -337,7 +337,7 @@ DRAW_STATUSES: dict[str, tuple[str, int, str, list[str], dict[str, str]]] = {
         red3=_REDS, melds={0: _KINGS})), ["decline"],
         {"en": "Your turn: the stock is empty and the discard pile cannot be taken. "
                "Leave it: the hand ends.",
-         "ru": "Ваш ход: колода кончилась, а сброс взять нельзя. Не берите его: раздача окончена."}),
+         "ru": "Ваш ход: колода кончилась, а сброс взять нельзя. Не берите его: раздача окончится."}),
     # BO-END-3: take the pile onto the nines, or leave it
     "either": ("bolivia", 4, export_position(position(
         "bolivia", phase="draw_exhausted", stock=0, pile="5D 9H", hands={0: "4C 6D", 1: "QS"},
