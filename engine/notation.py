@@ -44,7 +44,7 @@ from engine.notation_lines import (
     read_position,
     zone_lines,
 )
-from engine.numerals import is_number
+from engine.numerals import whole
 from engine.options import OptionSpec
 from engine.rules import RuleSet
 from engine.scoring import hand_result
@@ -149,11 +149,15 @@ def _parse_melds(rules: RuleSet, text: str) -> tuple[MeldPile, ...]:
     for part in text.split("|"):
         head, sep, cards = part.rpartition(":")
         label, _, owner = head.strip().partition("@")
-        if not sep or not is_number(owner.strip()):
+        try:  # a seat as written ("0", never "00", "+0" or "-1")
+            seat = whole(owner.strip()) if sep else -1
+        except ValueError:
+            seat = -1
+        if seat < 0:
             raise BadInput(Reason.BAD_NOTATION, f"a meld is 'RANK@SEAT: cards', not {part!r}")
         if not cards.strip():  # play never empties a meld, and '-' is no card
             raise BadInput(Reason.BAD_NOTATION, f"the meld {head.strip()!r} holds no card")
-        meld = make_meld(rules, parse_label(label)[0], parse_cards(cards), int(owner))
+        meld = make_meld(rules, parse_label(label)[0], parse_cards(cards), seat)
         if base_label(meld) != label.strip().upper() or not _makes(rules, meld):
             raise BadInput(Reason.BAD_NOTATION, f"the cards do not make the meld {label!r}")
         melds.append(meld)

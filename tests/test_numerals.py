@@ -12,6 +12,7 @@ from engine.game import new_game
 from engine.melds import parse_label
 from engine.moves import parse_move
 from engine.notation import export_position, import_position
+from tests.positions import position
 
 SUP2 = "\u00b2"
 
@@ -88,3 +89,15 @@ def test_a_record_move_seat_not_as_written_is_bad_notation(seat: str) -> None:
     with pytest.raises(BadInput) as info:
         records.parse(text)
     assert info.value.reason is Reason.BAD_NOTATION
+
+
+@pytest.mark.parametrize("owner", ["00", "+0", "-0", "-1", "\u0660"])
+def test_a_position_meld_owner_not_as_written_is_bad_notation(owner: str) -> None:
+    """A meld's seat is read as written: '00' and '+0' were read as seat 0 (``int``)."""
+    text = export_position(position("classic", phase="draw", melds={0: "K@0: KS KH KD"},
+                                    hands={0: "4C 6D 7S 8H TS JC QD 5C 5S"}))
+    assert "K@0: KS KH KD" in text and export_position(import_position(text)) == text
+    with pytest.raises(BadInput) as info:
+        import_position(text.replace("K@0:", f"K@{owner}:"))
+    assert info.value.reason is Reason.BAD_NOTATION
+    assert "a meld is 'RANK@SEAT: cards'" in info.value.message
