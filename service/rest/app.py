@@ -184,9 +184,14 @@ def _refused(err: json_format.ParseError, body: bytes, msg: Message) -> ServiceE
             field = found
     else:
         field = found if found is not None else _bad_field(text)
-    # the first fault inside the field or holding it (any, where json_format named none)
+    # the first fault inside the field or holding it (any, where json_format named none);
+    # a fault that holds the field, or one json_format named no field for, is refused on
+    # its own path: json_format's field was then none ("body") or no path of the request
+    # ("options.key" for a map's key)
     for fault in jsonparse.faults(body, msg):
         if field == "body" or _within(fault.path, field) or _within(field, fault.path):
+            if fault.path and (field == "body" or _within(field, fault.path)):
+                field = fault.path
             return invalid_detail(field, fault.rule, fault.path, **fault.params)
     return invalid_detail(field, "wrong")
 

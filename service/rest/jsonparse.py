@@ -243,9 +243,9 @@ def _twice(pairs: _Object, desc: Descriptor, path: str) -> str | None:
         if name in seen:
             return at
         seen.add(name)
-        sub = None if field is None else field.message_type
-        if sub is None:
+        if field is None or field.message_type is None:
             continue
+        sub = field.message_type
         if sub.GetOptions().map_entry:
             keys: set[str] = set()
             for k, _ in value if type(value) is _Object else ():
@@ -253,7 +253,9 @@ def _twice(pairs: _Object, desc: Descriptor, path: str) -> str | None:
                     return f"{at}.{k}"
                 keys.add(k)
             continue
-        items = list(enumerate(value)) if type(value) is list else [(-1, value)]
+        # a list where one message belongs is no message: faults() says so, not twice()
+        items = list(enumerate(value)) if field.is_repeated and type(value) is list else [
+            (-1, value)]
         for i, item in items:
             if type(item) is _Object:
                 found = _twice(item, sub, at if i < 0 else f"{at}[{i}]")

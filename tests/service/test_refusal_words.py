@@ -37,6 +37,10 @@ CASES: list[tuple[str, str, str, str, tuple[str, str]]] = [
     ("/v1/deal", '{"variant": "classic", "viewSeat": true}', "viewSeat", "viewSeat", INT32),
     ("/v1/deal", '{"variant": 5}', "variant", "variant", STRING),
     ("/v1/deal", '{"variant": {"a": 1}}', "variant", "variant", STRING),
+    # a key twice inside a value that is no message: refused on that value, not on "body"
+    ("/v1/deal", '{"variant": {"a": 1, "a": 2}}', "variant", "variant", STRING),
+    # a list where one message belongs, its object giving a key twice: the list is wrong
+    ("/v1/apply-move", S + '"move": [{"text": "a", "text": "b"}]}', "move", "move", OBJECT),
     ("/v1/deal", '{"variant": "a\\ud800"}', "variant", "variant", TEXT),
     ("/v1/deal", '{"deck": "AS"}', "deck", "deck", STRINGS),
     ("/v1/deal", '{"deck": {"a": "b"}}', "deck", "deck", STRINGS),
@@ -86,8 +90,11 @@ SAID: list[tuple[str, str, str, tuple[str, str]]] = [
     ("/v1/deal", '{"a\\ud800": 1}', "body",
      ("the body's keys must be text without an unpaired surrogate",
       "ключи тела запроса должны быть текстом без непарных суррогатов")),
-    ("/v1/apply-move", S + '"move": {"a\\ud800": 1}}', "body",
+    ("/v1/apply-move", S + '"move": {"a\\ud800": 1}}', "move",
      ("the keys of move must be text", "ключи поля «move» должны быть текстом")),
+    # refused on the map, not on "options.key" (json_format's, no path of the request)
+    ("/v1/deal", '{"options": {"a\\ud800": "x"}}', "options",
+     ("the keys of options must be text", "ключи поля «options» должны быть текстом")),
     ("/v1/deal", '{"variant": "classic", "players": 4, "players": 2}', "players",
      ("players is given twice: send each field once", "поле «players» задано дважды")),
     ("/v1/deal", '{"players": ' + "9" * 5000 + "}", "body",
