@@ -130,8 +130,9 @@ run: $(RUN_STAMP) $(GEN) native  ## the service: gRPC on 127.0.0.1:50051, REST a
 # on any free port (CANASTA_HTTP_PORT); Ctrl-C stops both. A service already listening there
 # (make run in another terminal) is used as it is: a second one could not bind the port.
 CANASTA_HOST_RULES ?= 127.0.0.1:50051
-HOST_RULES_BIND = $(firstword $(subst :, ,$(CANASTA_HOST_RULES)))
+# host:port, or [v6 address]:port (the brackets dropped for the bind address)
 HOST_RULES_PORT = $(lastword $(subst :, ,$(CANASTA_HOST_RULES)))
+HOST_RULES_BIND = $(patsubst [%],%,$(patsubst %:$(HOST_RULES_PORT),%,$(CANASTA_HOST_RULES)))
 host: setup  ## the reference game host on :8090 with a rules service beside it
 	@if $(PY) -c 'import socket; socket.create_connection(("$(HOST_RULES_BIND)", $(HOST_RULES_PORT)), 1).close()' 2>/dev/null; then \
 	  echo "make host: a rules service already listens on $(CANASTA_HOST_RULES) (make run?): the host uses it"; \
