@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from .bots import Bots
-from .players import Players, status
+from .players import Outbox, Players, status
 from .store import Store, Table
 from .tables import Refused, Tables, message_of, reason_of
 
@@ -276,16 +276,16 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         if not seated:
             await close(ws, 4403)
             return
-        players.join(game_id, seat, ws)
+        outbox = players.join(game_id, seat, ws)
         bots.wake(game_id)  # a bot stopped by a refusal tries again: a stuck table recovers
         try:
-            await players.greet(ws, await tables.get(game_id), seat)
+            await players.greet(outbox, await tables.get(game_id), seat)
             while True:
                 try:
                     msg = await receive_json(ws)
                 except ValueError:
                     msg = None
-                await play(ws, game_id, seat, token, msg)
+                await play(outbox, game_id, seat, token, msg)
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass  # gone (a failed send marks the socket disconnected too)
         except CanastaError:  # no view to send (the rules service is away): reconnect later
@@ -294,7 +294,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             failed(game_id, seat)  # joins again (its page does on 1011) and loads the table
             await close(ws, 1011, INTERNAL)
         finally:
-            players.leave(game_id, seat, ws)
+            players.leave(game_id, seat, outbox)
 
     def failed(game_id: str, seat: int) -> None:
         """Log the error being handled (a store's, or a bug) for the operator; the seat is
@@ -302,15 +302,15 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         log.error("seat %d of table %.80r: the socket closes on an error", seat, game_id,
                   exc_info=True)
 
-    async def play(ws: WebSocket, game_id: str, seat: int, token: str, msg: Any) -> None:
+    async def play(outbox: Outbox, game_id: str, seat: int, token: str, msg: Any) -> None:
         """One message of a seat: ``{"type": "move", "move": TEXT, "seq": N}`` or
         ``{"type": "next", "seq": N}``; a refusal is answered to that seat alone."""
         try:
             kind, seq = msg["type"], json_int(msg["seq"])
             move = json_str(msg["move"]) if kind == "move" else None
         except (KeyError, TypeError, ValueError, OverflowError):
-            await players.send(ws, {"type": "refused", "reason": "BAD_REQUEST",
-                                    "message": "send {type, seq[, move]}"})
+            outbox.put({"type": "refused", "reason": "BAD_REQUEST",
+                        "message": "send {type, seq[, move]}"})
             return
         # the message read: from here an error is the host's (a store's ValueError is no bad
         # request), and what is not a refusal ends the socket (socket() logs it)
@@ -322,12 +322,10 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             else:
                 raise Refused("BAD_REQUEST", f"unknown message type {kind!r:.80}")
         except Refused as err:
-            await players.send(ws, {"type": "refused", "reason": err.reason,
-                                    "message": err.message})
+            outbox.put({"type": "refused", "reason": err.reason, "message": err.message})
         except CanastaError as err:
-            await players.send(ws, {"type": "refused", "reason": reason_of(err),
-                                    "message": told(err),
-                                    "rule": err.rule or ""})
+            outbox.put({"type": "refused", "reason": reason_of(err), "message": told(err),
+                        "rule": err.rule or ""})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -1,0 +1,66 @@
+"""A seat whose socket stops reading (a frozen tab, a mobile link gone dead: its TCP window
+full) holds up no other seat, nor the table: each socket is sent its messages by a task of
+its own, and one that takes no message within ``SEND_SECONDS`` is closed (1011, join
+again)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from examples.host import players
+from tests.host.hosts import Player, hosting, stored
+from tests.service.servers import Running
+
+# the longest seat 1 may wait for the table's next state: SEND_SECONDS is 0.5 s here, and a
+# busy machine needs room (before the fix the stall lasted while seat 0 did not read)
+GAP = 3.0
+
+
+def test_a_seat_that_stops_reading_holds_up_no_other(rules: Running, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """Two bots play a game, watched through both seats' sockets (joined with the tokens
+    the store holds): seat 0's client stops reading once two frames wait unread, seat
+    1's reads every state. Seat 1 gets each state of the game in time, and seat 0's socket is closed
+    with 1011 and :data:`players.REJOIN`, which its client reads once it reads again."""
+    monkeypatch.setattr(players, "SEND_SECONDS", 0.5)
+    caplog.set_level(logging.WARNING, "canasta.host.players")
+    db = tmp_path / "tables.db"
+    with hosting(db, rules.grpc_target) as host:
+        # the buffers fill within tens of states, not a game: the host's send buffer small
+        # (its accepted sockets take the listener's), the client's receive buffer too, and
+        # no compression (similar states shrink to a hundred bytes)
+        host.server.servers[0].sockets[0].setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", host.port))
+        created = host.create("classic", 2, {0: "greedy", 1: "greedy"})
+        game_id = created["game_id"]
+        tokens = stored(db, game_id).seat_tokens
+        with connect(f"ws://127.0.0.1:{host.port}/ws/{game_id}/0", sock=sock, max_queue=1,
+                     compression=None, close_timeout=1) as frozen:
+            frozen.send(json.dumps({"token": tokens[0]}))
+            watcher = Player(host, f"/play/{game_id}/1#{tokens[1]}")
+            while not watcher.state.get("game_over"):
+                seq = watcher.state.get("seq", -1)
+                watcher.wait(lambda s, seq=seq: s["seq"] > seq, timeout=GAP)
+            assert watcher.state["seq"] == stored(db, game_id).seq
+            deadline = time.monotonic() + 10
+            while not any("took no message" in r.getMessage() for r in caplog.records):
+                assert time.monotonic() < deadline, "seat 0's socket was never closed"
+                time.sleep(0.01)
+            got = []
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    got.append(json.loads(frozen.recv(timeout=10)))
+            assert frozen.close_code == 1011 and frozen.close_reason == players.REJOIN
+            assert got and got[-1]["seq"] < watcher.state["seq"]  # what it took before
+            watcher.close()
