@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from service.api.pb import api_grpc
+from tests.service.helpers import Call, call_grpc, call_rest
 from tests.service.servers import Running, running
 
 
@@ -33,3 +34,12 @@ def stub(server: Running) -> Iterator[api_grpc.CanastaEngineStub]:
 def http(server: Running) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=server.http_base, timeout=20.0) as client:
         yield client
+
+
+@pytest.fixture(params=["grpc", "rest"])
+def call(request: pytest.FixtureRequest, stub: api_grpc.CanastaEngineStub,
+         http: httpx.Client) -> Call:
+    """One RPC over each face in turn: a result, or the :class:`Failure` both report."""
+    if request.param == "grpc":
+        return lambda method, req, token=None: call_grpc(stub, method, req, token=token)
+    return lambda method, req, token=None: call_rest(http, method, req, token=token)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,8 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from service.api.pb import api, api_grpc
+
+Call = Callable[..., Any]  # the ``call`` fixture: (method, request, token=None) -> answer
 
 ROUTES = {
     "ListVariants": ("GET", "/v1/variants"),

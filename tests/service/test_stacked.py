@@ -4,28 +4,16 @@ answer's ``SnapshotHeader``, as ``imported`` is, and no later snapshot of the ga
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 
 from engine.cards import CODES
 from engine.deck import ordered_deck
 from engine.game import rules_for
-from service.api.pb import api, api_grpc, game
+from service.api.pb import api, game
 from service.sealing.snapshot import read_header
-from tests.service.helpers import Failure, call_grpc, call_rest, ok
-
-Call = Callable[..., Any]
-
-
-@pytest.fixture(params=["grpc", "rest"])
-def call(request: pytest.FixtureRequest, stub: api_grpc.CanastaEngineStub,
-         http: httpx.Client) -> Call:
-    if request.param == "grpc":
-        return lambda method, req, token=None: call_grpc(stub, method, req, token=token)
-    return lambda method, req, token=None: call_rest(http, method, req, token=token)
+from tests.service.helpers import Call, Failure, ok
 
 
 def _deck(players: int = 2) -> list[str]:
