@@ -44,7 +44,7 @@ from engine.cards import (
 )
 from engine.errors import BadMove, Reason
 from engine.moves import Group, canonical_group
-from engine.numerals import is_number
+from engine.numerals import unsigned
 from engine.rules import RuleSet
 from engine.state import SEQ_RANK as SEQ_RANK
 from engine.state import WILD_RANK as WILD_RANK
@@ -148,11 +148,9 @@ def parse_label(text: str) -> tuple[int, str]:
     """
     raw = text.strip().upper()
     base, sep, ordinal = raw.partition("#")
-    n = 1
-    if sep:
-        if not is_number(ordinal) or int(ordinal) < 1:
-            raise BadMove(Reason.BAD_MOVE_SYNTAX, f"bad meld ordinal in {text!r}")
-        n = int(ordinal)
+    n = unsigned(ordinal) if sep else 1
+    if n is None or n < 1:  # as written (numerals): '#02' was read as '#2'
+        raise BadMove(Reason.BAD_MOVE_SYNTAX, f"bad meld ordinal in {text!r}")
     suffix = f"#{n}" if n > 1 else ""
     if base == "W":
         return WILD_RANK, "W" + suffix

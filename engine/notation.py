@@ -44,7 +44,7 @@ from engine.notation_lines import (
     read_position,
     zone_lines,
 )
-from engine.numerals import whole
+from engine.numerals import unsigned
 from engine.options import OptionSpec
 from engine.rules import RuleSet
 from engine.scoring import hand_result
@@ -149,11 +149,8 @@ def _parse_melds(rules: RuleSet, text: str) -> tuple[MeldPile, ...]:
     for part in text.split("|"):
         head, sep, cards = part.rpartition(":")
         label, _, owner = head.strip().partition("@")
-        try:  # a seat as written ("0", never "00", "+0" or "-1")
-            seat = whole(owner.strip()) if sep else -1
-        except ValueError:
-            seat = -1
-        if seat < 0:
+        seat = unsigned(owner.strip()) if sep else None  # as written: "0", never "00" or "+0"
+        if seat is None:
             raise BadInput(Reason.BAD_NOTATION, f"a meld is 'RANK@SEAT: cards', not {part!r}")
         if not cards.strip():  # play never empties a meld, and '-' is no card
             raise BadInput(Reason.BAD_NOTATION, f"the meld {head.strip()!r} holds no card")

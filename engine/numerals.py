@@ -9,6 +9,11 @@ def is_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+def _as_written(digits: str) -> bool:
+    """ASCII digits as ``str(n)`` writes them: no leading zero but in '0' itself."""
+    return is_number(digits) and (digits[0] != "0" or digits == "0")
+
+
 def whole(text: str) -> int:
     """A whole number written as the notation writes one (``str(n)``): ASCII digits without
     a leading zero, with a leading '-' for a negative one. ``int`` alone also reads '+2',
@@ -18,6 +23,13 @@ def whole(text: str) -> int:
     :raises ValueError: anything else.
     """
     digits = text[1:] if text.startswith("-") else text
-    if not is_number(digits) or (digits[0] == "0" and text != "0"):
+    if not _as_written(digits) or text == "-0":
         raise ValueError(f"not a whole number: {text!r}")
     return int(text)
+
+
+def unsigned(text: str) -> int | None:
+    """A number a move names (a seat, a meld's index or ordinal), never negative, as
+    :func:`whole` reads one: ``None`` for anything else ('02', '-1', '+2'), which the move's
+    parser refuses as it refuses any malformed move, so that a move has one text."""
+    return int(text) if _as_written(text) else None

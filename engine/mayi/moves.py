@@ -37,7 +37,7 @@ from mypy_extensions import mypyc_attr
 from engine.cards import CODES, Card, parse_cards
 from engine.errors import BadMove, Reason
 from engine.mayi.melds import classify, meld_key
-from engine.numerals import is_number
+from engine.numerals import unsigned
 
 if TYPE_CHECKING:  # engine.moves imports this module: the shared moves are named by type only
     from engine.moves import Discard, Draw, TakePile
@@ -132,10 +132,11 @@ def parse(verb: str, rest: str) -> Buy | PassBuy | GoDown | LayOff:
             groups.append(cards)
         return GoDown(canonical_groups(groups))
     target, _, card_text = rest.partition(" ")
-    seat, colon, index = target.partition(":")
-    if not colon or not is_number(seat.strip()) or not is_number(index.strip()):
+    seat_text, colon, meld_text = target.strip().partition(":")
+    seat, meld = unsigned(seat_text), unsigned(meld_text)  # as written: '01:0' is no seat
+    if not colon or seat is None or meld is None:
         raise BadMove(Reason.BAD_MOVE_SYNTAX, "layoff needs SEAT:MELD CARD, e.g. 'layoff 2:1 9D'")
     cards = parse_cards(card_text)
     if len(cards) != 1:
         raise BadMove(Reason.BAD_MOVE_SYNTAX, "layoff takes exactly one card")
-    return LayOff(int(seat), int(index), cards[0])
+    return LayOff(seat, meld, cards[0])
