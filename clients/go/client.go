@@ -11,6 +11,7 @@
 //
 // With WithRetries(n) a call that the server refused for load, saying when to send it
 // again (RetryAfter, as on TOO_MANY_CALLS), is sent again after that delay, up to n times.
+// An n below 0 is refused: Dial returns an error, New panics.
 package canasta
 
 import (
@@ -90,9 +91,10 @@ func WithToken(token string) Option { return func(o *options) { o.token = token 
 // WithRetries sets how many times a call refused for load with a retry hint (RetryAfter)
 // is sent again after that delay (at most MaxRetryWait). Every RPC is pure, so this is
 // safe. The call's deadline covers its retries: a wait that would pass it is not made, and
-// the context's end ends a wait. The default, 0 (as is any n below 0), returns the refusal
-// at once; so does a refusal without a hint.
-func WithRetries(n int) Option { return func(o *options) { o.retries = max(n, 0) } }
+// the context's end ends a wait. The default, 0, returns the refusal at once; so does a
+// refusal without a hint. An n below 0 is refused, as in every SDK: Dial returns an error
+// and New panics.
+func WithRetries(n int) Option { return func(o *options) { o.retries = n } }
 
 // WithDialOptions adds gRPC dial options (TLS credentials, interceptors, ...); without
 // credentials Dial connects in plaintext.
@@ -100,12 +102,16 @@ func WithDialOptions(opts ...grpc.DialOption) Option {
 	return func(o *options) { o.dial = append(o.dial, opts...) }
 }
 
-func collect(opts []Option) options {
+// collect is the options opts set, or the error of one no client can have.
+func collect(opts []Option) (options, error) {
 	o := options{timeout: DefaultTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return o
+	if o.retries < 0 {
+		return o, fmt.Errorf("canasta: retries must be 0 or more, not %d", o.retries)
+	}
+	return o, nil
 }
 
 // Dial makes a client of the server at target ("host:port"). Close it when done.
@@ -113,7 +119,10 @@ func Dial(target string, opts ...Option) (*Client, error) {
 	if shown := withoutUserinfo(target); shown != target {
 		return nil, fmt.Errorf("canasta: the target cannot carry a user or password (send the game's token with WithToken), not %q", shown)
 	}
-	o := collect(opts)
+	o, err := collect(opts)
+	if err != nil {
+		return nil, err
+	}
 	dial := append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, o.dial...)
 	conn, err := grpc.NewClient(target, dial...)
 	if err != nil {
@@ -123,9 +132,13 @@ func Dial(target string, opts ...Option) (*Client, error) {
 		token: o.token, retries: o.retries}, nil
 }
 
-// New makes a client over a connection the caller owns (and closes).
+// New makes a client over a connection the caller owns (and closes). It panics on an
+// option Dial would refuse (WithRetries below 0), as it has no error to return.
 func New(cc grpc.ClientConnInterface, opts ...Option) *Client {
-	o := collect(opts)
+	o, err := collect(opts)
+	if err != nil {
+		panic(err)
+	}
 	c := &Client{rpc: pb.NewCanastaEngineClient(cc), timeout: o.timeout, token: o.token, retries: o.retries}
 	if t, ok := cc.(interface{ Target() string }); ok {
 		c.target = t.Target()
@@ -145,7 +158,7 @@ type CallOption func(*callOptions)
 type callOptions struct {
 	token     *string
 	requestID string
-	received  *string
+	heard     []func(id string)
 }
 
 // Token sends token with this call instead of the client's ("" sends none: a spectator's call).
@@ -158,7 +171,27 @@ func RequestID(id string) CallOption { return func(o *callOptions) { o.requestID
 // ReceiveRequestID stores in *dst the request id the server echoed for the call (its
 // x-request-id trailer), when it answered or refused it; a failed call's is also
 // (*Error).RequestID. *dst is "" when no answer came (a server that could not be reached).
-func ReceiveRequestID(dst *string) CallOption { return func(o *callOptions) { o.received = dst } }
+// With retries, and over AllLegalMoves's pages, it is the last id the server echoed: an
+// attempt or page that got no answer does not clear it. OnRequestID hears every one.
+func ReceiveRequestID(dst *string) CallOption {
+	return func(o *callOptions) {
+		if dst != nil { // nil: nothing to store, as ever (not a panic)
+			*dst = ""
+			o.heard = append(o.heard, func(id string) { *dst = id })
+		}
+	}
+}
+
+// OnRequestID calls fn with the request id the server echoed for each attempt of the call
+// that it answered or refused (once per attempt with retries, once per page of
+// AllLegalMoves), as the other SDKs' listeners are called; never for one that got no answer.
+func OnRequestID(fn func(id string)) CallOption {
+	return func(o *callOptions) {
+		if fn != nil {
+			o.heard = append(o.heard, fn)
+		}
+	}
+}
 
 // Close closes the connection Dial made.
 func (c *Client) Close() error {
@@ -225,15 +258,23 @@ func refused(value, what string, lowest rune, allowed string) error {
 	return nil
 }
 
-func call[Req, Resp any](c *Client, ctx context.Context, req Req,
-	fn func(context.Context, Req, ...grpc.CallOption) (Resp, error), opts []CallOption) (Resp, error) {
+// resolve is what opts set for a call (or for every page of AllLegalMoves).
+func (c *Client) resolve(opts []CallOption) callOptions {
 	o := callOptions{token: &c.token}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.received != nil {
-		*o.received = ""
-	}
+	return o
+}
+
+func call[Req, Resp any](c *Client, ctx context.Context, req Req,
+	fn func(context.Context, Req, ...grpc.CallOption) (Resp, error), opts []CallOption) (Resp, error) {
+	return send(c, ctx, req, fn, c.resolve(opts))
+}
+
+// send makes a call with its options, and sends it again while waited says so.
+func send[Req, Resp any](c *Client, ctx context.Context, req Req,
+	fn func(context.Context, Req, ...grpc.CallOption) (Resp, error), o callOptions) (Resp, error) {
 	err := unsendable(*o.token)
 	if err == nil {
 		err = refused(o.requestID, "the request id", 0x20, "printable ASCII")
@@ -253,10 +294,12 @@ func call[Req, Resp any](c *Client, ctx context.Context, req Req,
 		if errors.As(err, &e) && e.requestID == "" {
 			e.requestID = rid
 		}
-		if o.received != nil {
-			*o.received = rid
-			if e != nil && rid == "" {
-				*o.received = e.RequestID()
+		if e != nil && rid == "" {
+			rid = e.RequestID()
+		}
+		if rid != "" {
+			for _, heard := range o.heard {
+				heard(rid)
 			}
 		}
 		if err == nil || !waited(ctx, err, attempt, c.retries) {
@@ -318,8 +361,9 @@ func (c *Client) LegalMoves(ctx context.Context, req *pb.LegalMovesRequest, opts
 func (c *Client) AllLegalMoves(ctx context.Context, snapshot []byte, opts ...CallOption) ([]*pb.Move, error) {
 	var moves []*pb.Move
 	req := &pb.LegalMovesRequest{Snapshot: snapshot}
+	o := c.resolve(opts) // once: ReceiveRequestID's id is not cleared by a later page
 	for {
-		page, err := c.LegalMoves(ctx, req, opts...)
+		page, err := send(c, ctx, req, c.rpc.LegalMoves, o)
 		if err != nil {
 			return nil, err
 		}

@@ -2,8 +2,11 @@ package canasta_test
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,7 +17,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/protoadapt"
 	"google.golang.org/protobuf/types/known/durationpb"
 )
@@ -37,7 +42,7 @@ func busyAtFirst(t *testing.T, refusals int, hint time.Duration) (string, func()
 	}
 	var mu sync.Mutex
 	var arrived []time.Time
-	server := grpc.NewServer(grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
+	addr := serve(t, func(_ any, stream grpc.ServerStream) error {
 		mu.Lock()
 		arrived = append(arrived, time.Now())
 		n := len(arrived)
@@ -45,22 +50,63 @@ func busyAtFirst(t *testing.T, refusals int, hint time.Duration) (string, func()
 		if n <= refusals {
 			return st.Err()
 		}
-		if err := stream.RecvMsg(&pb.ListVariantsRequest{}); err != nil {
-			return err
-		}
-		return stream.SendMsg(&pb.ListVariantsResponse{})
-	}))
+		return answer(stream, &pb.ListVariantsResponse{})
+	})
+	return addr, func() []time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]time.Time(nil), arrived...)
+	}
+}
+
+// serve serves every call with handler until the test ends; it returns the address.
+func serve(t *testing.T, handler grpc.StreamHandler) string {
+	t.Helper()
+	server := grpc.NewServer(grpc.UnknownServiceHandler(handler))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	go func() { _ = server.Serve(lis) }()
 	t.Cleanup(server.Stop)
-	return lis.Addr().String(), func() []time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]time.Time(nil), arrived...)
+	return lis.Addr().String()
+}
+
+// answer reads a call's request (any message's fields are kept as unknown) and answers msg.
+func answer(stream grpc.ServerStream, msg proto.Message) error {
+	if err := stream.RecvMsg(&pb.ListVariantsRequest{}); err != nil {
+		return err
 	}
+	return stream.SendMsg(msg)
+}
+
+// step is one call at a scripted server: its answer (nil: refused TOO_MANY_CALLS with a
+// hint of 0 s) and the request id it echoes ("": none, as a proxy's answer).
+type step struct {
+	answer proto.Message
+	rid    string
+}
+
+// scripted serves its nth call as steps[n] says and returns its address.
+func scripted(t *testing.T, steps ...step) string {
+	t.Helper()
+	busy, err := status.New(codes.ResourceExhausted, "too many calls").WithDetails(
+		&errdetails.ErrorInfo{Reason: "TOO_MANY_CALLS", Domain: "canasta.rules"},
+		&errdetails.RetryInfo{RetryDelay: durationpb.New(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32
+	return serve(t, func(_ any, stream grpc.ServerStream) error {
+		s := steps[calls.Add(1)-1]
+		if s.rid != "" {
+			stream.SetTrailer(metadata.Pairs("x-request-id", s.rid))
+		}
+		if s.answer == nil {
+			return busy.Err()
+		}
+		return answer(stream, s.answer)
+	})
 }
 
 // client is a client of addr over a connection already up, so that a test's timings
@@ -123,7 +169,6 @@ func TestWithoutRetriesOrAHintTheRefusalComesAtOnce(t *testing.T) {
 		options []canasta.Option
 	}{
 		{"default", 200 * time.Millisecond, nil},
-		{"below zero", 200 * time.Millisecond, []canasta.Option{canasta.WithRetries(-1)}},
 		{"no hint", noHint, []canasta.Option{canasta.WithRetries(3)}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -137,6 +182,26 @@ func TestWithoutRetriesOrAHintTheRefusalComesAtOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestRetriesBelowZeroAreRefused(t *testing.T) {
+	// as in every SDK (Python ValueError, TypeScript RangeError, Java
+	// IllegalArgumentException); WithRetries(-1) was taken for 0 without a word
+	const want = "canasta: retries must be 0 or more, not -1"
+	if c, err := canasta.Dial("127.0.0.1:1", canasta.WithRetries(-1)); err == nil || err.Error() != want {
+		t.Fatalf("Dial: %v, %v; want the error %q", c, err, want)
+	}
+	conn, err := grpc.NewClient("127.0.0.1:1", grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	defer func() {
+		if r := recover(); fmt.Sprint(r) != want {
+			t.Fatalf("New panicked with %v, want %q", r, want)
+		}
+	}()
+	canasta.New(conn, canasta.WithRetries(-1))
 }
 
 func TestAHintOfZeroSecondsIsSentAgainAtOnce(t *testing.T) {
@@ -222,5 +287,51 @@ func TestACancelledContextEndsTheWait(t *testing.T) {
 	}
 	if n := len(arrived()); n != 1 {
 		t.Fatalf("%d calls, want 1", n)
+	}
+}
+
+func TestReceiveRequestIDKeepsTheLastIDTheServerEchoed(t *testing.T) {
+	// as the other SDKs' listeners hear each attempt that got an id: a retry answered
+	// without one does not clear the refusal's (it was "")
+	c := client(t, scripted(t, step{nil, "r-refused"}, step{&pb.ListVariantsResponse{}, ""}),
+		canasta.WithRetries(1))
+	got := "unset"
+	if _, err := c.ListVariants(context.Background(), canasta.ReceiveRequestID(&got)); err != nil || got != "r-refused" {
+		t.Fatalf("retried: %v, received %q; want r-refused", err, got)
+	}
+	// nor does a page of AllLegalMoves answered without one
+	c = client(t, scripted(t,
+		step{&pb.LegalMovesResponse{Moves: []*pb.Move{canasta.Move("draw")}, NextPageToken: "2"}, "p1"},
+		step{&pb.LegalMovesResponse{Moves: []*pb.Move{canasta.Move("ask")}}, ""}))
+	moves, err := c.AllLegalMoves(context.Background(), []byte("snapshot"), canasta.ReceiveRequestID(&got))
+	if err != nil || len(moves) != 2 || got != "p1" {
+		t.Fatalf("paged: %v, %d moves, received %q; want 2, p1", err, len(moves), got)
+	}
+}
+
+func TestOnRequestIDHearsEachAttemptAndPage(t *testing.T) {
+	// as Python's on_request_id, TypeScript's onRequestId and Java's listener; and
+	// ReceiveRequestID keeps the last
+	var heard []string
+	listen := canasta.OnRequestID(func(id string) { heard = append(heard, id) })
+	c := client(t, scripted(t, step{nil, "r1"}, step{nil, "r2"}, step{&pb.ListVariantsResponse{}, "r3"}),
+		canasta.WithRetries(2))
+	var got string
+	none := []canasta.CallOption{canasta.ReceiveRequestID(nil), canasta.OnRequestID(nil)} // hear nothing
+	if _, err := c.ListVariants(context.Background(), append(none, listen, canasta.ReceiveRequestID(&got))...); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(heard, []string{"r1", "r2", "r3"}) || got != "r3" {
+		t.Fatalf("heard %q, received %q; want r1 r2 r3, r3", heard, got)
+	}
+	heard = nil
+	c = client(t, scripted(t,
+		step{&pb.LegalMovesResponse{NextPageToken: "2"}, "p1"}, step{nil, "p2-refused"},
+		step{&pb.LegalMovesResponse{}, "p2"}), canasta.WithRetries(1))
+	if _, err := c.AllLegalMoves(context.Background(), []byte("snapshot"), listen); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(heard, []string{"p1", "p2-refused", "p2"}) {
+		t.Fatalf("heard %q over the pages; want p1 p2-refused p2", heard)
 	}
 }
