@@ -249,6 +249,16 @@ def test_retries_must_not_be_negative() -> None:
         CanastaClient("127.0.0.1:1", retries=-1)
 
 
+@pytest.mark.parametrize("cls", [CanastaClient, AsyncCanastaClient])
+@pytest.mark.parametrize("retries", [1.5, float("inf")])
+def test_retries_must_be_a_whole_number(cls: type[CanastaClient | AsyncCanastaClient],
+                                        retries: float) -> None:
+    """Refused when the client is made, as TypeScript refuses it: a float was taken, and
+    every call then failed with range()'s TypeError."""
+    with pytest.raises(TypeError, match="float"):
+        cls("127.0.0.1:1", retries=retries)  # type: ignore[arg-type]
+
+
 def test_no_server_is_unavailable() -> None:
     with CanastaClient("127.0.0.1:1", timeout=2.0) as dead, pytest.raises(UnavailableError):
         dead.list_variants()

@@ -5,6 +5,7 @@ share: the credential and metadata they send and when a refused call is sent aga
 from __future__ import annotations
 
 import math
+import operator
 import re
 import secrets
 import time
@@ -38,6 +39,8 @@ class Settings:
 
     def __init__(self, token: str | None, timeout: float, retries: int,
                  metadata: Sequence[tuple[str, str]]) -> None:
+        # a whole number (TypeError), as TypeScript's must be: 1.5 failed every call in range()
+        retries = operator.index(retries)
         if retries < 0:
             raise ValueError(f"retries must be 0 or more, not {retries}")
         _check_timeout(timeout)
