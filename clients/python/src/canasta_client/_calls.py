@@ -1,6 +1,7 @@
 """The request of each RPC from a client method's arguments, and what the two clients
 (:class:`~canasta_client.CanastaClient`, :class:`~canasta_client.AsyncCanastaClient`)
-share: the credential and metadata they send and when a refused call is sent again."""
+share: the credential and metadata they send, and a call's attempts (each one's timeout,
+its request id, when a refused call is sent again)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,12 @@ from canasta.v1 import engine_service_pb2 as pb
 from canasta.v1 import game_pb2
 from google.protobuf.message import Message
 
-from canasta_client.errors import REQUEST_ID_KEY, CanastaError
+from canasta_client.errors import (
+    REQUEST_ID_KEY,
+    CanastaError,
+    echoed_request_id,
+    from_rpc_error,
+)
 
 MoveLike = game_pb2.Move | str
 
@@ -80,29 +86,61 @@ class Settings:
             _check_metadata(key, value)
         return metadata
 
-    def _deadline(self, timeout: float | None) -> float:
+    def _attempts(self, timeout: float | None,
+                  on_request_id: RequestIdListener | None) -> Attempts:
+        """The attempts of a call that may take ``timeout`` seconds (None: the client's)."""
         if timeout is not None:
             _check_timeout(timeout)
-        return time.monotonic() + (self.timeout if timeout is None else timeout)
-
-    def _retry_wait(self, error: CanastaError, attempt: int, deadline: float) -> float | None:
-        """How long to wait before sending ``error``'s call again, or None not to: the
-        server said when, a retry is left and the wait ends before the call's deadline."""
-        # a negative delay is no hint (as the SDKs read one), even on an error made by hand
-        if error.retry_after is None or error.retry_after < 0 or attempt >= self.retries:
-            return None
-        wait = min(error.retry_after, MAX_RETRY_WAIT)
-        return None if time.monotonic() + wait >= deadline else wait
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        return Attempts(self.retries, deadline, on_request_id)
 
 
 RequestIdListener = Callable[[str], None]
 """A call's ``on_request_id``: called with the request id the server echoed."""
 
 
-def report_request_id(listener: RequestIdListener | None, request_id: str | None) -> None:
-    """Hand the server's request id of an attempt, when it sent one, to ``listener``."""
-    if listener is not None and request_id:
-        listener(request_id)
+class Attempts:
+    """One call's attempts: what the blocking and the asyncio client's loops share (each
+    keeps its own call and its own wait, ``time.sleep`` or ``await asyncio.sleep``), so
+    that the two cannot drift apart: each attempt's timeout, its request id handed to the
+    call's listener, and whether a refusal is sent again."""
+
+    def __init__(self, retries: int, deadline: float,
+                 on_request_id: RequestIdListener | None) -> None:
+        self._retries_left = retries
+        self._deadline = deadline
+        self._on_request_id = on_request_id
+
+    def timeout(self) -> float:
+        """The next attempt's timeout: what is left of the call's (0 once it has passed)."""
+        return max(self._deadline - time.monotonic(), 0.0)
+
+    def answered(self, trailers: Iterable[Any] | None) -> None:
+        """Hand the answer's request id, when the server echoed one, to the listener."""
+        self._heard(echoed_request_id(trailers))
+
+    def refused(self, err: grpc.RpcError) -> CanastaError:
+        """The typed error of a failed attempt; its request id goes to the listener."""
+        error = from_rpc_error(err)
+        self._heard(error.request_id)
+        return error
+
+    def retry_wait(self, error: CanastaError) -> float | None:
+        """How long to wait before sending ``error``'s call again, or None not to: the
+        server said when, a retry is left and the wait ends before the call's deadline."""
+        # a negative delay is no hint (as the SDKs read one), even on an error made by hand
+        if error.retry_after is None or error.retry_after < 0 or self._retries_left <= 0:
+            return None
+        wait = min(error.retry_after, MAX_RETRY_WAIT)
+        if time.monotonic() + wait >= self._deadline:
+            return None
+        self._retries_left -= 1
+        return wait
+
+    def _heard(self, request_id: str | None) -> None:
+        """Hand an attempt's request id, when the server echoed one, to the listener."""
+        if self._on_request_id is not None and request_id:
+            self._on_request_id(request_id)
 
 
 def _replaced(metadata: tuple[tuple[str, str], ...], key: str,

@@ -5,7 +5,6 @@ event loop (no thread per call)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -21,9 +20,7 @@ from canasta_client._calls import (
     MoveLike,
     RequestIdListener,
     Settings,
-    report_request_id,
 )
-from canasta_client.errors import echoed_request_id, from_rpc_error
 
 T = TypeVar("T")
 
@@ -72,24 +69,20 @@ class AsyncCanastaClient(Settings):
                     timeout: float | None, token: str | None = None, *,
                     request_id: str | None, on_request_id: RequestIdListener | None) -> T:
         metadata = self._metadata(token, request_id)
-        deadline = self._deadline(timeout)
-        for attempt in range(self.retries + 1):
+        attempts = self._attempts(timeout, on_request_id)
+        while True:
             try:
-                call = method(request, timeout=max(deadline - time.monotonic(), 0.0),
-                              metadata=metadata)
+                call = method(request, timeout=attempts.timeout(), metadata=metadata)
                 answer = await call
             except grpc.RpcError as err:
-                error = from_rpc_error(err)
-                report_request_id(on_request_id, error.request_id)
+                error = attempts.refused(err)
             else:
-                report_request_id(on_request_id,
-                                  echoed_request_id(await call.trailing_metadata()))
+                attempts.answered(await call.trailing_metadata())
                 return answer
-            wait = self._retry_wait(error, attempt, deadline)
+            wait = attempts.retry_wait(error)
             if wait is None:
-                break
+                raise error from None
             await asyncio.sleep(wait)
-        raise error from None
 
     # ---- the RPCs ----------------------------------------------------------------------
 

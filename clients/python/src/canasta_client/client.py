@@ -17,9 +17,7 @@ from canasta_client._calls import (
     MoveLike,
     RequestIdListener,
     Settings,
-    report_request_id,
 )
-from canasta_client.errors import echoed_request_id, from_rpc_error
 
 T = TypeVar("T")
 
@@ -87,22 +85,20 @@ class CanastaClient(Settings):
               timeout: float | None, token: str | None = None, *, request_id: str | None,
               on_request_id: RequestIdListener | None) -> T:
         metadata = self._metadata(token, request_id)
-        deadline = self._deadline(timeout)
-        for attempt in range(self.retries + 1):
+        attempts = self._attempts(timeout, on_request_id)
+        while True:
             try:
-                answer, call = method.with_call(
-                    request, timeout=max(deadline - time.monotonic(), 0.0), metadata=metadata)
+                answer, call = method.with_call(request, timeout=attempts.timeout(),
+                                                metadata=metadata)
             except grpc.RpcError as err:
-                error = from_rpc_error(err)
-                report_request_id(on_request_id, error.request_id)
+                error = attempts.refused(err)
             else:
-                report_request_id(on_request_id, echoed_request_id(call.trailing_metadata()))
+                attempts.answered(call.trailing_metadata())
                 return answer
-            wait = self._retry_wait(error, attempt, deadline)
+            wait = attempts.retry_wait(error)
             if wait is None:
-                break
+                raise error from None
             time.sleep(wait)
-        raise error from None
 
     # ---- the RPCs ----------------------------------------------------------------------
 
