@@ -36,6 +36,11 @@ const DefaultTimeout = 10 * time.Second
 // MaxRetryWait is the longest wait on a server's retry hint before a call is sent again.
 const MaxRetryWait = 10 * time.Second
 
+// MaxTimeout is the longest timeout a call is given (a week, in every SDK): a longer one is
+// taken as this. No call of the service takes near it, and the other SDKs' transports could
+// not time much longer ones.
+const MaxTimeout = 7 * 24 * time.Hour
+
 // Client calls one server. It is safe for concurrent use.
 type Client struct {
 	rpc     pb.CanastaEngineClient
@@ -217,7 +222,7 @@ func (c *Client) ctx(ctx context.Context, o callOptions) (context.Context, conte
 		return ctx, func() {}
 	}
 	// a timeout of 0 or less is a deadline already past, as in the other SDKs: never none
-	return context.WithTimeout(ctx, c.timeout)
+	return context.WithTimeout(ctx, min(c.timeout, MaxTimeout))
 }
 
 // userinfo is a "user:password@" before a target's authority (unix socket paths aside).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -631,6 +632,36 @@ func TestLegalMovesComeInPages(t *testing.T) {
 	}
 	if len(small.GetMoves()) != 3 || small.GetMoves()[0].GetText() != every[1000].GetText() {
 		t.Fatalf("a page of 3 after the first: %v", small.GetMoves())
+	}
+}
+
+func TestATimeoutOverMaxTimeoutIsTakenAsAWeek(t *testing.T) {
+	// as in every SDK: the server sees a week left, not the 292 years asked
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make(chan time.Duration, 1)
+	server := grpc.NewServer(grpc.UnknownServiceHandler(func(_ any, stream grpc.ServerStream) error {
+		left := time.Duration(-1)
+		if deadline, ok := stream.Context().Deadline(); ok {
+			left = time.Until(deadline)
+		}
+		seen <- left
+		return status.Error(codes.Unimplemented, "noted")
+	}))
+	go func() { _ = server.Serve(lis) }()
+	defer server.Stop()
+	c, err := canasta.Dial(lis.Addr().String(), canasta.WithTimeout(math.MaxInt64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err = c.ListVariants(context.Background()); asError(t, err).Code != codes.Unimplemented {
+		t.Fatalf("got %v", err)
+	}
+	if left := <-seen; left > canasta.MaxTimeout || left < canasta.MaxTimeout-time.Minute {
+		t.Fatalf("the server saw %v left, not about %v", left, canasta.MaxTimeout)
 	}
 }
 

@@ -296,6 +296,22 @@ def test_a_timeout_that_is_no_number_of_seconds_is_refused(timeout: float) -> No
     assert arrived == []
 
 
+@pytest.mark.parametrize("timeout", [1e10, 1e300])
+def test_a_timeout_beyond_max_timeout_is_taken_as_max_timeout(timeout: float) -> None:
+    """As in every SDK, a timeout over MAX_TIMEOUT (a week) is taken as a week: gRPC failed
+    one of about 9.2e9 s or more at once as DEADLINE_EXCEEDED, before sending it."""
+    server, arrived = busy_at_first(0, status(code_pb2.OK, ""))
+
+    async def in_a_loop(target: str) -> None:
+        async with AsyncCanastaClient(target, timeout=timeout) as client:
+            await client.list_variants()
+
+    with serving(server) as target, CanastaClient(target) as client:
+        client.list_variants(timeout=timeout)
+        asyncio.run(in_a_loop(target))
+    assert len(arrived) == 2
+
+
 def test_version_is_the_one_in_clients_version() -> None:
     assert __version__ == (SDK.parent / "VERSION").read_text().strip()
 

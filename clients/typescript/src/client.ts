@@ -66,6 +66,15 @@ export interface ClientOptions {
 /** The longest wait, in milliseconds, on a server's retry hint before a call is sent again. */
 export const MAX_RETRY_WAIT_MS = 10_000;
 
+/**
+ * The longest timeout, in milliseconds, a call is given (a week, in every SDK): a longer one
+ * is taken as this. No call of the service takes near it, and every transport can time it:
+ * Node's timers took one over about 24.8 days as 1 ms (a `DEADLINE_EXCEEDED` at once, over
+ * gRPC and REST), and REST's `AbortSignal.timeout` threw Node's untyped `ERR_OUT_OF_RANGE`
+ * beyond about 49.7 days.
+ */
+export const MAX_TIMEOUT_MS = 7 * 24 * 3600 * 1000;
+
 /** A move given as a `Move`, its init shape, or its text form (`"discard 4D"`). */
 export type MoveLike = Move | MessageInitShape<typeof MoveSchema> | string;
 /** The request of Deal (`variant` and `players` required; `seed` is a bigint). */
@@ -290,8 +299,8 @@ export class CanastaClient {
     }
     refuseUnsendableHeaders(headers);
     const request = create(method.input, input);
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    checkTimeout(timeoutMs);
+    checkTimeout(options.timeoutMs ?? this.timeoutMs);
+    const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, MAX_TIMEOUT_MS);
     const deadline = performance.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {

@@ -3,7 +3,7 @@
  * runtime-neutral (browser or Node); `./rest` adds the fetch transport and `./node`
  * the native gRPC transport.
  */
-export { CanastaClient, firstProgressMove, MAX_RETRY_WAIT_MS, move } from "./client.js";
+export { CanastaClient, firstProgressMove, MAX_RETRY_WAIT_MS, MAX_TIMEOUT_MS, move } from "./client.js";
 export type {
   ApplyMoveExtras, CallOptions, CanastaTransport, ClientOptions, DealInit, ExportRecordExtras,
   ImportPositionInit, LegalMovesExtras, MoveLike, NextDealExtras, SuggestMoveExtras,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, it, mock } from "node:test";
 import { fileURLToPath } from "node:url";
-import { EventType, VERSION, firstProgressMove, grpcClient, move, type CanastaClient } from "../src/node.js";
+import { EventType, MAX_TIMEOUT_MS, VERSION, firstProgressMove, grpcClient, move, type CanastaClient } from "../src/node.js";
 import { restClient } from "../src/rest.js";
 import { rejects } from "./rejects.js";
 
@@ -28,6 +28,17 @@ const clients: [string, () => CanastaClient][] = [
 for (const [name, make] of clients) {
   describe(`over ${name}`, () => {
     const client = make();
+
+    it("takes a timeout over MAX_TIMEOUT_MS (a week) as a week", async () => {
+      // as in every SDK: Node's timers took 2 ** 31 ms or more as 1 ms (DEADLINE_EXCEEDED at
+      // once), and REST's AbortSignal.timeout threw ERR_OUT_OF_RANGE from 2 ** 32 ms
+      for (const timeoutMs of [2 ** 31, 2 ** 32, 1e300]) {
+        assert.ok((await client.listVariants({ timeoutMs })).variants.length > 0);
+        const patient = name === "grpc" ? grpcClient(GRPC_URL, { timeoutMs }) : restClient(REST, { timeoutMs });
+        assert.ok((await patient.listVariants()).variants.length > 0);
+      }
+      assert.equal(MAX_TIMEOUT_MS, 7 * 24 * 3600 * 1000);
+    });
 
     it("plays a whole classic four-handed hand, scores it and deals the next", async () => {
       const deal = await client.deal({ variant: "classic", players: 4, seed: 11n });

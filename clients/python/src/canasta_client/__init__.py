@@ -23,7 +23,7 @@ from canasta.v1.engine_service_pb2 import (
 )
 from canasta.v1.game_pb2 import Move, SeatView
 
-from canasta_client._calls import DEFAULT_TIMEOUT, MAX_RETRY_WAIT, move
+from canasta_client._calls import DEFAULT_TIMEOUT, MAX_RETRY_WAIT, MAX_TIMEOUT, move
 from canasta_client.aio import AsyncCanastaClient
 from canasta_client.client import CanastaClient
 from canasta_client.errors import (
@@ -44,6 +44,7 @@ __version__ = version("canasta-client")
 __all__ = [
     "DEFAULT_TIMEOUT",
     "MAX_RETRY_WAIT",
+    "MAX_TIMEOUT",
     "ApplyMoveResponse",
     "AsyncCanastaClient",
     "CanastaClient",

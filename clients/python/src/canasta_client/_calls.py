@@ -34,6 +34,11 @@ DEFAULT_TIMEOUT = 10.0
 MAX_RETRY_WAIT = 10.0
 """The longest wait, in seconds, on a server's retry hint before a call is sent again."""
 
+MAX_TIMEOUT = 7 * 24 * 3600.0
+"""The longest timeout, in seconds, a call is given (a week, in every SDK): a longer one is
+taken as this. No call of the service takes near it, and every SDK's transport can time it
+(gRPC failed a timeout of about 9.2e9 s or more at once as DEADLINE_EXCEEDED)."""
+
 
 def move(text: str) -> game_pb2.Move:
     """A move from its text form (``"draw"``, ``"meld KS KH KD"``, ``"discard 4D"``, ...)."""
@@ -91,7 +96,8 @@ class Settings:
         """The attempts of a call that may take ``timeout`` seconds (None: the client's)."""
         if timeout is not None:
             _check_timeout(timeout)
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        deadline = time.monotonic() + min(self.timeout if timeout is None else timeout,
+                                          MAX_TIMEOUT)
         return Attempts(self.retries, deadline, on_request_id)
 
 

@@ -66,6 +66,13 @@ public final class CanastaClient implements AutoCloseable {
   /** The longest wait on a server's retry hint before a call is sent again. */
   public static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(10);
 
+  /**
+   * The longest timeout a call is given (a week, in every SDK): a longer one is taken as this.
+   * No call of the service takes near it; a timeout over about 292 years failed every call
+   * with an {@link ArithmeticException} (its nanoseconds overflow a long).
+   */
+  public static final Duration MAX_TIMEOUT = Duration.ofDays(7);
+
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
@@ -225,7 +232,8 @@ public final class CanastaClient implements AutoCloseable {
 
   private <T> T call(String callToken, Function<CanastaEngineGrpc.CanastaEngineBlockingStub, T> rpc) {
     String credential = callToken != null ? callToken : token;
-    Deadline deadline = Deadline.after(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    Duration given = timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT : timeout;
+    Deadline deadline = Deadline.after(given.toNanos(), TimeUnit.NANOSECONDS);
     CanastaEngineGrpc.CanastaEngineBlockingStub s = stub.withDeadline(deadline);
     // one set of headers, so one credential: the call's, else the client's
     Metadata headers = new Metadata();

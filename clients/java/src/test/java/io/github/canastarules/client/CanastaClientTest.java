@@ -281,6 +281,14 @@ class CanastaClientTest {
   }
 
   @Test
+  void aTimeoutOverMaxTimeoutIsTakenAsAWeek() {
+    // as in every SDK: one over about 292 years failed every call with an ArithmeticException
+    for (Duration timeout : List.of(Duration.ofDays(400L * 366), Duration.ofSeconds(Long.MAX_VALUE))) {
+      assertTrue(client.withTimeout(timeout).listVariants().getVariantsCount() > 0);
+    }
+  }
+
+  @Test
   void aNullTargetChannelOrTimeoutIsRefusedAtOnceNamingIt() {
     // a null timeout was taken, and every call then failed with a NullPointerException
     // naming nothing
