@@ -88,6 +88,11 @@ export const TEXT = {
     seedRandom: "random",
     newGame: "New game",
     idle: "Choose a game and press “New game”.",
+    // "New game" pressed, its deal not answered yet
+    dealing: "Dealing a new game…",
+    // a reload resumes the game this tab kept, unless the server refuses it
+    resuming: "Resuming your game…",
+    notResumed: "Your game could not be resumed: the server refused it. A new game is dealt.",
     you: "You",
     west: "West",
     northwest: "North-west",
@@ -289,6 +294,9 @@ export const TEXT = {
     seedRandom: "случайная",
     newGame: "Новая игра",
     idle: "Выберите игру и нажмите «Новая игра».",
+    dealing: "Раздаём карты новой игры…",
+    resuming: "Возвращаемся к вашей игре…",
+    notResumed: "Вашу игру продолжить нельзя: сервер её не принял. Начата новая игра.",
     you: "Вы",
     west: "Запад",
     northwest: "Северо-запад",

@@ -9,6 +9,7 @@
 // score) present seat 0's token, so the service answers them as your seat; the bots'
 // moves and the next deal present the host token and ask for your view only. This one
 // page holds the host token only because it is a self-contained demo (clients/web/README.md).
+// It keeps the game in this tab's sessionStorage too, so that a reload resumes it (GAME_KEY).
 
 import { LANGUAGES, TEXT, cardName, face, places } from "./i18n.js";
 import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
@@ -18,6 +19,8 @@ const DELAY = Number(params.get("delay") ?? 400); // ms between bot moves, to fo
 // The hint's bot: the strongest level the service offers (docs/api.md, SuggestMove).
 const HINT_LEVEL = "expert";
 const LANG_KEY = "canasta.lang";
+// sessionStorage: this tab's game (kept), for a reload or a restored tab to resume it
+const GAME_KEY = "canasta.game";
 
 const game = {
   snapshot: "", // base64, as the API sends it
@@ -44,6 +47,7 @@ const game = {
   logged: 0, // entries ever logged
   targets: {}, // variant id -> the match target, from its options
   variantNames: [],
+  notice: null, // (the page's words) => a sentence the status line starts with, till your move
 };
 
 let lang = chooseLanguage();
@@ -322,7 +326,7 @@ function setLive(node, text) {
 function setStatus(state, text) {
   const node = $("status");
   node.dataset.state = state;
-  setLive(node, text);
+  setLive(node, game.notice ? `${game.notice(words())} ${text}` : text);
 }
 
 // The error shown (null: none); a change of language words it again (retellError).
@@ -857,6 +861,7 @@ function take(answer) {
   game.hint = null;
   game.actor = answer.seat ?? -1;
   game.fresh = changedMelds(before, game.view);
+  store(); // every caller dropped an answer of a game replaced: this is the newest snapshot
 }
 
 // The melds a move laid or grew: "team:label".
@@ -879,6 +884,47 @@ function keep(answer) {
   const mine = (answer.seatTokens ?? [])[game.you];
   if (mine) game.seatToken = mine;
 }
+
+// --- the game kept in this tab ----------------------------------------------------------
+
+// What a reload, or a tab the browser discarded and restored, needs to resume the game:
+// the snapshot, the credentials, what was dealt, the log (the view is asked again). Kept in
+// sessionStorage: this tab's alone, gone when it closes (clients/web/README.md, *Credentials*).
+const KEPT = ["snapshot", "hostToken", "seatToken", "variant", "players", "level", "seed", "log", "logged", "drawn"];
+
+function store() {
+  try {
+    sessionStorage.setItem(GAME_KEY, JSON.stringify(Object.fromEntries(KEPT.map((k) => [k, game[k]]))));
+  } catch {
+    forget(); // (storage full or off) never an older snapshot left to resume
+  }
+}
+
+function forget() {
+  try {
+    sessionStorage.removeItem(GAME_KEY);
+  } catch {
+    // (storage off: nothing is kept)
+  }
+}
+
+// The game kept in this tab, or null: none, or not one this page wrote (then dropped).
+function kept() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(GAME_KEY) ?? "null");
+    if (saved && KEPT.every((k) => k in saved)) return Object.fromEntries(KEPT.map((k) => [k, saved[k]]));
+  } catch {
+    // (not JSON: dropped below)
+  }
+  forget();
+  return null;
+}
+
+// The service refused what the tab kept, for good: the snapshot (SNAPSHOT_INVALID,
+// SNAPSHOT_KEY_RETIRED after a key rotation or on a server with other keys...) or the
+// credentials (CREDENTIAL_KEY_RETIRED...). Not an outage nor a refusal of load: after those
+// the game stays kept, for the next reload.
+const refusesKept = (err) => err instanceof ApiError && !!err.call && [400, 401, 403].includes(err.status);
 
 // The game being played: "New game" starts another, and every await of the game before
 // (its bots' loop, a move or a deal in flight) then finds it changed and drops its answer.
@@ -965,6 +1011,7 @@ function refocus() {
 
 async function play(text) {
   if (!yourTurn()) return;
+  game.notice = null;
   const gen = generation;
   const keyboard = pressedMove();
   const typed = $("move-form").contains(document.activeElement);
@@ -1010,7 +1057,17 @@ function hint() {
   });
 }
 
-function newGame() {
+// A game begins, dealt or resumed: nothing of the game before stays on the page.
+function begin(settings) {
+  Object.assign(game, {
+    you: 0, handOver: false, gameOver: false, busy: false, hostToken: "", seatToken: "", score: null,
+    log: [], drawn: [], view: null, actor: -1, selected: new Set(), hint: null, fresh: new Set(), notice: null,
+  }, settings);
+  renderResult();
+}
+
+// `notice`: the status line's first sentence till your first move (why this game was dealt).
+function newGame(notice = null) {
   const gen = ++generation; // the game before, its bots included, stops here
   return guarded(async () => {
     // the games' list failed to load when the page opened (the service away): without it
@@ -1020,13 +1077,10 @@ function newGame() {
     const variant = $("variant").value || "classic";
     const players = Number($("players").value || 4);
     const seedText = $("seed").value.trim();
-    Object.assign(game, {
-      variant, players, level: $("bot").value, you: 0, handOver: false, gameOver: false,
-      seed: seedText || String(Math.floor(Math.random() * 2 ** 31)), busy: false,
-      hostToken: "", seatToken: "", score: null, log: [], drawn: [], view: null, actor: -1,
-      selected: new Set(), hint: null, fresh: new Set(),
-    });
-    renderResult();
+    begin({ variant, players, level: $("bot").value, notice,
+      seed: seedText || String(Math.floor(Math.random() * 2 ** 31)) });
+    forget(); // the game before is no longer the tab's to resume
+    setStatus("dealing", words().dealing); // (not the game before's turn, till the deal is answered)
     const dealt = await api("/v1/deal",
       { variant, players, seed: game.seed, viewSeat: game.you });
     if (gen !== generation) return;
@@ -1034,6 +1088,33 @@ function newGame() {
     take(dealt);
     await runBots();
   });
+}
+
+// Resumes the game kept in this tab: its table drawn again from its snapshot as after a
+// move, from your seat's view (GetView with your token, which lists your moves), and the
+// bots go on if it was their turn. The form is left as it is (the URL's presets): it sets
+// the next new game. If the service refuses what was kept, it is dropped and a new game of
+// the form's dealt, the status line saying why.
+async function resume(saved) {
+  const gen = ++generation;
+  let refused = false;
+  begin(saved);
+  setStatus("resuming", words().resuming);
+  await guarded(async () => {
+    let seen;
+    try {
+      seen = await api("/v1/view", { snapshot: game.snapshot, seat: game.you }, game.seatToken);
+    } catch (err) {
+      refused = refusesKept(err);
+      if (refused) return;
+      throw err;
+    }
+    if (gen !== generation) return;
+    take({ snapshot: game.snapshot, views: seen.views });
+    game.fresh = new Set(); // (no meld changed: the table is as it was left)
+    await runBots();
+  });
+  if (refused && gen === generation) await newGame((w) => w.notResumed);
 }
 
 // "Next hand" is off while its deal is on the way: pressed twice, it dealt the hand twice
@@ -1161,7 +1242,10 @@ async function start() {
   $("players").addEventListener("change", fitPlayers);
   await guarded(loadVariants);
   document.body.dataset.ready = "true";
-  if (params.get("autostart") === "1") newGame();
+  // a game kept in this tab is resumed rather than another dealt
+  const saved = kept();
+  if (saved) resume(saved);
+  else if (params.get("autostart") === "1") newGame();
 }
 
 start();

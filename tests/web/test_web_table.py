@@ -28,6 +28,11 @@ that comes back after you moved is dropped.
 new_game_race.mjs presses "New game" while the bots of the game before are moving: the
 old game's bots stop, and the new game opens at your turn with no move sent for you.
 
+resume.mjs plays a few moves and reloads the page: the game the tab kept (sessionStorage) is
+found where it was left, the bots playing on if it was their turn; a kept snapshot the
+service refuses (spoiled, or on a server with other keys) gives way to a new game, the status
+line saying so; "New game" replaces the kept game.
+
 rules_panel.mjs deals May I?, classic (four and two players) and Samba and reads the rules
 panel at your first draw, in English and Russian: each game's own way of drawing, and the
 black-three line only where a black three blocks the pile.
@@ -92,6 +97,7 @@ import httpx
 import pytest
 
 from engine.notation import export_position
+from service.sealing.keys import KeyRing, new_key_entry
 from tests.positions import position
 from tests.service.helpers import ROUTES
 from tests.service.servers import Running, running
@@ -243,6 +249,109 @@ def test_a_new_game_stops_the_bots_of_the_game_before(server: Running) -> None:
     assert page["state"] == "your-turn" and page["draw"] and page["error"] == "", page
     assert page["hand"] == dealt["hand"], page
 
+
+# The status line's first sentence once the game kept in the tab is refused (i18n.js, notResumed)
+NOT_RESUMED = {
+    "en": "Your game could not be resumed: the server refused it. A new game is dealt.",
+    "ru": "Вашу игру продолжить нельзя: сервер её не принял. Начата новая игра.",
+}
+
+
+@pytest.fixture(scope="module")
+def other_keys() -> Iterator[Running]:
+    """A server that holds none of ``server``'s keys: a rotation retired them, or it is
+    another deployment."""
+    with running(KeyRing.parse(new_key_entry("other-1"))) as s:
+        yield s
+
+
+def _resumed(server: Running, case: str, other: str = "") -> dict[str, Any]:
+    """What resume.mjs read in one case; nothing of the game in a cookie or localStorage."""
+    result, done = _in_browser("resume.mjs", server.http_base, other, case)
+    assert result["problems"] == [] and done.returncode == 0, result
+    seen: dict[str, Any] = result["cases"][case]
+    assert seen["cookies"] == 0 and set(seen["local"]) <= {"canasta.lang"}, seen
+    return seen
+
+
+def test_a_reload_finds_the_game_where_it_was_left(server: Running) -> None:
+    """You play a few moves and reload: the page asks the service for your view of the
+    snapshot the tab kept, with seat 0's token (no new deal), and shows the same hand, log,
+    moves and status; your next move is answered with the next seq. The page kept nothing:
+    a reload dealt no game, or a new one."""
+    seen = _resumed(server, "reload:en")
+    before, after, kept = seen["before"], seen["after"], seen["before"]["kept"]
+    assert before["state"] == "your-turn" and before["logged"] > 3, before
+    assert kept and kept["snapshot"] and kept["hostToken"] and kept["seatToken"], before
+    for key in ("state", "status", "hand", "log", "logged", "moves", "kept"):
+        assert after[key] == before[key], (key, before[key], after[key])
+    assert after["error"] == "", after
+    assert [c["path"] for c in seen["calls"]] == ["/v1/variants", "/v1/view"], seen["calls"]
+    view = seen["calls"][1]
+    assert (view["snapshot"], view["auth"], view["seat"]) == (kept["snapshot"], kept["seatToken"], 0)
+    (seq,) = seen["lastSeq"]  # the answer whose snapshot was kept
+    played = seen["played"]
+    move = played["calls"][0]
+    assert move["path"] == "/v1/apply-move" and move["snapshot"] == kept["snapshot"], move
+    assert move["status"] == 200 and int(move["seq"]) == int(seq) + 1, (seq, move)
+    assert played["state"] == "your-turn" and played["error"] == "", played
+    assert played["logged"] > after["logged"] and played["kept"]["snapshot"] != kept["snapshot"]
+
+
+def test_a_reload_while_the_bots_play_lets_them_play_on(server: Running) -> None:
+    """The page is reloaded between two bots' moves: the resumed page plays the bots (with
+    the kept host token, from the kept snapshot) on to your turn, the log going on from
+    where it was, and keeps the newest snapshot."""
+    seen = _resumed(server, "bots:en")
+    before, after, kept = seen["before"], seen["after"], seen["before"]["kept"]
+    assert before["state"] == "bots", before
+    paths = [c["path"] for c in seen["calls"]]
+    assert paths[:2] == ["/v1/variants", "/v1/view"] and "/v1/deal" not in paths, paths
+    bots = [c for c in seen["calls"] if c["path"] in ("/v1/suggest-move", "/v1/apply-move")]
+    assert bots and all(c["auth"] == kept["hostToken"] and c["status"] == 200 for c in bots), bots
+    assert bots[0]["snapshot"] == kept["snapshot"], bots[0]
+    assert after["state"] == "your-turn" and after["error"] == "", after
+    assert after["logged"] > before["logged"] and after["log"][-len(before["log"]):] == before["log"]
+    assert after["kept"]["snapshot"] == bots[-1]["answered"], (after["kept"], bots[-1])
+
+
+@pytest.mark.parametrize("case", ["refused:en", "refused:ru", "other:en"])
+def test_a_kept_game_the_service_refuses_is_dropped_for_a_new_one(server: Running, other_keys: Running,
+                                                                  case: str) -> None:
+    """The kept snapshot is refused: spoiled (SNAPSHOT_INVALID), or taken to a server with
+    other keys (the snapshot's key, or the token's, unknown there). The page drops it, deals
+    a new game (of the form's settings), keeps that one, and the status line says why until
+    your first move."""
+    kind, lang = case.split(":")
+    seen = _resumed(server, case, other_keys.http_base)
+    after = seen["after"]
+    calls = seen["calls"]
+    paths = [c["path"] for c in calls]
+    assert paths[-2:] == ["/v1/view", "/v1/deal"], paths
+    view, deal = calls[-2], calls[-1]
+    reasons = {"SNAPSHOT_INVALID"} if kind == "refused" else {"SNAPSHOT_KEY_RETIRED", "CREDENTIAL_KEY_RETIRED"}
+    assert view["status"] in (400, 401) and view["reason"] in reasons, view
+    assert deal["status"] == 200 and after["kept"]["snapshot"] == deal["answered"], (deal, after["kept"])
+    assert after["status"].startswith(NOT_RESUMED[lang] + " "), after["status"]
+    assert after["state"] == "your-turn" and after["error"] == "", after
+    assert after["hand"] == deal["hand"] and len(after["log"]) == 1 and len(after["kept"]["log"]) == 1, after
+    drew = seen["drew"]
+    assert drew["state"] == "your-turn" and NOT_RESUMED[lang] not in drew["status"], drew
+
+
+def test_new_game_replaces_the_kept_game(server: Running) -> None:
+    """"New game" keeps the new game in the tab at once: a reload finds it, not the one before."""
+    seen = _resumed(server, "newgame:en")
+    before, replaced, after = seen["before"], seen["replaced"], seen["after"]
+    assert before["kept"] and replaced["kept"], (before, replaced)
+    assert replaced["kept"]["snapshot"] != before["kept"]["snapshot"], replaced
+    log = replaced["kept"]["log"]  # the deal (and the red threes it laid), no move
+    assert replaced["kept"]["seed"] == "99" and log[0]["kind"] == "dealt", replaced["kept"]
+    assert not [e for e in log if e["kind"] == "move"], log
+    assert [c["path"] for c in seen["calls"]] == ["/v1/variants", "/v1/view"], seen["calls"]
+    assert seen["calls"][1]["snapshot"] == replaced["kept"]["snapshot"]
+    for key in ("hand", "log", "kept"):
+        assert after[key] == replaced[key], (key, replaced[key], after[key])
 
 # The rules panel's draw line at your first turn: May I? takes only the card just
 # discarded, never the pile; a Canasta game's stock draw takes the service's drawCount for
