@@ -250,12 +250,13 @@ def test_retries_must_not_be_negative() -> None:
 
 
 @pytest.mark.parametrize("cls", [CanastaClient, AsyncCanastaClient])
-@pytest.mark.parametrize("retries", [1.5, float("inf")])
+@pytest.mark.parametrize(("retries", "kind"), [(1.5, "float"), (float("inf"), "float"),
+                                               (True, "bool")])
 def test_retries_must_be_a_whole_number(cls: type[CanastaClient | AsyncCanastaClient],
-                                        retries: float) -> None:
+                                        retries: float, kind: str) -> None:
     """Refused when the client is made, as TypeScript refuses it: a float was taken, and
-    every call then failed with range()'s TypeError."""
-    with pytest.raises(TypeError, match="float"):
+    every call then failed with range()'s TypeError; True was taken as one retry."""
+    with pytest.raises(TypeError, match=kind):
         cls("127.0.0.1:1", retries=retries)  # type: ignore[arg-type]
 
 

@@ -50,7 +50,10 @@ class Settings:
 
     def __init__(self, token: str | None, timeout: float, retries: int,
                  metadata: Sequence[tuple[str, str]]) -> None:
-        # a whole number (TypeError), as TypeScript's must be: 1.5 failed every call in range()
+        # a whole number (TypeError), as TypeScript's must be: 1.5 failed every call in range(),
+        # and True was taken as 1
+        if isinstance(retries, bool):
+            raise TypeError("retries must be a whole number, not a bool")
         retries = operator.index(retries)
         if retries < 0:
             raise ValueError(f"retries must be 0 or more, not {retries}")
