@@ -83,6 +83,8 @@ class SeatView:
     # May I?: the deal's contract (sets, sequences) and each seat's buys left (-1: no limit)
     contract: tuple[int, int] = (0, 0)
     buys_left: tuple[int, ...] = ()
+    # the score that ends the game as dealt (CL-GAME-1); 0: none does (SV-GAME-1, May I?)
+    target_score: int = 0
 
 
 def codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -139,6 +141,7 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
         winner=result.winner if result else -1,
         seat_red_threes=tuple(codes(r) for r in state.red3),
         upcards=codes(state.upcards),
+        target_score=rules.target,
     )
 
 

@@ -83,6 +83,7 @@ class TableFacts:
     hand_sizes: tuple[int, ...] = ()  # May I?: per deal of the schedule
     canastas_to_go_out: int = 0  # 0: no count of canastas lets a side go out (May I?, Bolivia)
     wild_limit: int = 0  # most wild cards in a group; 0: no wild cards (May I?)
+    target_score: int = 0  # the score that ends the game; 0: none does (SV-GAME-1, May I?)
 
 
 @cache
@@ -95,12 +96,14 @@ def table_facts(variant: str, players: int) -> TableFacts:
     if isinstance(rules, MayIRules):
         deck: Counter[Card] = mayi_transitions.composition()
         hand, draw, sizes = rules.hand_sizes[0], 1, rules.hand_sizes
-        out, wilds = 0, 0
+        out, wilds, target = 0, 0, 0
     else:
         deck = composition(rules)
         hand, draw, sizes = rules.hand_size, rules.draw_count, ()
         out, wilds = rules.canastas_to_go_out if rules.going_out else 0, rules.wild_limit
+        target = rules.target
     return TableFacts(players=players, packs=deck[CARDS[0]], jokers=deck[JOKER],
                       cards=sum(deck.values()), hand_size=hand, draw_count=draw,
                       seats_in_play=rules.layout.rotation, sides=rules.layout.teams,
-                      hand_sizes=sizes, canastas_to_go_out=out, wild_limit=wilds)
+                      hand_sizes=sizes, canastas_to_go_out=out, wild_limit=wilds,
+                      target_score=target)

@@ -711,8 +711,14 @@ type SeatView struct {
 	// How many legal moves the seat has (0 outside the awaited seat's own view): more
 	// than legal_moves holds only when the list was cut at 1,000.
 	LegalMovesTotal int32 `protobuf:"varint,27,opt,name=legal_moves_total,json=legalMovesTotal,proto3" json:"legal_moves_total,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The score that ends the game as it was dealt: the target_score option, else
+	// the game's default for its player count and options (CL-GAME-1, SA-GAME-1,
+	// BO-GAME-1); the deal in which a side reaches it is the last. 0 when no score
+	// ends the game: Bolivia with sevens plays a round of four deals (SV-GAME-1),
+	// May I? its schedule of deals. Public: the same in every view.
+	TargetScore   int32 `protobuf:"varint,28,opt,name=target_score,json=targetScore,proto3" json:"target_score,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SeatView) Reset() {
@@ -930,6 +936,13 @@ func (x *SeatView) GetMayI() *MayIDeal {
 func (x *SeatView) GetLegalMovesTotal() int32 {
 	if x != nil {
 		return x.LegalMovesTotal
+	}
+	return 0
+}
+
+func (x *SeatView) GetTargetScore() int32 {
+	if x != nil {
+		return x.TargetScore
 	}
 	return 0
 }
@@ -1579,7 +1592,11 @@ type VariantTable struct {
 	CanastasToGoOut int32 `protobuf:"varint,10,opt,name=canastas_to_go_out,json=canastasToGoOut,proto3" json:"canastas_to_go_out,omitempty"`
 	// Most wild cards a group (a meld of one rank) may hold; 0: the game has no wild
 	// cards (May I?).
-	WildLimit     int32 `protobuf:"varint,11,opt,name=wild_limit,json=wildLimit,proto3" json:"wild_limit,omitempty"`
+	WildLimit int32 `protobuf:"varint,11,opt,name=wild_limit,json=wildLimit,proto3" json:"wild_limit,omitempty"`
+	// The score that ends the game (SeatView.target_score) with the default options:
+	// what a client shows before dealing; 0 when no score ends it (Bolivia with sevens,
+	// May I?).
+	TargetScore   int32 `protobuf:"varint,12,opt,name=target_score,json=targetScore,proto3" json:"target_score,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1687,6 +1704,13 @@ func (x *VariantTable) GetCanastasToGoOut() int32 {
 func (x *VariantTable) GetWildLimit() int32 {
 	if x != nil {
 		return x.WildLimit
+	}
+	return 0
+}
+
+func (x *VariantTable) GetTargetScore() int32 {
+	if x != nil {
+		return x.TargetScore
 	}
 	return 0
 }
@@ -2765,7 +2789,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\agame_id\x18\x04 \x01(\tR\x06gameId\x12\x10\n" +
 	"\x03seq\x18\x05 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bimported\x18\x06 \x01(\bR\bimported\x12\x18\n" +
-	"\astacked\x18\a \x01(\bR\astacked\"\xb4\x06\n" +
+	"\astacked\x18\a \x01(\bR\astacked\"\xd7\x06\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12\x18\n" +
@@ -2798,7 +2822,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\x0fseat_red_threes\x18\x18 \x03(\v2\x15.canasta.v1.SeatCardsR\rseatRedThrees\x12\x18\n" +
 	"\aupcards\x18\x19 \x03(\tR\aupcards\x12)\n" +
 	"\x05may_i\x18\x1a \x01(\v2\x14.canasta.v1.MayIDealR\x04mayI\x12*\n" +
-	"\x11legal_moves_total\x18\x1b \x01(\x05R\x0flegalMovesTotal\"!\n" +
+	"\x11legal_moves_total\x18\x1b \x01(\x05R\x0flegalMovesTotal\x12!\n" +
+	"\ftarget_score\x18\x1c \x01(\x05R\vtargetScore\"!\n" +
 	"\tSeatCards\x12\x14\n" +
 	"\x05cards\x18\x01 \x03(\tR\x05cards\"Y\n" +
 	"\bMayIDeal\x12\x12\n" +
@@ -2851,7 +2876,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\vmax_players\x18\x04 \x01(\x05R\n" +
 	"maxPlayers\x123\n" +
 	"\aoptions\x18\x05 \x03(\v2\x19.canasta.v1.VariantOptionR\aoptions\x120\n" +
-	"\x06tables\x18\x06 \x03(\v2\x18.canasta.v1.VariantTableR\x06tables\"\xf9\x02\n" +
+	"\x06tables\x18\x06 \x03(\v2\x18.canasta.v1.VariantTableR\x06tables\"\x9c\x03\n" +
 	"\fVariantTable\x12\x18\n" +
 	"\aplayers\x18\x01 \x01(\x05R\aplayers\x12\x14\n" +
 	"\x05packs\x18\x02 \x01(\x05R\x05packs\x12\x16\n" +
@@ -2867,7 +2892,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\x12canastas_to_go_out\x18\n" +
 	" \x01(\x05R\x0fcanastasToGoOut\x12\x1d\n" +
 	"\n" +
-	"wild_limit\x18\v \x01(\x05R\twildLimit\" \n" +
+	"wild_limit\x18\v \x01(\x05R\twildLimit\x12!\n" +
+	"\ftarget_score\x18\f \x01(\x05R\vtargetScore\" \n" +
 	"\bSeatList\x12\x14\n" +
 	"\x05seats\x18\x01 \x03(\x05R\x05seats\"\xa9\x02\n" +
 	"\rVariantOption\x12\x12\n" +
