@@ -45,7 +45,6 @@ const game = {
   actor: -1, // the seat that moved last
   log: [], // what happened, newest last: entries rendered in the current language
   logged: 0, // entries ever logged
-  targets: {}, // variant id -> the match target, from its options
   variantNames: [],
   notice: null, // (the page's words) => a sentence the status line starts with, till your move
 };
@@ -756,8 +755,8 @@ function renderScores(v) {
     if (side.seats.includes(game.you)) tr.className = "mine";
     return tr;
   }));
-  const target = game.targets[game.variant];
-  $("target").textContent = target ? w.target(target) : "";
+  // the score that ends this game as it was dealt (0: none does, a round of deals ends it)
+  $("target").textContent = v.targetScore ? w.target(v.targetScore) : "";
 }
 
 function renderLog() {
@@ -1181,10 +1180,6 @@ async function loadVariants() {
     textContent: `${v.name} (${v.minPlayers}–${v.maxPlayers})` })));
   menu.value = chosen;
   fitPlayers();
-  for (const v of variants) {
-    const target = (v.options ?? []).find((o) => /(^|\.)target(_score)?$/.test(o.name));
-    if (target?.defaultValue) game.targets[v.id] = target.defaultValue;
-  }
 }
 
 // The players field takes the chosen game's range of players (its entry in /v1/variants:

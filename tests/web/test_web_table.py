@@ -37,6 +37,10 @@ rules_panel.mjs deals May I?, classic (four and two players) and Samba and reads
 panel at your first draw, in English and Russian: each game's own way of drawing, and the
 black-three line only where a black three blocks the pile.
 
+match_target.mjs deals each game (classic for two, four and six, one asked with the
+target_score option) and reads the line under the scores: the score that ends the game as it
+was dealt (the view's targetScore), in English and Russian, and none where no score ends it.
+
 hand_end.mjs turns a deal into a hand just over (the stock ran out) and answers ScoreHand for
 every side: the result table keeps each name and number on its lines with five sides, on a
 desktop and a phone, and the next hand's table does not tell the hand before's end.
@@ -413,6 +417,31 @@ def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
             status = CANASTA_STATUS[lang] if takes else DRAW_STOCK[lang]
             assert result["statuses"][case] == status, (case, result["statuses"], result["moves"])
             assert (BLACK_THREE[lang] in lines) == case.endswith("+3S"), (case, lines)
+
+
+# The line under the scores (match_target.mjs case: its text), in each language
+TARGET = {"en": "The match is played to {}.", "ru": "Партия идёт до {} очков."}
+TARGET_LINES = {
+    "classic:4:en": TARGET["en"].format(5000),  # CL-GAME-1
+    "classic:6:ru": TARGET["ru"].format(10000),  # CL-GAME-1: six players in three packs
+    "classic:2:en=2500": TARGET["en"].format(2500),  # CL-GAME-1: target_score
+    "samba:4:ru": TARGET["ru"].format(10000),  # SA-GAME-1
+    "samba:4:en=12000": TARGET["en"].format(12000),  # SA-GAME-1: target_score
+    "bolivia:4:en": TARGET["en"].format(15000),  # BO-GAME-1
+    "bolivia_sevens:4:en": "",  # SV-GAME-1: a round of four deals, no target
+    "may_i:4:ru": "",  # MI-GAME-1: the schedule's deals, no target
+}
+
+
+def test_the_scores_say_the_match_target(server: Running) -> None:
+    """Under the scores the page says the score that ends the game as it was dealt, from
+    the view (targetScore): classic's, which depends on the player count and so is no
+    option's default (the page said none), and a game's dealt with target_score (the page
+    said the option's default), in English and Russian; nothing for the games no score
+    ends (Bolivia with sevens, May I?)."""
+    result, done = _in_browser("match_target.mjs", server.http_base, *TARGET_LINES)
+    assert result["problems"] == [] and done.returncode == 0, result
+    assert result["lines"] == TARGET_LINES, result["lines"]
 
 
 # The status line at a draw that the listed moves narrow (draw_status.mjs): the position
