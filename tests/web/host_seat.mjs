@@ -5,6 +5,7 @@
 //   melds   each meld's line
 //   seats   each seat's line
 //   contract  May I?'s contract line ("" when hidden)
+//   target  the line of the score that ends the game ("" when hidden)
 //   result  the result's lines (each side's totals), once the hand is over
 //   heaps   the stock's and the discard pile's line
 //
@@ -45,6 +46,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       melds: [...document.querySelectorAll("#sides .meld")].map((p) => p.textContent),
       seats: [...document.querySelectorAll("#seats li")].map((li) => li.textContent),
       contract: document.querySelector("#contract:not([hidden])")?.textContent ?? "",
+      target: document.querySelector("#target:not([hidden])")?.textContent ?? "",
       result: [...document.querySelectorAll("#result p")].map((p) => p.textContent),
       heaps: document.querySelector("#heaps").textContent,
     })));

@@ -8,6 +8,7 @@ import re
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 from examples.host.store import Table
 from tests.host.hosts import Player, hosting, stored
@@ -101,3 +102,23 @@ def test_the_seat_page_shows_a_may_i_table_and_a_game_over(tmp_path: Path) -> No
     assert ones["heaps"].startswith("Stock: 1 card. Discard pile: 1 card, top "), ones
     assert len(ones["seats"]) == 3, ones
     assert all(re.match(r"^.+: 1 card, [0-3] buys? left", line) for line in ones["seats"]), ones
+
+
+def test_the_seat_page_says_the_match_target(tmp_path: Path) -> None:
+    """The seat page says the score that ends the game as it was dealt, from the view's
+    target_score: classic for four's 5000 (CL-GAME-1, by player count: no option's default
+    says it) and a Samba table's created with target_score 12000 (SA-GAME-1); nothing for
+    May I?, whose deals end it (MI-GAME-1). It said no target at all."""
+    db = tmp_path / "tables.db"
+    games: list[tuple[str, int, dict[str, Any]]] = [
+        ("classic", 4, {}), ("samba", 4, {"target_score": 12000}), ("may_i", 3, {})]
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        links = []
+        for variant, players, options in games:
+            table = host.create(variant, players, dict.fromkeys(range(1, players), "greedy"),
+                                options)
+            links.append(_link(host.base, stored(db, table["game_id"]), 0))
+        result, ran = _in_browser("host_seat.mjs", *links)
+    assert result["problems"] == [] and ran.returncode == 0, result
+    assert [page["target"] for page in result["pages"]] == [
+        "The game is played to 5000.", "The game is played to 12000.", ""], result["pages"]

@@ -57,6 +57,9 @@ function renderTable(view) {
     `${frozen}, top ${view.pile_top ? face(view.pile_top) : "–"}.`;
   $("contract").hidden = !view.may_i;
   $("contract").textContent = view.may_i ? `This deal's contract: ${contract(view.may_i)}.` : "";
+  // the score that ends the game as it was dealt; 0 when none does (a round of deals ends it)
+  $("target").hidden = !view.target_score;
+  $("target").textContent = view.target_score ? `The game is played to ${view.target_score}.` : "";
   $("seats").replaceChildren(...view.hand_sizes.map((n, s) => {
     const li = document.createElement("li");
     li.textContent = `${who(s)}: ${count(n, "card")}${buysLeft(view, s)}${s === view.dealer ? ", dealer" : ""}` +
