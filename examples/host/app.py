@@ -281,6 +281,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         try:
             await players.greet(outbox, await tables.get(game_id), seat)
             while True:
+                await outbox.room()  # a client that does not read is not read on either
                 try:
                     msg = await receive_json(ws)
                 except ValueError:

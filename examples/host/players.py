@@ -23,6 +23,7 @@ PUBLIC_LINE = re.compile(r"^(\d+ [a-z][^{]*|hand \d+)$")
 LOG_LINES = 60
 REJOIN = "no view of the latest move; join again"  # the close reason of a failed push
 SEND_SECONDS = 5.0  # the longest a socket may take to take in one message before it closes
+MAX_WAITING = 16  # messages waiting for a socket before its reader reads no more of it
 
 
 def public_log(record: str) -> list[str]:
@@ -52,6 +53,8 @@ class Outbox:
         self.closing = False
         self._waiting: deque[dict[str, Any]] = deque()
         self._task: asyncio.Task[None] | None = None
+        self._room = asyncio.Event()  # set while fewer than MAX_WAITING wait (room())
+        self._room.set()
 
     def put(self, message: dict[str, Any]) -> None:
         """Send ``message`` after those before it (none once the socket is closing)."""
@@ -60,6 +63,7 @@ class Outbox:
         if message["type"] == "state":
             self._waiting = deque(m for m in self._waiting if m["type"] != "state")
         self._waiting.append(message)
+        self._fit()
         self._wake()
 
     def close(self) -> None:
@@ -69,7 +73,20 @@ class Outbox:
         if not self.closing:
             self.closing = True
             self._waiting.clear()
+            self._fit()
             self._wake()
+
+    async def room(self) -> None:
+        """Wait while :data:`MAX_WAITING` messages wait for the socket, till it takes them or
+        closes: its reader reads no more of a client that does not read, whose every message
+        could put one more (a refusal), as when the reader waited for each send itself."""
+        await self._room.wait()
+
+    def _fit(self) -> None:
+        if self.closing or len(self._waiting) < MAX_WAITING:
+            self._room.set()
+        else:
+            self._room.clear()
 
     def _wake(self) -> None:
         # no await lies between the task's last look at the queue and its end
@@ -79,7 +96,9 @@ class Outbox:
     async def _run(self) -> None:
         try:
             while self._waiting:
-                await self._send(self._waiting.popleft())
+                message = self._waiting.popleft()
+                self._fit()
+                await self._send(message)
             if self.closing:
                 try:
                     await self.ws.close(1011, REJOIN)

@@ -5,9 +5,11 @@ again)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -64,3 +66,40 @@ def test_a_seat_that_stops_reading_holds_up_no_other(rules: Running, tmp_path: P
             assert frozen.close_code == 1011 and frozen.close_reason == players.REJOIN
             assert got and got[-1]["seq"] < watcher.state["seq"]  # what it took before
             watcher.close()
+
+
+def test_a_seat_that_sends_without_reading_is_read_no_further(rules: Running, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    """A client that sends message after message (each refused) and reads none: the host
+    stops reading it once :data:`players.MAX_WAITING` messages wait for its socket, as when
+    its reader waited for each send. It read on, and queued a refusal for each message
+    (hundreds of thousands within ``SEND_SECONDS``)."""
+    monkeypatch.setattr(players, "SEND_SECONDS", 60.0)  # the socket is not closed meanwhile
+    db = tmp_path / "tables.db"
+    with hosting(db, rules.grpc_target) as host:
+        host.server.servers[0].sockets[0].setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", host.port))
+        game_id = host.create("classic", 2, {1: "greedy"})["game_id"]
+        with connect(f"ws://127.0.0.1:{host.port}/ws/{game_id}/0", sock=sock, max_queue=1,
+                     compression=None, close_timeout=1) as flooding:
+            flooding.send(json.dumps({"token": stored(db, game_id).seat_tokens[0]}))
+
+            def flood() -> None:
+                with contextlib.suppress(ConnectionClosed, OSError):
+                    for _ in range(20_000):
+                        flooding.send("{}")
+
+            sender = threading.Thread(target=flood, daemon=True)
+            sender.start()
+            outboxes = host.app.state.players._sockets[game_id][0]
+            peak = 0
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline and sender.is_alive():
+                peak = max([peak, *(len(outbox._waiting) for outbox in list(outboxes))])
+                time.sleep(0.001)
+            sock.shutdown(socket.SHUT_RDWR)  # (a sender still held up fails: it ends)
+            sender.join(10)
+    assert 0 < peak <= players.MAX_WAITING + 1, peak  # (and a state of the bot's moves)
