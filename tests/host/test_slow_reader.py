@@ -18,13 +18,25 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from examples.host import players
-from tests.host.hosts import Player, hosting, stored
+from tests.host.hosts import Host, Player, hosting, stored
 from tests.service.servers import Running
 
 # the longest seat 1 may wait for the table's next state: SEND_SECONDS is 0.5 s here, and a
 # busy machine needs room (before the fix the stall lasted while seat 0 did not read)
 GAP = 3.0
 
+
+
+def small_buffers(host: Host) -> socket.socket:
+    """A client socket to ``host`` on which the buffers fill within tens of states, not a
+    game: the host's send buffer small (its accepted sockets take the listener's), the
+    client's receive buffer too (and the tests' clients send no compression: similar
+    states shrink to a hundred bytes)."""
+    host.server.servers[0].sockets[0].setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", host.port))
+    return sock
 
 def test_a_seat_that_stops_reading_holds_up_no_other(rules: Running, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch,
@@ -37,13 +49,7 @@ def test_a_seat_that_stops_reading_holds_up_no_other(rules: Running, tmp_path: P
     caplog.set_level(logging.WARNING, "canasta.host.players")
     db = tmp_path / "tables.db"
     with hosting(db, rules.grpc_target) as host:
-        # the buffers fill within tens of states, not a game: the host's send buffer small
-        # (its accepted sockets take the listener's), the client's receive buffer too, and
-        # no compression (similar states shrink to a hundred bytes)
-        host.server.servers[0].sockets[0].setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.connect(("127.0.0.1", host.port))
+        sock = small_buffers(host)
         created = host.create("classic", 2, {0: "greedy", 1: "greedy"})
         game_id = created["game_id"]
         tokens = stored(db, game_id).seat_tokens
@@ -78,10 +84,7 @@ def test_a_seat_that_sends_without_reading_is_read_no_further(rules: Running, tm
     monkeypatch.setattr(players, "SEND_SECONDS", 60.0)  # the socket is not closed meanwhile
     db = tmp_path / "tables.db"
     with hosting(db, rules.grpc_target) as host:
-        host.server.servers[0].sockets[0].setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.connect(("127.0.0.1", host.port))
+        sock = small_buffers(host)
         game_id = host.create("classic", 2, {1: "greedy"})["game_id"]
         with connect(f"ws://127.0.0.1:{host.port}/ws/{game_id}/0", sock=sock, max_queue=1,
                      compression=None, close_timeout=1) as flooding:
