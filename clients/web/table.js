@@ -347,10 +347,12 @@ function showError(err) {
   } else {
     node.textContent = err instanceof Error ? err.message : String(err); // no "Error: " before the page's sentence
   }
-  if (stalled()) {
-    // the bots' moves or the hand's score failed: nothing else would ever go on with the game
+  // the bots' moves or the hand's score failed, or the kept game could not be asked for (the
+  // service away at a reload): nothing else would ever go on with the game
+  const saved = stalled() ? null : !game.view && kept();
+  if (stalled() || saved) {
     const retry = el("button", { type: "button", id: "retry", textContent: words().retry });
-    retry.addEventListener("click", () => guarded(runBots));
+    retry.addEventListener("click", () => (saved ? resume(saved) : guarded(runBots)));
     node.append(" ", retry);
   }
 }

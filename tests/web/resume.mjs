@@ -10,6 +10,8 @@
 //   other     the kept game is taken to a server with other keys (OTHER_BASE): refused there
 //             too (its key unknown), a new game is dealt, and the status line says so.
 // After a refusal (refused, other) you draw: the status line no longer says why the game was dealt.
+//   away      the service is away at the reload (its calls refused at the socket): the error
+//             offers "Try again", and once the service is back it resumes the kept game.
 //   newgame   "New game" (seed 99) replaces the kept game: the reload finds the new one.
 // Every case reads the cookies and the tab's localStorage once reloaded: no cookie, and
 // nothing of the game in localStorage.
@@ -29,7 +31,9 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     const page = await context.newPage(); // a tab of its own: its own sessionStorage
     // (the browser logs the refusal of a spoiled or foreign snapshot: the page's status is read here)
     const refusal = kind === "refused" || kind === "other";
-    watch(page, problems, (text) => refusal && text.includes("the server responded with a status of"));
+    // (and a call the service away did not answer, in case away)
+    watch(page, problems, (text) => (refusal && text.includes("the server responded with a status of"))
+      || (kind === "away" && text.includes("net::ERR_CONNECTION_REFUSED")));
     // every API call and its answer, in order: { path, body, auth, status, answer }
     const calls = [];
     const answered = [];
@@ -122,8 +126,19 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
       await page.evaluate(({ key, carried }) => sessionStorage.setItem(key, carried), { key: GAME_KEY, carried });
     }
     const from = calls.length;
+    let down = kind === "away";
+    if (down) {
+      await page.route("**/v1/**", (route) => (down ? route.abort("connectionrefused") : route.continue()));
+    }
     await page.reload();
     await ready();
+    if (kind === "away") {
+      await page.waitForSelector("#error:not([hidden]) #retry", { timeout: 30_000 })
+        .catch(() => problems.push(`${name}: no "Try again" while the service was away`));
+      seen.away = await read();
+      down = false;
+      await page.click("#retry").catch(() => {});
+    }
     // (read as it is if it never comes to your turn: a page that resumed nothing stays idle)
     await yourTurn().catch(() => {});
     seen.after = await read();

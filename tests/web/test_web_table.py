@@ -302,6 +302,20 @@ def test_a_reload_finds_the_game_where_it_was_left(server: Running) -> None:
     assert played["logged"] > after["logged"] and played["kept"]["snapshot"] != kept["snapshot"]
 
 
+def test_a_reload_while_the_service_is_away_offers_to_try_again(server: Running) -> None:
+    """The service is away at the reload: the page shows the error with "Try again" (it
+    showed none: the button needed a drawn table) and keeps the game; once the service is
+    back, "Try again" resumes the kept game, as a reload would, and deals none."""
+    seen = _resumed(server, "away:en")
+    before, away, after = seen["before"], seen["away"], seen["after"]
+    assert away["error"] and "Try again" in away["error"], away
+    assert away["kept"] == before["kept"], away["kept"]
+    assert after["state"] == "your-turn" and after["error"] == "", after
+    for key in ("hand", "log", "logged", "moves", "kept"):
+        assert after[key] == before[key], (key, before[key], after[key])
+    assert "/v1/deal" not in [c["path"] for c in seen["calls"]], seen["calls"]
+
+
 def test_a_reload_while_the_bots_play_lets_them_play_on(server: Running) -> None:
     """The page is reloaded between two bots' moves: the resumed page plays the bots (with
     the kept host token, from the kept snapshot) on to your turn, the log going on from
