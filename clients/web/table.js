@@ -349,8 +349,9 @@ function showError(err) {
   }
   // the bots' moves or the hand's score failed, or the kept game could not be asked for (the
   // service away at a reload): nothing else would ever go on with the game
-  const saved = stalled() ? null : !game.view && kept();
-  if (stalled() || saved) {
+  // (the two exclude each other: stalled() needs a table drawn, a kept game none)
+  const saved = !game.view && kept();
+  if (saved || stalled()) {
     const retry = el("button", { type: "button", id: "retry", textContent: words().retry });
     retry.addEventListener("click", () => (saved ? resume(saved) : guarded(runBots)));
     node.append(" ", retry);

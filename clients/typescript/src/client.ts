@@ -299,8 +299,9 @@ export class CanastaClient {
     }
     refuseUnsendableHeaders(headers);
     const request = create(method.input, input);
-    checkTimeout(options.timeoutMs ?? this.timeoutMs);
-    const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, MAX_TIMEOUT_MS);
+    const asked = options.timeoutMs ?? this.timeoutMs;
+    checkTimeout(asked);
+    const timeoutMs = Math.min(asked, MAX_TIMEOUT_MS);
     const deadline = performance.now() + timeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {
