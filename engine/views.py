@@ -85,6 +85,9 @@ class SeatView:
     buys_left: tuple[int, ...] = ()
     # the score that ends the game as dealt (CL-GAME-1); 0: none does (SV-GAME-1, May I?)
     target_score: int = 0
+    # how many deals the game plays when their number ends it (SV-GAME-1: four; MI-GAME-1:
+    # the schedule's); 0: a score ends it. With hand_no, a client says "deal 2 of 4"
+    deals: int = 0
 
 
 def codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -142,6 +145,7 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
         seat_red_threes=tuple(codes(r) for r in state.red3),
         upcards=codes(state.upcards),
         target_score=rules.target,
+        deals=rules.deals,
     )
 
 

@@ -71,6 +71,7 @@ def seat_view(state: MayIState, seat: int) -> SeatView:
         seat_red_threes=((),) * state.rules.players,  # no red threes in May I?
         contract=window.contract, buys_left=window.buys_left,
         upcards=tuple(CODES[c] for c in state.upcards),
+        deals=state.rules.deals,  # MI-GAME-1: the schedule's deals; no target score
     )
 
 

@@ -84,6 +84,7 @@ class TableFacts:
     canastas_to_go_out: int = 0  # 0: no count of canastas lets a side go out (May I?, Bolivia)
     wild_limit: int = 0  # most wild cards in a group; 0: no wild cards (May I?)
     target_score: int = 0  # the score that ends the game; 0: none does (SV-GAME-1, May I?)
+    deals: int = 0  # the deals that end the game (SV-GAME-1, MI-GAME-1); 0: a score does
 
 
 @cache
@@ -106,4 +107,4 @@ def table_facts(variant: str, players: int) -> TableFacts:
                       cards=sum(deck.values()), hand_size=hand, draw_count=draw,
                       seats_in_play=rules.layout.rotation, sides=rules.layout.teams,
                       hand_sizes=sizes, canastas_to_go_out=out, wild_limit=wilds,
-                      target_score=target)
+                      target_score=target, deals=rules.deals)

@@ -329,6 +329,7 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> 
         out.seat_red_threes.add().cards.extend(reds)
     out.upcards.extend(v.upcards)
     out.target_score = v.target_score
+    out.deals = v.deals
     if v.buys_left:  # May I?
         out.may_i.sets, out.may_i.sequences = v.contract
         out.may_i.buys_left.extend(v.buys_left)
@@ -381,6 +382,7 @@ def _table_pb(t: TableFacts, out: game.VariantTable) -> None:
     out.canastas_to_go_out = t.canastas_to_go_out
     out.wild_limit = t.wild_limit
     out.target_score = t.target_score
+    out.deals = t.deals
 
 
 def variant_pb(info: VariantInfo, lang: str, out: game.Variant) -> game.Variant:

@@ -60,7 +60,8 @@ def _view(phase: str, hand: list[str], stock: int, legal: list[str], total: int
             "pile": [], "pileFrozen": False, "sides": [_side(0, ["3D"]), _side(1, [])],
             "asked": False, "answer": "", "staged": [], "legalMoves": legal, "result": [],
             "wentOut": -1, "winner": -1, "seatRedThrees": [{"cards": ["3D"]}, {"cards": []}],
-            "upcards": ["QH"], "legalMovesTotal": total, "targetScore": 5000}
+            "upcards": ["QH"], "legalMovesTotal": total, "targetScore": 5000,
+            "deals": 0}
 
 
 def _event(kind: str, seat: int, move: str = "", cards: list[str] | None = None,
@@ -160,7 +161,8 @@ EXAMPLES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         "tables": [{"players": 2, "packs": 2, "jokers": 4, "cards": 108, "handSize": 15,
                     "drawCount": 2, "seatsInPlay": [{"seats": [0, 1]}],
                     "sides": [{"seats": [0]}, {"seats": [1]}], "handSizes": [],
-                    "canastasToGoOut": 2, "wildLimit": 3, "targetScore": 5000}]}]}),
+                    "canastasToGoOut": 2, "wildLimit": 3, "targetScore": 5000,
+                    "deals": 0}]}]}),
     "Deal": ({"variant": "classic", "players": 2, "seed": "8236417", "viewSeat": 0}, DEALT),
     "LegalMoves": ({"snapshot": SNAPSHOT}, {
         "seat": 0, "moves": [DRAW, TAKE_TO_MELD, TAKE], "phase": "draw", "nextPageToken": "",

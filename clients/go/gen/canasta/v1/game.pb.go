@@ -716,7 +716,15 @@ type SeatView struct {
 	// BO-GAME-1); the deal in which a side reaches it is the last. 0 when no score
 	// ends the game: Bolivia with sevens plays a round of four deals (SV-GAME-1),
 	// May I? its schedule of deals. Public: the same in every view.
-	TargetScore   int32 `protobuf:"varint,28,opt,name=target_score,json=targetScore,proto3" json:"target_score,omitempty"`
+	TargetScore int32 `protobuf:"varint,28,opt,name=target_score,json=targetScore,proto3" json:"target_score,omitempty"`
+	// How many deals the game plays when a number of deals ends it: Bolivia with
+	// sevens 4, a round in which each player deals once (SV-GAME-1; equal totals after
+	// the fourth with tie_policy play_on play another deal, so hand_no may pass it);
+	// May I? the deals of its schedule as dealt, the schedule option applied
+	// (MI-GAME-1: 5 for zioncheck5, 7 for classic7). 0 when a score ends the game
+	// (target_score). With hand_no a client says "deal hand_no + 1 of deals". Public:
+	// the same in every view.
+	Deals         int32 `protobuf:"varint,29,opt,name=deals,proto3" json:"deals,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -943,6 +951,13 @@ func (x *SeatView) GetLegalMovesTotal() int32 {
 func (x *SeatView) GetTargetScore() int32 {
 	if x != nil {
 		return x.TargetScore
+	}
+	return 0
+}
+
+func (x *SeatView) GetDeals() int32 {
+	if x != nil {
+		return x.Deals
 	}
 	return 0
 }
@@ -1596,7 +1611,11 @@ type VariantTable struct {
 	// The score that ends the game (SeatView.target_score) with the default options:
 	// what a client shows before dealing; 0 when no score ends it (Bolivia with sevens,
 	// May I?).
-	TargetScore   int32 `protobuf:"varint,12,opt,name=target_score,json=targetScore,proto3" json:"target_score,omitempty"`
+	TargetScore int32 `protobuf:"varint,12,opt,name=target_score,json=targetScore,proto3" json:"target_score,omitempty"`
+	// The deals that end the game (SeatView.deals) with the default options: 4 for
+	// Bolivia with sevens (SV-GAME-1), 5 for May I? (MI-GAME-1, the zioncheck5
+	// schedule); 0 when a score ends it.
+	Deals         int32 `protobuf:"varint,13,opt,name=deals,proto3" json:"deals,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1711,6 +1730,13 @@ func (x *VariantTable) GetWildLimit() int32 {
 func (x *VariantTable) GetTargetScore() int32 {
 	if x != nil {
 		return x.TargetScore
+	}
+	return 0
+}
+
+func (x *VariantTable) GetDeals() int32 {
+	if x != nil {
+		return x.Deals
 	}
 	return 0
 }
@@ -2789,7 +2815,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\agame_id\x18\x04 \x01(\tR\x06gameId\x12\x10\n" +
 	"\x03seq\x18\x05 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bimported\x18\x06 \x01(\bR\bimported\x12\x18\n" +
-	"\astacked\x18\a \x01(\bR\astacked\"\xd7\x06\n" +
+	"\astacked\x18\a \x01(\bR\astacked\"\xed\x06\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12\x18\n" +
@@ -2823,7 +2849,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\aupcards\x18\x19 \x03(\tR\aupcards\x12)\n" +
 	"\x05may_i\x18\x1a \x01(\v2\x14.canasta.v1.MayIDealR\x04mayI\x12*\n" +
 	"\x11legal_moves_total\x18\x1b \x01(\x05R\x0flegalMovesTotal\x12!\n" +
-	"\ftarget_score\x18\x1c \x01(\x05R\vtargetScore\"!\n" +
+	"\ftarget_score\x18\x1c \x01(\x05R\vtargetScore\x12\x14\n" +
+	"\x05deals\x18\x1d \x01(\x05R\x05deals\"!\n" +
 	"\tSeatCards\x12\x14\n" +
 	"\x05cards\x18\x01 \x03(\tR\x05cards\"Y\n" +
 	"\bMayIDeal\x12\x12\n" +
@@ -2876,7 +2903,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\vmax_players\x18\x04 \x01(\x05R\n" +
 	"maxPlayers\x123\n" +
 	"\aoptions\x18\x05 \x03(\v2\x19.canasta.v1.VariantOptionR\aoptions\x120\n" +
-	"\x06tables\x18\x06 \x03(\v2\x18.canasta.v1.VariantTableR\x06tables\"\x9c\x03\n" +
+	"\x06tables\x18\x06 \x03(\v2\x18.canasta.v1.VariantTableR\x06tables\"\xb2\x03\n" +
 	"\fVariantTable\x12\x18\n" +
 	"\aplayers\x18\x01 \x01(\x05R\aplayers\x12\x14\n" +
 	"\x05packs\x18\x02 \x01(\x05R\x05packs\x12\x16\n" +
@@ -2893,7 +2920,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	" \x01(\x05R\x0fcanastasToGoOut\x12\x1d\n" +
 	"\n" +
 	"wild_limit\x18\v \x01(\x05R\twildLimit\x12!\n" +
-	"\ftarget_score\x18\f \x01(\x05R\vtargetScore\" \n" +
+	"\ftarget_score\x18\f \x01(\x05R\vtargetScore\x12\x14\n" +
+	"\x05deals\x18\r \x01(\x05R\x05deals\" \n" +
 	"\bSeatList\x12\x14\n" +
 	"\x05seats\x18\x01 \x03(\x05R\x05seats\"\xa9\x02\n" +
 	"\rVariantOption\x12\x12\n" +
