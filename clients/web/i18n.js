@@ -163,6 +163,8 @@ export const TEXT = {
     buysLeft: "Buys left",
     noLimit: "no limit",
     target: (n) => `The match is played to ${n}.`,
+    // deal n of the game's m; past m only after a tie with tie_policy play_on (SV-GAME-1)
+    deal: (n, m) => (n <= m ? `Deal ${n} of ${m}` : `Deal ${n}: another after a tie`),
     result: "Hand result",
     rows: {
       base: "Melded cards", canastas: "Canastas", goingOut: "Going out", redThrees: "Red threes",
@@ -363,6 +365,7 @@ export const TEXT = {
     buysLeft: "Осталось покупок",
     noLimit: "без ограничений",
     target: (n) => `Партия идёт до ${n} очков.`,
+    deal: (n, m) => (n <= m ? `Раздача ${n} из ${m}` : `Раздача ${n}: ещё одна после ничьей`),
     result: "Итог раздачи",
     rows: {
       base: "Карты в комбинациях", canastas: "Канасты", goingOut: "Выход", redThrees: "Красные тройки",

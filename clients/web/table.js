@@ -758,8 +758,10 @@ function renderScores(v) {
     if (side.seats.includes(game.you)) tr.className = "mine";
     return tr;
   }));
-  // the score that ends this game as it was dealt (0: none does, a round of deals ends it)
-  $("target").textContent = v.targetScore ? w.target(v.targetScore) : "";
+  // what ends this game as it was dealt: a score (targetScore), else a number of deals
+  // (deals: Bolivia with sevens, May I?), and then which deal this is (handNo from 0)
+  $("target").textContent = v.targetScore ? w.target(v.targetScore)
+    : v.deals ? w.deal((v.handNo ?? 0) + 1, v.deals) : "";
 }
 
 function renderLog() {

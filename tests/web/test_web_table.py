@@ -38,8 +38,10 @@ panel at your first draw, in English and Russian: each game's own way of drawing
 black-three line only where a black three blocks the pile.
 
 match_target.mjs deals each game (classic for two, four and six, one asked with the
-target_score option) and reads the line under the scores: the score that ends the game as it
-was dealt (the view's targetScore), in English and Russian, and none where no score ends it.
+target_score option; Bolivia with sevens and May I? also imported at a later deal) and reads
+the line under the scores: the score that ends the game as it was dealt (the view's
+targetScore), or where a number of deals ends it which deal this is of how many (handNo and
+deals), in English and Russian.
 
 hand_end.mjs turns a deal into a hand just over (the stock ran out) and answers ScoreHand for
 every side: the result table keeps each name and number on its lines with five sides, on a
@@ -442,8 +444,19 @@ TARGET_LINES = {
     "samba:4:ru": TARGET["ru"].format(10000),  # SA-GAME-1
     "samba:4:en=12000": TARGET["en"].format(12000),  # SA-GAME-1: target_score
     "bolivia:4:en": TARGET["en"].format(15000),  # BO-GAME-1
-    "bolivia_sevens:4:en": "",  # SV-GAME-1: a round of four deals, no target
-    "may_i:4:ru": "",  # MI-GAME-1: the schedule's deals, no target
+}
+# ... and where a number of deals ends the game (no target), which deal this is of how many
+DEAL = {"en": "Deal {} of {}", "ru": "Раздача {} из {}"}
+DEAL_LINES = {
+    "bolivia_sevens:4:en": DEAL["en"].format(1, 4),  # SV-GAME-1: a round of four deals
+    "bolivia_sevens:4:ru@2": DEAL["ru"].format(3, 4),
+    # SV-GAME-1: equal totals after the fourth play another deal (tie_policy play_on)
+    "bolivia_sevens:4:en@4,tie_policy=play_on": "Deal 5: another after a tie",
+    "bolivia_sevens:4:ru@4,tie_policy=play_on": "Раздача 5: ещё одна после ничьей",
+    "may_i:4:ru": DEAL["ru"].format(1, 5),  # MI-GAME-1: zioncheck5's five deals
+    "may_i:3:en@3": DEAL["en"].format(4, 5),
+    "may_i:5:en@6,schedule=classic7": DEAL["en"].format(7, 7),  # MI-GAME-1: classic7's seven
+    "may_i:4:ru@1,schedule=ss,sr": DEAL["ru"].format(2, 2),  # a schedule of two deals
 }
 
 
@@ -451,11 +464,23 @@ def test_the_scores_say_the_match_target(server: Running) -> None:
     """Under the scores the page says the score that ends the game as it was dealt, from
     the view (targetScore): classic's, which depends on the player count and so is no
     option's default (the page said none), and a game's dealt with target_score (the page
-    said the option's default), in English and Russian; nothing for the games no score
-    ends (Bolivia with sevens, May I?)."""
+    said the option's default), in English and Russian (the games no score ends, Bolivia
+    with sevens and May I?: test_the_scores_say_the_deal_of_how_many)."""
     result, done = _in_browser("match_target.mjs", server.http_base, *TARGET_LINES)
     assert result["problems"] == [] and done.returncode == 0, result
     assert result["lines"] == TARGET_LINES, result["lines"]
+
+
+def test_the_scores_say_the_deal_of_how_many(server: Running) -> None:
+    """Where a number of deals ends the game the line under the scores says which deal
+    this is of how many, from the view (handNo and deals): Bolivia with sevens' round of
+    four (SV-GAME-1, a deal past it only after a tie with tie_policy play_on) and May I?'s
+    schedule as dealt (MI-GAME-1: zioncheck5's five, classic7's seven, a custom one's), at
+    the first deal and at a later one, in English and Russian. It said nothing: these games
+    have no target."""
+    result, done = _in_browser("match_target.mjs", server.http_base, *DEAL_LINES)
+    assert result["problems"] == [] and done.returncode == 0, result
+    assert result["lines"] == DEAL_LINES, result["lines"]
 
 
 # The status line at a draw that the listed moves narrow (draw_status.mjs): the position
