@@ -5,35 +5,50 @@
 //   melds   each meld's line
 //   seats   each seat's line
 //   contract  May I?'s contract line ("" when hidden)
-//   target  the line of the score that ends the game ("" when hidden)
+//   target  the line of what ends the game: its score, or the deal of how many ("" when hidden)
 //   result  the result's lines (each side's totals), once the hand is over
 //   heaps   the stock's and the discard pile's line
 //
 // A link after "--ones" is shown with every count of cards made 1 (the stock, the pile and
-// each hand, in the host's state messages), for the words of one card.
-//   node tests/web/host_seat.mjs LINK... [--ones LINK...]
+// each hand, in the host's state messages), for the words of one card; after "--hand=H"
+// with the view's hand_no made H, as at a later deal.
+//   node tests/web/host_seat.mjs LINK... [--ones LINK...] [--hand=H LINK...]
 //
 // Run by tests/web/test_host_pages.py. Prints "RESULT {json}": what each page showed.
 import { runTest, watch } from "./chromium.mjs";
 
-const args = process.argv.slice(2);
-const ones = args.includes("--ones") ? args.indexOf("--ones") : args.length;
-const links = args.filter((a) => a !== "--ones");
+// Each link with what the page is shown in place of the host's view: the view itself, or
+// the one the last flag before the link makes of it.
+const changes = {
+  "--ones": (view) => {
+    Object.assign(view, { stock_size: 1, pile_size: 1 });
+    view.hand_sizes = view.hand_sizes.map(() => 1);
+  },
+};
+const links = [];
+let change = null;
+for (const arg of process.argv.slice(2)) {
+  const hand = /^--hand=(\d+)$/.exec(arg);
+  if (hand) change = (view) => { view.hand_no = Number(hand[1]); };
+  else if (arg in changes) change = changes[arg];
+  else links.push({ link: arg, change });
+}
 const problems = [];
 const pages = [];
 await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
-  for (const [i, link] of links.entries()) {
-    if (i === ones) {
+  let shown = null; // the change the current link's views get, null none
+  let routed = false; // the host's messages pass through the test once a change is asked
+  for (const { link, change: now } of links) {
+    shown = now;
+    if (now && !routed) {
+      routed = true;
       await page.routeWebSocket(/\/ws\//, (ws) => {
         const server = ws.connectToServer();
         server.onMessage((text) => {
           const message = JSON.parse(text);
-          if (message.view) {
-            Object.assign(message.view, { stock_size: 1, pile_size: 1 });
-            message.view.hand_sizes = message.view.hand_sizes.map(() => 1);
-          }
+          if (message.view && shown) shown(message.view);
           ws.send(JSON.stringify(message));
         });
       });

@@ -107,8 +107,9 @@ def test_the_seat_page_shows_a_may_i_table_and_a_game_over(tmp_path: Path) -> No
 def test_the_seat_page_says_the_match_target(tmp_path: Path) -> None:
     """The seat page says the score that ends the game as it was dealt, from the view's
     target_score: classic for four's 5000 (CL-GAME-1, by player count: no option's default
-    says it) and a Samba table's created with target_score 12000 (SA-GAME-1); nothing for
-    May I?, whose deals end it (MI-GAME-1). It said no target at all."""
+    says it) and a Samba table's created with target_score 12000 (SA-GAME-1); for May I?,
+    whose deals end it (MI-GAME-1), the deal of how many instead
+    (test_the_seat_page_says_the_deal_of_how_many). It said no target at all."""
     db = tmp_path / "tables.db"
     games: list[tuple[str, int, dict[str, Any]]] = [
         ("classic", 4, {}), ("samba", 4, {"target_score": 12000}), ("may_i", 3, {})]
@@ -121,4 +122,29 @@ def test_the_seat_page_says_the_match_target(tmp_path: Path) -> None:
         result, ran = _in_browser("host_seat.mjs", *links)
     assert result["problems"] == [] and ran.returncode == 0, result
     assert [page["target"] for page in result["pages"]] == [
-        "The game is played to 5000.", "The game is played to 12000.", ""], result["pages"]
+        "The game is played to 5000.", "The game is played to 12000.", "Deal 1 of 5."
+    ], result["pages"]
+
+
+def test_the_seat_page_says_the_deal_of_how_many(tmp_path: Path) -> None:
+    """Where a number of deals ends the game the seat page says which deal this is of how
+    many, from the view's hand_no and deals: Bolivia with sevens' round of four (SV-GAME-1;
+    a deal past it only after a tie with tie_policy play_on), May I?'s five (MI-GAME-1,
+    zioncheck5) and a table's created with the classic7 schedule, seven; the same tables
+    shown at a later deal (hand_no 2 and 4). It said nothing: these games have no target."""
+    db = tmp_path / "tables.db"
+    games: list[tuple[str, int, dict[str, Any]]] = [
+        ("bolivia_sevens", 4, {}), ("may_i", 3, {}), ("may_i", 4, {"schedule": "classic7"})]
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        links = []
+        for variant, players, options in games:
+            table = host.create(variant, players, dict.fromkeys(range(1, players), "greedy"),
+                                options)
+            links.append(_link(host.base, stored(db, table["game_id"]), 0))
+        result, ran = _in_browser("host_seat.mjs", *links, "--hand=2", *links, "--hand=4",
+                                  links[0])
+    assert result["problems"] == [] and ran.returncode == 0, result
+    assert [page["target"] for page in result["pages"]] == [
+        "Deal 1 of 4.", "Deal 1 of 5.", "Deal 1 of 7.",
+        "Deal 3 of 4.", "Deal 3 of 5.", "Deal 3 of 7.",
+        "Deal 5: another after a tie."], result["pages"]

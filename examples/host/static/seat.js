@@ -51,15 +51,24 @@ function matchScore(view, side) {
   return done ? done.cumulative : side.score;
 }
 
+// What ends the game as it was dealt: the score (target_score), else the number of deals
+// (deals: Bolivia with sevens, May I?) and which of them this is; "" when neither is said.
+// A deal past the last is played only after a tie with tie_policy play_on (SV-GAME-1).
+function gameEnd(view) {
+  if (view.target_score) return `The game is played to ${view.target_score}.`;
+  if (!view.deals) return "";
+  const n = view.hand_no + 1;
+  return n <= view.deals ? `Deal ${n} of ${view.deals}.` : `Deal ${n}: another after a tie.`;
+}
+
 function renderTable(view) {
   const frozen = view.pile_frozen ? ", frozen" : "";
   $("heaps").textContent = `Stock: ${count(view.stock_size, "card")}. Discard pile: ${count(view.pile_size, "card")}` +
     `${frozen}, top ${view.pile_top ? face(view.pile_top) : "–"}.`;
   $("contract").hidden = !view.may_i;
   $("contract").textContent = view.may_i ? `This deal's contract: ${contract(view.may_i)}.` : "";
-  // the score that ends the game as it was dealt; 0 when none does (a round of deals ends it)
-  $("target").hidden = !view.target_score;
-  $("target").textContent = view.target_score ? `The game is played to ${view.target_score}.` : "";
+  $("target").textContent = gameEnd(view);
+  $("target").hidden = !$("target").textContent;
   $("seats").replaceChildren(...view.hand_sizes.map((n, s) => {
     const li = document.createElement("li");
     li.textContent = `${who(s)}: ${count(n, "card")}${buysLeft(view, s)}${s === view.dealer ? ", dealer" : ""}` +
