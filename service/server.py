@@ -1,12 +1,14 @@
 """Run both faces in one process: gRPC (grpcio's thread-pool server) and REST (uvicorn, in
-the asyncio loop), over one API core.
+the asyncio loop), over one API core; ``/metrics`` on the REST port, or with
+``CANASTA_METRICS_PORT`` on a port of its own (a second uvicorn in the same loop).
 
 ``python -m service`` (what ``make run`` starts). On SIGTERM or SIGINT both stop
 gracefully: health turns NOT_SERVING (and /readyz 503 until, a tick later, the REST
-listener closes), no new calls are accepted (a gRPC call that has not started gets
-``UNAVAILABLE``, retryable), in-flight calls get ``CANASTA_GRACE_SECONDS`` to finish (REST
-whole seconds, at least 1), then the process exits 0. One process uses about one
-core; to use more on one machine, run more processes (docs/operations.md, *Scaling*).
+listener closes, the metrics one with it), no new calls are accepted (a gRPC call that
+has not started gets ``UNAVAILABLE``, retryable), in-flight calls get
+``CANASTA_GRACE_SECONDS`` to finish (REST whole seconds, at least 1), then the process
+exits 0. One process uses about one core; to use more on one machine, run more processes
+(docs/operations.md, *Scaling*).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 
 import grpc
 import uvicorn
+from starlette.applications import Starlette
 
 import engine
 from service.api.core import Core
@@ -34,7 +37,7 @@ from service.ops import logs
 from service.ops.config import AccessMode, ConfigError, Settings
 from service.ops.gate import Gate, GatedPool
 from service.ops.health import Health
-from service.rest.app import create_app
+from service.rest.app import create_app, metrics_app
 from service.rest.limits import HttpLimits, protocol_class
 from service.sealing.keys import BadKeyConfig, KeyRing, dev_key_ring
 from service.sealing.snapshot import Sealer
@@ -102,8 +105,11 @@ class App:
         self.grpc: grpc.Server | None = None
         self.grpc_port = 0
         self.http_port = 0
+        self.metrics_port = 0  # where /metrics answers: the HTTP port unless set apart
         self._http: _Uvicorn | None = None
         self._http_task: asyncio.Task[None] | None = None
+        self._metrics: _Uvicorn | None = None
+        self._metrics_task: asyncio.Task[None] | None = None
         self._stopping: asyncio.Task[None] | None = None
         # REST's long calls, held to a gate of their own (gRPC's run in a pool of the
         # gRPC server's, behind its gate)
@@ -124,14 +130,38 @@ class App:
         except RuntimeError as err:  # grpcio's "Failed to bind to address ..."
             raise CannotListen(f"gRPC cannot listen on {s.bind}:{s.grpc_port} (CANASTA_BIND, "
                                f"CANASTA_GRPC_PORT): {err}") from None
-        try:
-            sock = http_socket(s.bind, s.http_port)
-        except OSError as err:
-            raise CannotListen(f"REST cannot listen on {s.bind}:{s.http_port} (CANASTA_BIND, "
-                               f"CANASTA_HTTP_PORT): {err.strerror or err}") from None
-        self.http_port = sock.getsockname()[1]
+        sock = self._listen("REST", "CANASTA_HTTP_PORT", s.http_port)
+        self.http_port = self.metrics_port = sock.getsockname()[1]
         app = create_app(self.core, self._long_calls, self.health, s.max_message_bytes,
-                         s.access_log, cors_origins=s.cors_origins)
+                         s.access_log, cors_origins=s.cors_origins,
+                         serve_metrics=s.metrics_port is None)
+        self._http, self._http_task = await self._serve(app, sock)
+        if s.metrics_port is not None:
+            sock = self._listen("Metrics", "CANASTA_METRICS_PORT", s.metrics_port)
+            self.metrics_port = sock.getsockname()[1]
+            self._metrics, self._metrics_task = await self._serve(metrics_app(), sock)
+        self.health.serving(SERVICE_NAME)
+        log.info("listening", extra={"fields": {
+            "grpc": f"{s.bind}:{self.grpc_port}", "http": f"{s.bind}:{self.http_port}",
+            "metrics": f"{s.bind}:{self.metrics_port}",
+            "key_ids": list(self.core.sealer.keys.key_ids), "engine": engine.BUILD,
+            "grpc_threads": s.grpc_threads, "long_call_threads": s.long_call_threads,
+            "access": s.access.value}})
+
+    def _listen(self, face: str, variable: str, port: int) -> socket.socket:
+        """:func:`http_socket` on ``CANASTA_BIND``, or :class:`CannotListen` naming
+        ``variable``."""
+        bind = self.settings.bind
+        try:
+            return http_socket(bind, port)
+        except OSError as err:
+            raise CannotListen(f"{face} cannot listen on {bind}:{port} (CANASTA_BIND, "
+                               f"{variable}): {err.strerror or err}") from None
+
+    async def _serve(self, app: Starlette, sock: socket.socket
+                     ) -> tuple[_Uvicorn, asyncio.Task[None]]:
+        """``app`` served by uvicorn on ``sock`` in this loop, once it has started."""
+        s = self.settings
         limits = HttpLimits(max_header_bytes=s.http_max_header_bytes,
                             header_timeout_s=s.http_header_timeout_s,
                             body_timeout_s=s.http_body_timeout_s,
@@ -141,19 +171,15 @@ class App:
                                 access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=max(1, int(s.grace_seconds)),
                                 server_header=False)
-        self._http = _Uvicorn(config)
-        self._http_task = asyncio.create_task(self._http.serve(sockets=[sock]))
-        while not self._http.started:
-            if self._http_task.done():
-                await self._http_task
-                raise RuntimeError("the HTTP server did not start")
+        server = _Uvicorn(config)
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started:
+            if task.done():
+                await task
+                raise RuntimeError(f"the HTTP server on port {sock.getsockname()[1]} did "
+                                   "not start")
             await asyncio.sleep(0.01)
-        self.health.serving(SERVICE_NAME)
-        log.info("listening", extra={"fields": {
-            "grpc": f"{s.bind}:{self.grpc_port}", "http": f"{s.bind}:{self.http_port}",
-            "key_ids": list(self.core.sealer.keys.key_ids), "engine": engine.BUILD,
-            "grpc_threads": s.grpc_threads, "long_call_threads": s.long_call_threads,
-            "access": s.access.value}})
+        return server, task
 
     def stop(self) -> asyncio.Task[None]:
         if self._stopping is None:
@@ -166,9 +192,11 @@ class App:
         waits: list[Awaitable[Any]] = []
         if self.grpc is not None:  # new calls get UNAVAILABLE while those in flight end
             waits.append(grpc_server.stop(self.grpc, self.gate, self.settings.grace_seconds))
-        if self._http is not None and self._http_task is not None:
-            self._http.should_exit = True
-            waits.append(self._http_task)
+        for server, task in ((self._http, self._http_task),
+                             (self._metrics, self._metrics_task)):
+            if server is not None and task is not None:  # both close at their next tick
+                server.should_exit = True
+                waits.append(task)
         await asyncio.gather(*waits, return_exceptions=True)
         self._long_calls.shutdown(wait=False, cancel_futures=True)
         log.info("stopped")
@@ -193,7 +221,8 @@ async def serve(settings: Settings, keys: KeyRing, ready_file: Path | None = Non
         loop.add_signal_handler(sig, app.stop)
     if ready_file is not None:
         tmp = ready_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"grpc_port": app.grpc_port, "http_port": app.http_port}))
+        tmp.write_text(json.dumps({"grpc_port": app.grpc_port, "http_port": app.http_port,
+                                   "metrics_port": app.metrics_port}))
         tmp.replace(ready_file)
     await app.wait()
 

@@ -83,11 +83,14 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="forbid",
                                       validate_by_name=True)
 
-    bind: str = Field("127.0.0.1", description="address both servers bind (0.0.0.0 or :: "
+    bind: str = Field("127.0.0.1", description="address every server binds (0.0.0.0 or :: "
                                                "for all)")
     grpc_port: int = Field(50051, ge=0, le=65535, description="gRPC port (0: any free port)")
     http_port: int = Field(8080, ge=0, le=65535, description="REST/HTTP port (0: any free "
                                                              "port)")
+    metrics_port: int | None = Field(None, ge=0, le=65535, description="port serving "
+                                     "/metrics apart, where only the scraper reaches (0: any "
+                                     "free port); unset: /metrics on the HTTP port")
     seal_keys: str = Field("", description="snapshot keys KEY_ID:KEY,... (32-byte keys, "
                                            "base64 or hex); the first seals, all open")
     dev_key_file: str = Field("", description="with no CANASTA_SEAL_KEYS: a development key "

@@ -415,14 +415,51 @@ def _vary(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
     return send_with
 
 
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """An unknown route, a method a route does not take, or a fault: AIP-193 JSON, as every
+    refusal of the API."""
+    lang = negotiate(request.headers.get("accept-language"))
+    code = exc.status_code if isinstance(exc, HTTPException) else 500
+    if code == 404:
+        err = ServiceError(grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND)
+    elif code == 405:
+        err = ServiceError(grpc.StatusCode.UNIMPLEMENTED, ServiceReason.METHOD_NOT_ALLOWED,
+                           http_status=405)
+    elif 400 <= code < 500:
+        err = invalid_request("body", str(getattr(exc, "detail", "bad request")))
+    else:
+        err = ServiceError(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL)
+    response = _error(err, lang)
+    if code == 405 and isinstance(exc, HTTPException) and exc.headers:
+        response.headers.update(exc.headers)  # Allow: the route's methods (RFC 9110)
+    return response
+
+
+_ERRORS = {HTTPException: _http_error, Exception: _http_error}
+
+
+async def _metrics(request: Request) -> Response:
+    return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
+
+
+def metrics_app() -> Starlette:
+    """``/metrics`` alone, for a port of its own (``CANASTA_METRICS_PORT``) that only the
+    scraper reaches. Its answers are no API calls: neither counted nor logged."""
+    app = Starlette(routes=[Route("/metrics", _metrics, methods=["GET"])],
+                    exception_handlers=_ERRORS)
+    app.router.redirect_slashes = False
+    return app
+
+
 TITLE, VERSION = "Canasta rules service", "v1"
 
 
 def create_app(core: Core, long_calls: GatedPool, health: Health | None = None,
                max_body: int = 65536, access_log: bool = True,
-               web_root: Path | None = WEB_ROOT, cors_origins: tuple[str, ...] = ()
-               ) -> Starlette:
-    """The application: the RPC routes, probes, metrics, the OpenAPI document and Swagger
+               web_root: Path | None = WEB_ROOT, cors_origins: tuple[str, ...] = (),
+               serve_metrics: bool = True) -> Starlette:
+    """The application: the RPC routes, probes, metrics (unless ``serve_metrics`` is
+    false: they are served apart, :func:`metrics_app`), the OpenAPI document and Swagger
     UI (``/docs``), the reference web table at ``/play`` (``web_root``; ``None``: none),
     and CORS for ``cors_origins`` (none: no CORS headers). The long calls run in
     ``long_calls`` (the caller owns it), held to its gate, every other call in the event
@@ -435,7 +472,8 @@ def create_app(core: Core, long_calls: GatedPool, health: Health | None = None,
         routes.append(Route(path, _Rpc(core, method.name, verb != "GET", max_body, long_calls),
                             methods=[verb], name=method.name))
     long = frozenset(name for name, m in core.methods.items() if m.long_call)
-    document = JSONResponse(openapi.document(service, TITLE, VERSION, long)).body
+    document = JSONResponse(openapi.document(service, TITLE, VERSION, long,
+                                             serve_metrics)).body
 
     async def openapi_json(request: Request) -> Response:
         return Response(document, media_type=JSON)
@@ -448,39 +486,20 @@ def create_app(core: Core, long_calls: GatedPool, health: Health | None = None,
         return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"},
                             status_code=200 if ok else 503)
 
-    async def metrics_route(request: Request) -> Response:
-        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
-
     routes += [Route("/openapi.json", openapi_json, methods=["GET"]),
                Route("/healthz", healthz, methods=["GET"]),
-               Route("/readyz", readyz, methods=["GET"]),
-               Route("/metrics", metrics_route, methods=["GET"])]
+               Route("/readyz", readyz, methods=["GET"])]
+    if serve_metrics:
+        routes.append(Route("/metrics", _metrics, methods=["GET"]))
     routes += docs_routes(TITLE)
     routes += web_routes(web_root)
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        lang = negotiate(request.headers.get("accept-language"))
-        code = exc.status_code if isinstance(exc, HTTPException) else 500
-        if code == 404:
-            err = ServiceError(grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND)
-        elif code == 405:
-            err = ServiceError(grpc.StatusCode.UNIMPLEMENTED, ServiceReason.METHOD_NOT_ALLOWED,
-                               http_status=405)
-        elif 400 <= code < 500:
-            err = invalid_request("body", str(getattr(exc, "detail", "bad request")))
-        else:
-            err = ServiceError(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL)
-        response = _error(err, lang)
-        if code == 405 and isinstance(exc, HTTPException) and exc.headers:
-            response.headers.update(exc.headers)  # Allow: the route's methods (RFC 9110)
-        return response
 
     paths = frozenset(r.path for r in routes)
     middleware = [Middleware(Observe, routes=paths, access_log=access_log)]
     if cors_origins:  # inside Observe: preflights are counted and logged
         middleware.append(Middleware(Cors, origins=cors_origins))
     app = Starlette(routes=routes, middleware=middleware,
-                    exception_handlers={HTTPException: http_error, Exception: http_error})
+                    exception_handlers=_ERRORS)
     # a path with a slash added ("/v1/deal/") is an unknown route, answered 404 as any
     # other, not a bare redirect to the route without it
     app.router.redirect_slashes = False

@@ -337,10 +337,10 @@ def _probe(summary: str, description: str, responses: dict[str, Any]) -> dict[st
 
 
 def document(service: ServiceDescriptor, title: str, version: str,
-             long_calls: frozenset[str] = frozenset()) -> dict[str, Any]:
+             long_calls: frozenset[str] = frozenset(), metrics: bool = True) -> dict[str, Any]:
     """The whole OpenAPI document of a service's HTTP rules, described by the proto
     comments of the generated descriptor set; ``long_calls`` (method names) may also
-    answer 429."""
+    answer 429; ``metrics``: /metrics is on this port (not on one of its own)."""
     notes = comments(codegen.descriptor_set().file)
     schemas: dict[str, Any] = {"Error": ERROR_SCHEMA}
     todo: list[Descriptor | EnumDescriptor] = []
@@ -396,10 +396,12 @@ def document(service: ServiceDescriptor, title: str, version: str,
                               "NOT_SERVING once it is shutting down, until its listener "
                               "closes a moment later (for a readiness probe).",
                               {"200": probe, "503": {**probe, "description": "shutting down"}})
-    paths["/metrics"] = _probe("Prometheus metrics", "The Prometheus text exposition "
-                               "(docs/operations.md lists the metrics).", {"200": {
-                                   "description": "OK", "headers": _REQUEST_ID,
-                                   "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    if metrics:
+        paths["/metrics"] = _probe("Prometheus metrics", "The Prometheus text exposition "
+                                   "(docs/operations.md lists the metrics).", {"200": {
+                                       "description": "OK", "headers": _REQUEST_ID,
+                                       "content": {"text/plain": {"schema": {
+                                           "type": "string"}}}}})
     return {
         "openapi": "3.1.0",
         "info": {"title": title, "version": version,

@@ -73,11 +73,15 @@ def test_runtime_settings_match_the_service_and_k8s() -> None:
     assert [srcs for *srcs, dst in build_copies if dst.rstrip("/") == str(web)] == [sorted(served)]
     expose = {int(p) for word, rest in runtime if word == "EXPOSE" for p in rest.split()}
     assert expose == {settings.grpc_port, settings.http_port} == {50051, 8080}
+    # the image keeps /metrics on the HTTP port, as before; k8s/ serves it apart
+    assert settings.metrics_port is None
 
-    deployment = next(r for r in render(ROOT / "k8s" / "base") if r["kind"] == "Deployment")
+    resources = render(ROOT / "k8s" / "base")
+    deployment = next(r for r in resources if r["kind"] == "Deployment")
     pod = deployment["spec"]["template"]["spec"]
     ports = {p["containerPort"] for p in pod["containers"][0]["ports"]}
-    assert ports == expose
+    config = next(r for r in resources if r["kind"] == "ConfigMap")["data"]
+    assert ports == expose | {int(config["CANASTA_METRICS_PORT"])}
     user = [rest for word, rest in runtime if word == "USER"][-1]
     uid, _, gid = user.partition(":")
     assert int(uid) == pod["securityContext"]["runAsUser"] != 0, "numeric, non-root, as k8s"

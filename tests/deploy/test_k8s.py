@@ -209,7 +209,8 @@ def test_ports_probes_and_settings_agree(rendered: tuple[str, list[Resource]]) -
     assert settings.bind in ("0.0.0.0", "::"), "a pod must listen beyond loopback"
     container = _container(resources)
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"grpc": settings.grpc_port, "http": settings.http_port}
+    assert ports == {"grpc": settings.grpc_port, "http": settings.http_port,
+                     "metrics": settings.metrics_port}
 
     startup, ready, live = (container[k] for k in ("startupProbe", "readinessProbe",
                                                    "livenessProbe"))
@@ -234,11 +235,29 @@ def test_ports_probes_and_settings_agree(rendered: tuple[str, list[Resource]]) -
     endpoint, = monitor["spec"]["endpoints"]
     assert endpoint["path"] == "/metrics"
     assert {p["name"]: p["targetPort"] for p in selected[0]["spec"]["ports"]}[endpoint["port"]] \
-        == "http"
+        == "metrics"
 
     spec = _one(resources, "Deployment")["spec"]["template"]["spec"]
     pre_stop = container["lifecycle"]["preStop"]["sleep"]["seconds"]
     assert spec["terminationGracePeriodSeconds"] > pre_stop + settings.grace_seconds
+
+
+def test_only_prometheus_reaches_the_metrics_port(rendered: tuple[str, list[Resource]]) -> None:
+    """/metrics is served on its own port (CANASTA_METRICS_PORT), so the HTTP port, which
+    callers reach, does not answer it; the NetworkPolicy lets Prometheus (the monitoring
+    namespace) reach that port alone, and the app's callers the API ports alone."""
+    _, resources = rendered
+    settings = Settings.from_env(_pod_env(resources))
+    assert settings.metrics_port is not None
+    assert settings.metrics_port not in (settings.grpc_port, settings.http_port)
+    reach: dict[str, set[str]] = {}
+    for rule in _one(resources, "NetworkPolicy")["spec"]["ingress"]:
+        ports = {p["port"] for p in rule["ports"]}
+        for peer in rule["from"]:
+            namespace = peer.get("namespaceSelector", {}).get("matchLabels", {})
+            who = namespace.get("kubernetes.io/metadata.name", "own namespace")
+            reach.setdefault(who, set()).update(ports)
+    assert reach == {"monitoring": {"metrics"}, "own namespace": {"grpc", "http"}}
 
 
 def test_pods_are_locked_down(rendered: tuple[str, list[Resource]]) -> None:

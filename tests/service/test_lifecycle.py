@@ -84,6 +84,48 @@ def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch) -> 
         channel.close()
 
 
+def test_the_metrics_port_closes_when_the_stop_begins(monkeypatch: pytest.MonkeyPatch
+                                                     ) -> None:
+    """/metrics on a port of its own closes with the REST listener, at once, not after the
+    calls in flight (docs/operations.md, *Signals*): a stopping pod is not scraped."""
+    real_body = rest_app._body
+    inside, release = threading.Event(), threading.Event()
+
+    async def slow_body(scope: Any, receive: Any, limit: int) -> bytes | None:
+        inside.set()
+        assert await asyncio.get_running_loop().run_in_executor(None, release.wait, 10)
+        return await real_body(scope, receive, limit)
+
+    monkeypatch.setattr(rest_app, "_body", slow_body)
+    with running(grace_seconds=5.0, metrics_port=0) as server:
+        scrape = f"http://127.0.0.1:{server.app.metrics_port}/metrics"
+        assert httpx.get(scrape).status_code == 200
+        results: dict[str, Any] = {}
+
+        def rest() -> None:
+            results["rest"] = httpx.post(f"{server.http_base}/v1/deal", timeout=10,
+                                         json={"variant": "classic", "players": 4})
+
+        worker = threading.Thread(target=rest)
+        worker.start()
+        assert inside.wait(10)
+        stopper = threading.Thread(target=server.stop)
+        stopper.start()
+        deadline = time.monotonic() + 5
+        while True:  # refused within a tick of the stop, while the REST call still runs
+            try:
+                httpx.get(scrape, timeout=1)
+            except httpx.TransportError:
+                break
+            assert time.monotonic() < deadline, "/metrics still answers"
+            time.sleep(0.01)
+        assert worker.is_alive()
+        release.set()
+        worker.join(10)
+        assert results["rest"].status_code == 200
+        stopper.join(10)
+
+
 def _refusal(call: Any) -> tuple[str, str]:
     """(code, ErrorInfo reason) of a gRPC call that failed."""
     with pytest.raises(grpc.RpcError) as err:
@@ -282,11 +324,35 @@ def test_the_process_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
     listening = next(line for line in lines if line["msg"] == "listening")
     assert listening["access"] == "tokens"
     assert not any("CANASTA_ACCESS=trusted" in m for m in messages)
-    # the defaults (CANASTA_GRPC_THREADS, CANASTA_LONG_CALL_THREADS)
+    # the defaults (CANASTA_GRPC_THREADS, CANASTA_LONG_CALL_THREADS, CANASTA_METRICS_PORT)
     assert (listening["grpc_threads"], listening["long_call_threads"]) == (2, 2)
+    assert listening["metrics"] == listening["http"] == f"127.0.0.1:{ports['http_port']}"
+    assert ports["metrics_port"] == ports["http_port"]
     access = [line for line in lines if line.get("request_id") == "proc-test-1"]
     assert access and access[0]["method"] == "/canasta.v1.CanastaEngine/Deal"
     assert access[0]["code"] == "OK" and "duration_ms" in access[0]
+
+
+def test_the_process_serves_metrics_on_their_own_port(tmp_path: Path) -> None:
+    """CANASTA_METRICS_PORT: the ready file and the "listening" line name the port, where
+    /metrics answers; the HTTP port does not serve it; SIGTERM closes it with the rest."""
+    proc, ready = _spawn(tmp_path, {"CANASTA_SEAL_KEYS": new_key_entry("proc-1"),
+                                    "CANASTA_METRICS_PORT": "0"})
+    try:
+        ports = _wait_ready(proc, ready)
+        assert ports["metrics_port"] not in (0, ports["http_port"])
+        scrape = httpx.get(f"http://127.0.0.1:{ports['metrics_port']}/metrics")
+        assert scrape.status_code == 200 and "canasta_deals_total" in scrape.text
+        assert httpx.get(f"http://127.0.0.1:{ports['http_port']}/metrics").status_code == 404
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    lines = [json.loads(line) for line in proc.stderr.read().splitlines() if line.strip()]
+    listening = next(line for line in lines if line["msg"] == "listening")
+    assert listening["metrics"] == f"127.0.0.1:{ports['metrics_port']}"
+    assert not [line for line in lines if line["level"] == "error"]
 
 
 def test_dev_keys_are_made_when_none_are_configured(tmp_path: Path) -> None:
@@ -316,7 +382,8 @@ def test_bad_configuration_exits_2(tmp_path: Path, env: dict[str, str], text: st
     assert text in proc.stderr.read()
 
 
-@pytest.mark.parametrize("what", ["grpc port taken", "http port taken", "bind elsewhere",
+@pytest.mark.parametrize("what", ["grpc port taken", "http port taken",
+                                  "metrics port taken", "bind elsewhere",
                                   "key file a folder", "connection age beyond 32 bits",
                                   "malformed key ring", "malformed key file"])
 def test_a_deployment_that_cannot_start_exits_2_with_one_line(
@@ -333,6 +400,8 @@ def test_a_deployment_that_cannot_start_exits_2_with_one_line(
                             "CANASTA_GRPC_PORT"),
         "http port taken": ({**keys, "CANASTA_HTTP_PORT": str(server.app.http_port)},
                             "CANASTA_HTTP_PORT"),
+        "metrics port taken": ({**keys, "CANASTA_METRICS_PORT": str(server.app.http_port)},
+                               "CANASTA_METRICS_PORT"),
         "bind elsewhere": ({**keys, "CANASTA_BIND": "192.0.2.1"}, "CANASTA_BIND"),
         "key file a folder": ({"CANASTA_DEV_KEY_FILE": str(tmp_path)}, "CANASTA_DEV_KEY_FILE"),
         "connection age beyond 32 bits": ({**keys, "CANASTA_GRPC_MAX_CONNECTION_AGE_S":

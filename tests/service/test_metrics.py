@@ -14,7 +14,7 @@ from engine.cards import CODES
 from service.api.pb import api, api_grpc, game
 from service.ops.metrics import go_code
 from tests.service.helpers import call_grpc, call_rest, ok
-from tests.service.servers import Running
+from tests.service.servers import Running, running
 
 
 def _samples(http: httpx.Client) -> dict[str, list[tuple[dict[str, str], float]]]:
@@ -151,3 +151,62 @@ def test_a_status_answered_without_raising_is_counted_as_answered(
             - _value(before, "grpc_server_handled_total", grpc_code="NotFound", **labels)) == 1
     assert (_value(after, "grpc_server_handled_total", grpc_code="OK", **labels)
             - _value(before, "grpc_server_handled_total", grpc_code="OK", **labels)) == 1
+
+
+def _without_request_id(resp: httpx.Response) -> tuple[int, dict[str, object]]:
+    """An error answer's status and body, its request id (new on each answer) left out."""
+    body = resp.json()
+    for detail in body["error"].get("details", []):
+        detail.get("metadata", {}).pop("request_id", None)
+    return resp.status_code, body
+
+
+def test_metrics_on_a_port_of_their_own() -> None:
+    """With CANASTA_METRICS_PORT, /metrics answers there (the service's series, calls of
+    both faces counted) and nowhere else: the HTTP port, which players reach, answers it
+    as any unknown route, and the metrics port serves nothing of the API."""
+    with running(metrics_port=0) as server:
+        assert server.app.metrics_port not in (0, server.app.http_port)
+        scraper = httpx.Client(base_url=f"http://127.0.0.1:{server.app.metrics_port}",
+                               timeout=20.0)
+        http = httpx.Client(base_url=server.http_base, timeout=20.0)
+        channel, stub = server.stub()
+        with scraper, http, channel:
+            before = _samples(scraper)
+            ok(call_grpc(stub, "Deal", api.DealRequest(variant="classic", players=2, seed=8)))
+            ok(call_rest(http, "Deal", api.DealRequest(variant="classic", players=2, seed=8)))
+            after = _samples(scraper)
+            assert _value(after, "canasta_deals_total", variant="classic") \
+                - _value(before, "canasta_deals_total", variant="classic") == 2
+            assert _value(after, "http_requests_total", route="/v1/deal", status="200") \
+                - _value(before, "http_requests_total", route="/v1/deal", status="200") == 1
+            assert _value(after, "grpc_server_handled_total", grpc_method="Deal") \
+                - _value(before, "grpc_server_handled_total", grpc_method="Deal") == 1
+
+            hidden, unknown = http.get("/metrics"), http.get("/no-such-route")
+            assert hidden.headers["content-type"] == "application/json"
+            assert _without_request_id(hidden) == _without_request_id(unknown)
+            assert hidden.json()["error"]["status"] == "NOT_FOUND"
+            assert "/metrics" not in http.get("/openapi.json").json()["paths"]
+            # the scrapes are no API calls: not counted (the HTTP port's 404s are)
+            again = _samples(scraper)
+            assert _value(again, "http_requests_total", route="/metrics") \
+                == _value(before, "http_requests_total", route="/metrics")
+            assert _value(again, "http_requests_total", route="unmatched", status="404") \
+                - _value(after, "http_requests_total", route="unmatched", status="404") == 2
+
+            for path in ("/v1/variants", "/healthz", "/openapi.json", "/play/", "/docs"):
+                answer = scraper.get(path)
+                assert answer.status_code == 404, path
+                assert answer.json()["error"]["status"] == "NOT_FOUND", path
+            assert scraper.post("/v1/deal", json={"variant": "classic",
+                                                  "players": 2}).status_code == 404
+
+
+def test_without_a_metrics_port_metrics_stay_on_the_http_port(server: Running,
+                                                              http: httpx.Client) -> None:
+    """CANASTA_METRICS_PORT unset (the default): /metrics on the HTTP port, as before."""
+    assert server.app.settings.metrics_port is None
+    assert server.app.metrics_port == server.app.http_port
+    assert "canasta_deals_total" in http.get("/metrics").text
+    assert "/metrics" in http.get("/openapi.json").json()["paths"]
