@@ -109,7 +109,8 @@ def test_the_seat_page_says_the_match_target(tmp_path: Path) -> None:
     target_score: classic for four's 5000 (CL-GAME-1, by player count: no option's default
     says it) and a Samba table's created with target_score 12000 (SA-GAME-1); for May I?,
     whose deals end it (MI-GAME-1), the deal of how many instead
-    (test_the_seat_page_says_the_deal_of_how_many). It said no target at all."""
+    (test_the_seat_page_says_the_deal_of_how_many). It said no target at all. The status
+    line counts hands from 1, as that line and the web table do (it said "Hand 0")."""
     db = tmp_path / "tables.db"
     games: list[tuple[str, int, dict[str, Any]]] = [
         ("classic", 4, {}), ("samba", 4, {"target_score": 12000}), ("may_i", 3, {})]
@@ -124,6 +125,8 @@ def test_the_seat_page_says_the_match_target(tmp_path: Path) -> None:
     assert [page["target"] for page in result["pages"]] == [
         "The game is played to 5000.", "The game is played to 12000.", "Deal 1 of 5."
     ], result["pages"]
+    assert all(re.match(r"^Hand 1, move \d+: ", page["status"]) for page in result["pages"]), \
+        result["pages"]
 
 
 def test_the_seat_page_says_the_deal_of_how_many(tmp_path: Path) -> None:

@@ -148,7 +148,7 @@ function render() {
   $("title").textContent = `Canasta (${state.variant}, ${state.players} players): seat ${seat}`;
   $("status").textContent = state.game_over ? "The game is over."
     : state.hand_over ? "The hand is over."
-    : `Hand ${view.hand_no}, move ${state.seq}: ${view.awaited === seat ? "your move" : `${who(view.awaited)} to move`} (${view.phase}).`;
+    : `Hand ${view.hand_no + 1}, move ${state.seq}: ${view.awaited === seat ? "your move" : `${who(view.awaited)} to move`} (${view.phase}).`;
   renderTable(view);
   renderHand(view);
   renderMoves(view);
