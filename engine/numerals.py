@@ -1,4 +1,4 @@
-"""Whole numbers in the text of moves, positions and records."""
+"""Whole numbers in the text of moves, positions, records and option values."""
 
 from __future__ import annotations
 
@@ -31,5 +31,12 @@ def whole(text: str) -> int:
 def unsigned(text: str) -> int | None:
     """A number a move names (a seat, a meld's index or ordinal), never negative, as
     :func:`whole` reads one: ``None`` for anything else ('02', '-1', '+2'), which the move's
-    parser refuses as it refuses any malformed move, so that a move has one text."""
-    return int(text) if _as_written(text) else None
+    parser refuses as it refuses any malformed move, so that a move has one text; ``None``
+    too for more digits than ``int`` reads (``sys.get_int_max_str_digits``), whose
+    ``ValueError`` made a move that long fail as an internal error."""
+    if not _as_written(text):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None

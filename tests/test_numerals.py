@@ -191,3 +191,15 @@ def test_a_move_number_not_as_written_is_bad_move_syntax(number: str, move: str)
 def test_move_numbers_as_written_still_read(text: str) -> None:
     """As written, a number reads at any size (spaces around a word are spaces)."""
     assert str(parse_move(text)) == text.replace("\t", "").replace("  ", " ")
+
+
+LONG = "1" * 5000  # more digits than int() reads (sys.get_int_max_str_digits, 4300)
+
+
+@pytest.mark.parametrize("move", ["layoff {n}:0 9D", "layoff 1:{n} 9D", "add K#{n} JK"])
+def test_a_move_number_longer_than_int_reads_is_bad_move_syntax(move: str) -> None:
+    """``int`` refuses it with a ValueError, which left the move's parser as itself: an
+    internal error over the API, where a move is the caller's text."""
+    with pytest.raises(EngineError) as info:
+        parse_move(move.format(n=LONG))
+    assert info.value.reason is Reason.BAD_MOVE_SYNTAX

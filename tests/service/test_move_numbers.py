@@ -8,7 +8,7 @@ import pytest
 
 from service.api.pb import api, game
 from tests.service.helpers import Call, Failure, ok
-from tests.test_numerals import LISTED_TWINS, position_text
+from tests.test_numerals import LISTED_TWINS, LONG, position_text
 
 
 def refused_as_syntax(call: Call, game_name: str, listed: str, move: game.Move) -> None:
@@ -40,3 +40,8 @@ def test_a_typed_label_with_an_ordinal_not_as_written_is_refused(call: Call, lis
                                                                  move: game.Move) -> None:
     """A typed label is read as the text's label is."""
     refused_as_syntax(call, "samba", listed, move)
+
+
+def test_a_move_number_longer_than_int_reads_is_refused(call: Call) -> None:
+    """More digits than ``int`` reads (4300): its ValueError was an internal error."""
+    refused_as_syntax(call, "mayi", "layoff 1:0 9D", game.Move(text=f"layoff 1:{LONG} 9D"))
