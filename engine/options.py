@@ -4,7 +4,9 @@ Each variant publishes a tuple of :class:`OptionSpec`. Callers pass options as a
 mapping of names to values (strings from an API, or Python values); every name
 must be known and every value valid, or a :class:`~engine.errors.BadInput` is
 raised. Nothing is ever silently ignored. The ``opt.`` prefix of the rules files
-is accepted and dropped.
+is accepted and dropped. A value given as text is read as the writers write it
+(:func:`~engine.notation_lines.option_text`): an integer in ASCII digits, ``true``
+or ``false``, a choice exactly; so an option, and a position that holds it, has one text.
 
 An option every game has goes by one name in all of them (:data:`SHARED`), so a
 client sets the target score or the tie policy without knowing the variant; the
@@ -21,6 +23,7 @@ from typing import Final
 from mypy_extensions import mypyc_attr
 
 from engine.errors import BadInput, Reason
+from engine.numerals import unsigned
 
 OptionValue = bool | int | str
 
@@ -66,7 +69,8 @@ class OptionSpec:
         return yes if _parse_bool(alias, raw) else no
 
     def parse(self, raw: object) -> OptionValue:
-        """Parse and validate a raw value.
+        """Parse and validate a raw value: a Python value of the option's type, or its text
+        as written (``str(raw)`` of any other value is read as that text).
 
         :raises BadInput: reason ``BAD_OPTION_VALUE``.
         """
@@ -74,7 +78,7 @@ class OptionSpec:
             return _parse_bool(self.name, raw)
         if self.kind is int:
             return self._parse_int(raw)
-        text = str(raw).strip()
+        text = str(raw)
         if text not in self.choices:
             raise BadInput(
                 Reason.BAD_OPTION_VALUE,
@@ -85,12 +89,11 @@ class OptionSpec:
     def _parse_int(self, raw: object) -> int:
         if isinstance(raw, bool):
             raise BadInput(Reason.BAD_OPTION_VALUE, f"option {self.name} needs an integer")
-        try:
-            value = int(str(raw).strip()) if not isinstance(raw, int) else raw
-        except ValueError:
-            raise BadInput(
-                Reason.BAD_OPTION_VALUE, f"option {self.name} needs an integer, not {raw!r}"
-            ) from None
+        # as written: '+1500', ' 1500', '1_500', '01500' and '١٥٠٠' are no value of it
+        value = raw if isinstance(raw, int) else unsigned(str(raw))
+        if value is None:
+            raise BadInput(Reason.BAD_OPTION_VALUE, f"option {self.name} needs a whole number "
+                           f"written as digits, not {raw!r}")
         if value < self.minimum:
             raise BadInput(
                 Reason.BAD_OPTION_VALUE, f"option {self.name} must be at least {self.minimum}"
@@ -103,12 +106,13 @@ class OptionSpec:
 
 
 def _parse_bool(name: str, raw: object) -> bool:
+    """A Python bool, or ``true`` or ``false`` as written: 'yes', '1', 'TRUE' and ' true'
+    were read too, so one option had several texts."""
     if isinstance(raw, bool):
         return raw
-    text = str(raw).strip().lower()
-    if text in ("true", "1", "yes", "on"):
+    if raw == "true":
         return True
-    if text in ("false", "0", "no", "off"):
+    if raw == "false":
         return False
     raise BadInput(Reason.BAD_OPTION_VALUE, f"option {name} needs true or false, not {raw!r}")
 

@@ -20,6 +20,7 @@ from engine.deck import composition
 from engine.game import rules_for
 from engine.moves import Discard
 from engine.notation import export_position, import_position
+from engine.notation_lines import option_text
 from tests.conftest import all_cards
 
 
@@ -109,8 +110,7 @@ def position(
     if opened is None:
         opened = [1 if _meld_parts(melds.get(t, "-")) else 0 for t in (0, 1)]
     owners = {int(h.partition("@")[2]) for t in melds.values() for h, _ in _meld_parts(t)}
-    opts = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                    for k, v in (options or {}).items())
+    opts = ",".join(f"{k}={option_text(v)}" for k, v in (options or {}).items())
     lines = [
         "canasta-position 1", f"variant: {variant}", "players: 4", f"options: {opts or '-'}",
         "seed: 0", f"hand: {hand_no}", f"dealer: {(hand_no + 3) % 4}",

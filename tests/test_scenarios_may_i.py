@@ -37,6 +37,7 @@ from engine.mayi.transitions import composition
 from engine.mayi.views import buy_window
 from engine.moves import Discard, Draw, TakePile
 from engine.notation import export_position, import_position
+from engine.notation_lines import option_text
 from engine.variants import catalogue
 from engine.views import provisional_score, seat_view
 
@@ -64,7 +65,7 @@ def position(
 ) -> MayIState:
     """A position: the given hands (``*N`` allowed), melds per seat, the pile (bottom to
     top); the hands not given get ``*10``, the stock gets the rest unless given."""
-    opts = "; ".join(f"{k}={v}" for k, v in (options or {}).items()) or "-"
+    opts = "; ".join(f"{k}={option_text(v)}" for k, v in (options or {}).items()) or "-"
     lines = [
         "mayi-position 1",
         f"players: {players}",
@@ -409,7 +410,7 @@ def test_MI_GAME_1_five_deals_and_schedules() -> None:
     seven = rules_for("may_i", 4, {"mayi.schedule": "classic7"})
     assert seven.contracts[5:] == ((1, 2), (0, 3))  # type: ignore[attr-defined]
     assert seven.hand_sizes == (10, 10, 10, 10, 12, 12, 12)  # type: ignore[attr-defined]
-    custom = rules_for("may_i", 3, {"schedule": "rr, ss"})
+    custom = rules_for("may_i", 3, {"schedule": "rr,ss"})
     assert custom.contracts == ((0, 2), (2, 0))  # type: ignore[attr-defined]
     with pytest.raises(BadInput) as err:
         rules_for("may_i", 4, {"schedule": "sx"})

@@ -202,7 +202,7 @@ def test_may_i_shows_the_contract_of_the_schedule_given() -> None:
     """MI-CON-1 / MI-GAME-1: a custom schedule's first contract, named as the rules
     document names contracts; MI-BUY-5: no limit of buys."""
     session = Session("--variant", "may_i", "--players", "3", "--seed", "3",
-                      "--option", "schedule=rs,rr", "--option", "max_buys_per_deal=none")
+                      "--option", "schedule=sr,rr", "--option", "max_buys_per_deal=none")
     text, prompt = session.read()
     assert prompt == PROMPTS[0], text
     assert "\nContract: one set + one sequence\n" in text, text

@@ -75,7 +75,9 @@ class BuyPriority(StrEnum):
 
     ROTATION = "rotation"  # the nearest after the player in turn
     FIRST_CALL = "first_call"  # the first buy applied
-_NONE_WORDS: Final = ("none", "unlimited", "null", "")
+# max_buys_per_deal without a limit: ``none`` as the notation writes it, or ``unlimited``
+# (the option's description gives both)
+_NONE_WORDS: Final = ("none", "unlimited")
 
 
 @dataclass(frozen=True)
@@ -148,28 +150,31 @@ def fewest_cards(contract: Contract) -> int:
 
 
 def parse_schedule(raw: object) -> str:
-    """A schedule name, or a custom list normalised to ``ss,sr,...``.
+    """A schedule name, or a custom list as written (``ss,sr,rr``: no spaces, lower case,
+    each deal's sets before its sequences), so a schedule has one text; a list or tuple of
+    deals (an engine caller's) is that list joined by commas.
 
     :raises BadInput: ``BAD_OPTION_VALUE``.
     """
-    if isinstance(raw, (list, tuple)):
-        raw = ",".join(str(p) for p in raw)
-    text = str(raw).strip().lower().replace(" ", "")
+    text = ",".join(str(p) for p in raw) if isinstance(raw, (list, tuple)) else str(raw)
     if text in SCHEDULES:
         return text
     deals = text.split(",")
-    if not 1 <= len(deals) <= 12 or any(not d or set(d) - {"s", "r"} for d in deals):
+    if not 1 <= len(deals) <= 12 or any(not d or d != _deal_text(d) for d in deals):
         raise BadInput(Reason.BAD_OPTION_VALUE,
                        f"option schedule must be zioncheck5, classic7 or a list such as "
-                       f"'ss,sr,rr' (s = set, r = sequence, 1 to 12 deals), not {raw!r}")
-    out = []
+                       f"'ss,sr,rr' (s = set, r = sequence, a deal's sets first, 1 to 12 "
+                       f"deals, no spaces), not {raw!r}")
     for d in deals:
-        sets, runs = d.count("s"), d.count("r")
-        if fewest_cards((sets, runs)) > 12:
+        if fewest_cards((d.count("s"), d.count("r"))) > 12:
             raise BadInput(Reason.BAD_OPTION_VALUE,
                            f"contract {d!r} needs more than 12 cards")
-        out.append("s" * sets + "r" * runs)
-    return ",".join(out)
+    return text
+
+
+def _deal_text(deal: str) -> str:
+    """A deal's contract as the schedule writes it: its sets, then its sequences."""
+    return "s" * deal.count("s") + "r" * deal.count("r")
 
 
 def contracts_of(schedule: str) -> tuple[tuple[Contract, ...], tuple[int, ...]]:
@@ -186,7 +191,7 @@ def contracts_of(schedule: str) -> tuple[tuple[Contract, ...], tuple[int, ...]]:
 def _parse(name: str, raw: object) -> MayIOption:
     if name == "schedule":
         return parse_schedule(raw)
-    if name == "max_buys_per_deal" and (raw is None or str(raw).strip().lower() in _NONE_WORDS):
+    if name == "max_buys_per_deal" and (raw is None or raw in _NONE_WORDS):
         return None
     value = _SPECS[name].parse(raw)
     if name == "buy_penalty_cards" and value not in (1, 2):

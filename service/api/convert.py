@@ -36,6 +36,7 @@ from engine.moves import (
     canonical_group,
     parse_move,
 )
+from engine.notation_lines import option_text
 from engine.options import OptionSpec
 from engine.state import SEQ_RANK, WILD_RANK, SideResult
 from engine.variants import TableFacts, VariantInfo, table_facts
@@ -355,9 +356,8 @@ _OPTION_TYPES = {bool: game.OPTION_TYPE_BOOL, int: game.OPTION_TYPE_INT}
 def _option_pb(spec: OptionSpec, out: game.VariantOption) -> None:
     out.name = spec.name
     out.type = _OPTION_TYPES.get(spec.kind, game.OPTION_TYPE_CHOICE)
-    if spec.default is not None:
-        d = spec.default
-        out.default_value = ("true" if d else "false") if isinstance(d, bool) else str(d)
+    if spec.default is not None:  # as the notation writes it, and Deal reads it back
+        out.default_value = option_text(spec.default)
     out.choices.extend(spec.choices)
     out.minimum = spec.minimum
     if spec.kind is int:
