@@ -13,7 +13,8 @@ import pytest
 from google.protobuf import json_format
 from google.protobuf.descriptor import MethodDescriptor
 
-from engine.errors import Reason
+from engine import apply, new_game
+from engine.errors import Reason, RuleViolation
 from engine.moves import parse_move
 from service.api import convert
 from service.api.errors import _BAD_INPUT, REQUEST_VIOLATIONS, Category, ServiceReason
@@ -40,6 +41,22 @@ def test_reason_is_documented(reason: Reason) -> None:
 def test_no_stale_reason_in_docs() -> None:
     """Every code the catalogue describes still exists."""
     assert _catalogued() <= {r.value for r in Reason}
+
+
+def test_errors_md_names_the_samba_code_classic_raises() -> None:
+    """*Samba and Bolivia*: classic canasta refuses any ``merge`` with MERGE_NOT_ALLOWED
+    (CL-MELD-5). The section said classic never raised its codes; now the code's row names
+    the classic rule, and the section's introduction names the code as classic's."""
+    meld_phase = apply(new_game("classic", 4, seed=1), parse_move("draw"))
+    with pytest.raises(RuleViolation) as refused:
+        apply(meld_phase, parse_move("merge K K#2"))
+    assert (refused.value.reason, refused.value.rule) == (Reason.MERGE_NOT_ALLOWED, "CL-MELD-5")
+    section = (DOCS / "errors.md").read_text().split("## Samba and Bolivia", 1)[1]
+    rules = {row[0].strip("`"): row[2] for row in apidoc.table(section, "| Reason |")}
+    assert {code for code, rule in rules.items() if "CL-" in rule} == {"MERGE_NOT_ALLOWED"}
+    assert "CL-MELD-5" in rules["MERGE_NOT_ALLOWED"]
+    intro = section.split("\n|", 1)[0]
+    assert re.findall(r"classic canasta raises only `([A-Z_]+)`", intro) == ["MERGE_NOT_ALLOWED"]
 
 
 @pytest.mark.parametrize("name", ["engine.md", "notation.md", "errors.md"])
