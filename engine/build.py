@@ -49,7 +49,7 @@ def digest() -> str:
 
 
 def _choose() -> str:
-    if os.environ.get("CANASTA_ENGINE", "").lower() == "pure" or not STAMP.is_file():
+    if os.environ.get("CANASTA_ENGINE", "").strip().lower() == "pure" or not STAMP.is_file():
         return "pure"
     if STAMP.read_text().strip() != digest():
         warnings.warn("engine/_native was compiled from other sources: running the pure "

@@ -112,6 +112,18 @@ def test_a_build_from_other_sources_is_not_used(tmp_path: Path,
     assert build._choose() == "pure"
 
 
+@pytest.mark.parametrize("value", [" pure ", "pure\n", "Pure"])
+def test_the_engine_reads_pure_as_the_settings_do(value: str, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service's settings accept ``CANASTA_ENGINE`` stripped and in any case; the engine
+    took `` pure `` for another value and ran the compiled build."""
+    stamp = tmp_path / "SOURCES"
+    stamp.write_text(build.digest() + "\n")
+    monkeypatch.setattr(build, "STAMP", stamp)
+    monkeypatch.setenv("CANASTA_ENGINE", value)
+    assert build._choose() == "pure"
+
+
 def test_the_digest_covers_every_engine_source() -> None:
     """An edit to any engine module, compiled or not, makes the build stale."""
     sources = build._sources()

@@ -9,7 +9,8 @@ out of range stops the process with a message naming the variable
 ``Settings(...)`` is exactly what its caller passes (tests, embedding);
 :meth:`Settings.from_env` is where the service reads the environment; two names are
 read where they act, before any settings exist: ``CANASTA_ENGINE`` (engine/build.py, at
-the engine's import) and ``CANASTA_WEB_DIR`` (service/rest/pages.py).
+the engine's import; the settings check its value) and ``CANASTA_WEB_DIR``
+(service/rest/pages.py).
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ from pydantic_settings import (
 )
 
 PREFIX = "CANASTA_"
-# CANASTA_* names read outside the settings: by the engine and the web pages (above), by the
+# CANASTA_* names read outside the settings: by the web pages (above), by the
 # reference host (CANASTA_HOST_*), and by the SDKs' and clients' tests and examples
-READ_ELSEWHERE = frozenset({"CANASTA_ENGINE", "CANASTA_WEB_DIR", "CANASTA_GRPC_TARGET",
-                            "CANASTA_REST_URL", "CANASTA_SDK_CACHE", "CANASTA_FUZZ_EXAMPLES"})
+READ_ELSEWHERE = frozenset({"CANASTA_WEB_DIR", "CANASTA_GRPC_TARGET", "CANASTA_REST_URL",
+                            "CANASTA_SDK_CACHE", "CANASTA_FUZZ_EXAMPLES"})
 
 # Settings an earlier release read, with what replaces them (docs/operations.md, *Scaling*).
 REMOVED = {
@@ -134,6 +135,10 @@ class Settings(BaseSettings):
     cors_origins: Annotated[tuple[str, ...], NoDecode] = Field(
         (), description="web origins allowed to call REST from a browser, comma-separated "
                         "(scheme://host[:port]), or * for any; none: no CORS headers")
+    # Read by the engine at its import (engine/build.py), before any settings: checked here
+    # so that another value (``plain``) stops the process instead of running either build.
+    engine: Literal["pure"] | None = Field(None, description="pure: run the engine as plain "
+                                           "Python even when a compiled build is there")
 
     @model_validator(mode="before")
     @classmethod
@@ -155,7 +160,7 @@ class Settings(BaseSettings):
     def _upper(cls, value: Any) -> Any:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("export_policy", "access", mode="before")
+    @field_validator("export_policy", "access", "engine", mode="before")
     @classmethod
     def _lower(cls, value: Any) -> Any:
         return value.lower() if isinstance(value, str) else value

@@ -154,7 +154,7 @@ def test_readme_lists_every_setting() -> None:
 
 
 # Read where they act, before any settings exist (service/ops/config.py's docstring).
-READ_ELSEWHERE = {"CANASTA_ENGINE", "CANASTA_WEB_DIR"}
+READ_ELSEWHERE = {"CANASTA_WEB_DIR"}
 
 
 def test_readme_defaults_are_the_service_defaults() -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import base64
+import os
 import stat
 from pathlib import Path
 
 import pytest
 
+from service import server
 from service.ops.config import ConfigError, ExportPolicy, Settings
 from service.sealing.keys import BadKeyConfig, KeyRing, decode_key, dev_key_ring, new_key_entry
 from service.server import key_ring
@@ -44,6 +46,28 @@ def test_environment_overrides() -> None:
 def test_bad_values_fail_loudly(name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
         Settings.from_env({name: value})
+
+
+@pytest.mark.parametrize("value", ["plain", "python", "compiled", "native"])
+def test_an_engine_other_than_pure_fails_loudly(value: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CANASTA_ENGINE`` has one value, ``pure`` (README, *Configuration*: a value that does
+    not parse stops the process with exit code 2). The engine ignored any other without a
+    word, so ``plain``, meant as pure, ran the compiled build wherever there was one."""
+    with pytest.raises(ConfigError, match="CANASTA_ENGINE"):
+        Settings.from_env({"CANASTA_ENGINE": value})
+    for key in [k for k in os.environ if k.startswith("CANASTA_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("CANASTA_SEAL_KEYS", new_key_entry("engine"))
+    monkeypatch.setenv("CANASTA_ENGINE", value)
+    assert server.main([]) == 2
+
+
+@pytest.mark.parametrize("value", ["pure", "PURE", " pure ", ""])
+def test_engine_pure_in_any_case_or_blank_parses(value: str) -> None:
+    """As the engine reads it (engine/build.py): blank is unset, ``pure`` in any case."""
+    assert Settings.from_env({"CANASTA_ENGINE": value}) == Settings(
+        engine="pure" if value.strip() else None)
 
 
 @pytest.mark.parametrize(("name", "value"), [
