@@ -121,8 +121,11 @@ kustomize-setup:  ## kustomize for the Kubernetes tests
 $(WEB_DEPS): tests/web/package.json tests/web/package-lock.json
 	npm ci --prefix tests/web --no-audit --no-fund
 
+# NATIVE=0 runs the engine as plain Python even where an earlier make compiled it (the
+# compiled build is picked at import whenever it is current: engine/build.py).
+PURE_ENGINE := $(if $(filter 0,$(NATIVE)),CANASTA_ENGINE=pure)
 run: $(RUN_STAMP) $(GEN) native  ## the service: gRPC on 127.0.0.1:50051, REST and the web table on :8080
-	CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" $(PY) -m service
+	$(PURE_ENGINE) CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" $(PY) -m service
 
 # The reference game host (examples/host/README.md) with a rules service beside it: the
 # host's page on CANASTA_HOST_PORT (8090), its tables in CANASTA_HOST_DB (.cache/host/tables.db).
