@@ -235,6 +235,9 @@ def test_a_request_that_is_not_http_gets_a_typed_400(limited: Running, http: htt
     assert error["status"] == "INVALID_ARGUMENT"
     assert error["details"][0]["reason"] == "REQUEST_INVALID"
     assert "HTTP/1.1" in error["message"]
+    fields = [v["field"] for d in error["details"] for v in d.get("fieldViolations", [])]
+    assert fields == ["request"]  # named in docs/api.md, *Errors*, with body and content-type
+    assert "`request` for a request that is not HTTP/1.1" in (ROOT / "docs/api.md").read_text()
     assert len(_request_id_of(answer)) == 32
     assert _metric(http, "http_requests_total", route="unmatched", status="400") == before + 1
 
