@@ -764,9 +764,13 @@ function renderScores(v) {
     : v.deals ? w.deal((v.handNo ?? 0) + 1, v.deals) : "";
 }
 
+// The newest entry first, each numbered as it was logged: the list is reversed from the
+// count of entries ever logged (numbered from the 60 shown, the newest was always 60 and
+// every entry's number changed with each move once the log was longer).
 function renderLog() {
   const box = $("log");
   box.dataset.count = String(game.logged);
+  box.start = game.logged;
   box.replaceChildren(...game.log.slice(-60).reverse().map((e) => {
     const li = el("li", { textContent: sentence(e) });
     li.dataset.kind = e.kind;
@@ -1065,7 +1069,7 @@ function hint() {
 function begin(settings) {
   Object.assign(game, {
     you: 0, handOver: false, gameOver: false, busy: false, hostToken: "", seatToken: "", score: null,
-    log: [], drawn: [], view: null, actor: -1, selected: new Set(), hint: null, fresh: new Set(), notice: null,
+    log: [], logged: 0, drawn: [], view: null, actor: -1, selected: new Set(), hint: null, fresh: new Set(), notice: null,
   }, settings);
   renderResult();
 }

@@ -79,6 +79,9 @@ and a bot answering a buy window is named with the card offered.
 next_hand.mjs presses "Next hand" twice from the keyboard while its deal is on the way: one
 deal, and the focus on your hand once it is your turn.
 
+log_numbers.mjs plays a hand of classic Canasta past the 60 entries the log shows: each entry
+keeps the number it was logged with, the newest first; a new game's log counts from 1.
+
 live_regions.mjs plays a few turns of classic Canasta in English and Russian and records what
 the live regions (status, last moves, selection) say: nothing twice in a row; a move typed in
 the box and sent with its Play button from the keyboard, refused or played, leaves the focus
@@ -882,6 +885,20 @@ def test_the_live_regions_speak_once_and_a_typed_move_keeps_the_focus(server: Ru
         assert 0 < got["toldMoves"] <= got["logged"], (lang, got)
         assert got["refused"] == "CARDS_NOT_IN_HAND", (lang, got)
         assert got["refusedFocus"] == got["playedFocus"] == "move-text", (lang, got)
+
+
+def test_the_log_numbers_each_entry_as_it_was_logged(server: Running) -> None:
+    """The log shows its last 60 entries, newest first: each is numbered as it was logged,
+    through a hand longer than that (the list was numbered from the 60 shown, so past 60
+    entries the newest was always "60." and every entry's number changed with each move),
+    and a new game's log starts again from 1 (its count went on from the game before)."""
+    result, done = _in_browser("log_numbers.mjs", server.http_base)
+    assert result["problems"] == [] and done.returncode == 0, result
+    turns = result["turns"]
+    assert turns[-1]["logged"] > 60 and turns[-1]["shown"] == 60, turns
+    for got in turns:
+        assert got["first"] == got["logged"] and got["last"] == got["logged"] - got["shown"] + 1, got
+    assert result["fresh"] == {"logged": 1, "shown": 1, "first": 1, "last": 1}, result["fresh"]
 
 
 # The service gone while the bots play (outage.mjs case "lang"): what the page then says
