@@ -832,9 +832,7 @@ function renderResult() {
         cumulative: s.cumulative ?? 0,
       }[key];
       const td = el("td", { className: "num", textContent: String(value) });
-      if (key === "canastas") {
-        td.append(el("small", { className: "sub", textContent: w.canastaCount(b.naturalCanastas ?? 0, b.mixedCanastas ?? 0) }));
-      }
+      if (key === "canastas") td.append(el("small", { className: "sub", textContent: canastaCounts(s, b) }));
       tr.append(td);
     }
     table.append(tr);
@@ -847,6 +845,21 @@ function renderResult() {
   }
   $("result").replaceChildren(...parts);
   $("next-hand").hidden = !!score.gameOver;
+}
+
+// A side's canastas in the result, by the names the table gives them: the breakdown counts
+// a samba or an escalera among the natural canastas and a bolivia among the mixed ones (it
+// read "natural 1" for a samba), so those of the side's melds in the hand's last view are
+// taken out of its counts and named on their own ("natural 0 · mixed 2 · samba 1").
+function canastaCounts(side, breakdown) {
+  const counts = { natural: breakdown.naturalCanastas ?? 0, mixed: breakdown.mixedCanastas ?? 0 };
+  const named = new Map();
+  const melds = game.view.sides.find((v) => v.team === side.team)?.melds ?? [];
+  for (const m of melds.filter((x) => x.canasta && (x.kind === "sequence" || x.kind === "wild"))) {
+    counts[m.canasta]--;
+    named.set(canastaName(m), (named.get(canastaName(m)) ?? 0) + 1);
+  }
+  return [words().canastaCount(counts.natural, counts.mixed), ...[...named].map(([name, n]) => `${name} ${n}`)].join(" · ");
 }
 
 // --- playing ---------------------------------------------------------------------------

@@ -50,6 +50,9 @@ desktop and a phone, and the next hand's table does not tell the hand before's e
 staged.mjs plays your turns until a meld and an addition are staged: the line under your hand
 lists them by their cards.
 
+canasta_kinds.mjs ends a hand of Samba and of Bolivia with sequence and wild canastas: the
+result's count of canastas names sambas, escaleras and bolivias apart from natural and mixed.
+
 errors.mjs breaks one answer at a time (a second seat's view, a proxy's 502, no network):
 the page's own error is a sentence in the page's language, with no English of the browser's
 or of JavaScript in the Russian page. With the language switched while an error is shown, the
@@ -693,6 +696,24 @@ def test_a_hand_end_keeps_every_side_readable_and_the_next_hand_starts_afresh(se
         assert got["stockRanOut"] == STOCK_RAN_OUT[lang], (case, got)
         assert STOCK_RAN_OUT[lang] not in got["lastAction"], (case, got)
         assert got["dealtLine"] == DEALT_BY_YOU[lang], (case, got)
+
+
+# The canastas under each side's bonus (canasta_kinds.mjs case, "variant:lang"): yours a
+# sequence canasta and a mixed one, the other side's a canasta of wild cards and a natural one
+CANASTA_KINDS = {
+    "samba:en": ["natural 0 · mixed 1 · samba 1", "natural 1 · mixed 0 · bolivia 1"],
+    "bolivia:ru": ["натур. 0 · смеш. 1 · эскалера 1", "натур. 1 · смеш. 0 · боливия 1"],
+}
+
+
+def test_the_result_names_sambas_escaleras_and_bolivias_apart(server: Running) -> None:
+    """The result's count of canastas under each side's bonus names a sequence canasta (a samba,
+    an escalera) and a canasta of wild cards (a bolivia) as the table's melds do: the
+    breakdown counts the first among the natural canastas and the second among the mixed, and
+    the line read "natural 1" for a side whose only natural-looking canasta was a samba."""
+    result, done = _in_browser("canasta_kinds.mjs", server.http_base, *CANASTA_KINDS)
+    assert result["problems"] == [] and done.returncode == 0, result
+    assert result["cases"] == CANASTA_KINDS, result["cases"]
 
 
 # The page's own errors (errors.mjs case, "kind:lang") and the reason each shows beside it
