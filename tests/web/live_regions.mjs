@@ -57,6 +57,8 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     await page.goto(`${base}/play?variant=classic&players=4&seed=5&bot=greedy&delay=0&lang=${lang}`);
     await page.waitForSelector("body[data-ready=true]");
     await page.click("#new-game");
+    // what was heard before: the game this tab kept, resumed at the load (its log counted apart)
+    const before = await page.evaluate(() => window.heard.length);
     for (let turn = 0; turn < TURNS; turn++) {
       await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
       await page.click('#actions button[data-move="draw"]');
@@ -76,8 +78,8 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     seen.heard = await page.evaluate(() => window.heard.length);
     // the moves told in the middle of the table (sentences joined by " · ") against the
     // entries of the log: each move is told once
-    seen.toldMoves = await page.evaluate(() => window.heard.filter(([id]) => id === "last-action")
-      .flatMap(([, text]) => text.split(" · ").filter(Boolean)).length);
+    seen.toldMoves = await page.evaluate((from) => window.heard.slice(from).filter(([id]) => id === "last-action")
+      .flatMap(([, text]) => text.split(" · ").filter(Boolean)).length, before);
     seen.logged = await page.$eval("#log", (el) => Number(el.dataset.count));
     found[lang] = seen;
   }
