@@ -450,6 +450,9 @@ TARGET_LINES = {
     "samba:4:ru": TARGET["ru"].format(10000),  # SA-GAME-1
     "samba:4:en=12000": TARGET["en"].format(12000),  # SA-GAME-1: target_score
     "bolivia:4:en": TARGET["en"].format(15000),  # BO-GAME-1
+    # Russian counts points in the genitive after "до": "очка" after 1, 21, 101, ...
+    "classic:2:ru=2501": "Партия идёт до 2501 очка.",  # CL-GAME-1: target_score
+    "classic:2:ru=2511": TARGET["ru"].format(2511),
 }
 # ... and where a number of deals ends the game (no target), which deal this is of how many
 DEAL = {"en": "Deal {} of {}", "ru": "Раздача {} из {}"}
