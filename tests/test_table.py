@@ -743,3 +743,141 @@ def test_the_winner_is_named_as_the_table_names_sides() -> None:
         game.SideScore(team=0, seats=[0, 2]), game.SideScore(team=1, seats=[1, 3])])
     assert render_score(teams, 0, "classic").endswith("\nGame over: team 1 wins.")
     assert render_score(teams, 1, "classic").endswith("\nGame over: you win.")
+
+
+def test_the_screen_says_what_ends_the_game() -> None:
+    """The score that ends the game (``SeatView.target_score``: CL-GAME-1, SA-GAME-1,
+    BO-GAME-1) under the scores, or which hand this is of how many where a number of deals
+    ends it (``SeatView.deals``: SV-GAME-1, MI-GAME-1); the table said neither."""
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import render
+
+    from tests.service.servers import running
+
+    screens = {}
+    with running() as server, CanastaClient(server.grpc_target) as client:
+        for variant, players, options in (("classic", 2, {}), ("samba", 4, {}),
+                                          ("bolivia_sevens", 4, {}),
+                                          ("may_i", 3, {"schedule": "sr,rr"})):
+            dealt = client.deal(variant, players, seed=3, options=options, view_seat=0)
+            view = client.view(dealt.snapshot, 0, token=dealt.seat_tokens[0]).views[0]
+            screens[variant] = render(view, 0).splitlines()
+    assert screens["classic"][1:3] == ["Scores: you: 0 · seat 1: 0",
+                                       "The game is played to 5000."], screens["classic"]
+    assert screens["samba"][2] == "The game is played to 10000.", screens["samba"]
+    assert screens["bolivia_sevens"][0].startswith(
+        "--- bolivia_sevens · 4 players · hand 1 of 4 · dealer seat "), screens["bolivia_sevens"]
+    assert screens["may_i"][0].startswith("--- may_i · 3 players · hand 1 of 2 · ")
+    for variant in ("classic", "samba"):
+        assert " of " not in screens[variant][0], screens[variant]
+    for variant in ("bolivia_sevens", "may_i"):
+        assert not [x for x in screens[variant] if "played to" in x], screens[variant]
+
+
+def test_a_hand_past_the_last_deal_is_one_after_a_tie() -> None:
+    """Bolivia with sevens plays on after four deals only when the totals are equal and
+    ``tie_policy`` is ``play_on`` (SV-GAME-1): the fifth hand is no "hand 5 of 4"."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import render
+
+    view = game.SeatView(variant="bolivia_sevens", players=4, hand_no=4, deals=4)
+    assert render(view, 0).startswith("--- bolivia_sevens · 4 players · hand 5 (another after "
+                                      "a tie) · ")
+    view.hand_no = 3
+    assert render(view, 0).startswith("--- bolivia_sevens · 4 players · hand 4 of 4 · ")
+
+
+def test_melds_are_named_as_the_moves_name_them() -> None:
+    """A side's second meld of queens is ``Q#2`` in its moves (``add Q#2 QC``, ``merge Q
+    Q#2``) and a May I? meld ``seat:index`` (``layoff 2:1 9D``): the table named both by
+    their rank only ("[Q] … | [Q] …"), so a move could not be told to its meld."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import render
+
+    queens = game.SideView(team=0, seats=[0, 2], melds=[
+        game.MeldView(rank="Q", label="Q", cards=["QS", "QH", "QD"]),
+        game.MeldView(rank="Q", label="Q#2", cards=["QC", "QC", "JK"]),
+        game.MeldView(rank="S", label="S:5-8", kind="sequence", cards=["5S", "6S", "7S", "8S"])])
+    screen = render(game.SeatView(variant="samba", players=4, sides=[queens]), 0)
+    assert "  team 0 (you), seats 0 2: [Q] QS QH QD | [Q#2] QC QC JK | [S:5-8] 5S 6S 7S 8S\n" \
+        in screen, screen
+    may_i = [game.SideView(team=s, seats=[s]) for s in range(3)]
+    may_i[2].melds.extend([game.MeldView(rank="9", cards=["9S", "9H", "9C"]),
+                           game.MeldView(rank="H", kind="sequence",
+                                         cards=["4H", "5H", "6H", "7H"])])
+    screen = render(game.SeatView(variant="may_i", players=3, sides=may_i), 0)
+    assert "  seat 2: [2:0] 9S 9H 9C | [2:1] 4H 5H 6H 7H\n" in screen, screen
+
+
+@pytest.mark.parametrize("errors", ["surrogateescape", "strict"])
+def test_a_line_that_is_not_text_is_no_crash(errors: str) -> None:
+    """A byte the terminal's encoding does not have (a Latin-1 key, a paste): an input
+    that keeps it as a lone surrogate (a C or POSIX locale) made the move's encoding fail,
+    a strict one its reading, both with a traceback. Now the service refuses the move,
+    with its reason, or the table says it could not read the line; the game goes on."""
+    from canasta_terminal.table import main
+
+    from tests.service.servers import running
+
+    inp = io.TextIOWrapper(io.BytesIO(b"discard \xff\nquit\n"), encoding="utf-8",
+                           errors=errors)
+    out = io.StringIO()
+    with running() as server:
+        code = main(["--server", server.grpc_target, "--players", "2", "--seed", "5"],
+                    inp=inp, out=out)
+    text = out.getvalue()
+    assert code == 0, text
+    said = ("refused: BAD_CARD: " if errors == "surrogateescape"
+            else "(that line is not text in the terminal's encoding)")
+    assert f"your move> {said}" in text, text
+    assert text.rstrip().endswith("bye"), text
+
+
+class _GoneAtYourMove:
+    """A real server's client whose server goes away as your move is sent (UNAVAILABLE)."""
+
+    def __init__(self, target: str, timeout: float) -> None:
+        from canasta_client import CanastaClient
+
+        self.client = CanastaClient(target, timeout=timeout)
+
+    def __enter__(self) -> _GoneAtYourMove:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+    def apply_move(self, *args: Any, **kwargs: Any) -> Any:
+        import grpc
+        from canasta_client import UnavailableError
+
+        if kwargs.get("seat") is None:  # yours: the bots' name their seat
+            raise UnavailableError(grpc.StatusCode.UNAVAILABLE, "Stream removed (Socket closed)")
+        return self.client.apply_move(*args, **kwargs)
+
+
+def test_the_server_going_away_at_your_move_is_no_refusal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Your move got no answer: the table said "refused: UNAVAILABLE: …" as if the service
+    had refused the move, and asked for a move again. Now it says, as for any other call,
+    that the server cannot be reached and the game cannot go on."""
+    from canasta_terminal import table
+
+    from tests.service.servers import running
+
+    monkeypatch.setattr(table, "CanastaClient", _GoneAtYourMove)
+    out = io.StringIO()
+    with running() as server:
+        target = server.grpc_target
+        code = table.main(["--server", target, "--players", "2", "--seed", "5"],
+                          io.StringIO("draw\nquit\n"), out)
+    text = out.getvalue()
+    assert code == 1, text
+    assert "refused: " not in text, text
+    assert text.endswith(  # after the prompt: your move is not echoed here
+        f"your move> error: the server at {target} cannot be reached, so the game cannot go on (Stream "
+        f"removed (Socket closed)); is it running, and is {target} its gRPC address (not its "
+        "HTTP one)?\n"), text

@@ -66,6 +66,12 @@ def reason(err: CanastaError) -> str:
     return err.reason or err.code.name
 
 
+def unanswered(err: CanastaError) -> bool:
+    """The call never got the server's answer (it went away, it took too long): no
+    refusal, so the game cannot go on and ``main`` says so, naming the server."""
+    return isinstance(err, (UnavailableError, DeadlineExceededError))
+
+
 def unreachable(err: CanastaError, target: str, local: bool) -> str | None:
     """A sentence for a call that never got the server's answer (it is not running, it
     went away, it is no gRPC server, it took too long), with gRPC's words in brackets;
@@ -178,9 +184,24 @@ def contract_text(sets: int, runs: int) -> str:
 # --- rendering ----------------------------------------------------------------------------
 
 
-def _meld_text(m: game.MeldView, style: Style) -> str:
+def _meld_text(m: game.MeldView, name: str, style: Style) -> str:
     tag = f" ({m.canasta} canasta)" if m.canasta else ""
-    return f"[{m.rank}] {style.cards(m.cards)}{tag}"
+    return f"[{name}] {style.cards(m.cards)}{tag}"
+
+
+def _meld_names(side: game.SideView) -> list[str]:
+    """Each meld of a side by the name its moves give it: its label (``K``, ``K#2``,
+    ``S:5-9``), or in May I?, whose melds have none, ``seat:index`` (``layoff 2:1 9D``)."""
+    return [m.label or f"{side.seats[0]}:{i}" for i, m in enumerate(side.melds)]
+
+
+def _progress(view: game.SeatView) -> str:
+    """Which hand this is, of how many where a number of deals ends the game (past the
+    last only after a tie with ``tie_policy`` ``play_on``, SV-GAME-1)."""
+    n = view.hand_no + 1
+    if not view.deals:
+        return f"hand {n}"
+    return f"hand {n} of {view.deals}" if n <= view.deals else f"hand {n} (another after a tie)"
 
 
 def _side_name(side: game.SideView, you: int, solo: bool) -> str:
@@ -192,10 +213,11 @@ def _side_name(side: game.SideView, you: int, solo: bool) -> str:
 
 
 def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
-    """What the table shows you: scores, the deal's contract and buys (May I?), the
-    table, the pile, hands, your cards."""
+    """What the table shows you: which hand of how many, scores and the score that ends
+    the game, the deal's contract and buys (May I?), the table, the pile, hands, your
+    cards."""
     solo = all(len(s.seats) == 1 for s in view.sides)
-    lines = [f"--- {view.variant} · {view.players} players · hand {view.hand_no + 1} · "
+    lines = [f"--- {view.variant} · {view.players} players · {_progress(view)} · "
              f"dealer seat {view.dealer} · you are seat {you} ---"]
     if view.HasField("may_i"):  # public: every seat knows the deal's contract and buys
         deal = view.may_i
@@ -205,12 +227,15 @@ def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
             for i, n in enumerate(deal.buys_left)))
     lines.append("Scores: " + " · ".join(f"{_side_name(s, you, solo)}: {s.score}"
                                          for s in view.sides))
+    if view.target_score:
+        lines.append(f"The game is played to {view.target_score}.")
     top = style.card(view.pile_top) if view.pile_top else "-"
     frozen = "  (frozen)" if view.pile_frozen else ""
     lines.append(f"Stock {view.stock_size} · Pile {view.pile_size} · top {top}{frozen}")
     lines.append("Melds:")
     for s in view.sides:
-        melds = " | ".join(_meld_text(m, style) for m in s.melds) or "-"
+        melds = " | ".join(_meld_text(m, name, style)
+                           for m, name in zip(s.melds, _meld_names(s), strict=True)) or "-"
         extra = f" · red threes {style.cards(s.red_threes)}" if s.red_threes else ""
         lines.append(f"  {_side_name(s, you, solo)}: {melds}{extra}")
     others = " · ".join(f"seat {i}: {n}" for i, n in enumerate(view.hand_sizes) if i != you)
@@ -323,11 +348,17 @@ class Table:
     def ask(self, prompt: str) -> str | None:
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        try:
+            line = self.inp.readline()
+        except UnicodeDecodeError:  # a strict input: bytes not in its encoding
+            self.say("(that line is not text in the terminal's encoding)")
+            return ""
         if not line:
             self.say()
             return None
-        return line.strip()
+        # an input that keeps such bytes as lone surrogates (a C or POSIX locale): each is
+        # a "?", which no move holds, so the service refuses the move with its reason
+        return line.encode("utf-8", "replace").decode("utf-8").strip()
 
     def credentials(self, answer: api.DealResponse | api.NextDealResponse) -> None:
         """Keep the game's credentials from a Deal (or the host's NextDeal) answer. A
@@ -347,7 +378,7 @@ class Table:
             dealt = self.call(self.client.deal, a.variant, a.players, seed=self.seed,
                               options=options, view_seat=self.you)
         except CanastaError as err:
-            if isinstance(err, (UnavailableError, DeadlineExceededError)):
+            if unanswered(err):
                 raise  # no answer: main says so, naming the server
             self.say(f"cannot deal: {reason(err)}: {err.message}")
             return 2
@@ -417,6 +448,8 @@ class Table:
             try:
                 done = self.call(self.client.apply_move, snapshot, move, token=self.mine)
             except CanastaError as err:
+                if unanswered(err):
+                    raise
                 self.say(f"refused: {reason(err)}: {err.message}")
                 continue
             self.say(f"you: {self.style.text(done.move.text)}")
