@@ -334,9 +334,9 @@ def test_a_bad_variant_is_reported() -> None:
 
 _CARD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b|(?:10|[2-9JQKA])[♠♥♦♣]|\bJk\b")
 # lines with cards that are yours (your moves, hints, refusals, draws and takes) or public
-# (red threes laid)
+# (red threes laid, yours or another seat's)
 _YOURS_OR_PUBLIC = re.compile(r"^(you: |hint: |refused: |  you drew |  you took the pile |"
-                              r"  seat \d laid red threes )")
+                              r"  (?:you|seat \d) laid red threes )")
 
 
 @dataclass
@@ -881,3 +881,33 @@ def test_the_server_going_away_at_your_move_is_no_refusal(
         f"your move> error: the server at {target} cannot be reached, so the game cannot go on (Stream "
         f"removed (Socket closed)); is it running, and is {target} its gRPC address (not its "
         "HTTP one)?\n"), text
+
+
+def test_your_seat_is_you_on_every_line() -> None:
+    """Every line says "you" for your seat, as the table's other lines do: the hand's end
+    said "Hand over: seat 0 went out", a red three you laid "seat 0 laid red threes", the
+    screen of a hand you deal "dealer seat 0", in every variant."""
+    from canasta.v1 import engine_service_pb2 as api
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import PLAIN, _event_text, render, render_score
+
+    for variant, seats in (("may_i", [[0], [1], [2]]), ("classic", [[0], [1]]),
+                           ("classic", [[0, 2], [1, 3]])):
+        sides = [game.SideScore(team=t, seats=s) for t, s in enumerate(seats)]
+        for concealed, out in ((False, "you went out"), (True, "you went out concealed")):
+            score = api.ScoreHandResponse(went_out=0, concealed=concealed, sides=sides)
+            assert render_score(score, 0, variant).startswith(f"Hand over: {out}\n")
+        score = api.ScoreHandResponse(went_out=1, sides=sides)
+        assert render_score(score, 0, variant).startswith("Hand over: seat 1 went out\n")
+    laid = game.Event(type=game.EVENT_TYPE_RED_THREES_LAID, seat=0, cards=["3H"])
+    assert _event_text(laid, 0, PLAIN) == "  you laid red threes 3H"
+    assert _event_text(laid, 1, PLAIN) == "  seat 0 laid red threes 3H"
+    taken = game.Event(type=game.EVENT_TYPE_PILE_TAKEN, seat=0, count=4)  # no cards told
+    assert _event_text(taken, 0, PLAIN) == "  you took the pile (4 cards)"
+    for variant, players in (("classic", 4), ("may_i", 3)):
+        view = game.SeatView(variant=variant, players=players, dealer=0)
+        assert render(view, 0).startswith(f"--- {variant} · {players} players · hand 1 · "
+                                          "you deal · you are seat 0 ---\n")
+        view.dealer = 1
+        assert " · dealer seat 1 · you are seat 0 ---\n" in render(view, 0)
+

@@ -204,9 +204,14 @@ def _progress(view: game.SeatView) -> str:
     return f"hand {n} of {view.deals}" if n <= view.deals else f"hand {n} (another after a tie)"
 
 
+def _seat(seat: int, you: int) -> str:
+    """A seat as every line of the table names it: yours is "you"."""
+    return "you" if seat == you else f"seat {seat}"
+
+
 def _side_name(side: game.SideView, you: int, solo: bool) -> str:
     if solo:
-        return "you" if side.team == you else f"seat {side.team}"
+        return _seat(side.team, you)
     seats = " ".join(str(s) for s in side.seats)
     mine = " (you)" if you in side.seats else ""
     return f"team {side.team}{mine}, seats {seats}"
@@ -217,13 +222,14 @@ def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
     the game, the deal's contract and buys (May I?), the table, the pile, hands, your
     cards."""
     solo = all(len(s.seats) == 1 for s in view.sides)
+    dealer = "you deal" if view.dealer == you else f"dealer seat {view.dealer}"
     lines = [f"--- {view.variant} · {view.players} players · {_progress(view)} · "
-             f"dealer seat {view.dealer} · you are seat {you} ---"]
+             f"{dealer} · you are seat {you} ---"]
     if view.HasField("may_i"):  # public: every seat knows the deal's contract and buys
         deal = view.may_i
         lines.append(f"Contract: {contract_text(deal.sets, deal.sequences)}")
         lines.append("Buys left: " + " · ".join(
-            f"{'you' if i == you else f'seat {i}'} {'no limit' if n < 0 else n}"
+            f"{_seat(i, you)} {'no limit' if n < 0 else n}"
             for i, n in enumerate(deal.buys_left)))
     lines.append("Scores: " + " · ".join(f"{_side_name(s, you, solo)}: {s.score}"
                                          for s in view.sides))
@@ -255,7 +261,7 @@ def render_moves(moves: Sequence[game.Move], style: Style = PLAIN) -> str:
 def render_score(score: api.ScoreHandResponse, you: int, variant: str) -> str:
     solo = all(len(s.seats) == 1 for s in score.sides)
     lines = ["Hand over: " + ("the stock ran out" if score.went_out < 0
-                              else f"seat {score.went_out} went out"
+                              else f"{_seat(score.went_out, you)} went out"
                               + (" concealed" if score.concealed else ""))]
     if variant == "may_i":
         lines.append("Penalty points (lowest total wins):")
@@ -295,12 +301,12 @@ def _event_text(e: game.Event, you: int, style: Style) -> str:
     (yours too, as in a May I? draw that waits for the buy window)."""
     if e.type == game.EVENT_TYPE_CARDS_DRAWN and e.seat == you and e.cards:
         return f"  you drew {style.cards(e.cards)}"
+    who = _seat(e.seat, you)
     if e.type == game.EVENT_TYPE_PILE_TAKEN:
-        if e.seat == you and e.cards:
-            return f"  you took the pile ({_count(e.count, 'card')}): {style.cards(e.cards)}"
-        return f"  seat {e.seat} took the pile ({_count(e.count, 'card')})"
+        taken = f"  {who} took the pile ({_count(e.count, 'card')})"
+        return f"{taken}: {style.cards(e.cards)}" if e.seat == you and e.cards else taken
     if e.type == game.EVENT_TYPE_RED_THREES_LAID:
-        return f"  seat {e.seat} laid red threes {style.cards(e.cards)}"
+        return f"  {who} laid red threes {style.cards(e.cards)}"
     return ""
 
 
