@@ -911,3 +911,32 @@ def test_your_seat_is_you_on_every_line() -> None:
         view.dealer = 1
         assert " · dealer seat 1 · you are seat 0 ---\n" in render(view, 0)
 
+
+def test_a_buy_names_the_card_bought() -> None:
+    """May I? (MI-BUY-2): a buy takes the pile's top, which every seat sees; the table said
+    "seat 2 (random): buy" and "you: buy" without it. Each buy line names that card, the top
+    of the pile before the buy (the host's view of the snapshot bought from, read here)."""
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import Table, build_parser
+
+    from tests.service.servers import running
+
+    with running() as server, CanastaClient(server.grpc_target) as inner:
+        client = _Recorder(inner)
+        out = io.StringIO()
+        args = build_parser().parse_args(["--variant", "may_i", "--players", "3", "--seed", "3",
+                                          "--hands", "1", "--bot", "random"])
+        table = Table(client, args, _Player(client, out), out)  # type: ignore[arg-type]
+        assert table.play() == 0
+        host = client.calls[0].answer.host_token
+        bought = [(c.answer.seat, inner.view(c.args[0], token=host).views[0].pile_top)
+                  for c in client.calls
+                  if c.name == "apply_move" and c.answer and c.answer.move.text == "buy"]
+    lines = out.getvalue().replace("your move> ", "").splitlines()
+    style = table.style
+    said = [x for x in lines if re.match(r"^(you|seat \d \(random\)): buys? ", x)]
+    assert said == [f"you: buy {style.card(top)}" if seat == 0
+                    else f"seat {seat} (random): buys {style.card(top)}"
+                    for seat, top in bought], said
+    assert {seat == 0 for seat, _ in bought} == {True, False}  # yours and the bots'
+    assert not [x for x in lines if x.endswith(": buy")], lines

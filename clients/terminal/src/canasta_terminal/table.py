@@ -17,7 +17,7 @@ Cards are shown with the web table's faces (``10♥``, ``Jk``) where the output 
 encode the suit symbols, hearts and diamonds in red when it is a terminal and
 ``NO_COLOR`` is not set (https://no-color.org), and by their codes (``TH``) otherwise.
 After your draw the table names the cards you drew, after a take the pile's cards; in
-May I? it shows the deal's contract.
+May I? it shows the deal's contract, and names the card of each buy (the pile's top).
 
 Type a move by its text (``discard 4D`` or ``discard 4♦``, ``meld KS KH KD``) or by its
 number in the list; ``hint`` asks the expert bot, ``help`` lists the commands, ``quit``
@@ -310,6 +310,14 @@ def _event_text(e: game.Event, you: int, style: Style) -> str:
     return ""
 
 
+def _move_line(who: str, move: str, top: str, style: Style) -> str:
+    """A move's line. A May I? buy names the card bought, the pile's top before it (public,
+    MI-BUY-2), which neither its move nor its events name: "seat 1 (random): buys 7♣"."""
+    if move == "buy" and top:
+        move = f"{'buy' if who == 'you' else 'buys'} {top}"
+    return f"{who}: {style.text(move)}"
+
+
 # --- the table ------------------------------------------------------------------------------
 
 
@@ -331,6 +339,7 @@ class Table:
         # the bots' and the hints' seed is another (SuggestMove's, which reveals nothing)
         self.seed: int = args.seed if args.seed is not None else secrets.randbits(64)
         self.bot_seed = self.seed if args.seed is not None else secrets.randbits(32)
+        self.top = ""  # the pile's top in your view of the last move's answer
 
     def say(self, text: str = "") -> None:
         self.out.write(self.style.line(text) + "\n")
@@ -417,14 +426,18 @@ class Table:
                                self.bot_seed, token=self.host)
         done = self.call(self.client.apply_move, snapshot, suggestion.move,
                          seat=suggestion.seat, view_seat=self.you, token=self.host)
-        self.say(f"seat {done.seat} ({self.args.bot}): {self.style.text(done.move.text)}")
-        self.say_events(done.events)
-        return done.snapshot
+        return self.moved(done, f"seat {done.seat} ({self.args.bot})")
 
-    def say_events(self, events: Sequence[game.Event]) -> None:
-        for e in events:
+    def moved(self, done: api.ApplyMoveResponse, who: str) -> bytes:
+        """Say a move applied (yours or a bot's) and its events; keep the pile's top of your
+        view in its answer: a May I? buy, always after a move (a draw, a pass), takes it."""
+        self.say(_move_line(who, done.move.text, self.top, self.style))
+        for e in done.events:
             if text := _event_text(e, self.you, self.style):
                 self.say(text)
+        # a server that issues no tokens answers your move with every seat's view
+        self.top = next((v.pile_top for v in done.views if v.seat == self.you), "")
+        return done.snapshot
 
     def play_hand(self, snapshot: bytes) -> tuple[bytes, api.ScoreHandResponse] | None:
         """Play one hand out; ``None`` when you quit."""
@@ -458,9 +471,7 @@ class Table:
                     raise
                 self.say(f"refused: {reason(err)}: {err.message}")
                 continue
-            self.say(f"you: {self.style.text(done.move.text)}")
-            self.say_events(done.events)
-            snapshot = done.snapshot
+            snapshot = self.moved(done, "you")
             ply += 1
         score = self.call(self.client.score_hand, snapshot, token=self.mine)
         self.say(render_score(score, self.you, self.args.variant))
