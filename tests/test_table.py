@@ -833,6 +833,27 @@ def test_a_line_that_is_not_text_is_no_crash(errors: str) -> None:
     assert text.rstrip().endswith("bye"), text
 
 
+
+@pytest.mark.parametrize("errors", ["surrogateescape", "strict"])
+def test_the_lines_after_one_that_is_not_text_are_read(errors: str) -> None:
+    """The game goes on with the next line: a strict input's decoder failed on the whole
+    chunk it had read, so the lines piped or pasted after the bad one were lost and the
+    table ended as at the input's end ("help" and "quit" below were never read)."""
+    from canasta_terminal.table import main
+
+    from tests.service.servers import running
+
+    inp = io.TextIOWrapper(io.BytesIO(b"discard \xff\nhelp\nquit\n"), encoding="utf-8",
+                           errors=errors)
+    out = io.StringIO()
+    with running() as server:
+        code = main(["--server", server.grpc_target, "--players", "2", "--seed", "5"],
+                    inp=inp, out=out)
+    text = out.getvalue()
+    assert code == 0, text
+    assert "\n  quit            leave the table\n" in text, text  # help's answer
+    assert text.endswith("your move> bye\n"), text  # quit, not the input's end
+
 class _GoneAtYourMove:
     """A real server's client whose server goes away as your move is sent (UNAVAILABLE)."""
 

@@ -364,7 +364,7 @@ class Table:
         self.out.write(prompt)
         self.out.flush()
         try:
-            line = self.inp.readline()
+            line = self._line()
         except UnicodeDecodeError:  # a strict input: bytes not in its encoding
             self.say("(that line is not text in the terminal's encoding)")
             return ""
@@ -374,6 +374,16 @@ class Table:
         # an input that keeps such bytes as lone surrogates (a C or POSIX locale): each is
         # a "?", which no move holds, so the service refuses the move with its reason
         return line.encode("utf-8", "replace").decode("utf-8").strip()
+
+    def _line(self) -> str:
+        """The input's next line. A text stream over bytes gives the line's bytes, decoded
+        as the stream decodes: its decoder works on whole chunks, and a strict one failing
+        on a chunk lost the lines after the bad one in it (piped, or pasted at once)."""
+        buffer = getattr(self.inp, "buffer", None)
+        if buffer is None:
+            return self.inp.readline()
+        raw: bytes = buffer.readline()
+        return raw.decode(self.inp.encoding, self.inp.errors or "strict")
 
     def credentials(self, answer: api.DealResponse | api.NextDealResponse) -> None:
         """Keep the game's credentials from a Deal (or the host's NextDeal) answer. A
