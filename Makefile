@@ -122,7 +122,7 @@ $(WEB_DEPS): tests/web/package.json tests/web/package-lock.json
 	npm ci --prefix tests/web --no-audit --no-fund
 
 # NATIVE=0 runs the engine as plain Python even where an earlier make compiled it (the
-# compiled build is picked at import whenever it is current: engine/build.py).
+# compiled build is picked at import whenever it is current: engine/build.py): run, host, demo.
 PURE_ENGINE := $(if $(filter 0,$(NATIVE)),CANASTA_ENGINE=pure)
 run: $(RUN_STAMP) $(GEN) native  ## the service: gRPC on 127.0.0.1:50051, REST and the web table on :8080
 	$(PURE_ENGINE) CANASTA_DEV_KEY_FILE="$${CANASTA_DEV_KEY_FILE:-$(DEV_KEY_FILE)}" $(PY) -m service
@@ -144,13 +144,13 @@ host: setup  ## the reference game host on :8090 with a rules service beside it
 	  CANASTA_BIND="$${CANASTA_BIND:-$(HOST_RULES_BIND)}" \
 	  CANASTA_GRPC_PORT="$${CANASTA_GRPC_PORT:-$(HOST_RULES_PORT)}" \
 	  CANASTA_HTTP_PORT="$${CANASTA_HTTP_PORT:-0}" \
-	  $(PY) -m service & rules=$$!; \
+	  $(PURE_ENGINE) $(PY) -m service & rules=$$!; \
 	  trap 'kill $$rules 2>/dev/null; wait $$rules' EXIT; \
 	fi; \
-	CANASTA_HOST_RULES=$(CANASTA_HOST_RULES) $(PY) -m examples.host
+	$(PURE_ENGINE) CANASTA_HOST_RULES=$(CANASTA_HOST_RULES) $(PY) -m examples.host
 
 demo: $(RUN_STAMP) $(GEN)  ## a bot hand in the terminal
-	$(PY) -m service.demo
+	$(PURE_ENGINE) $(PY) -m service.demo
 
 lint: setup  ## ruff, mypy --strict, buf lint and breaking, hadolint
 	$(VENV)/bin/ruff check engine service tests bench deploy examples clients/sdkgen.py clients/sdktest.py clients/python/src/canasta_client clients/python/tests clients/terminal

@@ -22,7 +22,14 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BeforeValidator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
@@ -154,6 +161,17 @@ class Settings(BaseSettings):
                     continue
             out[key] = value
         return out
+
+    @field_validator("http_port", "metrics_port")
+    @classmethod
+    def _own_port(cls, value: int | None, info: ValidationInfo) -> int | None:
+        """Each server listens on a port of its own: a port given twice failed to bind as
+        if another process held it ("address already in use")."""
+        for other in ("grpc_port", "http_port"):
+            if value and other != info.field_name and info.data.get(other) == value:
+                raise ValueError(f"is {cls.env_name(other)} too: each server needs a port "
+                                 "of its own")
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -4,6 +4,7 @@ current one is there (engine/build.py), so skipping the compile alone is not eno
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,17 +14,23 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _service_command(*args: str) -> str:
-    """The line `make run` would start the service with (``make -n``: nothing runs)."""
+def _commands(target: str, *args: str) -> list[str]:
+    """The Python programs ``make target`` would start (``make -n``: nothing runs), each
+    with what its shell line sets before it."""
     if shutil.which("make") is None:
         pytest.skip("no make on this machine")
-    out = subprocess.run(["make", "-n", "--no-print-directory", *args, "run"], cwd=ROOT,
+    out = subprocess.run(["make", "-n", "--no-print-directory", *args, target], cwd=ROOT,
                          check=True, capture_output=True, text=True).stdout
-    return next(line for line in reversed(out.splitlines()) if " -m service" in line)
+    # a line may start two programs ("make host": the service in the background, the host)
+    return [part for line in out.splitlines() if "/python -m " in line
+            for part in re.split(r"[;&]", line) if "/python -m " in part]
 
 
-def test_make_native_0_run_runs_the_engine_as_plain_python() -> None:
+@pytest.mark.parametrize("target", ["run", "host", "demo"])
+def test_make_native_0_runs_the_engine_as_plain_python(target: str) -> None:
     """It only skipped the compile: after an earlier `make run` had compiled the engine,
-    `make NATIVE=0 run` ran the compiled build."""
-    assert "CANASTA_ENGINE=pure " in _service_command("NATIVE=0")
-    assert "CANASTA_ENGINE" not in _service_command()
+    `make NATIVE=0 run` ran the compiled build, and so did `make NATIVE=0 host` (the rules
+    service beside the host, and the host) and `make NATIVE=0 demo`."""
+    assert len(_commands(target, "NATIVE=0")) == {"host": 2}.get(target, 1)
+    assert all("CANASTA_ENGINE=pure " in c for c in _commands(target, "NATIVE=0"))
+    assert not any("CANASTA_ENGINE" in c for c in _commands(target))

@@ -63,6 +63,25 @@ def test_an_engine_other_than_pure_fails_loudly(value: str,
     assert server.main([]) == 2
 
 
+@pytest.mark.parametrize(("given", "named"), [
+    ({"CANASTA_HTTP_PORT": "50051"}, "CANASTA_HTTP_PORT: is CANASTA_GRPC_PORT too"),
+    ({"CANASTA_METRICS_PORT": "8080"}, "CANASTA_METRICS_PORT: is CANASTA_HTTP_PORT too"),
+    ({"CANASTA_GRPC_PORT": "9090", "CANASTA_METRICS_PORT": "9090"},
+     "CANASTA_METRICS_PORT: is CANASTA_GRPC_PORT too"),
+])
+def test_a_port_given_to_two_servers_names_both(given: dict[str, str], named: str) -> None:
+    """Each server needs a port of its own: a port given twice failed at the bind as if
+    another process held it (exit 2, "address already in use"), naming one setting."""
+    with pytest.raises(ConfigError, match=named):
+        Settings.from_env(given)
+
+
+def test_any_free_port_may_be_asked_for_by_every_server() -> None:
+    """Port 0 is any free port: every server may ask for one."""
+    assert Settings.from_env({"CANASTA_GRPC_PORT": "0", "CANASTA_HTTP_PORT": "0",
+                              "CANASTA_METRICS_PORT": "0"}).metrics_port == 0
+
+
 @pytest.mark.parametrize("value", ["pure", "PURE", " pure ", ""])
 def test_engine_pure_in_any_case_or_blank_parses(value: str) -> None:
     """As the engine reads it (engine/build.py): blank is unset, ``pure`` in any case."""
