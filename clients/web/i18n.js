@@ -55,6 +55,10 @@ function ruPlural(n, one, few, many) {
   return many;
 }
 
+// What a stock draw of n cards takes, in the rules panel's draw lines
+const enStockCards = (n) => (n === 1 ? "the top card" : `${n} cards`);
+const ruStockCards = (n) => (n === 1 ? "верхнюю карту" : `${n} ${ruPlural(n, "карту", "карты", "карт")}`);
+
 // Seat names around the table: seat 0 (you) sits at the bottom and play goes clockwise,
 // so the next seat is on your left. By player count, the others' places.
 const PLACES = {
@@ -247,9 +251,11 @@ export const TEXT = {
       other: (who, you, text) => `${who} played ${text}`,
     },
     rules: {
-      draw: (n) => `Draw ${n === 1 ? "the top card" : `${n} cards`} from the stock, or take the whole discard pile.`,
+      draw: (n) => `Draw ${enStockCards(n)} from the stock, or take the whole discard pile.`,
       // May I?: the pile is never taken, only the card just discarded on it
-      drawMayI: (n) => `Draw ${n === 1 ? "the top card" : `${n} cards`} from the stock, or take the card just discarded: only the top card of the pile, never the whole pile.`,
+      drawMayI: (n) => `Draw ${enStockCards(n)} from the stock, or take the card just discarded: only the top card of the pile, never the whole pile.`,
+      // no take listed: a pile frozen for you, blocked, or no pair for its top (May I?: no fresh discard)
+      drawStock: (n) => `Draw ${enStockCards(n)} from the stock.`,
       frozenUnopened: "The pile is frozen for your side until its first meld: only a natural pair of the top card (with your first meld reaching the minimum) takes it.",
       frozenWild: "The pile is frozen for everyone: a wild card (joker or deuce) or a red three lies in it. Only a natural pair of the top card takes it.",
       blackThree: "A black three on top blocks the pile: nobody may take it now.",
@@ -265,7 +271,10 @@ export const TEXT = {
       // your partner's answer to your question, for the rest of your turn
       saidYes: "Your partner said yes: you must go out this turn if you can.",
       saidNo: "Your partner said no: you may not go out this turn.",
-      exhausted: "The stock is empty: take the discard pile if you can; otherwise the hand ends.",
+      // the stock gone: a take and leaving the pile listed, a take alone, leaving it alone
+      exhausted: "The stock is empty: take the discard pile, or leave it and the hand ends.",
+      exhaustedTake: "The stock is empty: you must take the discard pile.",
+      exhaustedLeave: "The stock is empty and the discard pile cannot be taken: leaving it ends the hand.",
       wilds: (n) => `A meld of one rank holds at least two natural cards and at most ${n} wild cards (jokers and deuces).`,
       wildMelds: "Wild cards also meld alone: three to seven of them, seven make a bolivia. Only wild cards join such a meld.",
       sequences: (seven) => `Sequences meld too: three to seven cards of one suit in a row (4 up to the ace), no wild cards. Seven make a closed ${seven}. The label (S:5-9) is what typed moves use.`,
@@ -443,8 +452,9 @@ export const TEXT = {
       other: (who, you, text) => `${who}: ${text}`,
     },
     rules: {
-      draw: (n) => `Возьмите из колоды ${n === 1 ? "верхнюю карту" : `${n} ${ruPlural(n, "карту", "карты", "карт")}`} или весь сброс.`,
-      drawMayI: (n) => `Возьмите из колоды ${n === 1 ? "верхнюю карту" : `${n} ${ruPlural(n, "карту", "карты", "карт")}`} или только что сброшенную карту: из сброса берут только верхнюю карту, никогда весь сброс.`,
+      draw: (n) => `Возьмите из колоды ${ruStockCards(n)} или весь сброс.`,
+      drawMayI: (n) => `Возьмите из колоды ${ruStockCards(n)} или только что сброшенную карту: из сброса берут только верхнюю карту, никогда весь сброс.`,
+      drawStock: (n) => `Возьмите из колоды ${ruStockCards(n)}.`,
       frozenUnopened: "Сброс заморожен для вашей стороны до её первой выкладки: взять его можно только натуральной парой к верхней карте (и первая выкладка должна набрать минимум).",
       frozenWild: "Сброс заморожен для всех: в нём лежит джокер, двойка или красная тройка. Взять его можно только натуральной парой к верхней карте.",
       blackThree: "Чёрная тройка сверху закрывает сброс: сейчас его взять нельзя.",
@@ -460,7 +470,9 @@ export const TEXT = {
       permission: "Партнёр спрашивает, можно ли ему выйти. «Да» обязывает его выйти в этот ход, если он может; «нет» запрещает выход в этот ход.",
       saidYes: "Партнёр ответил «да»: если можете выйти в этот ход, выход обязателен.",
       saidNo: "Партнёр ответил «нет»: в этот ход выходить нельзя.",
-      exhausted: "Колода кончилась: возьмите сброс, если можете; иначе раздача окончена.",
+      exhausted: "Колода кончилась: возьмите сброс или откажитесь от него — тогда раздача окончится.",
+      exhaustedTake: "Колода кончилась: сброс нужно взять.",
+      exhaustedLeave: "Колода кончилась, а сброс взять нельзя: отказ от него заканчивает раздачу.",
       wilds: (n) => `В комбинации карт одного ранга не меньше двух натуральных карт и не больше ${n} свободных (джокеров и двоек).`,
       wildMelds: "Свободные карты выкладывают и отдельно: от трёх до семи, семь карт — боливия. К такой комбинации добавляют только свободные карты.",
       sequences: (seven) => `Выкладывают и секвенсы: от трёх до семи карт одной масти подряд (от четвёрки до туза), без свободных карт. Семь карт — закрытая ${seven}. Метка (S:5-9) нужна для ходов, введённых текстом.`,

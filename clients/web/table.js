@@ -425,10 +425,13 @@ function render() {
   }
 }
 
-// Your turn's status line: at a draw, only what the listed moves offer (a pile frozen,
-// empty or blocked on top is not offered, and an empty stock may leave only "decline").
+// Whether a move of this kind is listed for you: what the status line and the rules panel
+// offer at a draw (a pile frozen, empty or blocked on top is not offered, and an empty
+// stock may leave only "decline").
+const listed = (kind) => game.moves.some((m) => m.kind === kind);
+
+// Your turn's status line: at a draw, only what the listed moves offer.
 function turnStatus(v, w) {
-  const listed = (kind) => game.moves.some((m) => m.kind === kind);
   if (v.phase === "draw") {
     // May I?'s draw takes the card just discarded, never the whole pile
     if (listed("take")) return canastaGame() ? w.phase.draw : w.phase.draw_may_i;
@@ -700,9 +703,10 @@ function renderRules(v) {
   } else {
     // your partner's answer binds the rest of your turn
     if (v.asked && v.answer) lines.push(v.answer === "yes" ? r.saidYes : r.saidNo);
-    if (v.phase === "draw") lines.push(canastaGame() ? r.draw(drawCount()) : r.drawMayI(drawCount()));
-    if (v.phase === "draw_exhausted") lines.push(r.exhausted);
-    if ((v.phase === "draw" || v.phase === "draw_exhausted") && canastaGame()) lines.push(...pileLines(v, side));
+    if (v.phase === "draw" || v.phase === "draw_exhausted") {
+      lines.push(drawLine(v));
+      if (canastaGame()) lines.push(...pileLines(v, side));
+    }
     if (v.phase === "meld") lines.push(r.meld);
     if ((v.staged ?? []).length) lines.push(r.undo);
     if (canastaGame()) lines.push(side?.opened ? r.opened : r.minimum(side?.minimum ?? 0));
@@ -710,6 +714,18 @@ function renderRules(v) {
     if (game.moves.some((m) => m.kind === "ask")) lines.push(r.ask);
   }
   $("rules").replaceChildren(...lines.map((text) => el("li", { textContent: text })));
+}
+
+// How you may draw now, as the listed moves allow: the pile (May I?'s discard) only when a
+// take is listed, and with the stock gone, taking it, leaving it, or either.
+function drawLine(v) {
+  const r = words().rules;
+  if (v.phase === "draw_exhausted") {
+    if (!listed("take")) return r.exhaustedLeave;
+    return listed("decline") ? r.exhausted : r.exhaustedTake;
+  }
+  if (!listed("take")) return r.drawStock(drawCount());
+  return canastaGame() ? r.draw(drawCount()) : r.drawMayI(drawCount());
 }
 
 // What may take the pile now, in the Canasta games.

@@ -67,3 +67,14 @@ export async function dealHandsOver(context, onSides) {
     await route.fulfill({ response, json: dealt });
   });
 }
+
+// Answers the page's deals with a position imported (POST /v1/position:import, your view
+// alone), so a test reaches an exact situation at a new game; `next()` gives the position
+// text for each deal.
+export async function dealPositions(context, base, next) {
+  await context.route("**/v1/deal", async (route) => {
+    const response = await route.fetch({ url: new URL("/v1/position:import", base).href,
+      postData: JSON.stringify({ position: next(), viewSeat: 0 }) });
+    await route.fulfill({ response });
+  });
+}

@@ -72,8 +72,8 @@ back it lets the bots play on to your turn. It also opens the page with the serv
 game", the games are loaded first (the menu, the rules panel's numbers).
 
 draw_status.mjs answers a new game's deal with a position imported (a frozen pile, May I?
-with no fresh discard, an empty stock): the status line at your draw offers only what the
-listed moves offer, in English and Russian.
+with no fresh discard, an empty stock): the status line and the rules panel at your draw
+offer only what the listed moves offer, in English and Russian.
 
 may_i_buy.mjs plays May I? for three in English and Russian, buying at your first buy window:
 the status, the rules and the log say a card is bought from the discard pile (not the pile),
@@ -379,22 +379,17 @@ def test_new_game_replaces_the_kept_game(server: Running) -> None:
     for key in ("hand", "log", "kept"):
         assert after[key] == replaced[key], (key, replaced[key], after[key])
 
-# The rules panel's draw line at your first turn: May I? takes only the card just
-# discarded, never the pile; a Canasta game's stock draw takes the service's drawCount for
-# the game and player count (GET /v1/variants). (rules_panel.mjs case, stock draw, line)
-MAY_I_DRAW = {
-    "en": "Draw the top card from the stock, or take the card just discarded: only the top card "
-          "of the pile, never the whole pile.",
-    "ru": "Возьмите из колоды верхнюю карту или только что сброшенную карту: из сброса берут "
-          "только верхнюю карту, никогда весь сброс.",
-}
+# The rules panel's draw line at your first turn: a stock draw takes the service's drawCount
+# for the game and player count (GET /v1/variants), and the pile is offered only when a take
+# is listed (of these deals, Samba's alone lists one; May I?'s takes: MAY_I_DRAW below).
+# (rules_panel.mjs case, stock draw, line)
 DRAW_LINES = [
-    ("may_i:4:en+3S", 1, MAY_I_DRAW["en"]),
-    ("may_i:4:ru+3S", 1, MAY_I_DRAW["ru"]),
-    ("classic:4:en+3S", 1, "Draw the top card from the stock, or take the whole discard pile."),
-    ("classic:4:ru", 1, "Возьмите из колоды верхнюю карту или весь сброс."),
-    ("classic:2:en", 2, "Draw 2 cards from the stock, or take the whole discard pile."),
-    ("classic:2:ru", 2, "Возьмите из колоды 2 карты или весь сброс."),
+    ("may_i:4:en+3S", 1, "Draw the top card from the stock."),
+    ("may_i:4:ru+3S", 1, "Возьмите из колоды верхнюю карту."),
+    ("classic:4:en+3S", 1, "Draw the top card from the stock."),
+    ("classic:4:ru", 1, "Возьмите из колоды верхнюю карту."),
+    ("classic:2:en", 2, "Draw 2 cards from the stock."),
+    ("classic:2:ru", 2, "Возьмите из колоды 2 карты."),
     ("samba:4:en", 2, "Draw 2 cards from the stock, or take the whole discard pile."),
 ]
 # The status line at May I?'s draw: the card just discarded, not the pile
@@ -412,13 +407,13 @@ BLACK_THREE = {"en": "A black three on top blocks the pile: nobody may take it n
 
 def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
     """At your first draw the rules panel says how this game draws, in English and
-    Russian. A "+3S" case's deal is shown with a black three on a frozen pile: in May I?
-    the panel still says only the contract, the buys and the draw (no pile there is
-    frozen or blocked), and the status line above the table offers the card just discarded,
-    not the pile, when its take is listed; in classic the black three blocks the pile. The
-    status line offers only what the listed moves offer (it offered a pile no move takes),
-    and of a Canasta game's draw names no number of cards (classic for two and Samba draw
-    two: not "возьмите карту")."""
+    Russian, offering the pile only when a take is listed, as the status line does. A "+3S"
+    case's deal is shown with a black three on a frozen pile: in May I? the panel still says
+    only the contract, the buys and the draw (no pile there is frozen or blocked), and the
+    status line above the table offers the card just discarded, not the pile, when its take
+    is listed; in classic the black three blocks the pile. The status line offers only what
+    the listed moves offer (it offered a pile no move takes), and of a Canasta game's draw
+    names no number of cards (classic for two and Samba draw two: not "возьмите карту")."""
     with httpx.Client(base_url=server.http_base) as http:
         tables = {(v["id"], t["players"]): t["drawCount"]
                   for v in http.get("/v1/variants").json()["variants"] for t in v["tables"]}
@@ -539,20 +534,66 @@ DRAW_STATUSES: dict[str, tuple[str, int, str, list[str], dict[str, str]]] = {
 }
 
 
-def test_the_status_at_a_draw_offers_only_the_moves_listed(server: Running) -> None:
-    """CL-PILE-6, CL-EXH-4, BO-END-3, MI-BUY-1: the status line at your draw said "or take
-    the discard pile" (May I?: "the card just discarded") when only the stock was listed, and
-    with the stock gone "Take the discard pile" when only leaving it was (Bolivia). It says
-    what the listed moves allow, in English and Russian."""
+# ... and the rules panel's draw line at each (the line after May I?'s contract and buys)
+MAY_I_DRAW = {
+    "en": "Draw the top card from the stock, or take the card just discarded: only the top card "
+          "of the pile, never the whole pile.",
+    "ru": "Возьмите из колоды верхнюю карту или только что сброшенную карту: из сброса берут "
+          "только верхнюю карту, никогда весь сброс.",
+}
+STOCK_ONLY = {"en": "Draw the top card from the stock.", "ru": "Возьмите из колоды верхнюю карту."}
+DRAW_RULES: dict[str, dict[str, str]] = {
+    "frozen": STOCK_ONLY,
+    "open": {"en": "Draw the top card from the stock, or take the whole discard pile.",
+             "ru": "Возьмите из колоды верхнюю карту или весь сброс."},
+    "fresh": MAY_I_DRAW,
+    "stale": STOCK_ONLY,
+    "leave": {"en": "The stock is empty and the discard pile cannot be taken: leaving it ends the hand.",
+              "ru": "Колода кончилась, а сброс взять нельзя: отказ от него заканчивает раздачу."},
+    "either": {"en": "The stock is empty: take the discard pile, or leave it and the hand ends.",
+               "ru": "Колода кончилась: возьмите сброс или откажитесь от него — тогда раздача окончится."},
+    "must": {"en": "The stock is empty: you must take the discard pile.",
+             "ru": "Колода кончилась: сброс нужно взять."},
+}
+
+
+@pytest.fixture(scope="module")
+def draws(server: Running) -> dict[str, dict[str, Any]]:
+    """draw_status.mjs over DRAW_STATUSES in English and Russian, once for the tests of the
+    status line and the rules panel: each case's status, rules and moves, by "name:lang"."""
     cases = [{"name": f"{name}:{lang}", "variant": variant, "players": players, "lang": lang,
               "position": text}
              for name, (variant, players, text, _, _) in DRAW_STATUSES.items() for lang in ("en", "ru")]
     result, done = _in_browser("draw_status.mjs", server.http_base, json.dumps(cases))
     assert result["problems"] == [] and done.returncode == 0, result
+    found: dict[str, dict[str, Any]] = result["cases"]
+    return found
+
+
+def test_the_status_at_a_draw_offers_only_the_moves_listed(draws: dict[str, dict[str, Any]]) -> None:
+    """CL-PILE-6, CL-EXH-4, BO-END-3, MI-BUY-1: the status line at your draw said "or take
+    the discard pile" (May I?: "the card just discarded") when only the stock was listed, and
+    with the stock gone "Take the discard pile" when only leaving it was (Bolivia). It says
+    what the listed moves allow, in English and Russian."""
     for name, (_, _, _, moves, statuses) in DRAW_STATUSES.items():
         for lang, status in statuses.items():
-            got = result["cases"][f"{name}:{lang}"]
-            assert got == {"status": status, "moves": moves}, (name, lang, got)
+            got = draws[f"{name}:{lang}"]
+            assert (got["status"], got["moves"]) == (status, moves), (name, lang, got)
+
+
+def test_the_rules_panel_at_a_draw_offers_only_the_moves_listed(draws: dict[str, dict[str, Any]]) -> None:
+    """CL-PILE-6, CL-EXH-4, BO-END-3, MI-BUY-1: the rules panel at your draw said "…or take
+    the whole discard pile" (May I?: "or take the card just discarded") when only the stock was
+    listed, above its line on why the pile is frozen, and with the stock gone "take the
+    discard pile if you can" when only leaving it was. Its draw line says what this seat may
+    do now, as the listed moves allow, in English and Russian: the pile only when a take is
+    listed, and with the stock gone, taking it, leaving it, or either."""
+    for name, (variant, _, _, moves, _) in DRAW_STATUSES.items():
+        for lang, line in DRAW_RULES[name].items():
+            got = draws[f"{name}:{lang}"]
+            assert got["moves"] == moves, (name, lang, got)
+            first = 2 if variant == "may_i" else 0  # (May I?'s contract and buys come first)
+            assert got["rules"][first] == line, (name, lang, got["rules"])
 
 
 # (variant, seed, the browser's language, the viewport played on, whether the next hand is
@@ -1012,8 +1053,8 @@ def test_next_hand_pressed_twice_deals_once_and_gives_the_focus_to_your_hand(ser
 
 
 # classic Canasta for two draws two cards (GET /v1/variants: drawCount), in the rules panel
-DRAW_TWO = {"en": "Draw 2 cards from the stock, or take the whole discard pile.",
-            "ru": "Возьмите из колоды 2 карты или весь сброс."}
+# (seed 5's first draw lists no take of the pile: the stock alone)
+DRAW_TWO = {"en": "Draw 2 cards from the stock.", "ru": "Возьмите из колоды 2 карты."}
 
 
 def test_a_page_opened_while_the_service_was_away_loads_the_games_at_new_game(server: Running) -> None:
