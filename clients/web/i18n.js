@@ -143,6 +143,9 @@ export const TEXT = {
     canastaKind: { samba: "samba", escalera: "escalera", bolivia: "bolivia" },
     labelTitle: (label) => `label ${label}: typed moves name this meld by it`,
     meldOf: (who, you, n) => (you ? `your meld ${n}` : `${who}'s meld ${n}`),
+    // May I?: a meld's number on the table (from 1 in its side, as meldOf counts), and its name
+    meldMark: (n) => `#${n}`,
+    meldName: (n) => `meld ${n}`,
     yourHand: "Your hand",
     drawn: "just drawn",
     selectHelp: "Select cards by clicking or tapping them (or ←/→ and Space), then choose a move.",
@@ -353,6 +356,8 @@ export const TEXT = {
     canastaKind: { samba: "самба", escalera: "эскалера", bolivia: "боливия" },
     labelTitle: (label) => `метка ${label}: по ней комбинацию называют ходы, введённые текстом`,
     meldOf: (who, you, n) => (you ? `вашей комбинации ${n}` : `комбинации ${n} (${who})`),
+    meldMark: (n) => `№\u00a0${n}`,
+    meldName: (n) => `комбинация ${n}`,
     yourHand: "Ваши карты",
     drawn: "только что взята",
     selectHelp: "Выберите карты щелчком или касанием (или ←/→ и пробелом), затем ход.",

@@ -552,6 +552,13 @@ function renderMelds(v) {
         const label = el("code", { className: "label", textContent: m.label, title: w.labelTitle(m.label) });
         caption.append(label);
       }
+      // May I?'s melds have no label: the moves name them by number in their side (meldRef)
+      const number = canastaGame() ? "" : w.meldName(i + 1);
+      if (number) {
+        const mark = el("span", { className: "meld-no", textContent: w.meldMark(i + 1), title: number });
+        mark.setAttribute("aria-hidden", "true"); // (the meld's name says it)
+        caption.append(mark);
+      }
       if (m.canasta) caption.append(el("span", { className: "badge canasta-kind", textContent: canastaName(m) }));
       if (m.canasta) caption.append(el("span", { className: "meld-count", textContent: `×${m.cards.length}` }));
       // a canasta is squared into a pile, its naturals on top (the wild cards beneath)
@@ -559,7 +566,7 @@ function renderMelds(v) {
       const cards = el("div", { className: "meld-cards" });
       cards.append(...codes.map((c) => card(c)));
       fig.append(cards, caption);
-      fig.setAttribute("aria-label", [m.label, m.canasta ? canastaName(m) : "", w.cards(m.cards.length)].filter(Boolean).join(", "));
+      fig.setAttribute("aria-label", [m.label || number, m.canasta ? canastaName(m) : "", w.cards(m.cards.length)].filter(Boolean).join(", "));
       row.append(fig);
     }
     if (!(side.melds ?? []).length) row.append(el("p", { className: "none", textContent: w.noMelds }));

@@ -75,6 +75,10 @@ draw_status.mjs answers a new game's deal with a position imported (a frozen pil
 with no fresh discard, an empty stock): the status line and the rules panel at your draw
 offer only what the listed moves offer, in English and Russian.
 
+meld_numbers.mjs answers a new game's deal with a position imported: May I?'s melds show the
+number the moves name them by ("your meld 1"), and screen readers hear it; the Canasta games'
+melds show their labels alone.
+
 may_i_buy.mjs plays May I? for three in English and Russian, buying at your first buy window:
 the status, the rules and the log say a card is bought from the discard pile (not the pile),
 and a bot answering a buy window is named with the card offered.
@@ -594,6 +598,57 @@ def test_the_rules_panel_at_a_draw_offers_only_the_moves_listed(draws: dict[str,
             assert got["moves"] == moves, (name, lang, got)
             first = 2 if variant == "may_i" else 0  # (May I?'s contract and buys come first)
             assert got["rules"][first] == line, (name, lang, got["rules"])
+
+
+# The melds as the moves name them (meld_numbers.mjs): a May I? position where you may lay
+# off on a meld of your own and on West's second (`layoff SEAT:INDEX CARD`, INDEX from 0),
+# and classic melds, which their labels name.
+MAY_I_MELDS = ("canasta-position 1\nvariant: may_i\nplayers: 3\nphase: meld\nturn: 0\n"
+               "drew: stock\nmelds0: 7S 7H 7D | KS KH KD\nmelds1: 5S 5H 5D | 9S 9H 9D\n"
+               "hand0: 7C 9C 4H 6D\nhand1: *6\nhand2: *10\npile: *3\nstock: *\n")
+LAYOFFS = {"en": {"layoff 0:0 7C": "Lay off seven of clubs on your meld 1",
+                  "layoff 1:1 9C": "Lay off nine of clubs on West's meld 2"},
+           "ru": {"layoff 0:0 7C": "Доложить к вашей комбинации 1: семёрка треф",
+                  "layoff 1:1 9C": "Доложить к комбинации 2 (Запад): девятка треф"}}
+# each meld's mark on the table and its accessible name, by its number
+MELD_MARK = {"en": "#{}", "ru": "№\xa0{}"}
+MELD_NAME = {"en": "meld {}, 3 cards", "ru": "комбинация {}, 3 карты"}
+CLASSIC_MELDS = export_position(position(
+    "classic", phase="draw", pile="5D 9H", red3={0: "3H 3D", 1: "3H 3D"},
+    melds={0: "K@0: KS KH KD KC KS KH KD | 9@0: 9S 9C 9D"},
+    hands={0: "4C 6D 7S 8H 9S JC QD AS 5C 5S"}))
+
+
+def test_may_i_melds_show_the_numbers_the_moves_name_them_by(server: Running) -> None:
+    """May I? melds have no label: the moves and the log name them by number in their side,
+    from 1 ("Lay off 9♣ on West's meld 2", for `layoff 1:1 9C`), but the table showed no
+    number on any meld, so only their order told which was meld 2. Each shows its number now,
+    small under its cards ("#2", "№ 2"), and a screen reader hears it in the meld's name
+    ("meld 2, 3 cards"), in English and Russian. The Canasta games' melds keep their labels
+    (`K`), with no number: their moves name them by label."""
+    cases = [{"name": f"{game}:{lang}", "variant": game, "players": players, "lang": lang,
+              "position": text}
+             for game, players, text in (("may_i", 3, MAY_I_MELDS), ("classic", 4, CLASSIC_MELDS))
+             for lang in ("en", "ru")]
+    result, done = _in_browser("meld_numbers.mjs", server.http_base, str(ARTIFACTS / "web"),
+                               json.dumps(cases))
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang in ("en", "ru"):
+        got = result["cases"][f"may_i:{lang}"]
+        layoffs = {m["move"]: m["words"] for m in got["moves"] if m["move"].startswith("layoff")}
+        assert layoffs == LAYOFFS[lang], (lang, got["moves"])
+        cards = {"0": [["7S", "7H", "7D"], ["KS", "KH", "KD"]],
+                 "1": [["5S", "5H", "5D"], ["9S", "9H", "9D"]]}
+        assert set(got["melds"]) == set(cards), got["melds"]
+        for team, melds in got["melds"].items():
+            assert melds == [{"mark": MELD_MARK[lang].format(n), "label": None, "cards": c,
+                              "fits": True, "name": MELD_NAME[lang].format(n)}
+                             for n, c in enumerate(cards[team], 1)], (lang, team, melds)
+        classic = result["cases"][f"classic:{lang}"]["melds"]["0"]
+        canasta = {"en": "natural canasta", "ru": "натуральная канаста"}[lang]
+        assert [(m["mark"], m["label"], m["name"]) for m in classic] == [
+            (None, "9", f"9, {'3 cards' if lang == 'en' else '3 карты'}"),
+            (None, "K", f"K, {canasta}, {'7 cards' if lang == 'en' else '7 карт'}")], (lang, classic)
 
 
 # (variant, seed, the browser's language, the viewport played on, whether the next hand is
