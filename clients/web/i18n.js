@@ -245,7 +245,7 @@ export const TEXT = {
       declined: (who, _you) => `${who} left the pile: the hand ends`,
       ended: (who, _you) => `${who} ended the hand`,
       // MI-BUY-2: the penalty card(s) named to the buyer alone, counted to the others
-      bought: (who, _you, n, cards) => `${who} bought the discard` + (cards ? ` and drew ${cards} as a penalty`
+      bought: (who, _you, top, n, cards) => `${who} bought ${top ? `${top} from the discard pile` : "the discard"}` + (cards ? ` and drew ${cards} as a penalty`
         : n ? ` and drew ${n === 1 ? "a penalty card" : `${n} penalty cards`}` : ""),
       passed: (who, _you) => `${who} passed`,
       down: (who, you, groups) => `${who} went down with ${groups}`,
@@ -447,7 +447,7 @@ export const TEXT = {
       undid: (who, you) => `${who} ${you ? "отменили" : "отменил"} выкладку`,
       declined: (who, you) => `${who} не ${you ? "стали" : "стал"} брать сброс: раздача окончена`,
       ended: (who, you) => `${who} ${you ? "закончили" : "закончил"} раздачу`,
-      bought: (who, you, n, cards) => `${who} ${you ? "купили" : "купил"} карту из сброса` + (!n ? ""
+      bought: (who, you, top, n, cards) => `${who} ${you ? "купили" : "купил"} ${top || "карту"} из сброса` + (!n ? ""
         : ` и ${you ? "взяли" : "взял"} ${cards ? `${ruPlural(n, "штрафную карту", "штрафные карты", "штрафные карты")} ${cards}`
           : n === 1 ? "штрафную карту" : `${n} ${ruPlural(n, "штрафную карту", "штрафные карты", "штрафных карт")}`}`),
       passed: (who, you) => `${who} ${you ? "спасовали" : "спасовал"}`,

@@ -304,8 +304,9 @@ function sentence(entry) {
     case "undo": return d.undid(who, you);
     case "decline": return d.declined(who, you);
     case "end": return d.ended(who, you);
-    // your penalty card(s) from your own CARDS_DRAWN; another seat's by their number
-    case "buy": return d.bought(who, you, entry.count, list(entry.cards, FACE));
+    // the card bought: the pile's top before the buy (public, MI-BUY-2); your penalty
+    // card(s) from your own CARDS_DRAWN, another seat's by their number
+    case "buy": return d.bought(who, you, entry.top ? face(entry.top) : "", entry.count, list(entry.cards, FACE));
     case "pass": return d.passed(who, you);
     case "down": return d.down(who, you, move.groups.map((g) => list(g.cards, FACE)).join(" + "));
     case "layoff": return d.laidOff(who, you, face(move.card), meldRef(move.target));

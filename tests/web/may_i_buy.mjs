@@ -32,6 +32,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     rules: [...document.querySelectorAll("#rules li")].map((li) => li.textContent),
     log: [...document.querySelectorAll("#log li")].map((li) => li.textContent),
     hand: [...document.querySelectorAll("#hand .card")].map((b) => b.dataset.card),
+    pile: document.querySelector("#pile .card")?.dataset.card ?? "",
   }));
   for (const lang of cases) {
     const seen = {};

@@ -195,13 +195,16 @@ check(() => {
 // May I? (MI-BUY-2): your buy's log line names the penalty card you drew with the discard;
 // another seat's says how many it drew, unseen
 check(() => {
-  assert.equal(TEXT.en.did.bought("You", true, 1, "7♣"), "You bought the discard and drew 7♣ as a penalty");
-  assert.equal(TEXT.en.did.bought("West", false, 1, ""), "West bought the discard and drew a penalty card");
-  assert.equal(TEXT.en.did.bought("West", false, 2, ""), "West bought the discard and drew 2 penalty cards");
-  assert.equal(TEXT.ru.did.bought("Вы", true, 1, "7♣"), "Вы купили карту из сброса и взяли штрафную карту 7♣");
-  assert.equal(TEXT.ru.did.bought("Вы", true, 2, "7♣ 8♦"), "Вы купили карту из сброса и взяли штрафные карты 7♣ 8♦");
-  assert.equal(TEXT.ru.did.bought("Запад", false, 1, ""), "Запад купил карту из сброса и взял штрафную карту");
-  assert.equal(TEXT.ru.did.bought("Запад", false, 2, ""), "Запад купил карту из сброса и взял 2 штрафные карты");
+  assert.equal(TEXT.en.did.bought("You", true, "", 1, "7♣"), "You bought the discard and drew 7♣ as a penalty");
+  assert.equal(TEXT.en.did.bought("West", false, "", 1, ""), "West bought the discard and drew a penalty card");
+  assert.equal(TEXT.en.did.bought("West", false, "", 2, ""), "West bought the discard and drew 2 penalty cards");
+  assert.equal(TEXT.ru.did.bought("Вы", true, "", 1, "7♣"), "Вы купили карту из сброса и взяли штрафную карту 7♣");
+  assert.equal(TEXT.ru.did.bought("Вы", true, "", 2, "7♣ 8♦"), "Вы купили карту из сброса и взяли штрафные карты 7♣ 8♦");
+  assert.equal(TEXT.ru.did.bought("Запад", false, "", 1, ""), "Запад купил карту из сброса и взял штрафную карту");
+  assert.equal(TEXT.ru.did.bought("Запад", false, "", 2, ""), "Запад купил карту из сброса и взял 2 штрафные карты");
+  // the card bought, the pile's top before the buy (public, MI-BUY-2)
+  assert.equal(TEXT.en.did.bought("West", false, "Q♠", 1, ""), "West bought Q♠ from the discard pile and drew a penalty card");
+  assert.equal(TEXT.ru.did.bought("Запад", false, "Q♠", 1, ""), "Запад купил Q♠ из сброса и взял штрафную карту");
 });
 
 console.log(`moves.js and i18n.js: ${checks} checks passed`);

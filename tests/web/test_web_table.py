@@ -1049,11 +1049,11 @@ def test_the_bots_stopped_by_an_outage_go_on_after_try_again(server: Running) ->
 # the status while a bot answers one (its name and the card offered: "West … A♠…")
 BUY_WORDS = {
     "en": {"window": "May I? Buy the discard, or pass.",
-           "bought": r"^You bought the discard and drew (\S+) as a penalty$",
+           "bought": r"^You bought (\S+) from the discard pile and drew (\S+) as a penalty$",
            "buys": "You may buy the discard out of turn 3 more times this deal.",
            "deciding": r"^(West|East) is deciding whether to buy ([2-9JQKA]|10)[♠♥♦♣]…$"},
     "ru": {"window": "«Можно?» Купите карту из сброса или скажите «пас».",
-           "bought": r"^Вы купили карту из сброса и взяли штрафную карту (\S+)$",
+           "bought": r"^Вы купили (\S+) из сброса и взяли штрафную карту (\S+)$",
            "buys": "Купить карту из сброса не в свой ход вы можете ещё 3 раза в этой раздаче.",
            "deciding": r"^(Запад|Восток) решает, купить ли ([2-9JQKA]|10)[♠♥♦♣]…$"},
 }
@@ -1073,7 +1073,8 @@ def test_the_may_i_buy_window_is_told_as_a_card_bought(server: Running) -> None:
     own refusals do. While a bot answers a buy window, out of its turn, the status names it
     and the card offered ("West is deciding whether to buy A♠…"), not "West is playing…".
     Your buy's log line names the penalty card you drew with the discard (MI-BUY-2): it
-    said only "You bought the discard", the card ringed in your hand alone."""
+    said only "You bought the discard", the card ringed in your hand alone. It names the card
+    bought too, the pile's top at the window: it said "the discard"."""
     cases = ["en", "ru"]
     result, done = _in_browser("may_i_buy.mjs", server.http_base, *cases, timeout=180)
     assert result["problems"] == [] and done.returncode == 0, result
@@ -1084,8 +1085,9 @@ def test_the_may_i_buy_window_is_told_as_a_card_bought(server: Running) -> None:
         assert words["buys"] in window["rules"], (lang, window)
         # MI-BUY-2: the line names the penalty card drawn, a card of your hand (it was
         # only ringed there)
-        penalties = [m[1] for line in got["bought"] if (m := re.match(words["bought"], line))]
-        assert penalties and penalties[0] in map(_face, got["hand"]), (lang, got["bought"], got["hand"])
+        bought = [m.groups() for line in got["bought"] if (m := re.match(words["bought"], line))]
+        assert bought and bought[0][1] in map(_face, got["hand"]), (lang, got["bought"], got["hand"])
+        assert bought[0][0] == _face(window["pile"]), (lang, got["bought"], window)
         deciding = [s for s in got["statuses"] if re.match(words["deciding"], s)]
         assert deciding, (lang, got["statuses"])
         if lang == "ru":
