@@ -814,31 +814,10 @@ def test_a_line_that_is_not_text_is_no_crash(errors: str) -> None:
     """A byte the terminal's encoding does not have (a Latin-1 key, a paste): an input
     that keeps it as a lone surrogate (a C or POSIX locale) made the move's encoding fail,
     a strict one its reading, both with a traceback. Now the service refuses the move,
-    with its reason, or the table says it could not read the line; the game goes on."""
-    from canasta_terminal.table import main
-
-    from tests.service.servers import running
-
-    inp = io.TextIOWrapper(io.BytesIO(b"discard \xff\nquit\n"), encoding="utf-8",
-                           errors=errors)
-    out = io.StringIO()
-    with running() as server:
-        code = main(["--server", server.grpc_target, "--players", "2", "--seed", "5"],
-                    inp=inp, out=out)
-    text = out.getvalue()
-    assert code == 0, text
-    said = ("refused: BAD_CARD: " if errors == "surrogateescape"
-            else "(that line is not text in the terminal's encoding)")
-    assert f"your move> {said}" in text, text
-    assert text.rstrip().endswith("bye"), text
-
-
-
-@pytest.mark.parametrize("errors", ["surrogateescape", "strict"])
-def test_the_lines_after_one_that_is_not_text_are_read(errors: str) -> None:
-    """The game goes on with the next line: a strict input's decoder failed on the whole
-    chunk it had read, so the lines piped or pasted after the bad one were lost and the
-    table ended as at the input's end ("help" and "quit" below were never read)."""
+    with its reason, or the table says it could not read the line; the game goes on with
+    the next line: a strict input's decoder failed on the whole chunk it had read, so the
+    lines piped or pasted after the bad one were lost and the table ended as at the input's
+    end ("help" and "quit" below were never read)."""
     from canasta_terminal.table import main
 
     from tests.service.servers import running
@@ -851,6 +830,9 @@ def test_the_lines_after_one_that_is_not_text_are_read(errors: str) -> None:
                     inp=inp, out=out)
     text = out.getvalue()
     assert code == 0, text
+    said = ("refused: BAD_CARD: " if errors == "surrogateescape"
+            else "(that line is not text in the terminal's encoding)")
+    assert f"your move> {said}" in text, text
     assert "\n  quit            leave the table\n" in text, text  # help's answer
     assert text.endswith("your move> bye\n"), text  # quit, not the input's end
 
