@@ -202,10 +202,12 @@ class App:
         log.info("stopped")
 
     async def wait(self) -> None:
-        """Until the HTTP server ends (after ``stop``, or on its own), then stop both."""
-        if self._http_task is not None:
+        """Until the HTTP server or the metrics one ends (after ``stop``, or on its own),
+        then stop them all: a process whose metrics server had ended served on unscraped."""
+        tasks = [t for t in (self._http_task, self._metrics_task) if t is not None]
+        if tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._http_task
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         await self.stop()
 
 

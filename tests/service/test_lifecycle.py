@@ -84,6 +84,21 @@ def test_in_flight_calls_finish_on_shutdown(monkeypatch: pytest.MonkeyPatch) -> 
         channel.close()
 
 
+@pytest.mark.parametrize("which", ["_http", "_metrics"])
+def test_a_server_that_ends_on_its_own_stops_the_process(which: str) -> None:
+    """The process serves until its HTTP server or its metrics server ends, then stops
+    every face: it waited on the HTTP server alone, so with the metrics server gone it
+    served on, never scraped, and nothing said so."""
+    with running(metrics_port=0) as server:
+        waited = asyncio.run_coroutine_threadsafe(server.app.wait(), server.loop)
+        ended = getattr(server.app, which)
+        assert ended is not None
+        ended.should_exit = True  # as a server that ends on its own
+        waited.result(10)
+        with pytest.raises(httpx.TransportError):
+            httpx.get(f"{server.http_base}/healthz", timeout=1)
+
+
 def test_the_metrics_port_closes_when_the_stop_begins(monkeypatch: pytest.MonkeyPatch
                                                      ) -> None:
     """/metrics on a port of its own closes with the REST listener, at once, not after the
