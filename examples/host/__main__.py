@@ -17,6 +17,7 @@ import uvicorn
 from canasta_client import AsyncCanastaClient
 
 from .app import create_app
+from .listener import listener
 from .store import SqliteStore
 
 log = logging.getLogger("canasta.host")
@@ -37,9 +38,11 @@ def main() -> int:
     store = SqliteStore(db)
     log.info("tables in %s; rules service at %s; open http://%s:%d", db, rules, bind, port)
     app = create_app(store, lambda: AsyncCanastaClient(rules, timeout=10.0))
-    uvicorn.run(app, host=bind, port=port, ws="websockets-sansio", log_level="info")
+    config = uvicorn.Config(app, host=bind, port=port, ws="websockets-sansio", log_level="info")
+    server = uvicorn.Server(config)
+    server.run(sockets=[listener(config)])
     store.close()
-    return 0
+    return 0 if server.started else 1  # (as uvicorn.run exits when its startup fails)
 
 
 if __name__ == "__main__":

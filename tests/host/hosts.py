@@ -20,6 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from engine import records
 from examples.host.app import create_app
+from examples.host.listener import listener
 from examples.host.store import SqliteStore, Table
 
 
@@ -39,7 +40,8 @@ class Host:
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, ws="websockets-sansio",
                                 log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, args=([listener(config)],),
+                                       daemon=True)
 
     def start(self) -> Host:
         self.thread.start()

@@ -1,7 +1,7 @@
 """A seat whose socket stops reading (a frozen tab, a mobile link gone dead: its TCP window
 full) holds up no other seat, nor the table: each socket is sent its messages by a task of
 its own, and one that takes no message within ``SEND_SECONDS`` is closed (1011, join
-again)."""
+again); if it never reads again, its connection is dropped (``STALL_SECONDS``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from examples.host import players
+from examples.host import listener, players
 from tests.host.hosts import Host, Player, hosting, stored
 from tests.service.servers import Running
 
@@ -37,6 +37,15 @@ def small_buffers(host: Host) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.connect(("127.0.0.1", host.port))
     return sock
+
+
+def closed_for_no_message(caplog: pytest.LogCaptureFixture, seconds: float) -> None:
+    """Wait up to ``seconds`` for the host to close a socket that took no message."""
+    deadline = time.monotonic() + seconds
+    while not any("took no message" in r.getMessage() for r in caplog.records):
+        assert time.monotonic() < deadline, "seat 0's socket was never closed"
+        time.sleep(0.01)
+
 
 def test_a_seat_that_stops_reading_holds_up_no_other(rules: Running, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch,
@@ -61,10 +70,7 @@ def test_a_seat_that_stops_reading_holds_up_no_other(rules: Running, tmp_path: P
                 seq = watcher.state.get("seq", -1)
                 watcher.wait(lambda s, seq=seq: s["seq"] > seq, timeout=GAP)
             assert watcher.state["seq"] == stored(db, game_id).seq
-            deadline = time.monotonic() + 10
-            while not any("took no message" in r.getMessage() for r in caplog.records):
-                assert time.monotonic() < deadline, "seat 0's socket was never closed"
-                time.sleep(0.01)
+            closed_for_no_message(caplog, 10)
             got = []
             with pytest.raises(ConnectionClosed):
                 while True:
@@ -106,3 +112,35 @@ def test_a_seat_that_sends_without_reading_is_read_no_further(rules: Running, tm
             sock.shutdown(socket.SHUT_RDWR)  # (a sender still held up fails: it ends)
             sender.join(10)
     assert 0 < peak <= players.MAX_WAITING + 1, peak  # (and a state of the bot's moves)
+
+
+def test_a_seat_that_never_reads_again_has_its_connection_dropped(
+        rules: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A client that stops reading for good (a frozen tab, a malicious client): the close
+    frame of its socket cannot go out either, yet the host's connection to it is gone
+    soon after (``STALL_SECONDS``: 1 s here), and with it the socket's handler. It stayed
+    open, the handler waiting for the client, for as long as the client's kernel answered
+    the window probes: as long as the client lived."""
+    monkeypatch.setattr(players, "SEND_SECONDS", 0.5)
+    monkeypatch.setattr(listener, "STALL_SECONDS", 1.0)
+    caplog.set_level(logging.WARNING, "canasta.host.players")
+    db = tmp_path / "tables.db"
+    with hosting(db, rules.grpc_target) as host:
+        sock = small_buffers(host)
+        client = sock.getsockname()
+        game_id = host.create("classic", 2, {0: "greedy", 1: "greedy"})["game_id"]
+        with connect(f"ws://127.0.0.1:{host.port}/ws/{game_id}/0", sock=sock, max_queue=1,
+                     compression=None, close_timeout=1) as frozen:
+            frozen.send(json.dumps({"token": stored(db, game_id).seat_tokens[0]}))
+            closed_for_no_message(caplog, 30)
+
+            def open_() -> bool:  # the host's connection to the client, or its handler
+                connections = list(host.server.server_state.connections)
+                return (any(c.client == client for c in connections)
+                        or game_id in host.app.state.players._sockets)
+
+            deadline = time.monotonic() + 5  # 1 s, and room for a busy machine
+            while open_():
+                assert time.monotonic() < deadline, "the host kept the frozen connection"
+                time.sleep(0.05)
