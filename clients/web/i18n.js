@@ -129,8 +129,9 @@ export const TEXT = {
     // your partner's question "may I go out?", and your own while your partner answers it
     partnerAsks: (who) => `Your partner ${who} asks: “May I go out?”`,
     answeringYou: (who) => `${who} is answering your question “May I go out?”…`,
-    handOver: "The hand is over.",
-    gameOver: "The game is over.",
+    // the result is beside the table on a desktop, below it on a phone: named by its heading
+    handOver: "The hand is over. The scores are under “Hand result”; press “Next hand” to go on.",
+    gameOver: "The game is over. The scores are under “Hand result”; press “New game” to play again.",
     stock: "Stock",
     pile: "Discard pile",
     empty: "empty",
@@ -342,8 +343,8 @@ export const TEXT = {
     buying: (who, top) => `${who} решает, купить ли ${top}…`,
     partnerAsks: (who) => `Ваш партнёр ${who} спрашивает: «Можно выйти?»`,
     answeringYou: (who) => `${who} отвечает на ваш вопрос «Можно выйти?»…`,
-    handOver: "Раздача окончена.",
-    gameOver: "Игра окончена.",
+    handOver: "Раздача окончена. Счёт — в разделе «Итог раздачи»; чтобы продолжить, нажмите «Следующая раздача».",
+    gameOver: "Игра окончена. Счёт — в разделе «Итог раздачи»; чтобы сыграть ещё, нажмите «Новая игра».",
     stock: "Колода",
     pile: "Сброс",
     empty: "пуст",

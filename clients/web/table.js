@@ -975,7 +975,9 @@ const refusesKept = (err) => err instanceof ApiError && !!err.call && [400, 401,
 // (its bots' loop, a move or a deal in flight) then finds it changed and drops its answer.
 let generation = 0;
 
-async function finishHand() {
+// `reveal`: the result is brought into view (revealResult), as it is when the hand has just
+// ended; not for a kept game resumed at the hand's end, left at the top as any page opens.
+async function finishHand(reveal) {
   const gen = generation;
   const score = await api("/v1/score-hand", { snapshot: game.snapshot }, game.seatToken);
   if (gen !== generation) return;
@@ -983,11 +985,23 @@ async function finishHand() {
   game.gameOver = !!game.score.gameOver;
   renderResult();
   render();
+  if (reveal) revealResult();
 }
 
-// The bots play until it is your turn or the hand is over. The loop belongs to the game
-// it started in: after every wait it stops if a new game began meanwhile.
-async function runBots() {
+// On a phone the result is below the table, out of sight when the hand ends (and a tap that
+// ended it leaves the focus where it was on some browsers, so "Next hand" is not focused
+// into view): it is scrolled into view, smoothly unless less motion is asked for. "nearest"
+// scrolls nothing when it is in view already (beside the table on a desktop), and aligns
+// its top if it is taller than the screen. The focus is not moved.
+function revealResult() {
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  $("result-panel").scrollIntoView({ block: "nearest", inline: "nearest", behavior: still ? "auto" : "smooth" });
+}
+
+// The bots play until it is your turn or the hand is over (its result then shown, and
+// brought into view unless `reveal` is false). The loop belongs to the game it started in:
+// after every wait it stops if a new game began meanwhile.
+async function runBots(reveal = true) {
   const gen = generation;
   const current = () => gen === generation;
   game.busy = true;
@@ -1012,7 +1026,7 @@ async function runBots() {
   } finally {
     if (current()) game.busy = false;
   }
-  if (game.handOver) await finishHand();
+  if (game.handOver) await finishHand(reveal);
   if (!current()) return;
   render();
 }
@@ -1051,7 +1065,9 @@ function refocus() {
   if (active && active !== document.body) return; // the focus has gone somewhere meanwhile
   const target = $("retry") ?? (game.handOver ? (game.gameOver ? $("new-game") : $("next-hand"))
     : $("hand").children[game.focus] ?? $("actions").querySelector("button:not(:disabled)"));
-  target?.focus();
+  // "New game" is at the top of the page: focused where it is, so that the game's result,
+  // brought into view below the table on a phone, stays in view
+  target?.focus({ preventScroll: target === $("new-game") });
 }
 
 async function play(text) {
@@ -1157,7 +1173,7 @@ async function resume(saved) {
     if (gen !== generation) return;
     take({ snapshot: game.snapshot, views: seen.views });
     game.fresh = new Set(); // (no meld changed: the table is as it was left)
-    await runBots();
+    await runBots(!game.handOver); // (a hand over was not just ended: not scrolled to)
   });
   if (refused && gen === generation) await newGame((w) => w.notResumed);
 }

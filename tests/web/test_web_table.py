@@ -86,6 +86,12 @@ and a bot answering a buy window is named with the card offered.
 next_hand.mjs presses "Next hand" twice from the keyboard while its deal is on the way: one
 deal, and the focus on your hand once it is your turn.
 
+result_view.mjs ends a hand (and a game) while you look at the table, on a phone and a desktop,
+tapping as Chromium does (the button takes the focus) and as Safari does (it does not): the
+result and "Next hand" are brought into view on the phone (at once under reduced motion), the
+desktop page does not scroll, the focus stays where the page's focus logic puts it, and the
+status line says where the scores are; a reload at the hand's end is not scrolled.
+
 log_numbers.mjs plays a hand of classic Canasta past the 60 entries the log shows: each entry
 keeps the number it was logged with, the newest first; a new game's log counts from 1.
 
@@ -1107,6 +1113,70 @@ def test_next_hand_pressed_twice_deals_once_and_gives_the_focus_to_your_hand(ser
         assert got["inFlight"] == {"disabled": True}, (lang, got)
         assert got["nextDeals"] == 1 and len(got["dealt"]) == 2, (lang, got)
         assert got["state"] == "your-turn" and got["focus"] == "hand", (lang, got)
+
+
+# A hand where West goes out right after your discard (result_view.mjs): you discard 6C, West
+# draws 5H and lays it and 5C on the fives; at a match score of 4900 it ends the game too.
+def _west_goes_out(scores: tuple[int, int]) -> str:
+    return export_position(position(
+        "classic", phase="meld", drew="stock", scores=scores, stock_top="5H",
+        hands={0: "9H 6C", 1: "5C"}, red3={0: "3H 3D", 1: "3H 3D"},
+        melds={0: "K@0: KS KH KD KC KS KH KD | Q@0: QS QH QD | J@2: JS JH JD | 8@0: 8S 8H 8D"
+                  " | 7@2: 7S 7H 7C",
+               1: "A@1: AS AH AD AC AS AH AD | 5@3: 5S 5H 5D | 4@1: 4S 4H 4D | T@3: TS TH TD"}))
+
+
+# result_view.mjs's cases by viewport ("kind:lang:motion:tap") and the status line at the end
+RESULT_VIEWS = {
+    "phone": ["hand:en:reduce:keep", "hand:ru:no-preference:keep", "hand:ru:reduce:focus",
+              "game:en:reduce:focus", "game:ru:no-preference:keep", "resume:en:reduce:keep",
+              "resume:ru:no-preference:keep"],
+    "desktop": ["hand:en:no-preference:keep", "hand:ru:reduce:focus", "game:ru:no-preference:keep",
+                "game:en:reduce:focus"],
+}
+OVER_STATUS = {
+    ("hand", "en"): "The hand is over. The scores are under “Hand result”; press “Next hand” to go on.",
+    ("hand", "ru"): "Раздача окончена. Счёт — в разделе «Итог раздачи»; чтобы продолжить, нажмите "
+                    "«Следующая раздача».",
+    ("game", "en"): "The game is over. The scores are under “Hand result”; press “New game” to play again.",
+    ("game", "ru"): "Игра окончена. Счёт — в разделе «Итог раздачи»; чтобы сыграть ещё, нажмите «Новая игра».",
+}
+
+
+@pytest.mark.parametrize("viewport", RESULT_VIEWS)
+def test_the_result_of_a_hand_just_over_is_brought_into_view(server: Running, viewport: str) -> None:
+    """On a phone the result is below the table: when West went out while you looked at the
+    table, the result and "Next hand" lay below the screen (from 1,040 px down on a screen 844
+    px high), and the status line said only "The hand is over." (a tap that does not focus the
+    button, as in Safari, ran no focus logic; at the game's end the focus logic took the page
+    back to "New game" at the top). The result is brought into view now, hand or game over, at once under
+    prefers-reduced-motion and smoothly otherwise, the focus left where the page's focus logic
+    puts it ("Next hand", "New game") or where it was; the status line names the result's
+    heading and the button that goes on, in English and Russian. On a desktop, where the
+    result is in view beside the table, the page does not scroll. A kept game resumed at
+    the hand's end (a reload) opens at the top as any page does, not scrolled."""
+    positions = {"hand": _west_goes_out((0, 0)), "game": _west_goes_out((0, 4900))}
+    cases = RESULT_VIEWS[viewport]
+    result, done = _in_browser("result_view.mjs", server.http_base, viewport, json.dumps(positions),
+                               *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in cases:
+        kind, lang, motion, tap = case.split(":")
+        over = "game" if kind == "game" else "hand"
+        got = result["cases"][case]
+        assert (got["state"], got["status"]) == (f"{over}-over", OVER_STATUS[over, lang]), (case, got)
+        shown = [got["result"]] + ([got["next"]] if over == "hand" else [])
+        in_view = all(box["top"] >= 0 and box["bottom"] <= got["height"] for box in shown)
+        if kind == "resume":
+            assert (got["y"], got["scrolls"]) == (0, 0), (case, got)
+            continue
+        assert in_view, (case, got)
+        focus = "BODY" if tap == "keep" else "next-hand" if over == "hand" else "new-game"
+        assert got["focus"] == focus, (case, got)
+        if viewport == "desktop":
+            assert (got["y"], got["scrolls"], got["inViewAtOnce"]) == (0, 0, True), (case, got)
+        else:
+            assert got["inViewAtOnce"] is (motion == "reduce"), (case, got)
 
 
 # classic Canasta for two draws two cards (GET /v1/variants: drawCount), in the rules panel
