@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from examples.host.store import Table
-from tests.host.hosts import Player, hosting, stored
+from tests.host.hosts import Host, Player, hosting, stored
 from tests.service.servers import running
 from tests.web.test_web_table import _in_browser
 
@@ -53,6 +53,18 @@ def test_the_index_page_creates_a_table_and_says_when_it_cannot(tmp_path: Path) 
 
 def _link(base: str, table: Table, seat: int) -> str:
     return f"{base}/play/{table.game_id}/{seat}#{table.seat_tokens[seat]}"
+
+
+def _seat_0_links(host: Host, db: Path, games: list[tuple[str, int, dict[str, Any]]]
+                  ) -> list[str]:
+    """A table per (variant, players, options), seat 0 a person and the others greedy bots:
+    seat 0's link of each."""
+    links = []
+    for variant, players, options in games:
+        table = host.create(variant, players, dict.fromkeys(range(1, players), "greedy"),
+                            options)
+        links.append(_link(host.base, stored(db, table["game_id"]), 0))
+    return links
 
 
 def test_the_seat_page_shows_a_may_i_table_and_a_game_over(tmp_path: Path) -> None:
@@ -115,11 +127,7 @@ def test_the_seat_page_says_the_match_target(tmp_path: Path) -> None:
     games: list[tuple[str, int, dict[str, Any]]] = [
         ("classic", 4, {}), ("samba", 4, {"target_score": 12000}), ("may_i", 3, {})]
     with running() as rules, hosting(db, rules.grpc_target) as host:
-        links = []
-        for variant, players, options in games:
-            table = host.create(variant, players, dict.fromkeys(range(1, players), "greedy"),
-                                options)
-            links.append(_link(host.base, stored(db, table["game_id"]), 0))
+        links = _seat_0_links(host, db, games)
         result, ran = _in_browser("host_seat.mjs", *links)
     assert result["problems"] == [] and ran.returncode == 0, result
     assert [page["target"] for page in result["pages"]] == [
@@ -139,11 +147,7 @@ def test_the_seat_page_says_the_deal_of_how_many(tmp_path: Path) -> None:
     games: list[tuple[str, int, dict[str, Any]]] = [
         ("bolivia_sevens", 4, {}), ("may_i", 3, {}), ("may_i", 4, {"schedule": "classic7"})]
     with running() as rules, hosting(db, rules.grpc_target) as host:
-        links = []
-        for variant, players, options in games:
-            table = host.create(variant, players, dict.fromkeys(range(1, players), "greedy"),
-                                options)
-            links.append(_link(host.base, stored(db, table["game_id"]), 0))
+        links = _seat_0_links(host, db, games)
         result, ran = _in_browser("host_seat.mjs", *links, "--hand=2", *links, "--hand=4",
                                   links[0])
     assert result["problems"] == [] and ran.returncode == 0, result
