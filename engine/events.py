@@ -3,9 +3,12 @@
 :func:`play` is ``apply`` that also reports the canonical move it applied, the seat
 that made it and the events, so a host (or the service) neither canonicalises the
 move again nor compares states. Everyone sees the same events; the cards of a
-``CARDS_DRAWN`` (the stock cards a seat drew) or a ``PILE_TAKEN`` (the pile's cards)
-are ``private``: only that seat (and a host who sees all) may be shown them
-(CL-INFO-5: draws from the stock are public without the card).
+``CARDS_DRAWN`` (the stock cards a seat drew, a May I? buyer's penalty cards too) or of
+a Canasta ``PILE_TAKEN`` (the pile, hidden below its top) are ``private``: only that
+seat (and a host who sees all) may be shown them (CL-INFO-5: draws from the stock are
+public without the card). A May I? ``PILE_TAKEN`` is public: its one card is the pile's
+top, which every view showed (MI-TURN-3). A buy has no ``PILE_TAKEN``: its card is the
+top of the pile it was bought from.
 
 >>> from engine.game import new_game
 >>> from engine.moves import Draw
@@ -38,7 +41,7 @@ Laid = tuple[tuple[Card, ...], ...]  # the red threes laid, per seat (Game.red_t
 class EventKind(StrEnum):
     MOVE_PLAYED = "move_played"  # seat played move (its text)
     CARDS_DRAWN = "cards_drawn"  # seat drew count cards from the stock (private cards)
-    PILE_TAKEN = "pile_taken"  # seat took count cards of the pile (private cards)
+    PILE_TAKEN = "pile_taken"  # seat took count cards of the pile (Game.public_takes)
     RED_THREES_LAID = "red_threes_laid"  # seat laid cards (public)
     TURN_STARTED = "turn_started"  # seat is now to move
     HAND_OVER = "hand_over"  # the hand ended; seat went out (-1: the stock ran out)
@@ -98,7 +101,7 @@ def move_events(prev: AnyState, move: Move, seat: int, nxt: AnyState) -> tuple[E
     if isinstance(move, TakePile):  # the Canasta games take the pile, May I? its top card
         from_pile = game.pile_taken(prev)
         events.append(Event(EventKind.PILE_TAKEN, seat, cards=from_pile, count=len(from_pile),
-                            private=True))
+                            private=not game.public_takes))
     elif isinstance(move, Buy):
         from_pile = prev.pile[-1:]
     reds = (game.red_threes(prev), game.red_threes(nxt))

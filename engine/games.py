@@ -44,6 +44,9 @@ class Game(ABC, Generic[S, M]):
     name: str = ""
     # deals short and moves fast enough for a bot's playout to reach the deal's end
     short_deals: bool = False
+    # a take brings only cards every view shows (May I?: the pile's top), so its event is
+    # public; a Canasta take brings the pile below the top too, which the views hide
+    public_takes: bool = False
 
     @abstractmethod
     def legal_moves(self, state: S) -> list[M]:

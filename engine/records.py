@@ -38,6 +38,9 @@ from engine.state import Phase
 HEADER = "canasta-record 1"
 OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
 PUBLIC = -1  # the viewer of a spectator's record: no hand at all
+# the events a seat's record notes for it: its draws and takes (a May I? take's card is
+# public, engine/events.py, and still noted: the record says what the seat got)
+NOTED = (EventKind.CARDS_DRAWN, EventKind.PILE_TAKEN)
 INTERRUPT_EVERY = 64  # moves replayed between two calls of an interrupt (1-2 ms)
 
 
@@ -319,7 +322,7 @@ def _write_hand(hand: HandRecord, run: _Hand, viewer: int | None) -> list[str]:
             if _sees(viewer, seat):
                 lines.append(f"{{dealt {seat}: {_cards(cards)}}}")
     for step in run.steps:
-        notes = [_note(e) for e in step.events if e.cards and e.private
+        notes = [_note(e) for e in step.events if e.cards and e.kind in NOTED
                  and (viewer is None or (viewer >= 0 and e.seat == viewer))]
         text = f"{step.seat} {step.move}"
         lines.append(f"{text} {{{'; '.join(notes)}}}" if notes else text)

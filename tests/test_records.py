@@ -176,7 +176,8 @@ def test_a_seats_record_holds_its_own_cards_alone(config: tuple[str, int, Option
         for state, ml in zip(before[:cut], record.hands[0].moves, strict=False):
             done = play(state, parse_move(ml.move), ml.seat)
             for e in done.events:
-                if e.private and e.cards and e.seat == viewer:
+                if e.kind in (EventKind.CARDS_DRAWN, EventKind.PILE_TAKEN) and e.cards \
+                        and e.seat == viewer:
                     verb = "took" if e.kind is EventKind.PILE_TAKEN else f"{viewer} drew"
                     expected.append(f"{verb} {' '.join(CODES[c] for c in e.cards)}")
         notes = [n for line in text.splitlines() for n in

@@ -21,6 +21,7 @@ from engine.state import SideResult
 class MayIGame(Game[MayIState, MayIMove]):
     name = "may_i"
     short_deals = True
+    public_takes = True
 
     def legal_moves(self, state: MayIState) -> list[MayIMove]:
         return legal.legal_moves(state)

@@ -19,7 +19,7 @@ LegalMoves         the awaited seat's moves   s's moves when s may act, else    
 ApplyMove          for any seat               only as s                         refused
 views in answers   as requested               s's view (or the public one)      public only
 events             all                        public, plus the cards s drew     public only
-                                              or took
+                                              or took (a Canasta pile)
 SuggestMove        for the awaited seat (or   for s, when s may act             refused
                    ``seat``)
 ScoreHand          full                       mid-hand: public parts and s's    mid-hand: public parts
@@ -82,7 +82,8 @@ SPECTATOR = Role(SPECTATOR_SEAT)
 def shows_cards(viewer: int | None, seat: int, private: bool) -> bool:
     """Whether an event of ``seat`` shows its cards to ``viewer`` (``None``: the host, -1: a
     spectator): a public event's to everyone, a private one's (the stock cards a seat drew,
-    the pile it took) to that seat and the host alone."""
+    the Canasta pile it took; the engine marks which, engine/events.py) to that seat and
+    the host alone."""
     return not private or viewer is None or viewer == seat
 
 

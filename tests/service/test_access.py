@@ -16,7 +16,9 @@ import pytest
 from engine import apply, new_game
 from engine.cards import CODES
 from engine.legal import legal_moves
-from engine.moves import Draw
+from engine.mayi.moves import Buy
+from engine.mayi.state import AnyState
+from engine.moves import Draw, Move, TakePile
 from engine.views import provisional_score
 from service.api import convert
 from service.api.pb import api, api_grpc, game
@@ -114,24 +116,67 @@ def test_events_show_private_cards_to_their_owner_alone() -> None:
         assert not any(e.cards for e in other if e.type == game.EVENT_TYPE_CARDS_DRAWN)
 
 
-def test_pile_taken_shows_the_pile_to_the_taker() -> None:
-    state = new_game("classic", 2, seed=4)
+def _before_a_take(variant: str, players: int, seed: int) -> tuple[AnyState, Move]:
+    """A position where a take of the pile is listed (discarding when it can), and the take."""
+    state = new_game(variant, players, seed=seed)
     for _ in range(400):  # play on until a take is listed
-        takes = [m for m in legal_moves(state) if str(m).startswith("take")]
-        if takes:
-            break
         moves = legal_moves(state)
+        takes = [m for m in moves if str(m).startswith("take")]
+        if takes:
+            return state, takes[0]
         state = apply(state, next((m for m in moves if str(m).startswith("discard")), moves[0]))
-    else:
-        raise AssertionError("no take in 400 moves (pick another seed)")
+    raise AssertionError("no take in 400 moves (pick another seed)")
+
+
+def _taken(state: AnyState, move: Move, viewer: int | None) -> list[tuple[int, list[str]]]:
+    """The PILE_TAKEN events of ``move`` as ``viewer`` sees them: (count, cards)."""
+    nxt = apply(state, move)
+    return [(e.count, list(e.cards)) for e in convert.move_events(
+        state, move, state.awaited, nxt, viewer) if e.type == game.EVENT_TYPE_PILE_TAKEN]
+
+
+def test_pile_taken_shows_the_pile_to_the_taker() -> None:
+    state, take = _before_a_take("classic", 2, 4)
     seat = state.awaited
-    nxt = apply(state, takes[0])
-    mine = [e for e in convert.move_events(state, takes[0], seat, nxt, viewer=seat)
-            if e.type == game.EVENT_TYPE_PILE_TAKEN]
-    theirs = [e for e in convert.move_events(state, takes[0], seat, nxt, viewer=1 - seat)
-              if e.type == game.EVENT_TYPE_PILE_TAKEN]
-    assert [list(e.cards) for e in mine] == [[CODES[c] for c in state.pile]]
-    assert [(e.count, list(e.cards)) for e in theirs] == [(len(state.pile), [])]
+    assert _taken(state, take, seat) == [(len(state.pile), [CODES[c] for c in state.pile])]
+    assert _taken(state, take, 1 - seat) == [(len(state.pile), [])]
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 4), ("samba", 4),
+                                                  ("bolivia", 4), ("bolivia_sevens", 4)])
+def test_a_canasta_pile_take_stays_the_takers(variant: str, players: int) -> None:
+    """The Canasta games hide the pile below its top, so the cards of a take stay the
+    taker's and the host's, unlike a May I? take's."""
+    state, take = _before_a_take(variant, players, 4)
+    seat, every = state.awaited, [CODES[c] for c in state.pile]
+    for viewer in (None, seat):
+        assert _taken(state, take, viewer) == [(len(every), every)]
+    for viewer in (-1, *(s for s in range(players) if s != seat)):
+        assert _taken(state, take, viewer) == [(len(every), [])]
+
+
+def test_a_may_i_take_shows_the_pile_top_to_every_role() -> None:
+    """May I? (MI-TURN-3): a take brings the pile's top, which every view showed face up, so
+    its PILE_TAKEN names that card to every role; the other seats and a spectator were told
+    "seat 0 took the pile (1 card)" alone. A buy's penalty cards and the turn player's draw
+    come from the stock, hidden: they stay their seat's and the host's."""
+    state = new_game("may_i", 4, seed=3, options={"turn_upcard": "true",
+                                                  "buy_penalty_cards": "2"})
+    top = CODES[state.pile[-1]]
+    for viewer in (None, -1, 0, 1, 2, 3):
+        assert _taken(state, TakePile(), viewer) == [(1, [top])], viewer
+    window = apply(state, Draw())
+    buyer = window.awaited
+    bought = apply(window, Buy())
+    drawn = {e.seat: list(e.cards) for e in convert.move_events(window, Buy(), buyer, bought)
+             if e.type == game.EVENT_TYPE_CARDS_DRAWN}
+    assert {s: len(c) for s, c in drawn.items()} == {buyer: 2, 0: 1}
+    assert top not in drawn[buyer]  # the card bought is told by no event: the buy's top
+    for viewer in (-1, 0, 1, 2, 3):
+        seen = convert.move_events(window, Buy(), buyer, bought, viewer)
+        assert not any(e.type == game.EVENT_TYPE_PILE_TAKEN for e in seen)
+        assert {e.seat: list(e.cards) for e in seen if e.type == game.EVENT_TYPE_CARDS_DRAWN} \
+            == {s: cards if s == viewer else [] for s, cards in drawn.items()}, viewer
 
 
 def test_scores_count_only_the_hands_a_role_sees(stub: api_grpc.CanastaEngineStub) -> None:

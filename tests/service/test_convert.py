@@ -305,7 +305,8 @@ def test_drawn_cards_are_told_to_the_drawer_alone(variant: str, players: int,
                                                   options: dict[str, str]) -> None:
     """Each seat that got stock cards in a move has a CARDS_DRAWN event naming them (a May
     I? buy: the buyer's penalty card and the turn player's draw); the host reads every
-    one's cards, a seat only its own, a spectator none; the events are otherwise equal."""
+    one's cards, a seat only its own, a spectator none (so too a Canasta PILE_TAKEN's; a
+    May I? one's every role); the events are otherwise equal."""
     rng = random.Random(variant + str(players))
     state = new_game(variant, players, seed=5, options=options)
     drew_twice = 0
@@ -334,7 +335,9 @@ def test_drawn_cards_are_told_to_the_drawer_alone(variant: str, players: int,
             assert [(e.type, e.seat, e.count) for e in seen] == [
                 (e.type, e.seat, e.count) for e in host]
             for e, h in zip(seen, host, strict=True):
-                private = e.type in (game.EVENT_TYPE_CARDS_DRAWN, game.EVENT_TYPE_PILE_TAKEN)
+                # a May I? take's card is the pile's top, public (engine/events.py)
+                private = e.type == game.EVENT_TYPE_CARDS_DRAWN or (
+                    e.type == game.EVENT_TYPE_PILE_TAKEN and variant != "may_i")
                 assert list(e.cards) == (list(h.cards) if not private or e.seat == viewer
                                          else [])
         state = nxt
