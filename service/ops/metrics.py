@@ -47,6 +47,16 @@ HTTP_REQUESTS = Counter(
 HTTP_SECONDS = Histogram(
     "http_request_duration_seconds", "Time to answer an HTTP request.",
     ("method", "route", "status"), buckets=LATENCY_BUCKETS, registry=REGISTRY)
+# The HTTP methods a label names: those the API answers (GET routes answer HEAD too, CORS
+# preflights are OPTIONS). The parser passes some 35 more (PROPFIND, PURGE, ...), the
+# caller's choice: each would make series of its own on every route.
+HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "OPTIONS"})
+
+
+def http_method(method: str) -> str:
+    """The ``method`` label of an HTTP request: its method, or ``other`` for one the API
+    does not take."""
+    return method if method in HTTP_METHODS else "other"
 
 DEALS = Counter("canasta_deals_total", "Games dealt (Deal, NextDeal and ImportPosition).",
                 ("variant",), registry=REGISTRY)

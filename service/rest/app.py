@@ -350,8 +350,9 @@ class Observe:
             path = scope["path"]
             template = path if path in self.routes else "unmatched"  # all routes are static
             code = str(status or (408 if scope.get(TIMED_OUT) else 499 if gone else 500))
-            metrics.HTTP_REQUESTS.labels(scope["method"], template, code).inc()
-            metrics.HTTP_SECONDS.labels(scope["method"], template, code).observe(seconds)
+            method = metrics.http_method(scope["method"])
+            metrics.HTTP_REQUESTS.labels(method, template, code).inc()
+            metrics.HTTP_SECONDS.labels(method, template, code).observe(seconds)
             if self.access_log:
                 client = scope.get("client")
                 logs.access("http", f"{scope['method']} {scope['path']}", code, seconds,

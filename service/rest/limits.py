@@ -238,6 +238,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         self.transport.write(_answer(status, phrase, err, rid))
         self.transport.close()
         code = str(status)
+        method = metrics.http_method(method)
         metrics.HTTP_REQUESTS.labels(method, "unmatched", code).inc()
         metrics.HTTP_SECONDS.labels(method, "unmatched", code).observe(seconds)
         if self.limits.access_log:

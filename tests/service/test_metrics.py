@@ -124,6 +124,18 @@ def test_unknown_paths_do_not_make_new_series(http: httpx.Client) -> None:
     assert 'route="unmatched"' in text
 
 
+def test_unknown_http_methods_do_not_make_new_series(http: httpx.Client) -> None:
+    """The method label is the caller's text: the HTTP parser passes some 35 methods
+    (PROPFIND, PURGE, ...), each of which made its own series on every route before; a
+    method the API does not take is counted as "other"."""
+    for method in ("PROPFIND", "PURGE", "MKCALENDAR"):
+        assert http.request(method, "/v1/deal").status_code == 405
+    text = http.get("/metrics").text
+    assert not re.search(r'method="(PROPFIND|PURGE|MKCALENDAR)"', text)
+    assert _value(_samples(http), "http_requests_total", method="other", route="/v1/deal",
+                  status="405") >= 3
+
+
 def test_status_codes_are_spelled_as_go_grpc_prometheus_spells_them() -> None:
     """The ``grpc_code`` label is Go's ``codes.Code.String()``, so dashboards made for
     go-grpc-prometheus match: ``Canceled`` with one L (it read ``Cancelled``)."""
