@@ -116,7 +116,8 @@ type DealRequest struct {
 	Seed uint64 `protobuf:"varint,3,opt,name=seed,proto3" json:"seed,omitempty"`
 	// Rule options by name, values as text (see ListVariants).
 	Options map[string]string `protobuf:"bytes,4,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	// Explicit card order instead of the seeded shuffle, top card first.
+	// Explicit card order instead of the seeded shuffle, top card first. The seed still
+	// deals every later hand sent without a deck and May I?'s reshuffles: give a random one too.
 	Deck []string `protobuf:"bytes,5,rep,name=deck,proto3" json:"deck,omitempty"`
 	// Only this seat's view in the answer (-1: the spectator's); unset: every seat's.
 	ViewSeat      *int32 `protobuf:"varint,6,opt,name=view_seat,json=viewSeat,proto3,oneof" json:"view_seat,omitempty"`
