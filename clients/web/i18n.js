@@ -279,7 +279,7 @@ export const TEXT = {
       exhausted: "The stock is empty: take the discard pile, or leave it and the hand ends.",
       exhaustedTake: "The stock is empty: you must take the discard pile.",
       exhaustedLeave: "The stock is empty and the discard pile cannot be taken: leaving it ends the hand.",
-      wilds: (n) => `A meld of one rank holds at least two natural cards and at most ${n} wild cards (jokers and deuces).`,
+      wilds: (n) => `A meld of one rank holds at least two natural cards and at most ${n === 1 ? "one wild card (a joker or a deuce)" : `${n} wild cards (jokers and deuces)`}.`,
       wildMelds: "Wild cards also meld alone: three to seven of them, seven make a bolivia. Only wild cards join such a meld.",
       sequences: (seven) => `Sequences meld too: three to seven cards of one suit in a row (4 up to the ace), no wild cards. Seven make a closed ${seven}. The label (S:5-9) is what typed moves use.`,
       bots: "The bots are playing; their moves appear in the log.",
@@ -479,7 +479,8 @@ export const TEXT = {
       exhausted: "Колода кончилась: возьмите сброс или откажитесь от него — тогда раздача окончится.",
       exhaustedTake: "Колода кончилась: сброс нужно взять.",
       exhaustedLeave: "Колода кончилась, а сброс взять нельзя: отказ от него заканчивает раздачу.",
-      wilds: (n) => `В комбинации карт одного ранга не меньше двух натуральных карт и не больше ${n} свободных (джокеров и двоек).`,
+      wilds: (n) => `В комбинации карт одного ранга не меньше двух натуральных карт и не больше ${n === 1 ? "одной свободной (джокера или двойки)"
+        : `${n} ${ruPlural(n, "свободной", "свободных", "свободных")} (джокеров и двоек)`}.`,
       wildMelds: "Свободные карты выкладывают и отдельно: от трёх до семи, семь карт — боливия. К такой комбинации добавляют только свободные карты.",
       sequences: (seven) => `Выкладывают и секвенсы: от трёх до семи карт одной масти подряд (от четвёрки до туза), без свободных карт. Семь карт — закрытая ${seven}. Метка (S:5-9) нужна для ходов, введённых текстом.`,
       bots: "Ходят боты; их ходы появляются в списке событий.",

@@ -207,4 +207,40 @@ check(() => {
   assert.equal(TEXT.ru.did.bought("Запад", false, "Q♠", 1, ""), "Запад купил Q♠ из сброса и взял штрафную карту");
 });
 
+// every Russian phrase with a count: the word after the number agrees with it, in the case
+// the phrase puts it in (one: 21, 101; few: 2-4, 22; many: 5-20, 25, 111); one alone is
+// said without a number in some ("карту", "иметь канасту"), so it is checked below
+check(() => {
+  const { did, rules } = TEXT.ru;
+  const phrases = {
+    cards: [(n) => TEXT.ru.cards(n), "карта карты карт"],
+    moreCards: [(n) => TEXT.ru.moreCards(n), "хода ходов ходов"],
+    target: [(n) => TEXT.ru.target(n), "очка очков очков"],
+    minimum: [(n) => rules.minimum(n), "очка очков очков"],
+    goOut: [(n) => rules.goOut(n), "канаста канасты канаст"],
+    wilds: [(n) => rules.wilds(n), "свободной свободных свободных"],
+    sets: [(n) => rules.contract(n, 0), "группа группы групп"],
+    runs: [(n) => rules.contract(0, n), "секвенс секвенса секвенсов"],
+    buys: [(n) => rules.buys(n), "раз раза раз"],
+    draw: [(n) => rules.draw(n), "карту карты карт"],
+    drawMayI: [(n) => rules.drawMayI(n), "карту карты карт"],
+    drawStock: [(n) => rules.drawStock(n), "карту карты карт"],
+    drew: [(n) => did.drew("Запад", false, n, ""), "карту карты карт"],
+    tookWith: [(n) => did.tookWith("Запад", false, n, "9♥ 9♦"), "карта карты карт"],
+    tookOnto: [(n) => did.tookOnto("Запад", false, n, "9♥", "9"), "карта карты карт"],
+    bought: [(n) => did.bought("Запад", false, "Q♠", n, ""), "штрафную штрафные штрафных"],
+  };
+  const FORM = { 2: 1, 3: 1, 4: 1, 22: 1, 5: 2, 11: 2, 12: 2, 14: 2, 25: 2, 111: 2, 21: 0, 101: 0 };
+  for (const [name, [say, forms]] of Object.entries(phrases)) {
+    for (const [n, form] of Object.entries(FORM)) {
+      const text = say(Number(n));
+      const word = text.match(new RegExp(`(?<!\\d)${n} ([^\\s(),.]+)`))?.[1];
+      assert.equal(word, forms.split(" ")[form], `${name}(${n}): ${text}`);
+    }
+  }
+  // a limit of one wild card (no game has it now) is said in words, as one canasta is
+  assert.match(rules.wilds(1), /не больше одной свободной \(джокера или двойки\)\.$/);
+  assert.match(TEXT.en.rules.wilds(1), /at most one wild card \(a joker or a deuce\)\.$/);
+});
+
 console.log(`moves.js and i18n.js: ${checks} checks passed`);
