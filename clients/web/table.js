@@ -869,6 +869,7 @@ function renderResult() {
   }
   $("result").replaceChildren(...parts);
   $("next-hand").hidden = !!score.gameOver;
+  $("again").hidden = !score.gameOver;
 }
 
 // A side's canastas in the result, by the names the table gives them: the breakdown counts
@@ -975,8 +976,8 @@ const refusesKept = (err) => err instanceof ApiError && !!err.call && [400, 401,
 // (its bots' loop, a move or a deal in flight) then finds it changed and drops its answer.
 let generation = 0;
 
-// `reveal`: the result is brought into view (revealResult), as it is when the hand has just
-// ended; not for a kept game resumed at the hand's end, left at the top as any page opens.
+// `reveal`: the result is brought into view, as it is when the hand has just ended; not for
+// a kept game resumed at the hand's end, left at the top as any page opens.
 async function finishHand(reveal) {
   const gen = generation;
   const score = await api("/v1/score-hand", { snapshot: game.snapshot }, game.seatToken);
@@ -985,17 +986,19 @@ async function finishHand(reveal) {
   game.gameOver = !!game.score.gameOver;
   renderResult();
   render();
-  if (reveal) revealResult();
+  if (reveal) bringIntoView($("result-panel"));
 }
 
-// On a phone the result is below the table, out of sight when the hand ends (and a tap that
-// ended it leaves the focus where it was on some browsers, so "Next hand" is not focused
-// into view): it is scrolled into view, smoothly unless less motion is asked for. "nearest"
-// scrolls nothing when it is in view already (beside the table on a desktop), and aligns
-// its top if it is taller than the screen. The focus is not moved.
-function revealResult() {
+// On a phone the result is below the table: out of sight when the hand ends; and once "Next
+// hand" has dealt, the page is left where the result was, the new hand's table above the
+// screen. Each is scrolled into view for every player (a tap that moves no focus, as on some
+// browsers, runs no focus logic to scroll it), smoothly unless less motion is asked for.
+// "nearest" scrolls nothing when it is in view already (as on a desktop), and of a part
+// taller than the screen shows the edge nearer to it (the table's bottom: your hand). The
+// focus is not moved.
+function bringIntoView(node) {
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-  $("result-panel").scrollIntoView({ block: "nearest", inline: "nearest", behavior: still ? "auto" : "smooth" });
+  node.scrollIntoView({ block: "nearest", inline: "nearest", behavior: still ? "auto" : "smooth" });
 }
 
 // The bots play until it is your turn or the hand is over (its result then shown, and
@@ -1063,11 +1066,11 @@ const pressedMove = () => ["actions", "moves", "move-form"].some((id) => $(id).c
 function refocus() {
   const active = document.activeElement;
   if (active && active !== document.body) return; // the focus has gone somewhere meanwhile
-  const target = $("retry") ?? (game.handOver ? (game.gameOver ? $("new-game") : $("next-hand"))
+  // at the game's end, the result panel's own "New game" (the form's is at the top of the
+  // page, far from the result on a phone); a screen reader reads the game's result with it
+  const target = $("retry") ?? (game.handOver ? (game.gameOver ? $("again") : $("next-hand"))
     : $("hand").children[game.focus] ?? $("actions").querySelector("button:not(:disabled)"));
-  // "New game" is at the top of the page: focused where it is, so that the game's result,
-  // brought into view below the table on a phone, stays in view
-  target?.focus({ preventScroll: target === $("new-game") });
+  target?.focus();
 }
 
 async function play(text) {
@@ -1127,28 +1130,43 @@ function begin(settings) {
   renderResult();
 }
 
+// A new game is being dealt (from the press of "New game" to the deal's answer).
+let dealing = false;
+
+// Both "New game" buttons (the form's, and the result panel's at the game's end) start a
+// game here. A press while a new game is being dealt does nothing: pressed twice, it dealt
+// two games, the first dropped. Pressed from the keyboard in the result panel (hidden with
+// the result), the focus goes to your hand once it is your turn, as after "Next hand".
 // `notice`: the status line's first sentence till your first move (why this game was dealt).
-function newGame(notice = null) {
+async function newGame(notice = null) {
+  if (dealing) return;
+  dealing = true;
   const gen = ++generation; // the game before, its bots included, stops here
-  return guarded(async () => {
-    // the games' list failed to load when the page opened (the service away): without it
-    // the menu is empty and the rules panel's numbers (drawCount...) are guesses
-    if (!game.variantNames.length) await loadVariants();
-    if (gen !== generation) return;
-    const variant = $("variant").value || "classic";
-    const players = Number($("players").value || 4);
-    const seedText = $("seed").value.trim();
-    begin({ variant, players, level: $("bot").value, notice,
-      seed: seedText || String(Math.floor(Math.random() * 2 ** 31)) });
-    forget(); // the game before is no longer the tab's to resume
-    setStatus("dealing", words().dealing); // (not the game before's turn, till the deal is answered)
-    const dealt = await api("/v1/deal",
-      { variant, players, seed: game.seed, viewSeat: game.you });
+  const keyboard = document.activeElement === $("again");
+  await guarded(async () => {
+    let dealt;
+    try {
+      // the games' list failed to load when the page opened (the service away): without it
+      // the menu is empty and the rules panel's numbers (drawCount...) are guesses
+      if (!game.variantNames.length) await loadVariants();
+      if (gen !== generation) return;
+      const variant = $("variant").value || "classic";
+      const players = Number($("players").value || 4);
+      const seedText = $("seed").value.trim();
+      begin({ variant, players, level: $("bot").value, notice,
+        seed: seedText || String(Math.floor(Math.random() * 2 ** 31)) });
+      forget(); // the game before is no longer the tab's to resume
+      setStatus("dealing", words().dealing); // (not the game before's turn, till the deal is answered)
+      dealt = await api("/v1/deal", { variant, players, seed: game.seed, viewSeat: game.you });
+    } finally {
+      dealing = false;
+    }
     if (gen !== generation) return;
     keep(dealt);
     take(dealt);
     await runBots();
   });
+  if (keyboard && gen === generation) refocus();
 }
 
 // Resumes the game kept in this tab: its table drawn again from its snapshot as after a
@@ -1180,7 +1198,8 @@ async function resume(saved) {
 
 // "Next hand" is off while its deal is on the way: pressed twice, it dealt the hand twice
 // and set two bots' loops playing it. Pressed from the keyboard, the focus then goes to
-// your hand (the button is hidden with the result).
+// your hand (the button is hidden with the result). The new hand's table is brought into
+// view however it was pressed.
 async function nextHand() {
   if (game.busy || !game.handOver) return;
   const gen = generation;
@@ -1202,6 +1221,8 @@ async function nextHand() {
     renderResult();
     keep(dealt);
     take(dealt);
+    render(); // (the new hand's table, to scroll to; the bots' loop draws it again)
+    bringIntoView($("table"));
     await runBots();
   });
   if (keyboard && gen === generation) refocus();
@@ -1286,6 +1307,7 @@ async function start() {
     if (text) play(text);
   });
   $("next-hand").addEventListener("click", () => nextHand());
+  $("again").addEventListener("click", () => newGame());
   $("hint").addEventListener("click", () => hint());
   $("hand").addEventListener("click", onHandClick);
   $("hand").addEventListener("keydown", onHandKey);

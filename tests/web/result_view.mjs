@@ -9,9 +9,11 @@
 // focus: "focus", Chromium's way (the tapped button takes it, so the page's focus logic for a
 // keyboard user runs), or "keep", WebKit's (Safari's: a tapped button does not take it).
 // Read once the result is shown and every scroll has ended: the status line, the scroll,
-// the boxes of the result panel and of "Next hand" (null when hidden), the scroll events
-// after the result appeared (one: at once; more: a smooth scroll), whether the result was
-// in view the moment it appeared, and where the focus is.
+// the boxes of the result panel, of "Next hand" and of the panel's "New game" (null when
+// hidden), the scroll events after the result appeared (one: at once; more: a smooth
+// scroll), whether the result was in view the moment it appeared, and where the focus is.
+// Kind `hand` then taps "Next hand" and reads, once the new hand is dealt and every scroll
+// has ended, the scroll and the boxes of the table and of your hand (`dealt`).
 //
 //   node tests/web/result_view.mjs BASE_URL VIEWPORT POSITIONS_JSON CASE...
 //
@@ -32,6 +34,12 @@ await runTest({ viewport: SIZES[viewport], isMobile: viewport === "phone", hasTo
   await context.addInitScript(() => {
     const seen = { shown: null, scrolls: 0, keep: false };
     window.resultSeen = seen;
+    // a node's box in the viewport, to the pixel (null when hidden, or not on the page)
+    window.boxOf = (node) => {
+      if (!node || node.hidden) return null;
+      const r = node.getBoundingClientRect();
+      return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
+    };
     // (before the page's own listeners: a tap that keeps the focus leaves the button unfocused)
     document.addEventListener("click", () => { if (seen.keep) document.activeElement?.blur(); }, true);
     addEventListener("scroll", () => { if (seen.shown) seen.scrolls++; });
@@ -68,11 +76,7 @@ await runTest({ viewport: SIZES[viewport], isMobile: viewport === "phone", hasTo
     }
     await page.waitForTimeout(1500); // (a smooth scroll takes a moment)
     found[name] = await page.evaluate(() => {
-      const box = (node) => {
-        if (node.hidden) return null;
-        const r = node.getBoundingClientRect();
-        return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
-      };
+      const box = window.boxOf;
       const seen = window.resultSeen;
       return {
         status: document.querySelector("#status").textContent,
@@ -84,9 +88,21 @@ await runTest({ viewport: SIZES[viewport], isMobile: viewport === "phone", hasTo
         pageHeight: document.documentElement.scrollHeight,
         result: box(document.querySelector("#result-panel")),
         next: box(document.querySelector("#next-hand")),
+        again: box(document.querySelector("#again")),
         focus: document.activeElement?.id || document.activeElement?.tagName,
       };
     });
+    if (kind === "hand") {
+      await page.tap("#next-hand");
+      await page.waitForSelector("#result-panel[hidden]", { state: "attached" });
+      await page.waitForSelector("#board[data-hand='1']");
+      await page.waitForTimeout(1500); // (a smooth scroll takes a moment)
+      found[name].dealt = await page.evaluate(() => ({
+        y: Math.round(scrollY),
+        table: window.boxOf(document.querySelector("#table")),
+        hand: window.boxOf(document.querySelector("#me")),
+      }));
+    }
     await page.close();
   }
 }, () => ({ cases: found }));

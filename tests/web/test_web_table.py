@@ -90,7 +90,14 @@ result_view.mjs ends a hand (and a game) while you look at the table, on a phone
 tapping as Chromium does (the button takes the focus) and as Safari does (it does not): the
 result and "Next hand" are brought into view on the phone (at once under reduced motion), the
 desktop page does not scroll, the focus stays where the page's focus logic puts it, and the
-status line says where the scores are; a reload at the hand's end is not scrolled.
+status line says where the scores are; a reload at the hand's end is not scrolled. After
+"Next hand" the new hand's table is brought into view on the phone; the desktop page does not
+scroll.
+
+game_over.mjs ends the game after your discard pressed from the keyboard, in English and
+Russian: the result panel's own "New game" takes the focus and is read with the game's
+result, the status line tells the game's end once; it and the form's "New game", each
+pressed twice, deal one game.
 
 log_numbers.mjs plays a hand of classic Canasta past the 60 entries the log shows: each entry
 keeps the number it was logged with, the newest first; a new game's log counts from 1.
@@ -1151,10 +1158,13 @@ def test_the_result_of_a_hand_just_over_is_brought_into_view(server: Running, vi
     button, as in Safari, ran no focus logic; at the game's end the focus logic took the page
     back to "New game" at the top). The result is brought into view now, hand or game over, at once under
     prefers-reduced-motion and smoothly otherwise, the focus left where the page's focus logic
-    puts it ("Next hand", "New game") or where it was; the status line names the result's
-    heading and the button that goes on, in English and Russian. On a desktop, where the
-    result is in view beside the table, the page does not scroll. A kept game resumed at
-    the hand's end (a reload) opens at the top as any page does, not scrolled."""
+    puts it ("Next hand", the result panel's own "New game") or where it was; the status line
+    names the result's heading and the button that goes on, in English and Russian. On a
+    desktop, where the result is in view beside the table, the page does not scroll. A kept
+    game resumed at the hand's end (a reload) opens at the top as any page does, not scrolled.
+    After "Next hand" the new hand's table is brought into view on the phone, for a tap that
+    moves no focus too (the page stayed down at the hidden result, the table above the
+    screen); the desktop page does not scroll."""
     positions = {"hand": _west_goes_out((0, 0)), "game": _west_goes_out((0, 4900))}
     cases = RESULT_VIEWS[viewport]
     result, done = _in_browser("result_view.mjs", server.http_base, viewport, json.dumps(positions),
@@ -1165,18 +1175,58 @@ def test_the_result_of_a_hand_just_over_is_brought_into_view(server: Running, vi
         over = "game" if kind == "game" else "hand"
         got = result["cases"][case]
         assert (got["state"], got["status"]) == (f"{over}-over", OVER_STATUS[over, lang]), (case, got)
-        shown = [got["result"]] + ([got["next"]] if over == "hand" else [])
-        in_view = all(box["top"] >= 0 and box["bottom"] <= got["height"] for box in shown)
+        shown = [got["result"], got["next" if over == "hand" else "again"]]
+        assert (got["next"] is None, got["again"] is None) == (over == "game", over == "hand"), (case, got)
+        in_view = all(box and box["top"] >= 0 and box["bottom"] <= got["height"] for box in shown)
         if kind == "resume":
             assert (got["y"], got["scrolls"]) == (0, 0), (case, got)
             continue
         assert in_view, (case, got)
-        focus = "BODY" if tap == "keep" else "next-hand" if over == "hand" else "new-game"
+        focus = "BODY" if tap == "keep" else "next-hand" if over == "hand" else "again"
         assert got["focus"] == focus, (case, got)
         if viewport == "desktop":
             assert (got["y"], got["scrolls"], got["inViewAtOnce"]) == (0, 0, True), (case, got)
         else:
             assert got["inViewAtOnce"] is (motion == "reduce"), (case, got)
+        if kind == "hand":
+            dealt, height = got["dealt"], got["height"]
+            table, hand = dealt["table"], dealt["hand"]
+            # the whole table where it fits the screen, else its bottom: your hand and its moves
+            assert hand["top"] >= 0 and hand["bottom"] <= height, (case, dealt)
+            assert table["bottom"] - table["top"] > height or table["top"] >= 0, (case, dealt)
+            if viewport == "desktop":
+                assert dealt["y"] == 0, (case, dealt)
+
+
+# The game's end of _west_goes_out at 4900 (game_over.mjs case "lang"): "New game" in both
+# languages, and the game's result
+NEW_GAME = {"en": "New game", "ru": "Новая игра"}
+WEST_EAST_WIN = {"en": "Game over: West & East win.", "ru": "Игра окончена: победили Запад и Восток."}
+
+
+def test_the_game_over_offers_new_game_in_the_result_and_deals_one_game(server: Running) -> None:
+    """The game ends after your discard, pressed from the keyboard: the focus went to "New
+    game" in the form at the top of the page, far from the result (below the table on a
+    phone). The result panel has a "New game" of its own now, in the page's language,
+    which takes the focus and which a screen reader reads with the game's result
+    (aria-describedby); the status line's live region still tells the game's end, once, and
+    last. Enter pressed twice on it deals one game, the focus then on your hand at your turn;
+    the form's "New game" clicked twice also deals one game (it dealt two, the first
+    dropped)."""
+    cases = ["en", "ru"]
+    result, done = _in_browser("game_over.mjs", server.http_base, _west_goes_out((0, 4900)), *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang in cases:
+        got = result["cases"][lang]
+        over, again, top = got["over"], got["again"], got["top"]
+        assert over["focus"] == "again" and not over["nextHand"], (lang, over)
+        assert over["again"] == over["top"] == NEW_GAME[lang], (lang, over)
+        assert over["described"] == over["gameResult"] == WEST_EAST_WIN[lang], (lang, over)
+        status = OVER_STATUS["game", lang]
+        assert over["status"] == over["heard"][-1] == status and over["heard"].count(status) == 1, (lang, over)
+        for dealt, focus in ((again, "hand"), (top, "new-game")):
+            assert dealt["deals"] == 1 and dealt["state"] == "your-turn" and not dealt["result"], (lang, dealt)
+            assert sorted(dealt["hand"]) == ["6C", "9H"] and dealt["focus"] == focus, (lang, dealt)
 
 
 # classic Canasta for two draws two cards (GET /v1/variants: drawCount), in the rules panel

@@ -1,0 +1,81 @@
+// The game's end for a keyboard user, and "New game" pressed twice. Each CASE ("lang") starts
+// classic Canasta for four whose deal is answered with a position imported (dealPositions)
+// where West goes out right after your discard and ends the game. You select 6C and press
+// "Discard" with Enter; once the result is shown the test reads where the focus is, the
+// result panel's "New game" (its words, what a screen reader reads with it) and what the
+// status line's live region said meanwhile. Then Enter twice on the focused button, and a
+// double click on the form's "New game" at the top: the deals each sent, and the page once
+// it is your turn (its state, its hand, where the focus is).
+//
+//   node tests/web/game_over.mjs BASE_URL POSITION CASE...
+//
+// Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
+import { dealPositions, runTest, watch } from "./chromium.mjs";
+
+const [base, position, ...cases] = process.argv.slice(2);
+const problems = [];
+const found = {};
+let deals = 0;
+await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
+  await dealPositions(context, base, () => position);
+  // every deal the page asks for (answered by dealPositions: a route added later runs first)
+  await context.route("**/v1/deal", (route) => { deals++; return route.fallback(); });
+  await context.addInitScript(() => {
+    window.heard = [];
+    document.addEventListener("DOMContentLoaded", () => {
+      const status = document.querySelector("#status");
+      new MutationObserver(() => window.heard.push(status.textContent))
+        .observe(status, { childList: true, characterData: true, subtree: true });
+    });
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  watch(page, problems);
+  const focused = () => page.evaluate(() => (document.activeElement?.closest("#hand") ? "hand"
+    : document.activeElement?.id || document.activeElement?.tagName));
+  // a new game dealt, and your turn in it: the deals sent for it (one press's worth, or two)
+  const dealtOnce = async (press) => {
+    deals = 0;
+    await press();
+    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    await page.waitForTimeout(500); // a second deal, if one was sent, would be back by now
+    return {
+      deals,
+      state: await page.$eval("#status", (el) => el.dataset.state),
+      hand: await page.$$eval("#hand .card", (cards) => cards.map((c) => c.dataset.card)),
+      result: await page.$eval("#result-panel", (el) => !el.hidden),
+      focus: await focused(),
+    };
+  };
+  for (const lang of cases) {
+    await page.goto(`${base}/play?variant=classic&players=4&seed=1&bot=greedy&delay=0&lang=${lang}`);
+    await page.waitForSelector("body[data-ready=true]");
+    await page.click("#new-game");
+    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    await page.click("#hand .card[data-card='6C']");
+    await page.evaluate(() => { window.heard = []; });
+    await page.focus("#actions button[data-move='discard 6C']");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#status[data-state=game-over]", { timeout: 30_000 });
+    await page.waitForTimeout(300); // (the page's focus logic runs once the result is drawn)
+    const over = await page.evaluate(() => {
+      const again = document.querySelector("#result-panel #again");
+      const described = again?.getAttribute("aria-describedby");
+      return {
+        heard: window.heard,
+        status: document.querySelector("#status").textContent,
+        gameResult: document.querySelector("#game-result")?.textContent ?? null,
+        again: again && !again.hidden ? again.textContent : null,
+        described: described ? document.getElementById(described)?.textContent ?? null : null,
+        nextHand: !document.querySelector("#next-hand").hidden,
+        top: document.querySelector("#new-game").textContent,
+      };
+    });
+    over.focus = await focused();
+    const again = await dealtOnce(async () => {
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Enter");
+    });
+    const top = await dealtOnce(() => page.dblclick("#new-game"));
+    found[lang] = { over, again, top };
+  }
+}, () => ({ cases: found }));
