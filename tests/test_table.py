@@ -943,3 +943,90 @@ def test_a_buy_names_the_card_bought() -> None:
                     for seat, top in bought], said
     assert {seat == 0 for seat, _ in bought} == {True, False}  # yours and the bots'
     assert not [x for x in lines if x.endswith(": buy")], lines
+
+
+class _PartnerAsks:
+    """A client whose bots play as the server suggests, but for your partner (seat 2),
+    who asks "may I go out?" at the first turn it may (a bot may ask: ``ask`` is a move)."""
+
+    def __init__(self, inner: Any, host: list[str]) -> None:
+        self.inner = inner
+        self.host = host  # the host token, once the table has dealt
+        self.asked = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def deal(self, *args: Any, **kwargs: Any) -> Any:
+        dealt = self.inner.deal(*args, **kwargs)
+        self.host.append(dealt.host_token)
+        return dealt
+
+    def suggest_move(self, snapshot: bytes, *args: Any, **kwargs: Any) -> Any:
+        from canasta.v1 import game_pb2 as game
+
+        suggested = self.inner.suggest_move(snapshot, *args, **kwargs)
+        legal = self.inner.legal_moves(snapshot, token=self.host[0])
+        if suggested.seat == 2 and not self.asked and "ask" in [m.text for m in legal.moves]:
+            self.asked = True
+            suggested.move.CopyFrom(game.Move(text="ask"))
+        return suggested
+
+
+class _Asker(_Player):
+    """A player who asks "may I go out?" at the first turn they may, and says yes when
+    asked (as ``_Player`` does)."""
+
+    asked = False
+
+    def readline(self) -> str:
+        answer = super().readline()
+        if not self.asked and "ask" in self.moves:
+            self.asked = True
+            return "ask\n"
+        return answer
+
+
+@pytest.mark.parametrize("options,yes", [
+    ((), "they must go out this turn if they can"),
+    (("permission_yes=advisory",), "they may go out this turn, but need not"),
+    (("penalties=true",), "they must go out this turn if they can (your side loses 100 if "
+                          "they do not)"),
+    (("permission_yes=penalty", "penalties=true"), "they should go out this turn (your side "
+                                                   "loses 100 if they do not)")])
+def test_a_question_to_go_out_is_said_from_the_view(options: tuple[str, ...], yes: str) -> None:
+    """CL-OUT-4: a player may ask their partner "may I go out?". The table showed only
+    the log's "seat 2 (greedy): ask" and then "yes"/"no" as your moves, and "you: ask" when
+    you asked. From the view's ``asked`` and ``answer`` it now says that your partner asks
+    and what your answers mean (CL-OUT-5: a "yes" obliges as ``permission_yes`` says, with
+    ``penalties`` 100 for a "yes" not followed by going out; CL-OUT-6: "no" forbids going out
+    this turn), that you wait for your partner's answer, and what the answer obliges you to."""
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import Table, build_parser
+
+    from tests.service.servers import running
+
+    with running() as server, CanastaClient(server.grpc_target) as inner:
+        client = _Recorder(_PartnerAsks(inner, []))
+        out = io.StringIO()
+        args = build_parser().parse_args(["--players", "4", "--seed", "11", "--hands", "1",
+                                          *(f"--option={o}" for o in options)])
+        player = _Asker(client, out)
+        assert Table(client, args, player, out).play() == 0  # type: ignore[arg-type]
+    text = out.getvalue()
+    assert player.asked and client.inner.asked
+    assert ("your move> you: ask\n"
+            'You asked your partner (seat 2): "May I go out?" Waiting for their answer.\n'
+            "seat 2 (greedy): ") in text, text
+    answer = re.search(r"^seat 2 \(greedy\): (yes|no)\n--- classic(?:.*\n)*?"
+                       r"Your partner answered (yes|no) to \"May I go out\?\": (.*)\.\nYour moves:",
+                       text, re.MULTILINE)
+    assert answer and answer[1] == answer[2], text
+    assert answer[3] == ("you may not go out this turn" if answer[1] == "no"
+                         else yes.replace("they", "you")), text
+    assert ("\nYour partner (seat 2) asks you: \"May I go out?\" Answer yes or no:\n"
+            f"  yes: {yes}\n"
+            "  no:  they may not go out this turn\n"
+            "Your moves:\n  1) yes\n  2) no\nyour move> you: yes\n") in text, text
+    # once you answered, the question is your partner's to heed: your screens say no more
+    assert '"May I go out?"' not in text.split("your move> you: yes\n", 1)[1], text

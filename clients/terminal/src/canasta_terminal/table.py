@@ -181,6 +181,50 @@ def contract_text(sets: int, runs: int) -> str:
     return " + ".join(count(n, word) for n, word in ((sets, "set"), (runs, "sequence")) if n)
 
 
+# --- "may I go out?" --------------------------------------------------------------------------
+
+ASK = '"May I go out?"'
+
+
+def _option(options: Mapping[str, str], name: str, default: str) -> str:
+    """A rule option as the game was dealt with it: given (with or without the ``opt.``
+    prefix the service accepts) or the engine's default (docs/rules-classic.md)."""
+    return options.get(name, options.get(f"opt.{name}", default))
+
+
+def _yes_means(who: str, options: Mapping[str, str]) -> str:
+    """What a "yes" obliges the asker (``who``: "you" or "they") to: ``permission_yes``
+    (CL-OUT-5), and with ``penalties`` 100 for a "yes" not followed by going out
+    (CL-PEN-2, except under ``advisory``)."""
+    kind = _option(options, "permission_yes", "strict")
+    if kind == "advisory":
+        return f"{who} may go out this turn, but need not"
+    means = (f"{who} should go out this turn" if kind == "penalty"
+             else f"{who} must go out this turn if {who} can")
+    if _option(options, "penalties", "false") == "true":
+        means += f" (your side loses 100 if {who} do not)"
+    return means
+
+
+def render_question(view: game.SeatView, you: int, options: Mapping[str, str]) -> str:
+    """The turn's "may I go out?" from the view's ``asked`` and ``answer`` (CL-OUT-4..6):
+    for you asked, what your answers mean; for you who asked, that your partner's answer
+    is awaited, then what it obliges you to; "" for none, or one between other seats."""
+    if not view.asked:
+        return ""
+    if not view.answer and view.awaited == you:
+        return (f"Your partner (seat {view.turn_seat}) asks you: {ASK} Answer yes or no:\n"
+                f"  yes: {_yes_means('they', options)}\n"
+                "  no:  they may not go out this turn")
+    if view.turn_seat != you:
+        return ""
+    if not view.answer:
+        return f"You asked your partner (seat {view.awaited}): {ASK} Waiting for their answer."
+    means = _yes_means("you", options) if view.answer == "yes" else \
+        "you may not go out this turn"
+    return f"Your partner answered {view.answer} to {ASK}: {means}."
+
+
 # --- rendering ----------------------------------------------------------------------------
 
 
@@ -332,6 +376,7 @@ class Table:
         self.inp = inp
         self.out = out
         self.you: int = args.seat
+        self.options = dict(o.split("=", 1) for o in args.option)
         self.host: str | None = None  # the host token: the bots' moves and the deals
         self.mine: str | None = None  # your seat's token: your view, moves, hints, score
         self.style = Style.of(out)
@@ -395,13 +440,12 @@ class Table:
 
     def play(self) -> int:
         a = self.args
-        options = dict(o.split("=", 1) for o in a.option)
         if not 0 <= self.you < a.players:
             self.say(f"there is no seat {self.you} at a {a.players}-player table")
             return 2
         try:  # the answer carries your view only, as every answer the table asks for
             dealt = self.call(self.client.deal, a.variant, a.players, seed=self.seed,
-                              options=options, view_seat=self.you)
+                              options=self.options, view_seat=self.you)
         except CanastaError as err:
             if unanswered(err):
                 raise  # no answer: main says so, naming the server
@@ -440,13 +484,17 @@ class Table:
 
     def moved(self, done: api.ApplyMoveResponse, who: str) -> bytes:
         """Say a move applied (yours or a bot's) and its events; keep the pile's top of your
-        view in its answer: a May I? buy, always after a move (a draw, a pass), takes it."""
+        view in its answer: a May I? buy, always after a move (a draw, a pass), takes it.
+        A question of yours still unanswered is said here: your screen shows the others."""
         self.say(_move_line(who, done.move.text, self.top, self.style))
         for e in done.events:
             if text := _event_text(e, self.you, self.style):
                 self.say(text)
         # a server that issues no tokens answers your move with every seat's view
-        self.top = next((v.pile_top for v in done.views if v.seat == self.you), "")
+        view = next((v for v in done.views if v.seat == self.you), game.SeatView())
+        self.top = view.pile_top
+        if view.awaited != self.you and (asked := render_question(view, self.you, self.options)):
+            self.say(asked)
         return done.snapshot
 
     def play_hand(self, snapshot: bytes) -> tuple[bytes, api.ScoreHandResponse] | None:
@@ -465,6 +513,8 @@ class Table:
             if shown != ply:
                 view = self.call(self.client.view, snapshot, self.you, token=self.mine).views[0]
                 self.say(render(view, self.you, self.style))
+                if asked := render_question(view, self.you, self.options):
+                    self.say(asked)
                 self.say(render_moves(legal.moves, self.style))
                 shown = ply
             answer = self.ask("your move> ")
