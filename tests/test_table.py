@@ -1030,3 +1030,69 @@ def test_a_question_to_go_out_is_said_from_the_view(options: tuple[str, ...], ye
             "Your moves:\n  1) yes\n  2) no\nyour move> you: yes\n") in text, text
     # once you answered, the question is your partner's to heed: your screens say no more
     assert '"May I go out?"' not in text.split("your move> you: yes\n", 1)[1], text
+
+
+def test_the_screen_says_what_a_first_meld_needs() -> None:
+    """CL-MIN-1 (SA-INIT-1, BO-INIT-1): a side's first meld needs its minimum, from its
+    score (``SideView.minimum``), until it is made (``opened``). The screen said neither,
+    and a meld short of it was refused "the melds of this turn do not reach the minimum"
+    without a number anywhere. May I?, whose view has no minimum, shows none."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import render
+
+    sides = [game.SideView(team=0, seats=[0, 2], minimum=90, red_threes=["3D"]),
+             game.SideView(team=1, seats=[1, 3], minimum=50, opened=True,
+                           melds=[game.MeldView(rank="K", label="K", cards=["KS", "KH", "KD"])])]
+    screen = render(game.SeatView(variant="classic", players=4, sides=sides), 0)
+    assert "\n  team 0 (you), seats 0 2: - · first meld needs 90 points · red threes 3D\n" \
+        "  team 1, seats 1 3: [K] KS KH KD\n" in screen, screen
+    may_i = [game.SideView(team=s, seats=[s]) for s in range(3)]
+    screen = render(game.SeatView(variant="may_i", players=3, sides=may_i), 0)
+    assert "needs" not in screen, screen
+
+
+class _Buyer(_Player):
+    """A player who buys when offered (as ``_Player`` does) and leaves after two buys: a
+    ``_Player``, who never goes down, may play a May I? hand on and on."""
+
+    bought = 0
+
+    def readline(self) -> str:
+        answer = super().readline()
+        if self.bought == 2:
+            return "quit\n"
+        self.bought += answer == "buy\n"
+        return answer
+
+
+@pytest.mark.parametrize("options,penalty", [((), "1 penalty card"),
+                                             (("buy_penalty_cards=2",), "2 penalty cards")])
+def test_a_buy_offered_to_you_says_what_it_is(options: tuple[str, ...], penalty: str) -> None:
+    """MI-BUY-1/2: in the buy window the table listed only "1) buy 2) pass", naming neither
+    the card nor its cost. From the view (``phase``, ``awaited``, ``turn_seat``,
+    ``pile_top``) it now says who declined which card and what a buy takes and costs (the
+    card, ``buy_penalty_cards`` from the stock, no discard and no turn)."""
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import Table, build_parser
+
+    from tests.service.servers import running
+
+    with running() as server, CanastaClient(server.grpc_target) as inner:
+        client = _Recorder(inner)
+        out = io.StringIO()
+        args = build_parser().parse_args(["--variant", "may_i", "--players", "3", "--seed", "3",
+                                          "--hands", "1", "--bot", "random",
+                                          *(f"--option={o}" for o in options)])
+        table = Table(client, args, _Buyer(client, out), out)  # type: ignore[arg-type]
+        assert table.play() == 0
+    text = out.getvalue()
+    screens = [x for x in text.split("\n--- may_i ")[1:] if "Your moves:\n  1) buy\n" in x]
+    assert screens, text
+    for screen in screens:
+        top = re.search(r" · top (\S+)\n", screen)
+        offer = re.search(r"\nMay I\? seat [12] draws from the stock instead of taking (\S+):\n"
+                          r"  buy:  you take (\S+) and (.+) from the stock \(no discard, no "
+                          r"turn\)\n  pass: you leave it\nYour moves:\n", screen)
+        assert top and offer, screen
+        assert offer.groups() == (top[1], top[1], penalty), screen
+

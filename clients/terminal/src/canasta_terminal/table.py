@@ -181,7 +181,7 @@ def contract_text(sets: int, runs: int) -> str:
     return " + ".join(count(n, word) for n, word in ((sets, "set"), (runs, "sequence")) if n)
 
 
-# --- "may I go out?" --------------------------------------------------------------------------
+# --- questions: "may I go out?", May I?'s buy ------------------------------------------------
 
 ASK = '"May I go out?"'
 
@@ -206,7 +206,27 @@ def _yes_means(who: str, options: Mapping[str, str]) -> str:
     return means
 
 
-def render_question(view: game.SeatView, you: int, options: Mapping[str, str]) -> str:
+def render_question(view: game.SeatView, you: int, options: Mapping[str, str],
+                    style: Style = PLAIN) -> str:
+    """What the view asks of you, or what you asked, and what the answers mean: a May I?
+    buy offered to you, or the turn's "may I go out?"; "" for none."""
+    if view.phase == "buy_window":
+        return _buy_offer(view, you, options, style) if view.awaited == you else ""
+    return _go_out_question(view, you, options)
+
+
+def _buy_offer(view: game.SeatView, you: int, options: Mapping[str, str], style: Style) -> str:
+    """May I?'s buy window, your answer due (MI-BUY-1): the pile's top, declined by the
+    seat in turn, is yours with ``buy_penalty_cards`` from the stock, out of turn (MI-BUY-2)."""
+    card = style.card(view.pile_top)
+    penalty = _count(int(_option(options, "buy_penalty_cards", "1")), "penalty card")
+    return (f"May I? {_seat(view.turn_seat, you)} draws from the stock instead of taking "
+            f"{card}:\n"
+            f"  buy:  you take {card} and {penalty} from the stock (no discard, no turn)\n"
+            "  pass: you leave it")
+
+
+def _go_out_question(view: game.SeatView, you: int, options: Mapping[str, str]) -> str:
     """The turn's "may I go out?" from the view's ``asked`` and ``answer`` (CL-OUT-4..6):
     for you asked, what your answers mean; for you who asked, that your partner's answer
     is awaited, then what it obliges you to; "" for none, or one between other seats."""
@@ -286,7 +306,9 @@ def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
     for s in view.sides:
         melds = " | ".join(_meld_text(m, name, style)
                            for m, name in zip(s.melds, _meld_names(s), strict=True)) or "-"
-        extra = f" · red threes {style.cards(s.red_threes)}" if s.red_threes else ""
+        # the initial meld's minimum (CL-MIN-1, SA-INIT-1, BO-INIT-1) until the side makes it
+        extra = f" · first meld needs {s.minimum} points" if s.minimum and not s.opened else ""
+        extra += f" · red threes {style.cards(s.red_threes)}" if s.red_threes else ""
         lines.append(f"  {_side_name(s, you, solo)}: {melds}{extra}")
     others = " · ".join(f"seat {i}: {n}" for i, n in enumerate(view.hand_sizes) if i != you)
     lines.append(f"Cards held: {others}")
@@ -493,7 +515,7 @@ class Table:
         # a server that issues no tokens answers your move with every seat's view
         view = next((v for v in done.views if v.seat == self.you), game.SeatView())
         self.top = view.pile_top
-        if view.awaited != self.you and (asked := render_question(view, self.you, self.options)):
+        if view.awaited != self.you and (asked := render_question(view, self.you, self.options, self.style)):
             self.say(asked)
         return done.snapshot
 
@@ -513,7 +535,7 @@ class Table:
             if shown != ply:
                 view = self.call(self.client.view, snapshot, self.you, token=self.mine).views[0]
                 self.say(render(view, self.you, self.style))
-                if asked := render_question(view, self.you, self.options):
+                if asked := render_question(view, self.you, self.options, self.style):
                     self.say(asked)
                 self.say(render_moves(legal.moves, self.style))
                 shown = ply
