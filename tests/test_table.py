@@ -1096,3 +1096,13 @@ def test_a_buy_offered_to_you_says_what_it_is(options: tuple[str, ...], penalty:
         assert top and offer, screen
         assert offer.groups() == (top[1], top[1], penalty), screen
 
+
+def test_a_pass_in_the_buy_window_names_the_card() -> None:
+    """May I? (MI-BUY-1): a pass declines the pile's top, as a buy takes it; the table said
+    "seat 2 (random): pass", a word a new player could not tell from a pass of the turn."""
+    from canasta_terminal.table import PLAIN, Style, _move_line
+
+    style = Style(symbols=True)
+    assert _move_line("seat 2 (random)", "pass", "7C", style) == "seat 2 (random): passes on 7♣"
+    assert _move_line("you", "pass", "TH", PLAIN) == "you: pass on TH"
+    assert _move_line("seat 1 (random)", "buy", "7C", style) == "seat 1 (random): buys 7♣"

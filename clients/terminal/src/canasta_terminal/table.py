@@ -376,11 +376,17 @@ def _event_text(e: game.Event, you: int, style: Style) -> str:
     return ""
 
 
+# the answers of May I?'s buy window as your line and a bot's say them, before the card
+_WINDOW_MOVES = {"buy": ("buy", "buys"), "pass": ("pass on", "passes on")}
+
+
 def _move_line(who: str, move: str, top: str, style: Style) -> str:
     """A move's line. A May I? buy names the card bought, the pile's top before it (public,
-    MI-BUY-2), which neither its move nor its events name: "seat 1 (random): buys 7♣"."""
-    if move == "buy" and top:
-        move = f"{'buy' if who == 'you' else 'buys'} {top}"
+    MI-BUY-2), which neither its move nor its events name: "seat 1 (random): buys 7♣"; a
+    pass the card not bought: "seat 2 (random): passes on 7♣"."""
+    if move in _WINDOW_MOVES and top:
+        yours, theirs = _WINDOW_MOVES[move]
+        move = f"{yours if who == 'you' else theirs} {top}"
     return f"{who}: {style.text(move)}"
 
 
