@@ -186,22 +186,25 @@ def contract_text(sets: int, runs: int) -> str:
 ASK = '"May I go out?"'
 
 
-def _option(options: Mapping[str, str], name: str, default: str) -> str:
-    """A rule option as the game was dealt with it: given (with or without the ``opt.``
-    prefix the service accepts) or the engine's default (docs/rules-classic.md)."""
-    return options.get(name, options.get(f"opt.{name}", default))
+def rules_of(variant: game.Variant, given: Mapping[str, str]) -> dict[str, str]:
+    """The game's rule options by name, as it was dealt: those given (``--option``, with or
+    without the ``opt.`` prefix the service accepts), else the variant's defaults as
+    ListVariants lists them (the table keeps no copy of the engine's)."""
+    rules = {o.name: o.default_value for o in variant.options if o.HasField("default_value")}
+    rules.update((name.removeprefix("opt."), value) for name, value in given.items())
+    return rules
 
 
 def _yes_means(who: str, options: Mapping[str, str]) -> str:
     """What a "yes" obliges the asker (``who``: "you" or "they") to: ``permission_yes``
     (CL-OUT-5), and with ``penalties`` 100 for a "yes" not followed by going out
     (CL-PEN-2, except under ``advisory``)."""
-    kind = _option(options, "permission_yes", "strict")
+    kind = options.get("permission_yes")
     if kind == "advisory":
         return f"{who} may go out this turn, but need not"
     means = (f"{who} should go out this turn" if kind == "penalty"
              else f"{who} must go out this turn if {who} can")
-    if _option(options, "penalties", "false") == "true":
+    if options.get("penalties") == "true":
         means += f" (your side loses 100 if {who} do not)"
     return means
 
@@ -219,7 +222,7 @@ def _buy_offer(view: game.SeatView, you: int, options: Mapping[str, str], style:
     """May I?'s buy window, your answer due (MI-BUY-1): the pile's top, declined by the
     seat in turn, is yours with ``buy_penalty_cards`` from the stock, out of turn (MI-BUY-2)."""
     card = style.card(view.pile_top)
-    penalty = _count(int(_option(options, "buy_penalty_cards", "1")), "penalty card")
+    penalty = _count(int(options.get("buy_penalty_cards", 0)), "penalty card")
     return (f"May I? {_seat(view.turn_seat, you)} draws from the stock instead of taking "
             f"{card}:\n"
             f"  buy:  you take {card} and {penalty} from the stock (no discard, no turn)\n"
@@ -405,6 +408,7 @@ class Table:
         self.out = out
         self.you: int = args.seat
         self.options = dict(o.split("=", 1) for o in args.option)
+        self.rules: dict[str, str] = {}  # the game's rule options, once dealt (rules_of)
         self.host: str | None = None  # the host token: the bots' moves and the deals
         self.mine: str | None = None  # your seat's token: your view, moves, hints, score
         self.style = Style.of(out)
@@ -480,6 +484,9 @@ class Table:
             self.say(f"cannot deal: {reason(err)}: {err.message}")
             return 2
         self.credentials(dealt)
+        variant = dealt.header.variant  # the variant's id, as a name it had before is read
+        listed = self.call(self.client.list_variants).variants
+        self.rules = rules_of(next(v for v in listed if v.id == variant), self.options)
         chosen = f", seed {a.seed}" if a.seed is not None else ""
         self.say(f"{a.variant}, {a.players} players{chosen}; you are seat {self.you}, "
                  f"the bots play {a.bot}.")
@@ -521,7 +528,7 @@ class Table:
         # a server that issues no tokens answers your move with every seat's view
         view = next((v for v in done.views if v.seat == self.you), game.SeatView())
         self.top = view.pile_top
-        if view.awaited != self.you and (asked := render_question(view, self.you, self.options, self.style)):
+        if view.awaited != self.you and (asked := render_question(view, self.you, self.rules, self.style)):
             self.say(asked)
         return done.snapshot
 
@@ -541,7 +548,7 @@ class Table:
             if shown != ply:
                 view = self.call(self.client.view, snapshot, self.you, token=self.mine).views[0]
                 self.say(render(view, self.you, self.style))
-                if asked := render_question(view, self.you, self.options, self.style):
+                if asked := render_question(view, self.you, self.rules, self.style):
                     self.say(asked)
                 self.say(render_moves(legal.moves, self.style))
                 shown = ply
