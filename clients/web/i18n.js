@@ -129,6 +129,8 @@ export const TEXT = {
     // your partner's question "may I go out?", and your own while your partner answers it
     partnerAsks: (who) => `Your partner ${who} asks: “May I go out?”`,
     answeringYou: (who) => `${who} is answering your question “May I go out?”…`,
+    // the hand ended, its score not back yet (whether the game is over is not known)
+    scoring: "Counting the hand's scores…",
     // the result is beside the table on a desktop, below it on a phone: named by its heading
     handOver: "The hand is over. The scores are under “Hand result”; press “Next hand” to go on.",
     gameOver: "The game is over. The scores are under “Hand result”; press “New game” to play again.",
@@ -343,6 +345,7 @@ export const TEXT = {
     buying: (who, top) => `${who} решает, купить ли ${top}…`,
     partnerAsks: (who) => `Ваш партнёр ${who} спрашивает: «Можно выйти?»`,
     answeringYou: (who) => `${who} отвечает на ваш вопрос «Можно выйти?»…`,
+    scoring: "Подсчитываем очки раздачи…",
     handOver: "Раздача окончена. Счёт — в разделе «Итог раздачи»; чтобы продолжить, нажмите «Следующая раздача».",
     gameOver: "Игра окончена. Счёт — в разделе «Итог раздачи»; чтобы сыграть ещё, нажмите «Новая игра».",
     stock: "Колода",

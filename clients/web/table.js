@@ -407,6 +407,11 @@ function render() {
   if (shownError && stalled()) {
     // (not "West is playing…": nobody plays until "Try again")
     setStatus("stalled", w.stalled);
+  } else if (game.handOver && !game.score) {
+    // the hand's score on its way: whether the game is over too is not known yet, and the
+    // hand's end told now would be told again as the game's (a screen reader heard both,
+    // the first naming a "Next hand" the game's end never shows)
+    setStatus("scoring", w.scoring);
   } else if (game.handOver) {
     setStatus(game.gameOver ? "game-over" : "hand-over", game.gameOver ? w.gameOver : w.handOver);
   } else if (yourTurn() && v.phase === "permission") {
@@ -703,7 +708,7 @@ function renderRules(v) {
     lines.push(r.buys((mayI.buysLeft ?? [])[game.you] ?? 0));
   }
   if (game.handOver) {
-    lines.push(game.gameOver ? r.gameOver : r.handOver);
+    lines.push(!game.score ? words().scoring : game.gameOver ? r.gameOver : r.handOver);
   } else if (v.awaited !== game.you) {
     lines.push(r.bots);
   } else if (v.phase === "permission") {

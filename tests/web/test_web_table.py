@@ -99,6 +99,9 @@ Russian: the result panel's own "New game" takes the focus and is read with the 
 result, the status line tells the game's end once; it and the form's "New game", each
 pressed twice, deal one game.
 
+scoring.mjs holds the score of a hand West ends (and of a game), in English and Russian: the
+status line says the score is being counted, then tells the hand's end or the game's, once.
+
 log_numbers.mjs plays a hand of classic Canasta past the 60 entries the log shows: each entry
 keeps the number it was logged with, the newest first; a new game's log counts from 1.
 
@@ -1227,6 +1230,33 @@ def test_the_game_over_offers_new_game_in_the_result_and_deals_one_game(server: 
         for dealt, focus in ((again, "hand"), (top, "new-game")):
             assert dealt["deals"] == 1 and dealt["state"] == "your-turn" and not dealt["result"], (lang, dealt)
             assert sorted(dealt["hand"]) == ["6C", "9H"] and dealt["focus"] == focus, (lang, dealt)
+
+
+# The status line while a hand's score is on its way (scoring.mjs)
+SCORING = {"en": "Counting the hand's scores…", "ru": "Подсчитываем очки раздачи…"}
+
+
+def test_a_hands_end_is_told_once_its_score_is_known(server: Running) -> None:
+    """West goes out after your discard, ending the hand (and, at 4900, the game). Till the
+    score came back the status line said "The hand is over… press “Next hand”…", and at the
+    game's end then "The game is over…": a screen reader heard both, the first naming a
+    button the game's end never shows. While the score is on its way the status line (and
+    the rules panel) now says it is being counted; once it is known, the hand's end or the
+    game's is told, once, the one that is true, in English and Russian."""
+    positions = {"hand": _west_goes_out((0, 0)), "game": _west_goes_out((0, 4900))}
+    cases = ["hand:en", "game:en", "hand:ru", "game:ru"]
+    result, done = _in_browser("scoring.mjs", server.http_base, json.dumps(positions), *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    ends = set(OVER_STATUS.values())
+    for case in cases:
+        kind, lang = case.split(":")
+        got = result["cases"][case]
+        scoring, over = got["scoring"], got["over"]
+        assert (scoring["state"], scoring["text"]) == ("scoring", SCORING[lang]), (case, scoring)
+        assert scoring["rules"] == SCORING[lang] and not scoring["result"], (case, scoring)
+        assert (over["state"], over["text"]) == (f"{kind}-over", OVER_STATUS[kind, lang]), (case, over)
+        assert [text for text in got["heard"] if text in ends] == [OVER_STATUS[kind, lang]], (case, got)
+        assert got["heard"][-1] == OVER_STATUS[kind, lang], (case, got)
 
 
 # classic Canasta for two draws two cards (GET /v1/variants: drawCount), in the rules panel
