@@ -1135,6 +1135,11 @@ function begin(settings) {
   renderResult();
 }
 
+// A game's seed when none is typed: 64 bits of the browser's secure generator, as docs/api.md
+// asks of a host (a seed guessed is a deal anybody can replay), written in decimal as JSON
+// writes a uint64. Never a Number: it is exact only below 2^53.
+const randomSeed = () => crypto.getRandomValues(new BigUint64Array(1))[0].toString();
+
 // A new game is being dealt (from the press of "New game" to the deal's answer).
 let dealing = false;
 
@@ -1159,7 +1164,7 @@ async function newGame(notice = null) {
       const players = Number($("players").value || 4);
       const seedText = $("seed").value.trim();
       begin({ variant, players, level: $("bot").value, notice,
-        seed: seedText || String(Math.floor(Math.random() * 2 ** 31)) });
+        seed: seedText || randomSeed() });
       forget(); // the game before is no longer the tab's to resume
       setStatus("dealing", words().dealing); // (not the game before's turn, till the deal is answered)
       dealt = await api("/v1/deal", { variant, players, seed: game.seed, viewSeat: game.you });
