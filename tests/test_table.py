@@ -1106,3 +1106,167 @@ def test_a_pass_in_the_buy_window_names_the_card() -> None:
     assert _move_line("seat 2 (random)", "pass", "7C", style) == "seat 2 (random): passes on 7♣"
     assert _move_line("you", "pass", "TH", PLAIN) == "you: pass on TH"
     assert _move_line("seat 1 (random)", "buy", "7C", style) == "seat 1 (random): buys 7♣"
+
+
+def _table(argv: list[str], typed_in: str) -> str:
+    """The screen of a table against a running server, given what is typed."""
+    from canasta_terminal.table import main
+
+    from tests.service.servers import running
+
+    out = io.StringIO()
+    with running() as server:
+        code = main(["--server", server.grpc_target, *argv], inp=io.StringIO(typed_in), out=out)
+    assert code == 0, out.getvalue()
+    return out.getvalue()
+
+
+def test_a_seat_sitting_out_the_hand_is_said_to() -> None:
+    """CL-P5-1, CL-P5-2, CL-P5-4: with five players seats 0 and 2 play against two of 1, 3
+    and 4, in rotation; the idle seat holds nothing. The screen said "seat 4: 0" under "Cards
+    held" and listed seat 4 among its team's players; it now says seat 4 sits out (from
+    ListVariants' ``seats_in_play`` for the hand), and the team's melds are its two players'.
+    Its score is still the team's, seat 4 with it (CL-P5-5)."""
+    text = _table(["--players", "5", "--seed", "2"], "quit\n")
+    assert "\nCards held: seat 1: 11 · seat 2: 11 · seat 3: 11 · seat 4 sits out this hand\n" \
+        in text, text
+    assert "Scores: team 0 (you), seats 0 2: 0 · team 1, seats 1 3 4: 0\n" in text, text
+    assert "\n  team 1, seats 1 3: - · first meld needs 50 points\n" in text, text
+
+
+def test_the_hand_you_sit_out_is_said_to_be() -> None:
+    """CL-P5-2: seat 4 sits out the first hand of five players; the table showed the bots'
+    moves, then the score, and never why you had no turn."""
+    text = _table(["--players", "5", "--seed", "2", "--seat", "4", "--hands", "1"], "")
+    assert text.split("\n")[1:3] == [
+        "classic, 5 players, seed 2; you are seat 4, the bots play greedy.",
+        "You sit out this hand: seats 0 1 2 3 play it."], text
+    assert "your move> " not in text and "Hand over: " in text, text
+
+
+def test_seats_in_play_that_the_view_does_not_bear_out_are_not_believed() -> None:
+    """ListVariants' ``seats_in_play`` is the table's with the default options: a seat it
+    leaves out but that holds cards (an option that changed who plays) is not said to sit
+    out; the list is indexed by the hand (``hand_no``, cycling), not by the dealer."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import render, sitting_out
+
+    rotation = [[0, 1, 2, 3], [0, 1, 2, 4], [0, 3, 2, 4]]
+    view = game.SeatView(variant="classic", players=5, hand_no=4, dealer=2,
+                         hand_sizes=[11, 11, 11, 0, 11])
+    assert sitting_out(view, rotation) == {3}  # hand 4 is the second of the rotation
+    assert "· seat 3 sits out this hand · seat 4: 11\n" in render(view, 0, seats_in_play=rotation)
+    view.hand_sizes[3] = 11
+    assert sitting_out(view, rotation) == frozenset()
+    assert sitting_out(view, ()) == frozenset()
+    assert "sits out" not in render(view, 0, seats_in_play=rotation)
+
+
+def test_the_pile_frozen_for_your_side_only_is_said_to_be() -> None:
+    """CL-PILE-3: the pile is frozen for a side that has not made its first meld
+    (``SideView.pile_frozen``), and then a take needs a natural pair of its top card
+    (CL-PILE-6). The table said "(frozen)" only when it was frozen for both sides
+    (``SeatView.pile_frozen``: CL-PILE-4)."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import render
+
+    sides = [game.SideView(team=0, seats=[0, 2], pile_frozen=True),
+             game.SideView(team=1, seats=[1, 3], opened=True)]
+    view = game.SeatView(variant="classic", players=4, pile_size=3, pile_top="9S", sides=sides)
+    mine = "top 9S  (frozen for your side: no first meld yet, so a take needs a natural pair " \
+        "of the top card)\n"
+    assert mine in render(view, 0), render(view, 0)
+    assert "frozen" not in render(view, 1)  # seat 1's side has opened: not frozen for it
+    view.pile_frozen = True
+    assert "top 9S  (frozen)\n" in render(view, 0) and "top 9S  (frozen)\n" in render(view, 1)
+    view.pile_frozen, view.pile_size, view.pile_top = False, 0, ""
+    assert "frozen" not in render(view, 0)  # no pile to take
+    # at the table: no side has melded at the start
+    text = _table(["--players", "4", "--seed", "11"], "quit\n")
+    assert "(frozen for your side: no first meld yet, " in text, text
+
+
+@pytest.mark.parametrize("options,laid", [((), "  you laid red threes 3♦"),
+                                          (("red3_dealt_timing=after_deal",),
+                                           "  seat 1 laid red threes 3♥")])
+def test_red_threes_laid_at_the_deal_are_said(options: tuple[str, ...], laid: str) -> None:
+    """CL-R3-1: red threes dealt are laid at the start of the owner's first turn (with
+    ``red3_dealt_timing=after_deal``: right after the deal), which for the first player (for
+    every seat) is in the deal's answer (RED_THREES_LAID): those were never said, the moves'
+    were."""
+    seed = "0" if options else "1"
+    text = _table(["--players", "4", "--seed", seed, *(f"--option={o}" for o in options)],
+                  "quit\n")
+    assert f"you are seat 0, the bots play greedy.\n{laid}\n--- classic" in text, text
+
+
+@pytest.mark.parametrize("options,cards", [((), "card"), (("buy_penalty_cards=2",), "cards")])
+def test_the_penalty_card_of_your_buy_is_said_to_be(options: tuple[str, ...], cards: str) -> None:
+    """MI-BUY-2: the buyer takes the discard and the top stock card(s) as a penalty. After
+    "you: buy 7♣" the table said "you drew 4♣", as for a draw; it now says that is the buy's
+    penalty. Your draw after another seat's buy is a draw."""
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import Table, build_parser
+
+    from tests.service.servers import running
+
+    with running() as server, CanastaClient(server.grpc_target) as inner:
+        client = _Recorder(inner)
+        out = io.StringIO()
+        args = build_parser().parse_args(["--variant", "may_i", "--players", "3", "--seed", "3",
+                                          "--hands", "1", "--bot", "random",
+                                          *(f"--option={o}" for o in options)])
+        table = Table(client, args, _Buyer(client, out), out)  # type: ignore[arg-type]
+        assert table.play() == 0
+    text = out.getvalue().replace("your move> ", "")
+    bought = re.findall(r"^you: buy \S+\n(.*)$", text, re.MULTILINE)
+    assert bought, text
+    count = 1 if cards == "card" else 2
+    assert all(re.fullmatch(rf"  you drew (\S+ ){{{count - 1}}}\S+, the penalty {cards} of "
+                            "your buy", line) for line in bought), bought
+    drew = re.findall(r"^  you drew .*$", text, re.MULTILINE)
+    assert len([x for x in drew if "penalty" in x]) == len(bought), drew
+
+
+def test_help_says_what_asking_your_partner_and_its_answers_are() -> None:
+    """CL-OUT-4..6: ``help`` did not say what ``ask``, ``yes`` and ``no`` are: when one may
+    ask, and what the answers oblige to under the game's options (``permission_yes``,
+    ``penalties``, ``permission_asks_per_hand``)."""
+    text = _table(["--players", "4", "--seed", "11", "--option", "permission_yes=advisory",
+                   "--option", "permission_asks_per_hand=2"], "help\nquit\n")
+    shown = " ".join(text.split("your move> ")[1].split())
+    assert 'ask ask your partner "May I go out?" before your draw, or right after a draw from ' \
+        "the stock before you lay anything (once a turn, at most 2 times a hand); after a " \
+        '"no" you may not go out this turn' in shown, text
+    assert "yes your answer when your partner asks: they may go out this turn, but need " \
+        "not no your answer when your partner asks: they may not go out this turn" in shown
+    assert "buy" not in shown
+
+
+@pytest.mark.parametrize("options,pieces", [
+    ((), ["a set exactly three cards of one rank, suits free and repeatable",
+          "a sequence exactly four consecutive cards of one suit, no rank twice; the ace is "
+          "high and low, and a sequence may go round the corner (Q K A 2); two sequences of "
+          "one suit may not join end to end (3-6 and 7-10 of spades is one sequence)",
+          "and 1 penalty card from the stock", "longer pieces wait to be laid off"]),
+    (("contract_exact_sizes=false", "ace_wrap=false", "allow_contiguous_runs=true",
+      "buy_penalty_cards=2"),
+     ["a set three or more cards of one rank, suits free and repeatable",
+      "a sequence four or more consecutive cards of one suit, no rank twice; the ace is only "
+      "an end (A 2 3 4 or J Q K A) your move>", "and 2 penalty cards from the stock"])])
+def test_help_says_what_a_buy_a_pass_a_set_and_a_sequence_are(
+        options: tuple[str, ...], pieces: list[str]) -> None:
+    """May I?: ``help`` did not say what ``buy`` and ``pass`` do (MI-BUY-1/2) nor what the
+    contract's sets and sequences are (MI-CON-2: exactly three and four cards unless
+    ``contract_exact_sizes=false``; MI-MELD-1/2; MI-MELD-3 ``ace_wrap``; MI-CON-3
+    ``allow_contiguous_runs``), in the words of docs/rules-may-i.md."""
+    text = _table(["--variant", "may_i", "--players", "3", "--seed", "3",
+                   *(f"--option={o}" for o in options)], "help\nquit\n")
+    shown = " ".join(text.split("your move> ", 1)[1].split())
+    assert "buy when the player in turn draws from the stock instead of taking the discard: " \
+        "you take it and" in shown, shown
+    assert "pass you leave the discard: the next player who may buy is asked" in shown, shown
+    for piece in pieces:
+        assert piece in shown, shown
+    assert ("longer pieces" in shown) == (not options), shown
+    assert '"May I go out?"' not in shown

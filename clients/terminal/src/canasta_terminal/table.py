@@ -17,7 +17,9 @@ Cards are shown with the web table's faces (``10♥``, ``Jk``) where the output 
 encode the suit symbols, hearts and diamonds in red when it is a terminal and
 ``NO_COLOR`` is not set (https://no-color.org), and by their codes (``TH``) otherwise.
 After your draw the table names the cards you drew, after a take the pile's cards; in
-May I? it shows the deal's contract, and names the card of each buy (the pile's top).
+May I? it shows the deal's contract, and names the card of each buy (the pile's top) and
+the penalty cards of yours. It says the red threes laid at the deal, the pile frozen for
+your side only, and who sits a hand out (classic with five players).
 
 Type a move by its text (``discard 4D`` or ``discard 4♦``, ``meld KS KH KD``) or by its
 number in the list; ``hint`` asks the expert bot, ``help`` lists the commands, ``quit``
@@ -32,8 +34,9 @@ import os
 import re
 import secrets
 import sys
+import textwrap
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import ParamSpec, TextIO, TypeVar
 
@@ -248,6 +251,66 @@ def _go_out_question(view: game.SeatView, you: int, options: Mapping[str, str]) 
     return f"Your partner answered {view.answer} to {ASK}: {means}."
 
 
+# --- help: the moves whose text does not say what they do ------------------------------------
+
+
+def _entry(command: str, text: str) -> str:
+    """One entry of the help: its text wrapped in the column where the commands' texts start."""
+    return textwrap.fill(text, width=88, initial_indent=f"  {command:<16}",
+                         subsequent_indent=" " * 18, break_on_hyphens=False)
+
+
+def help_text(variant: str, options: Mapping[str, str]) -> str:
+    """The commands, then the game's moves their text does not explain, in the words of the
+    rules docs under the game's options: May I?'s buy window and contract, else a Canasta
+    game's "may I go out?"."""
+    moves = _may_i_help(options) if variant == "may_i" else _ask_help(options)
+    return HELP + "\n".join(moves)
+
+
+def _ask_help(options: Mapping[str, str]) -> list[str]:
+    """``ask``, ``yes`` and ``no`` (docs/rules-classic.md, CL-OUT-4..6): when one may ask,
+    and what the answers oblige to under ``permission_yes`` and ``penalties``."""
+    limit = int(options.get("permission_asks_per_hand") or 0)
+    times = f", at most {_count(limit, 'time')} a hand" if limit else ""
+    return ["with a partner (these moves are listed only where your game lets you ask):",
+            _entry("ask", f"ask your partner {ASK} before your draw, or right after a draw "
+                          f"from the stock before you lay anything (once a turn{times}); "
+                          'after a "no" you may not go out this turn'),
+            _entry("yes", f"your answer when your partner asks: {_yes_means('they', options)}"),
+            _entry("no", "your answer when your partner asks: they may not go out this turn")]
+
+
+def _may_i_help(options: Mapping[str, str]) -> list[str]:
+    """``buy`` and ``pass`` (MI-BUY-1/2) and the contract's sets and sequences (MI-CON-2/3,
+    MI-MELD-1..3) as docs/rules-may-i.md says them, under ``buy_penalty_cards``,
+    ``contract_exact_sizes``, ``ace_wrap`` and ``allow_contiguous_runs``."""
+    exact = options.get("contract_exact_sizes") == "true"
+    penalty = _count(int(options.get("buy_penalty_cards", 0)), "penalty card")
+    ace = ("the ace is high and low, and a sequence may go round the corner (Q K A 2)"
+           if options.get("ace_wrap") == "true" else "the ace is only an end (A 2 3 4 or J Q K A)")
+    runs = "" if options.get("allow_contiguous_runs") == "true" else (
+        "; two sequences of one suit may not join end to end (3-6 and 7-10 of spades is one "
+        "sequence)")
+    later = "; longer pieces wait to be laid off (layoff)" if exact else ""
+    return ["May I?:",
+            _entry("buy", "when the player in turn draws from the stock instead of taking the "
+                          f"discard: you take it and {penalty} from the stock, out of turn; you "
+                          "do not discard and get no turn (the first buy wins)"),
+            _entry("pass", "you leave the discard: the next player who may buy is asked"),
+            _entry("down ...", 'go down with the deal\'s contract (the "Contract:" line) after '
+                               "your draw, in one move: exactly the contract's number of sets "
+                               "and sequences" + later),
+            _entry("  a set", f"{_cards_of(3, exact)} cards of one rank, suits free and repeatable"),
+            _entry("  a sequence", f"{_cards_of(4, exact)} consecutive cards of one suit, no "
+                                   f"rank twice; {ace}{runs}")]
+
+
+def _cards_of(n: int, exact: bool) -> str:
+    """A piece's size in the contract: exactly ``n`` (``contract_exact_sizes``), or more."""
+    return f"exactly {_NUMBERS[n]}" if exact else f"{_NUMBERS[n]} or more"
+
+
 # --- rendering ----------------------------------------------------------------------------
 
 
@@ -276,19 +339,50 @@ def _seat(seat: int, you: int) -> str:
     return "you" if seat == you else f"seat {seat}"
 
 
-def _side_name(side: game.SideView, you: int, solo: bool) -> str:
+def _side_name(side: game.SideView, you: int, solo: bool, out: Set[int] = frozenset()) -> str:
+    """A side by its seats, but those sitting the hand out (``out``): the team scores with
+    them, but does not play the hand with them."""
     if solo:
         return _seat(side.team, you)
-    seats = " ".join(str(s) for s in side.seats)
+    seats = " ".join(str(s) for s in side.seats if s not in out)
     mine = " (you)" if you in side.seats else ""
     return f"team {side.team}{mine}, seats {seats}"
 
 
-def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
+def sitting_out(view: game.SeatView, seats_in_play: Sequence[Sequence[int]]) -> frozenset[int]:
+    """The seats that sit this hand out (classic with five players, CL-P5-2): those not in
+    ListVariants' ``seats_in_play`` for the hand (``hand_no``, cycling). That list is the
+    table's with the default options, so it is believed only where the view agrees, every
+    seat it leaves out holding no card; otherwise none is said to sit out."""
+    if not seats_in_play:
+        return frozenset()
+    out = frozenset(range(view.players)) - set(seats_in_play[view.hand_no % len(seats_in_play)])
+    sizes = view.hand_sizes
+    return out if all(s < len(sizes) and sizes[s] == 0 for s in out) else frozenset()
+
+
+def _frozen(view: game.SeatView, you: int) -> str:
+    """Whether the pile is frozen: for both sides (``SeatView.pile_frozen``), or for yours
+    only (``SideView.pile_frozen``: a side that has not made its first meld, CL-PILE-3),
+    whose take then needs a natural pair of the top card (CL-PILE-6); "" for neither, or
+    no pile to take."""
+    if view.pile_frozen:
+        return "  (frozen)"
+    side = next((s for s in view.sides if you in s.seats), None)
+    if not (view.pile_size and side and side.pile_frozen):
+        return ""
+    why = "no first meld yet, so " if not side.opened else ""
+    return f"  (frozen for your side: {why}a take needs a natural pair of the top card)"
+
+
+def render(view: game.SeatView, you: int, style: Style = PLAIN,
+           seats_in_play: Sequence[Sequence[int]] = ()) -> str:
     """What the table shows you: which hand of how many, scores and the score that ends
     the game, the deal's contract and buys (May I?), the table, the pile, hands, your
-    cards."""
+    cards. ``seats_in_play``: ListVariants' for the game's player count (see
+    :func:`sitting_out`)."""
     solo = all(len(s.seats) == 1 for s in view.sides)
+    out = sitting_out(view, seats_in_play)
     dealer = "you deal" if view.dealer == you else f"dealer seat {view.dealer}"
     lines = [f"--- {view.variant} · {view.players} players · {_progress(view)} · "
              f"{dealer} · you are seat {you} ---"]
@@ -303,8 +397,8 @@ def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
     if view.target_score:
         lines.append(f"The game is played to {view.target_score}.")
     top = style.card(view.pile_top) if view.pile_top else "-"
-    frozen = "  (frozen)" if view.pile_frozen else ""
-    lines.append(f"Stock {view.stock_size} · Pile {view.pile_size} · top {top}{frozen}")
+    lines.append(f"Stock {view.stock_size} · Pile {view.pile_size} · top {top}"
+                 f"{_frozen(view, you)}")
     lines.append("Melds:")
     for s in view.sides:
         melds = " | ".join(_meld_text(m, name, style)
@@ -312,8 +406,9 @@ def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
         # the initial meld's minimum (CL-MIN-1, SA-INIT-1, BO-INIT-1) until the side makes it
         extra = f" · first meld needs {s.minimum} points" if s.minimum and not s.opened else ""
         extra += f" · red threes {style.cards(s.red_threes)}" if s.red_threes else ""
-        lines.append(f"  {_side_name(s, you, solo)}: {melds}{extra}")
-    others = " · ".join(f"seat {i}: {n}" for i, n in enumerate(view.hand_sizes) if i != you)
+        lines.append(f"  {_side_name(s, you, solo, out)}: {melds}{extra}")
+    others = " · ".join(f"seat {i} sits out this hand" if i in out else f"seat {i}: {n}"
+                        for i, n in enumerate(view.hand_sizes) if i != you)
     lines.append(f"Cards held: {others}")
     if view.staged:
         lines.append("Staged this turn: " + " ; ".join(style.text(t) for t in view.staged))
@@ -364,12 +459,15 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _event_text(e: game.Event, you: int, style: Style) -> str:
+def _event_text(e: game.Event, you: int, style: Style, buyer: int = -1) -> str:
     """An event's line. The cards of a draw or a take are named for your seat only:
     the bots' answers are the host's, whose events carry the cards every seat drew
-    (yours too, as in a May I? draw that waits for the buy window)."""
+    (yours too, as in a May I? draw that waits for the buy window). The cards a May I?
+    ``buyer`` draws are the buy's penalty (MI-BUY-2), and said to be."""
     if e.type == game.EVENT_TYPE_CARDS_DRAWN and e.seat == you and e.cards:
-        return f"  you drew {style.cards(e.cards)}"
+        drew = f"  you drew {style.cards(e.cards)}"
+        cards = "card" if len(e.cards) == 1 else "cards"
+        return f"{drew}, the penalty {cards} of your buy" if e.seat == buyer else drew
     who = _seat(e.seat, you)
     if e.type == game.EVENT_TYPE_PILE_TAKEN:
         taken = f"  {who} took the pile ({_count(e.count, 'card')})"
@@ -409,6 +507,8 @@ class Table:
         self.you: int = args.seat
         self.options = dict(o.split("=", 1) for o in args.option)
         self.rules: dict[str, str] = {}  # the game's rule options, once dealt (rules_of)
+        self.variant = args.variant  # the variant's id, once dealt
+        self.seats_in_play: list[list[int]] = []  # ListVariants', once dealt (sitting_out)
         self.host: str | None = None  # the host token: the bots' moves and the deals
         self.mine: str | None = None  # your seat's token: your view, moves, hints, score
         self.style = Style.of(out)
@@ -484,16 +584,19 @@ class Table:
             self.say(f"cannot deal: {reason(err)}: {err.message}")
             return 2
         self.credentials(dealt)
-        variant = dealt.header.variant  # the variant's id, as a name it had before is read
+        self.variant = dealt.header.variant  # the id, as a name it had before is read
         listed = self.call(self.client.list_variants).variants
-        self.rules = rules_of(next(v for v in listed if v.id == variant), self.options)
+        info = next(v for v in listed if v.id == self.variant)
+        self.rules = rules_of(info, self.options)
+        self.seats_in_play = [list(s.seats) for t in info.tables if t.players == a.players
+                              for s in t.seats_in_play]
         chosen = f", seed {a.seed}" if a.seed is not None else ""
         self.say(f"{a.variant}, {a.players} players{chosen}; you are seat {self.you}, "
                  f"the bots play {a.bot}.")
-        snapshot = dealt.snapshot
+        deal: api.DealResponse | api.NextDealResponse = dealt
         hands = 0
         while True:
-            played = self.play_hand(snapshot)
+            played = self.play_hand(deal)
             if played is None:
                 return 0
             snapshot, score = played
@@ -504,10 +607,9 @@ class Table:
             if answer is None or answer.lower() in ("q", "quit", "exit"):
                 self.say("bye")
                 return 0
-            dealt_next = self.call(self.client.next_deal, snapshot, view_seat=self.you,
-                                   token=self.host)
-            self.credentials(dealt_next)
-            snapshot = dealt_next.snapshot
+            deal = self.call(self.client.next_deal, snapshot, view_seat=self.you,
+                             token=self.host)
+            self.credentials(deal)
 
     def bot_move(self, snapshot: bytes) -> bytes:
         """The awaited bot's move, as the host: the answer carries your view only."""
@@ -522,9 +624,7 @@ class Table:
         view in its answer: a May I? buy, always after a move (a draw, a pass), takes it.
         A question of yours still unanswered is said here: your screen shows the others."""
         self.say(_move_line(who, done.move.text, self.top, self.style))
-        for e in done.events:
-            if text := _event_text(e, self.you, self.style):
-                self.say(text)
+        self.events(done.events, done.seat if done.move.text == "buy" else -1)
         # a server that issues no tokens answers your move with every seat's view
         view = next((v for v in done.views if v.seat == self.you), game.SeatView())
         self.top = view.pile_top
@@ -532,8 +632,26 @@ class Table:
             self.say(asked)
         return done.snapshot
 
-    def play_hand(self, snapshot: bytes) -> tuple[bytes, api.ScoreHandResponse] | None:
-        """Play one hand out; ``None`` when you quit."""
+    def events(self, events: Iterable[game.Event], buyer: int = -1) -> None:
+        """Say the events of a move or a deal (``buyer``: the seat of a May I? buy)."""
+        for e in events:
+            if text := _event_text(e, self.you, self.style, buyer):
+                self.say(text)
+
+    def dealt(self, deal: api.DealResponse | api.NextDealResponse) -> None:
+        """Say what the deal's answer tells before the first move: that you sit the hand out
+        (CL-P5-2), the red threes laid at the deal (CL-R3-1), as a move's are said."""
+        view = next((v for v in deal.views if v.seat == self.you), None)
+        if view is not None and self.you in (out := sitting_out(view, self.seats_in_play)):
+            playing = " ".join(str(s) for s in range(view.players) if s not in out)
+            self.say(f"You sit out this hand: seats {playing} play it.")
+        self.events(deal.events)
+
+    def play_hand(self, deal: api.DealResponse | api.NextDealResponse
+                  ) -> tuple[bytes, api.ScoreHandResponse] | None:
+        """Play one hand out from its deal; ``None`` when you quit."""
+        self.dealt(deal)
+        snapshot = deal.snapshot
         shown = -1  # the ply whose table was last shown
         ply = 0
         while True:
@@ -547,7 +665,7 @@ class Table:
                 continue
             if shown != ply:
                 view = self.call(self.client.view, snapshot, self.you, token=self.mine).views[0]
-                self.say(render(view, self.you, self.style))
+                self.say(render(view, self.you, self.style, self.seats_in_play))
                 if asked := render_question(view, self.you, self.rules, self.style):
                     self.say(asked)
                 self.say(render_moves(legal.moves, self.style))
@@ -579,7 +697,7 @@ class Table:
             self.say(render_moves(moves, self.style))
             return None
         if word in ("help", "?"):
-            self.say(HELP.rstrip())
+            self.say(help_text(self.variant, self.rules))
             return None
         if word == "hint":
             try:
