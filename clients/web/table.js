@@ -1140,37 +1140,28 @@ function begin(settings) {
 // writes a uint64. Never a Number: it is exact only below 2^53.
 const randomSeed = () => crypto.getRandomValues(new BigUint64Array(1))[0].toString();
 
-// A new game is being dealt (from the press of "New game" to the deal's answer).
-let dealing = false;
-
 // Both "New game" buttons (the form's, and the result panel's at the game's end) start a
-// game here. A press while a new game is being dealt does nothing: pressed twice, it dealt
-// two games, the first dropped. Pressed from the keyboard in the result panel (hidden with
-// the result), the focus goes to your hand once it is your turn, as after "Next hand".
+// game here. A press while a game is being dealt deals again with the settings as they are
+// now (a slow or stuck deal never blocks the page; the answer to the first is dropped). Pressed
+// from the keyboard in the result panel (hidden with the result), the focus goes to your hand
+// once it is your turn, as after "Next hand".
 // `notice`: the status line's first sentence till your first move (why this game was dealt).
 async function newGame(notice = null) {
-  if (dealing) return;
-  dealing = true;
   const gen = ++generation; // the game before, its bots included, stops here
   const keyboard = document.activeElement === $("again");
   await guarded(async () => {
-    let dealt;
-    try {
-      // the games' list failed to load when the page opened (the service away): without it
-      // the menu is empty and the rules panel's numbers (drawCount...) are guesses
-      if (!game.variantNames.length) await loadVariants();
-      if (gen !== generation) return;
-      const variant = $("variant").value || "classic";
-      const players = Number($("players").value || 4);
-      const seedText = $("seed").value.trim();
-      begin({ variant, players, level: $("bot").value, notice,
-        seed: seedText || randomSeed() });
-      forget(); // the game before is no longer the tab's to resume
-      setStatus("dealing", words().dealing); // (not the game before's turn, till the deal is answered)
-      dealt = await api("/v1/deal", { variant, players, seed: game.seed, viewSeat: game.you });
-    } finally {
-      dealing = false;
-    }
+    // the games' list failed to load when the page opened (the service away): without it
+    // the menu is empty and the rules panel's numbers (drawCount...) are guesses
+    if (!game.variantNames.length) await loadVariants();
+    if (gen !== generation) return;
+    const variant = $("variant").value || "classic";
+    const players = Number($("players").value || 4);
+    const seedText = $("seed").value.trim();
+    begin({ variant, players, level: $("bot").value, notice,
+      seed: seedText || randomSeed() });
+    forget(); // the game before is no longer the tab's to resume
+    setStatus("dealing", words().dealing); // (not the game before's turn, till the deal is answered)
+    const dealt = await api("/v1/deal", { variant, players, seed: game.seed, viewSeat: game.you });
     if (gen !== generation) return;
     keep(dealt);
     take(dealt);

@@ -1,10 +1,10 @@
-// The game's end for a keyboard user, and "New game" pressed twice. Each CASE ("lang") starts
+// The game's end for a keyboard user, and "New game" pressed. Each CASE ("lang") starts
 // classic Canasta for four whose deal is answered with a position imported (dealPositions)
 // where West goes out right after your discard and ends the game. You select 6C and press
 // "Discard" with Enter; once the result is shown the test reads where the focus is, the
 // result panel's "New game" (its words, what a screen reader reads with it) and what the
-// status line's live region said meanwhile. Then Enter twice on the focused button, and a
-// double click on the form's "New game" at the top: the deals each sent, and the page once
+// status line's live region said meanwhile. Then Enter on the focused button, and a click
+// on the form's "New game" at the top: the deals each sent, and the page once
 // it is your turn (its state, its hand, where the focus is).
 //
 //   node tests/web/game_over.mjs BASE_URL POSITION CASE...
@@ -71,11 +71,8 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
       };
     });
     over.focus = await focused();
-    const again = await dealtOnce(async () => {
-      await page.keyboard.press("Enter");
-      await page.keyboard.press("Enter");
-    });
-    const top = await dealtOnce(() => page.dblclick("#new-game"));
+    const again = await dealtOnce(() => page.keyboard.press("Enter"));
+    const top = await dealtOnce(() => page.click("#new-game"));
     found[lang] = { over, again, top };
   }
 }, () => ({ cases: found }));
