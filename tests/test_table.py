@@ -235,6 +235,26 @@ class _Out(io.StringIO):
         return self.enc
 
 
+def test_the_rule_options_a_table_explains_are_the_listed_defaults_under_those_given() -> None:
+    """CL-OUT-5, MI-BUY-2: what the table says of a "yes" or a buy follows the game's options
+    as dealt: ListVariants' defaults (not a copy in the table: a server whose default is
+    another is believed), under the options given with or without ``opt.`` / ``mayi.``."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import rules_of
+
+    listed = game.Variant(id="classic", options=[
+        game.VariantOption(name="permission_yes", default_value="advisory"),
+        game.VariantOption(name="penalties", default_value="false"),
+        game.VariantOption(name="buy_penalty_cards", default_value="2"),
+        game.VariantOption(name="no_default")])
+    assert rules_of(listed, {}) == {"permission_yes": "advisory", "penalties": "false",
+                                    "buy_penalty_cards": "2"}
+    assert rules_of(listed, {"opt.penalties": "true", "mayi.buy_penalty_cards": "1",
+                             "permission_yes": "strict"}) == {
+        "permission_yes": "strict", "penalties": "true", "buy_penalty_cards": "1"}
+    assert rules_of(game.Variant(), {"penalties": "true"}) == {"penalties": "true"}
+
+
 def test_cards_are_written_with_suit_symbols_and_colour_where_the_output_has_them() -> None:
     """The web table's faces (10♥, Jk: clients/web/i18n.js); ANSI red for hearts and
     diamonds on a terminal only, never with NO_COLOR set or TERM=dumb; card codes where
@@ -1066,7 +1086,8 @@ class _Buyer(_Player):
 
 
 @pytest.mark.parametrize("options,penalty", [((), "1 penalty card"),
-                                             (("buy_penalty_cards=2",), "2 penalty cards")])
+                                             (("buy_penalty_cards=2",), "2 penalty cards"),
+                                             (("mayi.buy_penalty_cards=2",), "2 penalty cards")])
 def test_a_buy_offered_to_you_says_what_it_is(options: tuple[str, ...], penalty: str) -> None:
     """MI-BUY-1/2: in the buy window the table listed only "1) buy 2) pass", naming neither
     the card nor its cost. From the view (``phase``, ``awaited``, ``turn_seat``,

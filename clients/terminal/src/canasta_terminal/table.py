@@ -191,10 +191,11 @@ ASK = '"May I go out?"'
 
 def rules_of(variant: game.Variant, given: Mapping[str, str]) -> dict[str, str]:
     """The game's rule options by name, as it was dealt: those given (``--option``, with or
-    without the ``opt.`` prefix the service accepts), else the variant's defaults as
+    without the prefix the service accepts: ``opt.``, May I?'s ``mayi.``), else the variant's defaults as
     ListVariants lists them (the table keeps no copy of the engine's)."""
     rules = {o.name: o.default_value for o in variant.options if o.HasField("default_value")}
-    rules.update((name.removeprefix("opt."), value) for name, value in given.items())
+    rules.update((name.removeprefix("opt.").removeprefix("mayi."), value)
+                 for name, value in given.items())
     return rules
 
 
@@ -586,7 +587,8 @@ class Table:
         self.credentials(dealt)
         self.variant = dealt.header.variant  # the id, as a name it had before is read
         listed = self.call(self.client.list_variants).variants
-        info = next(v for v in listed if v.id == self.variant)
+        # (a server that does not list it: the options given alone, no seat said to sit out)
+        info = next((v for v in listed if v.id == self.variant), game.Variant())
         self.rules = rules_of(info, self.options)
         self.seats_in_play = [list(s.seats) for t in info.tables if t.players == a.players
                               for s in t.seats_in_play]
