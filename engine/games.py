@@ -45,7 +45,8 @@ class Game(ABC, Generic[S, M]):
     # deals short and moves fast enough for a bot's playout to reach the deal's end
     short_deals: bool = False
     # a take brings only cards every view shows (May I?: the pile's top), so its event is
-    # public; a Canasta take brings the pile below the top too, which the views hide
+    # public; a Canasta take brings the pile below the top too, hidden from the views (and
+    # kept private even where reveal_discard_pile shows it: hiding more leaks nothing)
     public_takes: bool = False
 
     @abstractmethod

@@ -58,6 +58,7 @@ def http_method(method: str) -> str:
     does not take."""
     return method if method in HTTP_METHODS else "other"
 
+
 DEALS = Counter("canasta_deals_total", "Games dealt (Deal, NextDeal and ImportPosition).",
                 ("variant",), registry=REGISTRY)
 MOVES = Counter("canasta_moves_total", "Moves applied, by kind.", ("variant", "kind"),

@@ -238,9 +238,9 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         self.transport.write(_answer(status, phrase, err, rid))
         self.transport.close()
         code = str(status)
-        method = metrics.http_method(method)
-        metrics.HTTP_REQUESTS.labels(method, "unmatched", code).inc()
-        metrics.HTTP_SECONDS.labels(method, "unmatched", code).observe(seconds)
+        label = metrics.http_method(method)  # (the access log below names the method sent)
+        metrics.HTTP_REQUESTS.labels(label, "unmatched", code).inc()
+        metrics.HTTP_SECONDS.labels(label, "unmatched", code).observe(seconds)
         if self.limits.access_log:
             peer = self.transport.get_extra_info("peername")
             token = logs.REQUEST_ID.set(rid)

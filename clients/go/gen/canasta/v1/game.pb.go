@@ -1011,9 +1011,11 @@ func (x *SeatCards) GetCards() []string {
 // The public facts of a May I? deal.
 type MayIDeal struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Sets (three or more of a rank) the contract asks for to go down.
+	// Sets the contract asks for to go down: three cards of a rank each (three or more
+	// with contract_exact_sizes=false).
 	Sets int32 `protobuf:"varint,1,opt,name=sets,proto3" json:"sets,omitempty"`
-	// Sequences (four or more in a suit) the contract asks for to go down.
+	// Sequences the contract asks for to go down: four cards in a suit each (four or more
+	// with contract_exact_sizes=false).
 	Sequences int32 `protobuf:"varint,2,opt,name=sequences,proto3" json:"sequences,omitempty"`
 	// Buys each seat may still make this deal, index = seat; -1 = no limit.
 	BuysLeft      []int32 `protobuf:"varint,3,rep,packed,name=buys_left,json=buysLeft,proto3" json:"buys_left,omitempty"`
@@ -1915,9 +1917,10 @@ type Event struct {
 	Seat int32 `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
 	// For EVENT_TYPE_MOVE_PLAYED: the move's text form.
 	Move string `protobuf:"bytes,3,opt,name=move,proto3" json:"move,omitempty"`
-	// Cards: the red threes laid (everyone); the cards drawn (CARDS_DRAWN) or the
-	// pile's cards taken (PILE_TAKEN) only in the answer to that seat's own
-	// credential or the host's, empty for everyone else.
+	// Cards: the red threes laid (everyone); a May I? take's card, the pile's top
+	// (PILE_TAKEN, everyone); the cards drawn (CARDS_DRAWN) or a Canasta pile taken
+	// (PILE_TAKEN) only in the answer to that seat's own credential or the host's,
+	// empty for everyone else.
 	Cards []string `protobuf:"bytes,4,rep,name=cards,proto3" json:"cards,omitempty"`
 	// Number of cards (drawn, taken).
 	Count int32 `protobuf:"varint,5,opt,name=count,proto3" json:"count,omitempty"`
