@@ -162,6 +162,31 @@ def test_a_whole_hand_against_a_local_server() -> None:
                for cards, hand in drew for card in cards.split()), drew
 
 
+def test_an_output_whose_reader_left_ends_the_table_quietly() -> None:
+    """The table piped into ``head``: once the reader has gone, its next write failed with a
+    BrokenPipeError traceback, and another at the interpreter's exit. It now ends quietly
+    with 141, as a shell reports a command whose pipe's reader left."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "play", "--variant", "classic", "--players", "2",
+         "--seed", "1"], cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdin is not None
+    out = b""
+    deadline = time.monotonic() + 60
+    while not out.endswith(PROMPTS[0].encode()) and time.monotonic() < deadline:
+        chunk = os.read(proc.stdout.fileno(), 65536)
+        assert chunk, out
+        out += chunk
+    proc.stdout.close()  # the reader leaves, as `head` does once it has its lines
+    proc.stdin.write(b"draw\n")
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 141
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
 def test_a_hand_against_a_running_server(tmp_path: Path) -> None:
     from tests.service.servers import running
 

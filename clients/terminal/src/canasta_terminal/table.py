@@ -798,6 +798,12 @@ def main(argv: Sequence[str] | None = None, inp: TextIO | None = None,
     except KeyboardInterrupt:
         stream.write("\nbye\n")
         return 130
+    except BrokenPipeError:
+        # the output's reader went away (the table piped into `head`): nothing can be said,
+        # and the interpreter's flush at exit would fail again, so what is left goes nowhere
+        if stream is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE: what a shell reports of a command whose reader left
 
 
 @contextlib.contextmanager
