@@ -78,3 +78,30 @@ export async function dealPositions(context, base, next) {
     await route.fulfill({ response });
   });
 }
+
+// Every text the status line's live region takes, what a screen reader hears of it, is
+// pushed to `window.heard` in each page of `context` (a MutationObserver from the page's
+// load on); a test empties it where its listening starts.
+export async function hearStatus(context) {
+  await context.addInitScript(() => {
+    window.heard = [];
+    document.addEventListener("DOMContentLoaded", () => {
+      const status = document.querySelector("#status");
+      new MutationObserver(() => window.heard.push(status.textContent))
+        .observe(status, { childList: true, characterData: true, subtree: true });
+    });
+  });
+}
+
+// Opens classic Canasta for four (seed 1, greedy bots, no delay) in `lang` and presses "New
+// game"; at your turn selects `card` and, the status line heard so far forgotten
+// (hearStatus), presses its discard with `press(selector)`: a click, or Enter on it.
+export async function discardAtYourTurn(page, base, lang, card, press) {
+  await page.goto(`${base}/play?variant=classic&players=4&seed=1&bot=greedy&delay=0&lang=${lang}`);
+  await page.waitForSelector("body[data-ready=true]");
+  await page.click("#new-game");
+  await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+  await page.click(`#hand .card[data-card='${card}']`);
+  await page.evaluate(() => { window.heard = []; });
+  await press(`#actions button[data-move='discard ${card}']`);
+}

@@ -10,7 +10,7 @@
 //   node tests/web/game_over.mjs BASE_URL POSITION CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
-import { dealPositions, runTest, watch } from "./chromium.mjs";
+import { dealPositions, discardAtYourTurn, hearStatus, runTest, watch } from "./chromium.mjs";
 
 const [base, position, ...cases] = process.argv.slice(2);
 const problems = [];
@@ -20,14 +20,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
   await dealPositions(context, base, () => position);
   // every deal the page asks for (answered by dealPositions: a route added later runs first)
   await context.route("**/v1/deal", (route) => { deals++; return route.fallback(); });
-  await context.addInitScript(() => {
-    window.heard = [];
-    document.addEventListener("DOMContentLoaded", () => {
-      const status = document.querySelector("#status");
-      new MutationObserver(() => window.heard.push(status.textContent))
-        .observe(status, { childList: true, characterData: true, subtree: true });
-    });
-  });
+  await hearStatus(context);
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
   const focused = () => page.evaluate(() => (document.activeElement?.closest("#hand") ? "hand"
@@ -47,14 +40,10 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     };
   };
   for (const lang of cases) {
-    await page.goto(`${base}/play?variant=classic&players=4&seed=1&bot=greedy&delay=0&lang=${lang}`);
-    await page.waitForSelector("body[data-ready=true]");
-    await page.click("#new-game");
-    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
-    await page.click("#hand .card[data-card='6C']");
-    await page.evaluate(() => { window.heard = []; });
-    await page.focus("#actions button[data-move='discard 6C']");
-    await page.keyboard.press("Enter");
+    await discardAtYourTurn(page, base, lang, "6C", async (button) => {
+      await page.focus(button);
+      await page.keyboard.press("Enter");
+    });
     await page.waitForSelector("#status[data-state=game-over]", { timeout: 30_000 });
     await page.waitForTimeout(300); // (the page's focus logic runs once the result is drawn)
     const over = await page.evaluate(() => {

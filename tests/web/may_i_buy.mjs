@@ -1,28 +1,21 @@
 // May I?'s buy window, as a person meets it. Each CASE ("lang") deals May I? for three
 // (greedy bots, seed 11) and plays: at your draw you draw from the stock, at your meld the
 // hint's move, and in your first buy window you buy (later ones you pass). Every change of
-// the status line is recorded (a MutationObserver), so a bot's buy window, which passes in
+// the status line is recorded (hearStatus), so a bot's buy window, which passes in
 // a moment, is read too. Read: your buy window (status, buttons, rules), the log after your
 // buy (and your hand then), and the status lines while a bot answers a buy window.
 //
 //   node tests/web/may_i_buy.mjs BASE_URL CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
-import { runTest, watch } from "./chromium.mjs";
+import { hearStatus, runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const found = {};
 const TURN = "#status[data-state=your-turn], #status[data-state=hand-over], #status[data-state=game-over]";
 await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
-  await context.addInitScript(() => {
-    window.statuses = [];
-    document.addEventListener("DOMContentLoaded", () => {
-      const node = document.querySelector("#status");
-      new MutationObserver(() => window.statuses.push(node.textContent))
-        .observe(node, { childList: true, characterData: true, subtree: true });
-    });
-  });
+  await hearStatus(context);
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
   const read = () => page.evaluate(() => ({
@@ -66,7 +59,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
       }
       if (seen.bought && turn > 12) break;
     }
-    seen.statuses = await page.evaluate(() => [...new Set(window.statuses)]);
+    seen.statuses = await page.evaluate(() => [...new Set(window.heard)]);
     found[lang] = seen;
   }
 }, () => ({ cases: found }));

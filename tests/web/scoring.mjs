@@ -3,13 +3,13 @@
 // position POSITIONS[kind] imported (dealPositions), where West goes out right after your
 // discard of 6C: the hand ends, and at "game" the game too. The answer of ScoreHand is held
 // until the test has read the status line meanwhile; then it reads the status line once the
-// result is shown, and every text its live region took since your discard (a
-// MutationObserver), what a screen reader heard.
+// result is shown, and every text its live region took since your discard (hearStatus),
+// what a screen reader heard.
 //
 //   node tests/web/scoring.mjs BASE_URL POSITIONS_JSON CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
-import { dealPositions, runTest, watch } from "./chromium.mjs";
+import { dealPositions, discardAtYourTurn, hearStatus, runTest, watch } from "./chromium.mjs";
 
 const [base, positions, ...cases] = process.argv.slice(2);
 const problems = [];
@@ -25,6 +25,7 @@ const hold = () => {
   const released = new Promise((done) => { release = done; });
   held = { seen, asked, released, release };
 };
+const OVER = "#status[data-state=hand-over], #status[data-state=game-over]";
 await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
   await dealPositions(context, base, () => JSON.parse(positions)[kind]);
   await context.route("**/v1/score-hand", async (route) => {
@@ -33,14 +34,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     await held.released;
     await route.continue();
   });
-  await context.addInitScript(() => {
-    window.heard = [];
-    document.addEventListener("DOMContentLoaded", () => {
-      const status = document.querySelector("#status");
-      new MutationObserver(() => window.heard.push(status.textContent))
-        .observe(status, { childList: true, characterData: true, subtree: true });
-    });
-  });
+  await hearStatus(context);
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
   const status = () => page.$eval("#status", (el) => ({ state: el.dataset.state, text: el.textContent }));
@@ -48,20 +42,16 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     const lang = name.split(":")[1];
     kind = name.split(":")[0];
     held = null;
-    await page.goto(`${base}/play?variant=classic&players=4&seed=1&bot=greedy&delay=0&lang=${lang}`);
-    await page.waitForSelector("body[data-ready=true]");
-    await page.click("#new-game");
-    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
-    await page.click("#hand .card[data-card='6C']");
-    await page.evaluate(() => { window.heard = []; });
-    hold();
-    await page.click("#actions button[data-move='discard 6C']");
+    await discardAtYourTurn(page, base, lang, "6C", async (button) => {
+      hold();
+      await page.click(button);
+    });
     await held.seen;
     await page.waitForTimeout(300); // (West's move is drawn before the score is asked)
     const scoring = { ...await status(), rules: await page.$eval("#rules", (el) => el.textContent),
       result: await page.$eval("#result-panel", (el) => !el.hidden) };
     held.release();
-    await page.waitForSelector("#status[data-state=hand-over], #status[data-state=game-over]", { timeout: 30_000 });
+    await page.waitForSelector(OVER, { timeout: 30_000 });
     await page.waitForTimeout(300);
     found[name] = { scoring, over: await status(), heard: await page.evaluate(() => window.heard) };
   }
