@@ -285,6 +285,8 @@ export const TEXT = {
       wildMelds: "Wild cards also meld alone: three to seven of them, seven make a bolivia. Only wild cards join such a meld.",
       sequences: (seven) => `Sequences meld too: three to seven cards of one suit in a row (4 up to the ace), no wild cards. Seven make a closed ${seven}. The label (S:5-9) is what typed moves use.`,
       bots: "The bots are playing; their moves appear in the log.",
+      // the bots' turn or the hand's score stopped at an error (the status line's "stalled")
+      stalled: "The game has stopped at an error: press “Try again” above the table to go on.",
       handOver: "The hand is over: the scores are below. Deal the next hand when you are ready.",
       // May I?: the deal's contract (sets: groups of one rank; sequences: runs of one suit)
       contract: (sets, runs) => `This deal's contract: ${[
@@ -487,6 +489,7 @@ export const TEXT = {
       wildMelds: "Свободные карты выкладывают и отдельно: от трёх до семи, семь карт — боливия. К такой комбинации добавляют только свободные карты.",
       sequences: (seven) => `Выкладывают и секвенсы: от трёх до семи карт одной масти подряд (от четвёрки до туза), без свободных карт. Семь карт — закрытая ${seven}. Метка (S:5-9) нужна для ходов, введённых текстом.`,
       bots: "Ходят боты; их ходы появляются в списке событий.",
+      stalled: "Игра остановилась на ошибке: чтобы продолжить, нажмите «Повторить» над столом.",
       handOver: "Раздача окончена: счёт ниже. Сдайте следующую, когда будете готовы.",
       contract: (sets, runs) => `Контракт этой раздачи: ${[
         sets ? `${sets} ${ruPlural(sets, "группа", "группы", "групп")}` : "",

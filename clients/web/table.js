@@ -362,6 +362,9 @@ function showError(err) {
 // The game waits for no one: the bots' turn or the hand's score, with no call under way
 // (after a failed call). "Try again" goes on with it (runBots, which scores a hand over).
 const stalled = () => !!game.view && !game.busy && !(game.handOver ? game.score : game.view.awaited === game.you);
+// Stalled at the error shown: what the status line and the rules panel say then (not that
+// a bot plays or the score is counted: nothing goes on until "Try again").
+const halted = () => !!shownError && stalled();
 
 // The error shown, written again in the page's language (after a switch); dropped if
 // another error, or none, is shown by then, or the language changed again.
@@ -404,8 +407,7 @@ function render() {
   $("hint").disabled = !yourTurn();
   $("play-text").disabled = !yourTurn();
   const w = words();
-  if (shownError && stalled()) {
-    // (not "West is playing…": nobody plays until "Try again")
+  if (halted()) {
     setStatus("stalled", w.stalled);
   } else if (game.handOver && !game.score) {
     // the hand's score on its way: whether the game is over too is not known yet, and the
@@ -707,7 +709,9 @@ function renderRules(v) {
     lines.push(r.contract(mayI.sets ?? 0, mayI.sequences ?? 0));
     lines.push(r.buys((mayI.buysLeft ?? [])[game.you] ?? 0));
   }
-  if (game.handOver) {
+  if (halted()) {
+    lines.push(r.stalled);
+  } else if (game.handOver) {
     lines.push(!game.score ? words().scoring : game.gameOver ? r.gameOver : r.handOver);
   } else if (v.awaited !== game.you) {
     lines.push(r.bots);

@@ -2,9 +2,9 @@
 //   bots  deals classic Canasta for four (greedy bots, seed 5), plays your first turn from
 //         the keyboard (draw, then the first card's discard), and cuts the network to the
 //         service (every /v1/ call refused) once the bots are moving: the error is shown, the
-//         status says the game has stopped (not that a bot is playing), and a "Try again"
-//         button takes the focus. The service comes back, Enter on that button: the bots
-//         play on to your turn, the error gone.
+//         status line and the rules panel say the game has stopped (not that a bot is
+//         playing), and a "Try again" button takes the focus. The service comes back, Enter
+//         on that button: the bots play on to your turn, the error gone.
 //   open  the service is away when the page opens (its list of games fails), and back when
 //         "New game" is pressed for classic Canasta for two: the games' menu is filled and
 //         the rules panel's draw is the service's (two cards for two players).
@@ -31,6 +31,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
       error: document.querySelector("#error").hidden ? "" : document.querySelector("#error").dataset.reason ?? "",
       retry: retry ? { text: retry.textContent, disabled: retry.disabled, focused: document.activeElement === retry } : null,
       logged: Number(document.querySelector("#log").dataset.count),
+      rules: [...document.querySelectorAll("#rules li")].map((li) => li.textContent),
     };
   });
   const press = async (selector) => {

@@ -5,6 +5,9 @@
 // until the test has read the status line meanwhile; then it reads the status line once the
 // result is shown, and every text its live region took since your discard (hearStatus),
 // what a screen reader heard.
+// A CASE "kind:lang+down" has ScoreHand refused instead (the network to the service cut):
+// it reads the status line, the rules panel and the result once the game has stopped, then
+// with the service back presses "Try again" and reads them once the score is shown.
 //
 //   node tests/web/scoring.mjs BASE_URL POSITIONS_JSON CASE...
 //
@@ -25,10 +28,12 @@ const hold = () => {
   const released = new Promise((done) => { release = done; });
   held = { seen, asked, released, release };
 };
+let down = false; // ScoreHand refused, from your discard of a "+down" case till "Try again"
 const OVER = "#status[data-state=hand-over], #status[data-state=game-over]";
 await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
   await dealPositions(context, base, () => JSON.parse(positions)[kind]);
   await context.route("**/v1/score-hand", async (route) => {
+    if (down) return route.abort("connectionrefused");
     if (!held) return route.continue();
     held.asked();
     await held.released;
@@ -36,20 +41,36 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
   });
   await hearStatus(context);
   const page = context.pages()[0] ?? await context.newPage();
-  watch(page, problems);
+  // (the refused connection is logged by the browser; the page's error is read here)
+  watch(page, problems, (text) => down && text.includes("ERR_CONNECTION_REFUSED"));
   const status = () => page.$eval("#status", (el) => ({ state: el.dataset.state, text: el.textContent }));
+  const shown = async () => ({ ...await status(), rules: await page.$eval("#rules", (el) => el.textContent),
+    result: await page.$eval("#result-panel", (el) => !el.hidden) });
   for (const name of cases) {
-    const lang = name.split(":")[1];
-    kind = name.split(":")[0];
+    const [game, tail] = name.split("+");
+    const lang = game.split(":")[1];
+    kind = game.split(":")[0];
     held = null;
+    if (tail === "down") {
+      await discardAtYourTurn(page, base, lang, "6C", async (button) => {
+        down = true;
+        await page.click(button);
+      });
+      await page.waitForSelector("#status[data-state=stalled]", { timeout: 30_000 });
+      const stalled = await shown();
+      down = false;
+      await page.click("#retry");
+      await page.waitForSelector(OVER, { timeout: 30_000 });
+      found[name] = { stalled, over: await shown() };
+      continue;
+    }
     await discardAtYourTurn(page, base, lang, "6C", async (button) => {
       hold();
       await page.click(button);
     });
     await held.seen;
     await page.waitForTimeout(300); // (West's move is drawn before the score is asked)
-    const scoring = { ...await status(), rules: await page.$eval("#rules", (el) => el.textContent),
-      result: await page.$eval("#result-panel", (el) => !el.hidden) };
+    const scoring = await shown();
     held.release();
     await page.waitForSelector(OVER, { timeout: 30_000 });
     await page.waitForTimeout(300);

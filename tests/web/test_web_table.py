@@ -67,9 +67,10 @@ bots ask) in classic Canasta for four, in English and Russian: the page's words 
 meld_fans.mjs measures the fanned melds: each card shows its whole rank ("10", "Jk").
 
 outage.mjs cuts the network to the service while the bots play, in English and Russian: the
-status says the game has stopped, a "Try again" button takes the focus, and with the service
-back it lets the bots play on to your turn. It also opens the page with the service away: back at "New
-game", the games are loaded first (the menu, the rules panel's numbers).
+status and the rules panel say the game has stopped, a "Try again" button takes the focus, and
+with the service back it lets the bots play on to your turn. It also opens the page with the
+service away: back at "New game", the games are loaded first (the menu, the rules panel's
+numbers).
 
 draw_status.mjs answers a new game's deal with a position imported (a frozen pile, May I?
 with no fresh discard, an empty stock): the status line and the rules panel at your draw
@@ -105,6 +106,8 @@ after a reload.
 
 scoring.mjs holds the score of a hand West ends (and of a game), in English and Russian: the
 status line says the score is being counted, then tells the hand's end or the game's, once.
+With the score refused instead, the status line and the rules panel both say the game has
+stopped, and "Try again" scores the hand.
 
 log_numbers.mjs plays a hand of classic Canasta past the 60 entries the log shows: each entry
 keeps the number it was logged with, the newest first; a new game's log counts from 1.
@@ -1044,13 +1047,17 @@ def test_the_log_numbers_each_entry_as_it_was_logged(server: Running) -> None:
 # The service gone while the bots play (outage.mjs case "lang"): what the page then says
 STALLED = {"en": ("The game has stopped at the error below. Press “Try again” to go on.", "Try again"),
            "ru": ("Игра остановилась на ошибке ниже. Нажмите «Повторить», чтобы продолжить.", "Повторить")}
+# ... and its rules panel, the one line it then has
+RULES_STALLED = {"en": "The game has stopped at an error: press “Try again” above the table to go on.",
+                 "ru": "Игра остановилась на ошибке: чтобы продолжить, нажмите «Повторить» над столом."}
 
 
 def test_the_bots_stopped_by_an_outage_go_on_after_try_again(server: Running) -> None:
     """The service goes away between two bots' moves: the page shows the error and says the
-    game has stopped (it read "West is playing…" for ever, and nothing but a new game went on).
-    A "Try again" button, in the page's language, takes the keyboard's focus; with the
-    service back, Enter on it lets the bots play on to your turn, the error gone."""
+    game has stopped (it read "West is playing…" for ever, and nothing but a new game went on),
+    the rules panel too (it said "The bots are playing" beside it). A "Try again" button, in
+    the page's language, takes the keyboard's focus; with the service back, Enter on it lets
+    the bots play on to your turn, the error gone."""
     cases = ["bots:en", "bots:ru"]
     result, done = _in_browser("outage.mjs", server.http_base, *cases)
     assert result["problems"] == [] and done.returncode == 0, result
@@ -1059,10 +1066,11 @@ def test_the_bots_stopped_by_an_outage_go_on_after_try_again(server: Running) ->
         status, button = STALLED[lang]
         down, back = result["cases"][case]["down"], result["cases"][case]["back"]
         assert down["error"] == "UNAVAILABLE" and down["state"] == "stalled", (lang, down)
-        assert down["status"] == status, (lang, down)
+        assert down["status"] == status and down["rules"] == [RULES_STALLED[lang]], (lang, down)
         assert down["retry"] == {"text": button, "disabled": False, "focused": True}, (lang, down)
         assert back["state"] == "your-turn" and back["error"] == "" and back["retry"] is None, (lang, back)
         assert back["logged"] > down["logged"], (lang, down, back)
+        assert RULES_STALLED[lang] not in back["rules"], (lang, back)
 
 
 # May I?'s buy window (may_i_buy.mjs case "lang"): your window's status and log line, and
@@ -1284,6 +1292,28 @@ def test_a_hands_end_is_told_once_its_score_is_known(server: Running) -> None:
         assert (over["state"], over["text"]) == (f"{kind}-over", OVER_STATUS[kind, lang]), (case, over)
         assert [text for text in got["heard"] if text in ends] == [OVER_STATUS[kind, lang]], (case, got)
         assert got["heard"][-1] == OVER_STATUS[kind, lang], (case, got)
+
+
+# the rules panel's line at a hand's end, once its score is shown
+HAND_OVER_RULE = {"en": "The hand is over: the scores are below. Deal the next hand when you are ready.",
+                  "ru": "Раздача окончена: счёт ниже. Сдайте следующую, когда будете готовы."}
+
+
+def test_a_hands_score_that_failed_stops_the_game_in_the_rules_panel_too(server: Running) -> None:
+    """ScoreHand fails (the network to the service cut) after West ends the hand: the status
+    line says the game has stopped and offers "Try again", and the rules panel says so too
+    (it said "Counting the hand's scores…" for ever beside it), the result not shown. With
+    the service back, "Try again" scores the hand: the status line and the panel tell its end."""
+    cases = ["hand:en+down", "hand:ru+down"]
+    result, done = _in_browser("scoring.mjs", server.http_base, json.dumps({"hand": _west_goes_out((0, 0))}), *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in cases:
+        lang = case.split(":")[1].split("+")[0]
+        stalled, over = result["cases"][case]["stalled"], result["cases"][case]["over"]
+        assert (stalled["state"], stalled["text"]) == ("stalled", STALLED[lang][0]), (case, stalled)
+        assert stalled["rules"] == RULES_STALLED[lang] and not stalled["result"], (case, stalled)
+        assert (over["state"], over["text"]) == ("hand-over", OVER_STATUS["hand", lang]), (case, over)
+        assert over["rules"] == HAND_OVER_RULE[lang] and over["result"], (case, over)
 
 
 # classic Canasta for two draws two cards (GET /v1/variants: drawCount), in the rules panel
