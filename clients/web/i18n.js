@@ -90,6 +90,9 @@ export const TEXT = {
     random: "random",
     seed: "Seed",
     seedRandom: "random",
+    // the seed field's errors, told before any call: a uint64 in decimal
+    seedDigits: "The seed is a whole number: type digits 0–9 only.",
+    seedTooBig: "The seed is at most 18446744073709551615 (2^64 − 1).",
     newGame: "New game",
     idle: "Choose a game and press “New game”.",
     // "New game" pressed, its deal not answered yet
@@ -311,6 +314,8 @@ export const TEXT = {
     random: "случайные",
     seed: "Тасовка №",
     seedRandom: "случайная",
+    seedDigits: "Номер тасовки — целое число: вводите только цифры 0–9.",
+    seedTooBig: "Номер тасовки — не больше 18446744073709551615 (2^64 − 1).",
     newGame: "Новая игра",
     idle: "Выберите игру и нажмите «Новая игра».",
     dealing: "Раздаём карты новой игры…",

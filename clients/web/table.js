@@ -1139,6 +1139,21 @@ function begin(settings) {
   renderResult();
 }
 
+// The seed field takes a uint64 as the service reads it (docs/api.md): decimal digits (its
+// pattern), up to 2^64 - 1; the page sends it as typed, never through a Number. A field of
+// type number let "1e3" through (a number to the browser, a refusal of the service's) and may
+// round a long one. What is wrong is told in the page's words, and the browser then refuses
+// to submit the form, as with every field of it.
+const MAX_SEED = 2n ** 64n - 1n;
+
+function checkSeed() {
+  const field = $("seed");
+  const text = field.value;
+  const w = words();
+  field.setCustomValidity(!text ? "" : !/^[0-9]+$/.test(text) ? w.seedDigits
+    : BigInt(text) > MAX_SEED ? w.seedTooBig : "");
+}
+
 // A game's seed when none is typed: 64 bits of the browser's secure generator, as docs/api.md
 // asks of a host (a seed guessed is a deal anybody can replay), written in decimal as JSON
 // writes a uint64. Never a Number: it is exact only below 2^53.
@@ -1151,6 +1166,8 @@ const randomSeed = () => crypto.getRandomValues(new BigUint64Array(1))[0].toStri
 // once it is your turn, as after "Next hand".
 // `notice`: the status line's first sentence till your first move (why this game was dealt).
 async function newGame(notice = null) {
+  // (the result panel's "New game" submits no form: its seed is checked here too)
+  if (!$("seed").reportValidity()) return;
   const gen = ++generation; // the game before, its bots included, stops here
   const keyboard = document.activeElement === $("again");
   await guarded(async () => {
@@ -1160,7 +1177,7 @@ async function newGame(notice = null) {
     if (gen !== generation) return;
     const variant = $("variant").value || "classic";
     const players = Number($("players").value || 4);
-    const seedText = $("seed").value.trim();
+    const seedText = $("seed").value;
     begin({ variant, players, level: $("bot").value, notice,
       seed: seedText || randomSeed() });
     forget(); // the game before is no longer the tab's to resume
@@ -1286,6 +1303,7 @@ async function setLanguage(next) {
   lang = next;
   localStorage.setItem(LANG_KEY, lang);
   translatePage();
+  checkSeed();
   if (game.view) {
     render();
     renderResult();
@@ -1322,6 +1340,8 @@ async function start() {
   for (const name of ["players", "bot", "seed"]) {
     if (params.has(name)) $(name).value = params.get(name);
   }
+  checkSeed();
+  $("seed").addEventListener("input", checkSeed);
   $("variant").addEventListener("change", fitPlayers);
   $("players").addEventListener("change", fitPlayers);
   await guarded(loadVariants);

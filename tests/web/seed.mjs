@@ -5,6 +5,10 @@
 // At your first turn the hint is asked, then the page is reloaded (the kept game resumed)
 // and the hint asked again. Every seed the page sent (the deal, the bots' and the hints'
 // SuggestMove) is recorded as the request's JSON has it, with the deal's answer.
+//   refused:TEXT:LANG   TEXT is typed in the seed field of the page in LANG and "New game"
+//            clicked: the seeds sent (none, if the page refuses TEXT), the field (its
+//            value, validity and message, whether it has the focus) and the status line;
+//            then the language switched to the other one, the field's message again.
 //
 //   node tests/web/seed.mjs BASE_URL CASE...
 //
@@ -47,6 +51,21 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
       await page.click("#hint");
       await page.waitForSelector("#hint-text:not([hidden])", { timeout: 30_000 });
     };
+    if (kind.startsWith("refused:")) {
+      const [, text, lang] = kind.split(":");
+      const field = () => page.$eval("#seed", (f) => ({ value: f.value, valid: f.validity.valid,
+        message: f.validationMessage, focused: document.activeElement === f }));
+      await page.goto(`${base}/play?variant=classic&players=4&bot=greedy&delay=0&lang=${lang}`);
+      await page.waitForSelector("body[data-ready=true]");
+      await page.locator("#seed").pressSequentially(text);
+      await page.click("#new-game");
+      await page.waitForTimeout(500); // (a deal, if one was sent, would be asked by now)
+      const seen = { sent, field: await field(), state: await page.$eval("#status", (el) => el.dataset.state) };
+      await page.click(`button.lang:not([data-lang="${lang}"])`);
+      found[kind] = { ...seen, switched: (await field()).message };
+      await page.close();
+      continue;
+    }
     await page.goto(`${base}/play?variant=classic&players=4&bot=greedy&delay=0&lang=en`);
     await page.waitForSelector("body[data-ready=true]");
     if (kind === "typed") await page.fill("#seed", "18446744073709551615");

@@ -102,7 +102,8 @@ pressed twice, deal one game.
 
 seed.mjs deals a game with no seed typed (crypto.getRandomValues stubbed) and one with 2^64 - 1
 typed: the 64-bit seed is sent exactly, as a string, in the deal and every SuggestMove, also
-after a reload.
+after a reload. A seed of "1e3" or 2^64 is told in the field, in the page's language, and no
+deal is asked for.
 
 scoring.mjs holds the score of a hand West ends (and of a game), in English and Russian: the
 status line says the score is being counted, then tells the hand's end or the game's, once.
@@ -1267,6 +1268,33 @@ def test_a_game_is_dealt_with_a_secret_64_bit_seed_sent_exactly(server: Running)
         assert {(kind, seed) for _, kind, seed in got["sent"]} == {("string", SEEDS[case])}, (case, got)
 
 
+# seed.mjs's refused cases ("refused:TEXT:lang"): what the seed field says of TEXT, in the
+# page's language and then in the other one
+SEED_REFUSED = {
+    "refused:1e3:en": ("The seed is a whole number: type digits 0–9 only.",
+                       "Номер тасовки — целое число: вводите только цифры 0–9."),
+    "refused:18446744073709551616:ru": ("Номер тасовки — не больше 18446744073709551615 (2^64 − 1).",
+                                        "The seed is at most 18446744073709551615 (2^64 − 1)."),
+}
+
+
+def test_a_seed_the_service_would_refuse_is_told_before_any_call(server: Running) -> None:
+    """The seed field was a number field: "1e3" is a number to the browser, sent as the seed's
+    text and refused by the service, and 2^64 is past a uint64. It is a text field of decimal
+    digits now: each is told in the field, in the page's language (and again in the other
+    after a switch), the focus on it, and no deal is asked for."""
+    cases = list(SEED_REFUSED)
+    result, done = _in_browser("seed.mjs", server.http_base, *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in cases:
+        got = result["cases"][case]
+        message, switched = SEED_REFUSED[case]
+        assert got["sent"] == [] and got["state"] == "idle", (case, got)
+        field = {"value": case.split(":")[1], "valid": False, "message": message, "focused": True}
+        assert got["field"] == field, (case, got)
+        assert got["switched"] == switched, (case, got)
+
+
 # The status line while a hand's score is on its way (scoring.mjs)
 SCORING = {"en": "Counting the hand's scores…", "ru": "Подсчитываем очки раздачи…"}
 
@@ -1305,7 +1333,8 @@ def test_a_hands_score_that_failed_stops_the_game_in_the_rules_panel_too(server:
     (it said "Counting the hand's scores…" for ever beside it), the result not shown. With
     the service back, "Try again" scores the hand: the status line and the panel tell its end."""
     cases = ["hand:en+down", "hand:ru+down"]
-    result, done = _in_browser("scoring.mjs", server.http_base, json.dumps({"hand": _west_goes_out((0, 0))}), *cases)
+    positions = {"hand": _west_goes_out((0, 0))}
+    result, done = _in_browser("scoring.mjs", server.http_base, json.dumps(positions), *cases)
     assert result["problems"] == [] and done.returncode == 0, result
     for case in cases:
         lang = case.split(":")[1].split("+")[0]
