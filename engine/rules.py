@@ -93,6 +93,11 @@ class Layout:
     def team_of(self, seat: int) -> int:
         return self.seat_team[seat]
 
+    def active(self, hand_no: int) -> tuple[int, ...]:
+        """The seats that play hand ``hand_no``, in the order they play (``rotation``,
+        cycling)."""
+        return self.rotation[hand_no % len(self.rotation)]
+
 
 @dataclass(frozen=True)
 class RuleSet:
@@ -245,5 +250,4 @@ class RuleSet:
         return self.min_bands[-1][1]
 
     def active_seats(self, hand_no: int) -> tuple[int, ...]:
-        rot = self.layout.rotation
-        return rot[hand_no % len(rot)]
+        return self.layout.active(hand_no)

@@ -19,6 +19,7 @@ from engine.games import game_of
 from engine.legal import canasta_legal_moves, legal_moves, legal_moves_for
 from engine.mayi.state import AnyState
 from engine.melds import base_label, labels
+from engine.rules import Layout
 from engine.scoring import hand_sides
 from engine.state import MeldPile, Phase, SideResult, State
 from engine.takes import pile_frozen_for_both
@@ -88,6 +89,15 @@ class SeatView:
     # how many deals the game plays when their number ends it (SV-GAME-1: four; MI-GAME-1:
     # the schedule's); 0: a score ends it. With hand_no, a client says "deal 2 of 4"
     deals: int = 0
+    # the seats that play this hand, in seat order (CL-P5-2, CL-P6-11: the others sit it
+    # out, holding no card); every seat when all play
+    seats_in_play: tuple[int, ...] = ()
+
+
+def seats_in_play(layout: Layout, hand_no: int) -> tuple[int, ...]:
+    """The seats that play hand ``hand_no``, in seat order: the view's ``seats_in_play``,
+    from the layout the engine deals by."""
+    return tuple(sorted(layout.active(hand_no)))
 
 
 def codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -146,6 +156,7 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
         upcards=codes(state.upcards),
         target_score=rules.target,
         deals=rules.deals,
+        seats_in_play=seats_in_play(rules.layout, state.hand_no),
     )
 
 

@@ -35,7 +35,7 @@ from engine.mayi.scoring import score_rows
 from engine.mayi.state import MayIState
 from engine.mayi.table import TableMeld
 from engine.state import Phase, SideResult
-from engine.views import MeldView, SeatView, SideView
+from engine.views import MeldView, SeatView, SideView, seats_in_play
 
 
 def meld_view(meld: TableMeld, owner: int) -> MeldView:
@@ -72,6 +72,7 @@ def seat_view(state: MayIState, seat: int) -> SeatView:
         contract=window.contract, buys_left=window.buys_left,
         upcards=tuple(CODES[c] for c in state.upcards),
         deals=state.rules.deals,  # MI-GAME-1: the schedule's deals; no target score
+        seats_in_play=seats_in_play(state.rules.layout, state.hand_no),  # every seat
     )
 
 

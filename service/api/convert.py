@@ -331,6 +331,7 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> 
     out.upcards.extend(v.upcards)
     out.target_score = v.target_score
     out.deals = v.deals
+    out.seats_in_play.extend(v.seats_in_play)
     if v.buys_left:  # May I?
         out.may_i.sets, out.may_i.sequences = v.contract
         out.may_i.buys_left.extend(v.buys_left)

@@ -724,7 +724,14 @@ type SeatView struct {
 	// (MI-GAME-1: 5 for zioncheck5, 7 for classic7). 0 when a score ends the game
 	// (target_score). With hand_no a client says "deal hand_no + 1 of deals". Public:
 	// the same in every view.
-	Deals         int32 `protobuf:"varint,29,opt,name=deals,proto3" json:"deals,omitempty"`
+	Deals int32 `protobuf:"varint,29,opt,name=deals,proto3" json:"deals,omitempty"`
+	// The seats that play this hand, in seat order; every seat when all play. Classic
+	// with five players (CL-P5-2) and six with p6_mode rotation (CL-P6-11) leave some
+	// seats out of each hand: they hold no card and have no turn, and their side scores
+	// without them. From the rules the game was dealt with, options applied (ListVariants'
+	// VariantTable.seats_in_play is the default options' rotation). Public: the same in
+	// every view.
+	SeatsInPlay   []int32 `protobuf:"varint,30,rep,packed,name=seats_in_play,json=seatsInPlay,proto3" json:"seats_in_play,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -960,6 +967,13 @@ func (x *SeatView) GetDeals() int32 {
 		return x.Deals
 	}
 	return 0
+}
+
+func (x *SeatView) GetSeatsInPlay() []int32 {
+	if x != nil {
+		return x.SeatsInPlay
+	}
+	return nil
 }
 
 // Cards of one seat.
@@ -2818,7 +2832,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\agame_id\x18\x04 \x01(\tR\x06gameId\x12\x10\n" +
 	"\x03seq\x18\x05 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bimported\x18\x06 \x01(\bR\bimported\x12\x18\n" +
-	"\astacked\x18\a \x01(\bR\astacked\"\xed\x06\n" +
+	"\astacked\x18\a \x01(\bR\astacked\"\x91\a\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12\x18\n" +
@@ -2853,7 +2867,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\x05may_i\x18\x1a \x01(\v2\x14.canasta.v1.MayIDealR\x04mayI\x12*\n" +
 	"\x11legal_moves_total\x18\x1b \x01(\x05R\x0flegalMovesTotal\x12!\n" +
 	"\ftarget_score\x18\x1c \x01(\x05R\vtargetScore\x12\x14\n" +
-	"\x05deals\x18\x1d \x01(\x05R\x05deals\"!\n" +
+	"\x05deals\x18\x1d \x01(\x05R\x05deals\x12\"\n" +
+	"\rseats_in_play\x18\x1e \x03(\x05R\vseatsInPlay\"!\n" +
 	"\tSeatCards\x12\x14\n" +
 	"\x05cards\x18\x01 \x03(\tR\x05cards\"Y\n" +
 	"\bMayIDeal\x12\x12\n" +
