@@ -1171,7 +1171,7 @@ def test_a_seat_sitting_out_the_hand_is_said_to() -> None:
     """CL-P5-1, CL-P5-2, CL-P5-4: with five players seats 0 and 2 play against two of 1, 3
     and 4, in rotation; the idle seat holds nothing. The screen said "seat 4: 0" under "Cards
     held" and listed seat 4 among its team's players; it now says seat 4 sits out (from
-    ListVariants' ``seats_in_play`` for the hand), and the team's melds are its two players'.
+    the view's ``seats_in_play``), and the team's melds are its two players'.
     Its score is still the team's, seat 4 with it (CL-P5-5)."""
     text = _table(["--players", "5", "--seed", "2"], "quit\n")
     assert "\nCards held: seat 1: 11 · seat 2: 11 · seat 3: 11 · seat 4 sits out this hand\n" \
@@ -1190,22 +1190,34 @@ def test_the_hand_you_sit_out_is_said_to_be() -> None:
     assert "your move> " not in text and "Hand over: " in text, text
 
 
-def test_seats_in_play_that_the_view_does_not_bear_out_are_not_believed() -> None:
-    """ListVariants' ``seats_in_play`` is the table's with the default options: a seat it
-    leaves out but that holds cards (an option that changed who plays) is not said to sit
-    out; the list is indexed by the hand (``hand_no``, cycling), not by the dealer."""
+def test_the_seats_out_of_a_rotation_of_six_are_said_to_sit_out() -> None:
+    """CL-P6-11: six players with p6_mode=rotation play four at a time, seats 0 to 3 in the
+    first hand. ListVariants' ``seats_in_play`` is the default options' (all six play), so
+    the table showed seats 4 and 5 as holding 0 cards and never told seat 4 why it had no
+    turn; the view's ``seats_in_play`` says who plays the hand as dealt."""
+    options = ["--players", "6", "--option", "p6_mode=rotation", "--seed", "2"]
+    text = _table(options, "quit\n")
+    assert "\nCards held: seat 1: 11 · seat 2: 11 · seat 3: 11 · seat 4 sits out this hand · " \
+        "seat 5 sits out this hand\n" in text, text
+    assert "\n  team 0 (you), seats 0 2: - · first meld needs 50 points\n" in text, text
+    text = _table([*options, "--seat", "4", "--hands", "1"], "")
+    assert "\nYou sit out this hand: seats 0 1 2 3 play it.\n" in text, text
+    assert "your move> " not in text and "Hand over: " in text, text
+
+
+def test_who_sits_out_is_the_views_seats_in_play() -> None:
+    """The seats not in the view's ``seats_in_play`` sit the hand out, whatever the hand's
+    number; a view without it (a server before the field) says no one does."""
     from canasta.v1 import game_pb2 as game
     from canasta_terminal.table import render, sitting_out
 
-    rotation = [[0, 1, 2, 3], [0, 1, 2, 4], [0, 3, 2, 4]]
     view = game.SeatView(variant="classic", players=5, hand_no=4, dealer=2,
-                         hand_sizes=[11, 11, 11, 0, 11])
-    assert sitting_out(view, rotation) == {3}  # hand 4 is the second of the rotation
-    assert "· seat 3 sits out this hand · seat 4: 11\n" in render(view, 0, seats_in_play=rotation)
-    view.hand_sizes[3] = 11
-    assert sitting_out(view, rotation) == frozenset()
-    assert sitting_out(view, ()) == frozenset()
-    assert "sits out" not in render(view, 0, seats_in_play=rotation)
+                         hand_sizes=[11, 11, 11, 0, 11], seats_in_play=[0, 1, 2, 4])
+    assert sitting_out(view) == {3}
+    assert "· seat 3 sits out this hand · seat 4: 11\n" in render(view, 0)
+    del view.seats_in_play[:]
+    assert sitting_out(view) == frozenset()
+    assert "sits out" not in render(view, 0)
 
 
 def test_the_pile_frozen_for_your_side_only_is_said_to_be() -> None:

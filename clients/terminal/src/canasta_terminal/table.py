@@ -350,16 +350,13 @@ def _side_name(side: game.SideView, you: int, solo: bool, out: Set[int] = frozen
     return f"team {side.team}{mine}, seats {seats}"
 
 
-def sitting_out(view: game.SeatView, seats_in_play: Sequence[Sequence[int]]) -> frozenset[int]:
-    """The seats that sit this hand out (classic with five players, CL-P5-2): those not in
-    ListVariants' ``seats_in_play`` for the hand (``hand_no``, cycling). That list is the
-    table's with the default options, so it is believed only where the view agrees, every
-    seat it leaves out holding no card; otherwise none is said to sit out."""
-    if not seats_in_play:
+def sitting_out(view: game.SeatView) -> frozenset[int]:
+    """The seats that sit this hand out (classic with five players, CL-P5-2, or six with
+    p6_mode=rotation, CL-P6-11): those not in the view's ``seats_in_play``, the rules' as
+    dealt. A server that does not send it (empty) says no one sits out."""
+    if not view.seats_in_play:
         return frozenset()
-    out = frozenset(range(view.players)) - set(seats_in_play[view.hand_no % len(seats_in_play)])
-    sizes = view.hand_sizes
-    return out if all(s < len(sizes) and sizes[s] == 0 for s in out) else frozenset()
+    return frozenset(range(view.players)) - set(view.seats_in_play)
 
 
 def _frozen(view: game.SeatView, you: int) -> str:
@@ -376,14 +373,12 @@ def _frozen(view: game.SeatView, you: int) -> str:
     return f"  (frozen for your side: {why}a take needs a natural pair of the top card)"
 
 
-def render(view: game.SeatView, you: int, style: Style = PLAIN,
-           seats_in_play: Sequence[Sequence[int]] = ()) -> str:
+def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
     """What the table shows you: which hand of how many, scores and the score that ends
-    the game, the deal's contract and buys (May I?), the table, the pile, hands, your
-    cards. ``seats_in_play``: ListVariants' for the game's player count (see
-    :func:`sitting_out`)."""
+    the game, the deal's contract and buys (May I?), the table, the pile, hands (or who
+    sits the hand out), your cards."""
     solo = all(len(s.seats) == 1 for s in view.sides)
-    out = sitting_out(view, seats_in_play)
+    out = sitting_out(view)
     dealer = "you deal" if view.dealer == you else f"dealer seat {view.dealer}"
     lines = [f"--- {view.variant} · {view.players} players · {_progress(view)} · "
              f"{dealer} · you are seat {you} ---"]
@@ -509,7 +504,6 @@ class Table:
         self.options = dict(o.split("=", 1) for o in args.option)
         self.rules: dict[str, str] = {}  # the game's rule options, once dealt (rules_of)
         self.variant = args.variant  # the variant's id, once dealt
-        self.seats_in_play: list[list[int]] = []  # ListVariants', once dealt (sitting_out)
         self.host: str | None = None  # the host token: the bots' moves and the deals
         self.mine: str | None = None  # your seat's token: your view, moves, hints, score
         self.style = Style.of(out)
@@ -587,11 +581,9 @@ class Table:
         self.credentials(dealt)
         self.variant = dealt.header.variant  # the id, as a name it had before is read
         listed = self.call(self.client.list_variants).variants
-        # (a server that does not list it: the options given alone, no seat said to sit out)
+        # (a server that does not list it: the options given alone)
         info = next((v for v in listed if v.id == self.variant), game.Variant())
         self.rules = rules_of(info, self.options)
-        self.seats_in_play = [list(s.seats) for t in info.tables if t.players == a.players
-                              for s in t.seats_in_play]
         chosen = f", seed {a.seed}" if a.seed is not None else ""
         self.say(f"{a.variant}, {a.players} players{chosen}; you are seat {self.you}, "
                  f"the bots play {a.bot}.")
@@ -644,7 +636,7 @@ class Table:
         """Say what the deal's answer tells before the first move: that you sit the hand out
         (CL-P5-2), the red threes laid at the deal (CL-R3-1), as a move's are said."""
         view = next((v for v in deal.views if v.seat == self.you), None)
-        if view is not None and self.you in (out := sitting_out(view, self.seats_in_play)):
+        if view is not None and self.you in (out := sitting_out(view)):
             playing = " ".join(str(s) for s in range(view.players) if s not in out)
             self.say(f"You sit out this hand: seats {playing} play it.")
         self.events(deal.events)
@@ -667,7 +659,7 @@ class Table:
                 continue
             if shown != ply:
                 view = self.call(self.client.view, snapshot, self.you, token=self.mine).views[0]
-                self.say(render(view, self.you, self.style, self.seats_in_play))
+                self.say(render(view, self.you, self.style))
                 if asked := render_question(view, self.you, self.rules, self.style):
                     self.say(asked)
                 self.say(render_moves(legal.moves, self.style))
