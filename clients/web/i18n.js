@@ -113,6 +113,8 @@ export const TEXT = {
     toPlay: "to play",
     answering: "answering",
     cards: (n) => `${n} ${n === 1 ? "card" : "cards"}`,
+    // a seat dealt out of this hand (five players: one sits out each hand, CL-P5-2)
+    sitsOut: "sits this hand out",
     phase: {
       draw: "Your turn: draw from the stock or take the discard pile.",
       draw_may_i: "Your turn: draw from the stock or take the card just discarded.",
@@ -334,6 +336,7 @@ export const TEXT = {
     toPlay: "ходит",
     answering: "отвечает",
     cards: (n) => `${n} ${ruPlural(n, "карта", "карты", "карт")}`,
+    sitsOut: "пропускает раздачу",
     phase: {
       // (a stock draw takes two cards in some games: no number here, as in English)
       draw: "Ваш ход: возьмите из колоды или весь сброс.",

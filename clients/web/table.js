@@ -452,6 +452,10 @@ function turnStatus(v, w) {
   return w.phase[v.phase] ?? w.phase.other;
 }
 
+// Whether a seat plays this hand: the view's seatsInPlay (classic with five players leaves
+// one seat out of each hand, CL-P5-2); a view without it (an older service) names none out.
+const playsHand = (v, seat) => !(v.seatsInPlay ?? []).length || v.seatsInPlay.includes(seat);
+
 function renderSeats(v) {
   const w = words();
   const boxes = { left: [], top: [], right: [] };
@@ -459,7 +463,8 @@ function renderSeats(v) {
   const partners = new Set(mySide()?.seats ?? []);
   for (let seat = 1; seat < game.players; seat++) {
     const spot = spots[seat];
-    const box = el("div", { className: "seat" });
+    const plays = playsHand(v, seat);
+    const box = el("div", { className: plays ? "seat" : "seat out" });
     box.dataset.seat = String(seat);
     const n = (v.handSizes ?? [])[seat] ?? 0;
     const backs = el("span", { className: "backs" });
@@ -476,7 +481,7 @@ function renderSeats(v) {
     box.append(
       el("strong", { className: "seat-name", textContent: nameOf(seat) }),
       el("span", { className: "role", textContent: solo() ? w.opponent : partners.has(seat) ? w.partner : w.opponent }),
-      el("span", { className: "count", textContent: w.cards(n) }),
+      el("span", { className: "count", textContent: plays ? w.cards(n) : w.sitsOut }),
       backs, badges);
     (spot === "west" ? boxes.left : spot === "east" ? boxes.right : boxes.top).push(box);
   }

@@ -43,6 +43,10 @@ the line under the scores: the score that ends the game as it was dealt (the vie
 targetScore), or where a number of deals ends it which deal this is of how many (handNo and
 deals), in English and Russian.
 
+sitting_out.mjs deals classic for five, at the first hand and imported at later ones, and
+reads the seats around the table: the seat the view's seatsInPlay leaves out of the hand is
+drawn as sitting it out, not as a player with 0 cards, in English and Russian.
+
 hand_end.mjs turns a deal into a hand just over (the stock ran out) and answers ScoreHand for
 every side: the result table keeps each name and number on its lines with five sides, on a
 desktop and a phone, and the next hand's table does not tell the hand before's end.
@@ -513,6 +517,31 @@ def test_the_scores_say_the_deal_of_how_many(server: Running) -> None:
     result, done = _in_browser("match_target.mjs", server.http_base, *DEAL_LINES)
     assert result["problems"] == [] and done.returncode == 0, result
     assert result["lines"] == DEAL_LINES, result["lines"]
+
+
+# The seat dealt out of each hand of five (CL-P5-2: seats 0 1 2 3, then 0 1 2 4, then 0 3 2
+# 4), and the seat boxes' words (sitting_out.mjs case "hand:seat:lang").
+SITS_OUT = {"en": "sits this hand out", "ru": "пропускает раздачу"}
+ELEVEN = {"en": "11 cards", "ru": "11 карт"}
+SITTING_OUT = ["0:4:en", "1:3:ru", "2:1:en"]
+
+
+def test_a_seat_out_of_the_hand_is_drawn_sitting_out(server: Running) -> None:
+    """Classic with five players deals four seats each hand (CL-P5-2): the seat dealt out,
+    as the view's seatsInPlay says, is drawn as sitting the hand out, not as a player
+    with 0 cards, at the first hand and at later ones, in English and Russian."""
+    with httpx.Client(base_url=server.http_base) as http:
+        listed = http.get("/v1/variants").json()["variants"]
+    rotation = next(t["seatsInPlay"] for v in listed if v["id"] == "classic"
+                    for t in v["tables"] if t["players"] == 5)
+    result, done = _in_browser("sitting_out.mjs", server.http_base, *SITTING_OUT)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in SITTING_OUT:
+        hand, out, lang = case.split(":")
+        assert set(range(5)) - set(rotation[int(hand)]["seats"]) == {int(out)}, case
+        assert result["seats"][case] == {
+            str(s): {"count": SITS_OUT[lang], "out": True} if s == int(out)
+            else {"count": ELEVEN[lang], "out": False} for s in range(1, 5)}, case
 
 
 # The status line at a draw that the listed moves narrow (draw_status.mjs): the position

@@ -1,0 +1,50 @@
+// The seats around the table in classic Canasta for five players, where one seat sits out
+// each hand (CL-P5-2). Each CASE ("hand:seat:lang") deals a new game of five, imported at
+// that hand (from 0) with that seat dealt out when the hand is not the first (the first is
+// dealt as the page asks), and reads the other seats' boxes at your first turn.
+//
+//   node tests/web/sitting_out.mjs BASE_URL CASE...
+//
+// Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's seats (seat: its
+// count line, and whether its box is drawn as sitting out), any problems.
+import { runTest, watch } from "./chromium.mjs";
+
+const [base, ...cases] = process.argv.slice(2);
+const problems = [];
+const seats = {};
+let hand = 0; // the hand the next game is imported at (0: dealt as asked)
+let out = -1; // the seat dealt out of that hand
+
+// A position at hand `hand` of five players, seat `out` holding nothing, the dealer the
+// last seat (in every hand of the rotation), your seat 0 to draw first.
+function position(body) {
+  const hands = Array.from({ length: 5 }, (_, s) => `hand${s}: ${s === out ? "-" : "*11"}`);
+  return ["canasta-position 1", `variant: ${body.variant}`, "players: 5", `hand: ${hand}`,
+    "dealer: 4", ...hands, "pile: *1", "stock: *", ""].join("\n");
+}
+
+await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
+  await context.route("**/v1/deal", async (route) => {
+    const body = JSON.parse(route.request().postData() ?? "{}");
+    if (!hand) {
+      await route.continue();
+      return;
+    }
+    const imported = await route.fetch({ url: `${base}/v1/position:import`, method: "POST",
+      postData: JSON.stringify({ position: position(body), viewSeat: body.viewSeat ?? 0 }) });
+    await route.fulfill({ response: imported });
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  watch(page, problems);
+  for (const name of cases) {
+    const [at, seat, lang] = name.split(":");
+    [hand, out] = [Number(at), Number(seat)];
+    await page.goto(`${base}/play?variant=classic&players=5&seed=5&bot=greedy&delay=0&lang=${lang}`);
+    await page.waitForSelector("body[data-ready=true]");
+    await page.click("#new-game");
+    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    seats[name] = await page.$$eval(".seat[data-seat]", (boxes) => Object.fromEntries(boxes.map(
+      (b) => [b.dataset.seat, { count: b.querySelector(".count").textContent,
+        out: b.classList.contains("out") }])));
+  }
+}, () => ({ seats }));
