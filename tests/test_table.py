@@ -1110,14 +1110,9 @@ class _Buyer(_Player):
         return answer
 
 
-@pytest.mark.parametrize("options,penalty", [((), "1 penalty card"),
-                                             (("buy_penalty_cards=2",), "2 penalty cards"),
-                                             (("mayi.buy_penalty_cards=2",), "2 penalty cards")])
-def test_a_buy_offered_to_you_says_what_it_is(options: tuple[str, ...], penalty: str) -> None:
-    """MI-BUY-1/2: in the buy window the table listed only "1) buy 2) pass", naming neither
-    the card nor its cost. From the view (``phase``, ``awaited``, ``turn_seat``,
-    ``pile_top``) it now says who declined which card and what a buy takes and costs (the
-    card, ``buy_penalty_cards`` from the stock, no discard and no turn)."""
+def _buyers_hand(options: tuple[str, ...]) -> str:
+    """The screen of one May I? hand for three (seed 3, random bots) that ``_Buyer`` plays
+    with ``options``."""
     from canasta_client import CanastaClient
     from canasta_terminal.table import Table, build_parser
 
@@ -1131,7 +1126,18 @@ def test_a_buy_offered_to_you_says_what_it_is(options: tuple[str, ...], penalty:
                                           *(f"--option={o}" for o in options)])
         table = Table(client, args, _Buyer(client, out), out)  # type: ignore[arg-type]
         assert table.play() == 0
-    text = out.getvalue()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("options,penalty", [((), "1 penalty card"),
+                                             (("buy_penalty_cards=2",), "2 penalty cards"),
+                                             (("mayi.buy_penalty_cards=2",), "2 penalty cards")])
+def test_a_buy_offered_to_you_says_what_it_is(options: tuple[str, ...], penalty: str) -> None:
+    """MI-BUY-1/2: in the buy window the table listed only "1) buy 2) pass", naming neither
+    the card nor its cost. From the view (``phase``, ``awaited``, ``turn_seat``,
+    ``pile_top``) it now says who declined which card and what a buy takes and costs (the
+    card, ``buy_penalty_cards`` from the stock, no discard and no turn)."""
+    text = _buyers_hand(options)
     screens = [x for x in text.split("\n--- may_i ")[1:] if "Your moves:\n  1) buy\n" in x]
     assert screens, text
     for screen in screens:
@@ -1263,20 +1269,7 @@ def test_the_penalty_card_of_your_buy_is_said_to_be(options: tuple[str, ...], ca
     """MI-BUY-2: the buyer takes the discard and the top stock card(s) as a penalty. After
     "you: buy 7♣" the table said "you drew 4♣", as for a draw; it now says that is the buy's
     penalty. Your draw after another seat's buy is a draw."""
-    from canasta_client import CanastaClient
-    from canasta_terminal.table import Table, build_parser
-
-    from tests.service.servers import running
-
-    with running() as server, CanastaClient(server.grpc_target) as inner:
-        client = _Recorder(inner)
-        out = io.StringIO()
-        args = build_parser().parse_args(["--variant", "may_i", "--players", "3", "--seed", "3",
-                                          "--hands", "1", "--bot", "random",
-                                          *(f"--option={o}" for o in options)])
-        table = Table(client, args, _Buyer(client, out), out)  # type: ignore[arg-type]
-        assert table.play() == 0
-    text = out.getvalue().replace("your move> ", "")
+    text = _buyers_hand(options).replace("your move> ", "")
     bought = re.findall(r"^you: buy \S+\n(.*)$", text, re.MULTILINE)
     assert bought, text
     count = 1 if cards == "card" else 2
