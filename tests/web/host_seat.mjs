@@ -4,6 +4,7 @@
 //   sides   each side's heading
 //   melds   each meld's line
 //   seats   each seat's line
+//   out     the seats whose line is drawn as sitting the hand out (dashed, class "out")
 //   contract  May I?'s contract line ("" when hidden)
 //   target  the line of what ends the game: its score, or the deal of how many ("" when hidden)
 //   result  the result's lines (each side's totals), once the hand is over
@@ -11,8 +12,9 @@
 //
 // A link after "--ones" is shown with every count of cards made 1 (the stock, the pile and
 // each hand, in the host's state messages), for the words of one card; after "--hand=H"
-// with the view's hand_no made H, as at a later deal.
-//   node tests/web/host_seat.mjs LINK... [--ones LINK...] [--hand=H LINK...]
+// with the view's hand_no made H, as at a later deal; after "--older" with no seats_in_play,
+// as an older service's view.
+//   node tests/web/host_seat.mjs LINK... [--ones LINK...] [--hand=H LINK...] [--older LINK...]
 //
 // Run by tests/web/test_host_pages.py. Prints "RESULT {json}": what each page showed.
 import { runTest, watch } from "./chromium.mjs";
@@ -24,6 +26,7 @@ const changes = {
     Object.assign(view, { stock_size: 1, pile_size: 1 });
     view.hand_sizes = view.hand_sizes.map(() => 1);
   },
+  "--older": (view) => { delete view.seats_in_play; },
 };
 const links = [];
 let change = null;
@@ -53,6 +56,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
         });
       });
     }
+    await page.goto("about:blank"); // a link twice in a row is loaded again, not scrolled to
     await page.goto(link);
     await page.waitForSelector("#board:not([hidden])", { timeout: 20_000 });
     pages.push(await page.evaluate(() => ({
@@ -60,6 +64,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       sides: [...document.querySelectorAll("#sides h3")].map((h) => h.textContent),
       melds: [...document.querySelectorAll("#sides .meld")].map((p) => p.textContent),
       seats: [...document.querySelectorAll("#seats li")].map((li) => li.textContent),
+      out: [...document.querySelectorAll("#seats li")].flatMap((li, s) => (li.classList.contains("out") ? [s] : [])),
       contract: document.querySelector("#contract:not([hidden])")?.textContent ?? "",
       target: document.querySelector("#target:not([hidden])")?.textContent ?? "",
       result: [...document.querySelectorAll("#result p")].map((p) => p.textContent),

@@ -155,3 +155,24 @@ def test_the_seat_page_says_the_deal_of_how_many(tmp_path: Path) -> None:
         "Deal 1 of 4.", "Deal 1 of 5.", "Deal 1 of 7.",
         "Deal 3 of 4.", "Deal 3 of 5.", "Deal 3 of 7.",
         "Deal 5: another after a tie."], result["pages"]
+
+
+def test_the_seat_page_draws_a_seat_out_of_the_hand_sitting_out(tmp_path: Path) -> None:
+    """Classic with five players deals four seats each hand (CL-P5-2: seats 0 1 2 3 play
+    the first): the seat the view's seats_in_play leaves out, seat 4, is drawn as the web
+    table draws it, dashed, "sits this hand out" (its words, i18n.js) in place of its count
+    of cards; it was drawn as a player holding 0 cards. A view without the field (an older
+    service) draws every seat as before."""
+    db = tmp_path / "tables.db"
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        [link] = _seat_0_links(host, db, [("classic", 5, {})])
+        result, ran = _in_browser("host_seat.mjs", link, "--older", link)
+    assert result["problems"] == [] and ran.returncode == 0, result
+    shown, older = result["pages"]
+    assert shown["out"] == [4], shown
+    assert re.match(r"^seat 4 \(bot: greedy\): sits this hand out(, dealer)?$",
+                    shown["seats"][4]), shown
+    assert all(re.match(r"^(you|seat \d \(bot: greedy\)): \d+ cards?", line)
+               for line in shown["seats"][:4]), shown
+    assert older["out"] == [], older
+    assert re.match(r"^seat 4 \(bot: greedy\): 0 cards(, dealer)?$", older["seats"][4]), older

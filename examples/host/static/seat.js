@@ -1,9 +1,10 @@
 // One seat's page: it joins with the seat token from the link's fragment, gets its own
 // seat's view over the WebSocket after every change, and sends the moves it picks from its
 // listed legal moves. It never holds a snapshot or the host token: the host keeps them.
-// Card faces and the reading of listed moves come from the standalone web table.
+// Card faces, the reading of listed moves and the words for a seat sitting a hand out come
+// from the standalone web table.
 
-import { cardName, face } from "/web/i18n.js";
+import { TEXT, cardName, face } from "/web/i18n.js";
 import { movesOf, parseMove } from "/web/moves.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,6 +31,11 @@ function send(message) {
 
 // "1 card", "2 cards": a count and its noun in the number it takes.
 const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+// Whether a seat plays this hand: the view's seats_in_play (classic with five players leaves
+// one seat out of each hand, CL-P5-2), as the web table reads it; a view without it (an
+// older service) names none out.
+const playsHand = (view, s) => !(view.seats_in_play ?? []).length || view.seats_in_play.includes(s);
 
 // May I?'s contract, "2 sets and 1 sequence" (the view's public may_i).
 function contract(mayI) {
@@ -71,9 +77,10 @@ function renderTable(view) {
   $("target").hidden = !$("target").textContent;
   $("seats").replaceChildren(...view.hand_sizes.map((n, s) => {
     const li = document.createElement("li");
-    li.textContent = `${who(s)}: ${count(n, "card")}${buysLeft(view, s)}${s === view.dealer ? ", dealer" : ""}` +
-      `${s === view.awaited && !state.hand_over ? " ← to move" : ""}`;
-    if (s === seat) li.className = "mine";
+    const plays = playsHand(view, s);
+    li.textContent = `${who(s)}: ${plays ? count(n, "card") : TEXT.en.sitsOut}${buysLeft(view, s)}` +
+      `${s === view.dealer ? ", dealer" : ""}${s === view.awaited && !state.hand_over ? " ← to move" : ""}`;
+    li.className = [s === seat ? "mine" : "", plays ? "" : "out"].filter(Boolean).join(" ");
     return li;
   }));
   $("sides").replaceChildren(...view.sides.map((side) => {
