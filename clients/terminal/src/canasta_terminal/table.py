@@ -619,12 +619,16 @@ class Table:
         A question of yours still unanswered is said here: your screen shows the others."""
         self.say(_move_line(who, done.move.text, self.top, self.style))
         self.events(done.events, done.seat if done.move.text == "buy" else -1)
-        # a server that issues no tokens answers your move with every seat's view
-        view = next((v for v in done.views if v.seat == self.you), game.SeatView())
+        view = self.yours(done.views)
         self.top = view.pile_top
         if view.awaited != self.you and (asked := render_question(view, self.you, self.rules, self.style)):
             self.say(asked)
         return done.snapshot
+
+    def yours(self, views: Iterable[game.SeatView]) -> game.SeatView:
+        """Your view among an answer's (a server that issues no tokens answers with every
+        seat's); an empty one if it holds none."""
+        return next((v for v in views if v.seat == self.you), game.SeatView())
 
     def events(self, events: Iterable[game.Event], buyer: int = -1) -> None:
         """Say the events of a move or a deal (``buyer``: the seat of a May I? buy)."""
@@ -635,8 +639,8 @@ class Table:
     def dealt(self, deal: api.DealResponse | api.NextDealResponse) -> None:
         """Say what the deal's answer tells before the first move: that you sit the hand out
         (CL-P5-2), the red threes laid at the deal (CL-R3-1), as a move's are said."""
-        view = next((v for v in deal.views if v.seat == self.you), None)
-        if view is not None and self.you in (out := sitting_out(view)):
+        view = self.yours(deal.views)
+        if self.you in (out := sitting_out(view)):
             playing = " ".join(str(s) for s in range(view.players) if s not in out)
             self.say(f"You sit out this hand: seats {playing} play it.")
         self.events(deal.events)
@@ -681,7 +685,7 @@ class Table:
             snapshot = self.moved(done, "you")
             ply += 1
         score = self.call(self.client.score_hand, snapshot, token=self.mine)
-        self.say(render_score(score, self.you, self.args.variant))
+        self.say(render_score(score, self.you, self.variant))
         return snapshot, score
 
     def read_move(self, answer: str, moves: Sequence[game.Move],
