@@ -10,7 +10,7 @@
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each suggest-move request
 // (when, its body, refused or not), the hint shown, the cards it selected, the page's
 // error and the moves in its log.
-import { runTest, watch } from "./chromium.mjs";
+import { newGameAtYourTurn, runTest, watch } from "./chromium.mjs";
 
 const [base, refusalsText, meanwhile = ""] = process.argv.slice(2);
 const REFUSALS = Number(refusalsText);
@@ -48,10 +48,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
   const page = context.pages()[0] ?? await context.newPage();
   // the browser logs each refused answer once
   watch(page, problems, (text) => /status of 429/.test(text) && refusedLogged++ < REFUSALS);
-  await page.goto(`${base}/play?variant=classic&players=4&seed=3&bot=greedy&delay=0&lang=en`);
-  await page.waitForSelector("body[data-ready=true]");
-  await page.click("#new-game");
-  await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+  await newGameAtYourTurn(page, base, { variant: "classic", players: 4, seed: 3, lang: "en" });
   const logged = () => page.$eval("#log", (el) => Number(el.dataset.count ?? 0));
   await page.click("#hint");
   if (meanwhile) {

@@ -69,12 +69,17 @@ export async function dealHandsOver(context, onSides) {
 }
 
 // Answers the page's deals with a position imported (POST /v1/position:import, your view
-// alone), so a test reaches an exact situation at a new game; `next()` gives the position
-// text for each deal.
+// alone), so a test reaches an exact situation at a new game; `next(body)` gives the position
+// text for each deal (`body`: the deal asked for), or "" to let that deal go as asked.
 export async function dealPositions(context, base, next) {
   await context.route("**/v1/deal", async (route) => {
+    const position = next(JSON.parse(route.request().postData() ?? "{}"));
+    if (!position) {
+      await route.continue();
+      return;
+    }
     const response = await route.fetch({ url: new URL("/v1/position:import", base).href,
-      postData: JSON.stringify({ position: next(), viewSeat: 0 }) });
+      postData: JSON.stringify({ position, viewSeat: 0 }) });
     await route.fulfill({ response });
   });
 }
@@ -93,14 +98,20 @@ export async function hearStatus(context) {
   });
 }
 
-// Opens classic Canasta for four (seed 1, greedy bots, no delay) in `lang` and presses "New
-// game"; at your turn selects `card` and, the status line heard so far forgotten
-// (hearStatus), presses its discard with `press(selector)`: a click, or Enter on it.
-export async function discardAtYourTurn(page, base, lang, card, press) {
-  await page.goto(`${base}/play?variant=classic&players=4&seed=1&bot=greedy&delay=0&lang=${lang}`);
+// Opens the table on `variant` for `players` (seed `seed`, greedy bots, no delay) in `lang`,
+// presses "New game" and waits for your turn.
+export async function newGameAtYourTurn(page, base, { variant, players, seed, lang }) {
+  await page.goto(`${base}/play?variant=${variant}&players=${players}&seed=${seed}&bot=greedy&delay=0&lang=${lang}`);
   await page.waitForSelector("body[data-ready=true]");
   await page.click("#new-game");
   await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+}
+
+// Opens classic Canasta for four (seed 1) in `lang` at your turn (newGameAtYourTurn); selects
+// `card` and, the status line heard so far forgotten (hearStatus), presses its discard with
+// `press(selector)`: a click, or Enter on it.
+export async function discardAtYourTurn(page, base, lang, card, press) {
+  await newGameAtYourTurn(page, base, { variant: "classic", players: 4, seed: 1, lang });
   await page.click(`#hand .card[data-card='${card}']`);
   await page.evaluate(() => { window.heard = []; });
   await press(`#actions button[data-move='discard ${card}']`);

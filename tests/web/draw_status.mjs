@@ -6,7 +6,7 @@
 //   node tests/web/draw_status.mjs BASE_URL CASES_JSON
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's status, rules and moves.
-import { dealPositions, runTest, watch } from "./chromium.mjs";
+import { dealPositions, newGameAtYourTurn, runTest, watch } from "./chromium.mjs";
 
 const [base, casesJson] = process.argv.slice(2);
 const cases = JSON.parse(casesJson);
@@ -19,10 +19,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
   watch(page, problems);
   for (const c of cases) {
     position = c.position;
-    await page.goto(`${base}/play?variant=${c.variant}&players=${c.players}&seed=1&bot=greedy&delay=0&lang=${c.lang}`);
-    await page.waitForSelector("body[data-ready=true]");
-    await page.click("#new-game");
-    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    await newGameAtYourTurn(page, base, { variant: c.variant, players: c.players, seed: 1, lang: c.lang });
     found[c.name] = await page.evaluate(() => ({
       status: document.querySelector("#status").textContent,
       rules: [...document.querySelectorAll("#rules li")].map((li) => li.textContent),

@@ -7,7 +7,7 @@
 //   node tests/web/match_target.mjs BASE_URL CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's line, any problems.
-import { runTest, watch } from "./chromium.mjs";
+import { newGameAtYourTurn, runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
@@ -45,10 +45,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
     const [variant, players, lang] = game.split(":");
     const [at, ...opts] = imported.split(",");
     [target, hand, options] = [asked, at, opts.join(",") || "-"];
-    await page.goto(`${base}/play?variant=${variant}&players=${players}&seed=5&bot=greedy&delay=0&lang=${lang}`);
-    await page.waitForSelector("body[data-ready=true]");
-    await page.click("#new-game");
-    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    await newGameAtYourTurn(page, base, { variant, players, seed: 5, lang });
     lines[name] = await page.$eval("#target", (el) => el.textContent);
   }
 }, () => ({ lines }));

@@ -8,7 +8,7 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": per width the cards measured
 // and those covered, any problems. Screenshots of the melds go to OUT_DIR (melds-WIDTH.png).
-import { runTest, watch } from "./chromium.mjs";
+import { newGameAtYourTurn, runTest, watch } from "./chromium.mjs";
 
 const [base, outDir, ...widths] = process.argv.slice(2);
 const problems = [];
@@ -29,10 +29,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
   watch(page, problems);
   for (const width of widths) {
     await page.setViewportSize({ width: Number(width), height: 900 });
-    await page.goto(`${base}/play?variant=classic&players=4&seed=5&bot=greedy&delay=0&lang=en`);
-    await page.waitForSelector("body[data-ready=true]");
-    await page.click("#new-game");
-    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    await newGameAtYourTurn(page, base, { variant: "classic", players: 4, seed: 5, lang: "en" });
     found[width] = await page.evaluate(() => {
       let measured = 0;
       const covered = [];

@@ -8,7 +8,7 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's melds by team and
 // moves, any problems. A screenshot of the melds goes to OUT_DIR (meld-numbers-NAME.png).
-import { dealPositions, runTest, watch } from "./chromium.mjs";
+import { dealPositions, newGameAtYourTurn, runTest, watch } from "./chromium.mjs";
 
 const [base, outDir, casesJson] = process.argv.slice(2);
 const cases = JSON.parse(casesJson);
@@ -21,10 +21,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
   watch(page, problems);
   for (const c of cases) {
     position = c.position;
-    await page.goto(`${base}/play?variant=${c.variant}&players=${c.players}&seed=1&bot=greedy&delay=0&lang=${c.lang}`);
-    await page.waitForSelector("body[data-ready=true]");
-    await page.click("#new-game");
-    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    await newGameAtYourTurn(page, base, { variant: c.variant, players: c.players, seed: 1, lang: c.lang });
     const melds = {};
     for (const fig of await page.locator(".side-melds .meld").all()) {
       const seen = await fig.evaluate((node) => {

@@ -7,7 +7,7 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's seats (seat: its
 // count line, and whether its box is drawn as sitting out), any problems.
-import { runTest, watch } from "./chromium.mjs";
+import { dealPositions, newGameAtYourTurn, runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
@@ -24,25 +24,13 @@ function position(body) {
 }
 
 await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
-  await context.route("**/v1/deal", async (route) => {
-    const body = JSON.parse(route.request().postData() ?? "{}");
-    if (!hand) {
-      await route.continue();
-      return;
-    }
-    const imported = await route.fetch({ url: `${base}/v1/position:import`, method: "POST",
-      postData: JSON.stringify({ position: position(body), viewSeat: body.viewSeat ?? 0 }) });
-    await route.fulfill({ response: imported });
-  });
+  await dealPositions(context, base, (body) => (hand ? position(body) : ""));
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
   for (const name of cases) {
     const [at, seat, lang] = name.split(":");
     [hand, out] = [Number(at), Number(seat)];
-    await page.goto(`${base}/play?variant=classic&players=5&seed=5&bot=greedy&delay=0&lang=${lang}`);
-    await page.waitForSelector("body[data-ready=true]");
-    await page.click("#new-game");
-    await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
+    await newGameAtYourTurn(page, base, { variant: "classic", players: 5, seed: 5, lang });
     seats[name] = await page.$$eval(".seat[data-seat]", (boxes) => Object.fromEntries(boxes.map(
       (b) => [b.dataset.seat, { count: b.querySelector(".count").textContent,
         out: b.classList.contains("out") }])));
