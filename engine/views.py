@@ -89,15 +89,16 @@ class SeatView:
     # how many deals the game plays when their number ends it (SV-GAME-1: four; MI-GAME-1:
     # the schedule's); 0: a score ends it. With hand_no, a client says "deal 2 of 4"
     deals: int = 0
-    # the seats that play this hand, in seat order (CL-P5-2, CL-P6-11: the others sit it
-    # out, holding no card); every seat when all play
+    # the seats that play this hand, in the order they play (CL-P5-2, CL-P6-11: the others
+    # sit it out, holding no card); every seat when all play
     seats_in_play: tuple[int, ...] = ()
 
 
 def seats_in_play(layout: Layout, hand_no: int) -> tuple[int, ...]:
-    """The seats that play hand ``hand_no``, in seat order: the view's ``seats_in_play``,
-    from the layout the engine deals by."""
-    return tuple(sorted(layout.active(hand_no)))
+    """The seats that play hand ``hand_no``, in the order they play: the view's
+    ``seats_in_play``, from the layout the engine deals by. Not seat order: with five
+    players the third hand plays 0, 3, 2, 4, so that partners sit opposite (CL-P5-3)."""
+    return layout.active(hand_no)
 
 
 def codes(cards: tuple[Card, ...]) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ by, as ``deals`` and ``target_score`` do (tests/service/test_match_deals.py).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import httpx
@@ -25,8 +26,8 @@ HANDS = 4
 
 def _engine_seats(variant: str, players: int, options: dict[str, str], hand_no: int
                   ) -> list[int]:
-    """The seats the engine deals in for a hand, in seat order."""
-    return sorted(rules_for(variant, players, options).active_seats(hand_no))
+    """The seats the engine deals in for a hand, in the order they play."""
+    return list(rules_for(variant, players, options).active_seats(hand_no))
 
 
 def _every_role_sees(call: Call, deal: Any, snapshot: bytes, players: int) -> list[int]:
@@ -46,8 +47,9 @@ def _every_role_sees(call: Call, deal: Any, snapshot: bytes, players: int) -> li
                          ids=["classic5", "classic6_rotation"])
 def test_every_view_says_who_plays_each_hand(call: Call, variant: str, players: int,
                                              options: dict[str, str]) -> None:
-    """Hand after hand (NextDeal), every role's view holds the engine's active seats, the
-    seats outside them hold no card, and every move's answer keeps them for the hand."""
+    """Hand after hand (NextDeal), every role's view holds the engine's active seats in
+    the order they play (CL-P5-3: partners opposite, so the turn passes from side to side),
+    the seats outside them hold no card, and every move's answer keeps them for the hand."""
     deal = ok(call("Deal", api.DealRequest(variant=variant, players=players, seed=3,
                                            options=options)))
     host = deal.host_token
@@ -58,6 +60,7 @@ def test_every_view_says_who_plays_each_hand(call: Call, variant: str, players: 
         assert _every_role_sees(call, deal, snapshot, players) == playing, hand_no
         out = [s for s in range(players) if s not in playing]
         assert [deal.views[0].hand_sizes[s] for s in out] == [0] * len(out)
+        turns = [deal.views[0].turn_seat]
         while True:
             hint = ok(call("SuggestMove", api.SuggestMoveRequest(
                 snapshot=snapshot, level="greedy", seed=hand_no), token=host))
@@ -67,6 +70,11 @@ def test_every_view_says_who_plays_each_hand(call: Call, variant: str, players: 
             assert {tuple(v.seats_in_play) for v in moved.views} == {tuple(playing)}
             if moved.hand_over:
                 break
+            if moved.views[0].turn_seat != turns[-1]:
+                turns.append(moved.views[0].turn_seat)
+        assert len(turns) > len(playing), turns
+        assert all(playing[(playing.index(a) + 1) % len(playing)] == b
+                   for a, b in itertools.pairwise(turns)), (playing, turns)
         deal = ok(call("NextDeal", api.NextDealRequest(snapshot=snapshot), token=host))
         assert [v.hand_no for v in deal.views] == [hand_no + 1] * players
 
@@ -84,15 +92,19 @@ def test_every_seat_plays_where_all_play(call: Call, variant: str, players: int,
     assert _every_role_sees(call, deal, deal.snapshot, players) == list(range(players))
 
 
-def test_a_later_hand_of_a_position_says_its_seats(call: Call) -> None:
+@pytest.mark.parametrize(("hand", "dealer", "playing"), [(4, 5, [2, 3, 4, 5]),
+                                                       (5, 1, [4, 5, 0, 1])])
+def test_a_later_hand_of_a_position_says_its_seats(call: Call, hand: int, dealer: int,
+                                                    playing: list[int]) -> None:
     """CL-P6-11: a position in the fifth hand (the second of the rotation, seats 2 to 5)
-    says so in every view."""
+    or the sixth (seats 4, 5, 0, 1, in the order they play) says so in every view."""
     position = "\n".join([
         "canasta-position 1", "variant: classic", "players: 6", "options: p6_mode=rotation",
-        "hand: 4", "dealer: 5", "hand0: -", "hand1: -",
-        *(f"hand{s}: *11" for s in range(2, 6)), "stock: *", ""])
+        f"hand: {hand}", f"dealer: {dealer}",
+        *(f"hand{s}: *11" if s in playing else f"hand{s}: -" for s in range(6)),
+        "stock: *", ""])
     imported = ok(call("ImportPosition", api.ImportPositionRequest(position=position)))
-    assert [list(v.seats_in_play) for v in imported.views] == [[2, 3, 4, 5]] * 6
+    assert [list(v.seats_in_play) for v in imported.views] == [playing] * 6
 
 
 def test_rest_names_it_seats_in_play(http: httpx.Client) -> None:

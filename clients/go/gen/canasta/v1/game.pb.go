@@ -725,7 +725,9 @@ type SeatView struct {
 	// (target_score). With hand_no a client says "deal hand_no + 1 of deals". Public:
 	// the same in every view.
 	Deals int32 `protobuf:"varint,29,opt,name=deals,proto3" json:"deals,omitempty"`
-	// The seats that play this hand, in seat order; every seat when all play. Classic
+	// The seats that play this hand, in the order they play (the turn passes from each to
+	// the next, the last to the first; not seat order: five players' third hand plays
+	// 0, 3, 2, 4, partners opposite, CL-P5-3); every seat when all play. Classic
 	// with five players (CL-P5-2) and six with p6_mode rotation (CL-P6-11) leave some
 	// seats out of each hand: they hold no card and have no turn, and their side scores
 	// without them. From the rules the game was dealt with, options applied (ListVariants'
