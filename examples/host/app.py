@@ -134,6 +134,12 @@ def refused(reason: str, message: str, status_code: int = 400) -> JSONResponse:
     return JSONResponse({"reason": reason, "message": message}, status_code)
 
 
+def refusal(reason: str, message: str, rule: str = "") -> dict[str, Any]:
+    """A seat's refusal, one shape whoever refused: ``rule`` is the service's rule ID, ""
+    for the host's own refusals (a client reads every key the README names)."""
+    return {"type": "refused", "reason": reason, "message": message, "rule": rule}
+
+
 def told(err: CanastaError) -> str:
     """What a caller is told of the service's refusal (:func:`message_of`); gRPC's own
     text, which it is not told, is logged for the operator."""
@@ -310,8 +316,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             kind, seq = msg["type"], json_int(msg["seq"])
             move = json_str(msg["move"]) if kind == "move" else None
         except (KeyError, TypeError, ValueError, OverflowError):
-            outbox.put({"type": "refused", "reason": "BAD_REQUEST",
-                        "message": "send {type, seq[, move]}"})
+            outbox.put(refusal("BAD_REQUEST", "send {type, seq[, move]}"))
             return
         # the message read: from here an error is the host's (a store's ValueError is no bad
         # request), and what is not a refusal ends the socket (socket() logs it)
@@ -323,10 +328,9 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             else:
                 raise Refused("BAD_REQUEST", f"unknown message type {kind!r:.80}")
         except Refused as err:
-            outbox.put({"type": "refused", "reason": err.reason, "message": err.message})
+            outbox.put(refusal(err.reason, err.message))
         except CanastaError as err:
-            outbox.put({"type": "refused", "reason": reason_of(err), "message": told(err),
-                        "rule": err.rule or ""})
+            outbox.put(refusal(reason_of(err), told(err), err.rule or ""))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -79,6 +79,26 @@ def test_a_malformed_message_is_a_bad_request(seat: tuple[Host, str], junk: str 
     player.close()
 
 
+def test_every_refusal_has_the_shape_the_readme_names(seat: tuple[Host, str]) -> None:
+    """A seat's refusal is ``{type, reason, message, rule}`` (examples/host/README.md) whoever
+    refused: the host's own (BAD_REQUEST, SNAPSHOT_STALE) had no ``rule`` at all, the
+    service's (HAND_NOT_OVER) had one, so a client typed on the README's shape read it as
+    undefined."""
+    host, link = seat
+    player = Player(host, link)
+    seq = player.wait(lambda s: s["type"] == "state")["seq"]
+    for message in ("not json", json.dumps({"type": "next", "seq": seq + 1}),
+                    json.dumps({"type": "next", "seq": seq})):
+        player.ws.send(message)
+    player.wait(lambda s: len(player.refusals) == 3)
+    assert [r["reason"] for r in player.refusals] == [
+        "BAD_REQUEST", "SNAPSHOT_STALE", "HAND_NOT_OVER"]
+    assert all(set(r) == {"type", "reason", "message", "rule"} for r in player.refusals), \
+        player.refusals
+    assert [r["rule"] for r in player.refusals[:2]] == ["", ""]
+    player.close()
+
+
 @pytest.mark.parametrize("hello", [DEEP, b'{"token": "-"}'], ids=["deep nesting", "binary"])
 def test_a_malformed_hello_closes_the_socket(seat: tuple[Host, str], hello: str | bytes) -> None:
     host, link = seat
