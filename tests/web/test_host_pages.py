@@ -176,3 +176,23 @@ def test_the_seat_page_draws_a_seat_out_of_the_hand_sitting_out(tmp_path: Path) 
                for line in shown["seats"][:4]), shown
     assert older["out"] == [], older
     assert re.match(r"^seat 4 \(bot: greedy\): 0 cards(, dealer)?$", older["seats"][4]), older
+
+
+def test_a_move_clicked_while_the_seat_page_is_disconnected_says_so(tmp_path: Path) -> None:
+    """While the seat's socket is down (closed 1011: the page joins again 2 s later) its
+    moves are still shown; a click on one went to the closed socket, lost without a word
+    (the browser only logs it), and on a socket still connecting it threw. The page now
+    says the move was not sent, sends nothing, and plays on once it has joined again."""
+    db = tmp_path / "tables.db"
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        created = host.create("classic", 2, {1: "greedy"})
+        deadline = time.monotonic() + 30
+        while host.status(created["game_id"])["awaited"] != 0:  # the bot's turn first
+            assert time.monotonic() < deadline, "seat 0's move never came"
+            time.sleep(0.1)
+        result, ran = _in_browser("host_offline.mjs", _link(
+            host.base, stored(db, created["game_id"]), 0))
+    assert result["problems"] == [] and ran.returncode == 0, result
+    assert result["error"].startswith("Not sent: "), result
+    assert result["sent"] == [], result
+    assert result["status"].startswith("Hand 1, move "), result

@@ -24,7 +24,13 @@ function showError(text) {
   $("error").hidden = !text;
 }
 
+// A message for the host, or why it was not sent: while the socket is down (the page joins
+// again two seconds after it closed) a click would be lost without a word, or throw.
 function send(message) {
+  if (socket.readyState !== WebSocket.OPEN) {
+    showError("Not sent: the page is not connected to the host. It joins again by itself; then play again.");
+    return;
+  }
   showError("");
   socket.send(JSON.stringify({ ...message, seq: state.seq }));
 }
