@@ -4,6 +4,9 @@ player client (or a proxy in front of the host) finds each one there."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from canasta_client import AsyncCanastaClient
@@ -11,6 +14,8 @@ from starlette.routing import Route, WebSocketRoute
 
 from examples.host.app import create_app
 from examples.host.store import SqliteStore
+from tests.host.hosts import check_record, hosting, stored
+from tests.service.servers import Running
 
 README = Path(__file__).resolve().parents[2] / "examples" / "host" / "README.md"
 # The README writes a route's parameters in capitals: /play/GAME/SEAT
@@ -29,3 +34,24 @@ def test_every_route_of_the_host_is_in_its_readme(tmp_path: Path) -> None:
     # the whole path: "/api/tables" is not named by "/api/tables/GAME" alone
     named = [p for p in paths if re.search(rf"(?<![\w/]){re.escape(p)}(?![\w/])", text)]
     assert paths and named == paths
+
+
+def test_the_readmes_whole_record_command_replays(rules: Running, tmp_path: Path) -> None:
+    """The README's command that gets a table's whole record from the store (no route serves
+    it) prints the record of the game as the host played it, and it replays to the host's
+    final scores; run on the test's store and rules service in place of make host's."""
+    script = re.search(r"<<'EOF' \| [^\n]*\n(.*?)\nEOF\n", README.read_text(), re.S)
+    assert script, "the README's whole-record command"
+    code = script[1].replace(".cache/host/tables.db", str(tmp_path / "tables.db"))
+    code = code.replace("127.0.0.1:50051", rules.grpc_target)
+    with hosting(tmp_path / "tables.db", rules.grpc_target) as host:
+        game_id = host.create("classic", 2, {0: "greedy", 1: "greedy"},
+                              {"target_score": 1})["game_id"]
+        deadline = time.monotonic() + 120
+        while not host.status(game_id)["game_over"]:
+            assert time.monotonic() < deadline, "the bots did not finish their game"
+            time.sleep(0.1)
+        done = subprocess.run([sys.executable, "-", game_id], input=code, text=True,
+                              capture_output=True, timeout=60, check=True,
+                              cwd=README.parents[2])
+        assert done.stdout == check_record(host.client, stored(tmp_path / "tables.db", game_id))
