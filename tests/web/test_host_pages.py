@@ -196,3 +196,19 @@ def test_a_move_clicked_while_the_seat_page_is_disconnected_says_so(tmp_path: Pa
     assert result["error"].startswith("Not sent: "), result
     assert result["sent"] == [], result
     assert result["status"].startswith("Hand 1, move "), result
+
+
+def test_a_record_the_seat_page_cannot_download_says_why(tmp_path: Path) -> None:
+    """"Download my record" refused by the host (502 UNAVAILABLE: the rules service away)
+    says the host's reason and message, as the index page does (it said only "(502)"); with
+    no answer at all (the connection failed) it says the host cannot be reached (it said
+    nothing: the failed fetch was an unhandled rejection)."""
+    db = tmp_path / "tables.db"
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        [link] = _seat_0_links(host, db, [("classic", 2, {})])
+        result, ran = _in_browser("host_record.mjs", link)
+    assert result["problems"] == [] and ran.returncode == 0, result
+    assert result["refused"] == ("The record could not be exported: the rules service refused"
+                                 " the call (UNAVAILABLE) (UNAVAILABLE)"), result
+    assert result["failed"].startswith("The record could not be exported: the host cannot be"
+                                       " reached"), result

@@ -201,14 +201,25 @@ function connect() {
   });
 }
 
+// The seat's own record as a file, or why not: the host's refusal ({reason, message}: 502
+// with the rules service away), or no answer at all.
 async function downloadRecord() {
-  const answer = await fetch(`/api/tables/${gameId}/record?seat=${seat}`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  if (!answer.ok) {
-    showError(`The record could not be exported (${answer.status})`);
+  const cannot = (why) => showError(`The record could not be exported: ${why}`);
+  let answer;
+  try {
+    answer = await fetch(`/api/tables/${gameId}/record?seat=${seat}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+  } catch (err) {
+    cannot(`the host cannot be reached (${err.message})`);
     return;
   }
+  if (!answer.ok) {
+    const got = await answer.json().catch(() => null);
+    cannot(got?.reason ? `${got.message} (${got.reason})` : `the host answered ${answer.status}`);
+    return;
+  }
+  showError("");
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([await answer.text()], { type: "text/plain" }));
   link.download = `canasta-${gameId}-seat-${seat}.txt`;
