@@ -8,13 +8,15 @@
 //   contract  May I?'s contract line ("" when hidden)
 //   target  the line of what ends the game: its score, or the deal of how many ("" when hidden)
 //   result  the result's lines (each side's totals), once the hand is over
+//   over    the result's heading ("" before the hand is over)
 //   heaps   the stock's and the discard pile's line
 //
 // A link after "--ones" is shown with every count of cards made 1 (the stock, the pile and
 // each hand, in the host's state messages), for the words of one card; after "--hand=H"
 // with the view's hand_no made H, as at a later deal; after "--older" with no seats_in_play,
-// as an older service's view.
+// as an older service's view; after "--draw" with the view's winner -1, as a game drawn.
 //   node tests/web/host_seat.mjs LINK... [--ones LINK...] [--hand=H LINK...] [--older LINK...]
+//     [--draw LINK...]
 //
 // Run by tests/web/test_host_pages.py. Prints "RESULT {json}": what each page showed.
 import { runTest, watch } from "./chromium.mjs";
@@ -27,6 +29,7 @@ const changes = {
     view.hand_sizes = view.hand_sizes.map(() => 1);
   },
   "--older": (view) => { delete view.seats_in_play; },
+  "--draw": (view) => { view.winner = -1; },
 };
 const links = [];
 let change = null;
@@ -68,6 +71,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       contract: document.querySelector("#contract:not([hidden])")?.textContent ?? "",
       target: document.querySelector("#target:not([hidden])")?.textContent ?? "",
       result: [...document.querySelectorAll("#result p")].map((p) => p.textContent),
+      over: document.querySelector("#result h3")?.textContent ?? "",
       heaps: document.querySelector("#heaps").textContent,
     })));
   }

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from examples.host.store import Table
-from tests.host.hosts import Host, Player, hosting, stored
+from tests.host.hosts import Host, Player, check_record, hosting, stored
 from tests.service.servers import running
 from tests.web.test_web_table import _in_browser
 
@@ -212,3 +212,28 @@ def test_a_record_the_seat_page_cannot_download_says_why(tmp_path: Path) -> None
                                  " the call (UNAVAILABLE) (UNAVAILABLE)"), result
     assert result["failed"].startswith("The record could not be exported: the host cannot be"
                                        " reached"), result
+
+
+def test_the_seat_page_says_who_won_the_game(tmp_path: Path) -> None:
+    """A game over names its winner, the view's winner, as the web table does: the side
+    (its seats) or "you" for the seat's own side, and a draw when no side won (winner -1,
+    a tie: SV-GAME-1, MI-GAME-2). The page said only "The game is over" above the totals,
+    which left a May I? player (the lowest total wins) to work it out."""
+    db = tmp_path / "tables.db"
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        done = host.create("classic", 2, {0: "greedy", 1: "greedy"}, {"target_score": 1})
+        deadline = time.monotonic() + 60
+        while not host.status(done["game_id"])["game_over"]:
+            assert time.monotonic() < deadline, "the bots did not finish their game"
+            time.sleep(0.1)
+        table = stored(db, done["game_id"])
+        winner = int(re.findall(r"^winner: (\d)$", check_record(host.client, table), re.M)[0])
+        links = [_link(host.base, table, seat) for seat in (0, 1)]
+        result, ran = _in_browser("host_seat.mjs", *links, "--draw", links[0])
+    assert result["problems"] == [] and ran.returncode == 0, result
+    mine, theirs, drawn = result["pages"]
+    if winner == 1:
+        mine, theirs = theirs, mine
+    assert mine["over"] == "The game is over: you win.", mine
+    assert theirs["over"] == f"The game is over: side {winner} (seat {winner}) wins.", theirs
+    assert drawn["over"] == "The game is over: a draw.", drawn

@@ -152,8 +152,17 @@ function renderResult(view) {
   if (!state.hand_over) return;
   const rows = view.result.map((side) => `Side ${side.team}: ${side.total} this hand, ${side.cumulative} in all`);
   box.replaceChildren(Object.assign(document.createElement("h3"), {
-    textContent: state.game_over ? "The game is over" : "The hand is over",
+    textContent: state.game_over ? `The game is over: ${winner(view)}.` : "The hand is over",
   }), ...rows.map((r) => Object.assign(document.createElement("p"), { textContent: r })));
+}
+
+// Who won the game, the view's winner (a team, -1 a draw), as the web table says it: the
+// totals alone leave a May I? player, whose lowest total wins, to work it out.
+function winner(view) {
+  const side = view.sides.find((s) => s.team === view.winner);
+  if (!side) return "a draw";
+  if (side.seats.includes(seat)) return "you win";
+  return `side ${side.team} (${side.seats.length === 1 ? "seat" : "seats"} ${side.seats.join(", ")}) wins`;
 }
 
 function render() {
