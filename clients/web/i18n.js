@@ -113,8 +113,15 @@ export const TEXT = {
     toPlay: "to play",
     answering: "answering",
     cards: (n) => `${n} ${n === 1 ? "card" : "cards"}`,
-    // a seat dealt out of this hand (five players: one sits out each hand, CL-P5-2)
+    // a seat dealt out of this hand (five players: one sits out each hand, CL-P5-2; six in
+    // rotation: two, CL-P6-11)
     sitsOut: "sits this hand out",
+    // after a side's seats that play the hand, in its melds' heading: those that sit it out
+    seatsOut: (who, you, n) => (you ? "you sit this hand out" : `${who} ${n === 1 ? "sits" : "sit"} this hand out`),
+    // your seat dealt out of the hand: the status line's first sentence while the bots play
+    // it, and what stands in place of your cards
+    youSitOut: "You sit this hand out.",
+    handSitsOut: "No cards for you this hand: you sit it out, with no turn in it.",
     phase: {
       draw: "Your turn: draw from the stock or take the discard pile.",
       draw_may_i: "Your turn: draw from the stock or take the card just discarded.",
@@ -290,6 +297,7 @@ export const TEXT = {
       wildMelds: "Wild cards also meld alone: three to seven of them, seven make a bolivia. Only wild cards join such a meld.",
       sequences: (seven) => `Sequences meld too: three to seven cards of one suit in a row (4 up to the ace), no wild cards. Seven make a closed ${seven}. The label (S:5-9) is what typed moves use.`,
       bots: "The bots are playing; their moves appear in the log.",
+      sittingOut: "You sit this hand out: the bots play it; their moves appear in the log.",
       // the bots' turn or the hand's score stopped at an error (the status line's "stalled")
       stalled: "The game has stopped at an error: press “Try again” above the table to go on.",
       handOver: "The hand is over: the scores are below. Deal the next hand when you are ready.",
@@ -337,6 +345,9 @@ export const TEXT = {
     answering: "отвечает",
     cards: (n) => `${n} ${ruPlural(n, "карта", "карты", "карт")}`,
     sitsOut: "пропускает раздачу",
+    seatsOut: (who, you, n) => (you ? "вы пропускаете раздачу" : `${who} ${n === 1 ? "пропускает" : "пропускают"} раздачу`),
+    youSitOut: "Вы пропускаете эту раздачу.",
+    handSitsOut: "В этой раздаче у вас нет карт: вы её пропускаете, ходов в ней у вас нет.",
     phase: {
       // (a stock draw takes two cards in some games: no number here, as in English)
       draw: "Ваш ход: возьмите из колоды или весь сброс.",
@@ -497,6 +508,7 @@ export const TEXT = {
       wildMelds: "Свободные карты выкладывают и отдельно: от трёх до семи, семь карт — боливия. К такой комбинации добавляют только свободные карты.",
       sequences: (seven) => `Выкладывают и секвенсы: от трёх до семи карт одной масти подряд (от четвёрки до туза), без свободных карт. Семь карт — закрытая ${seven}. Метка (S:5-9) нужна для ходов, введённых текстом.`,
       bots: "Ходят боты; их ходы появляются в списке событий.",
+      sittingOut: "Вы пропускаете эту раздачу: её играют боты; их ходы появляются в списке событий.",
       stalled: "Игра остановилась на ошибке: чтобы продолжить, нажмите «Повторить» над столом.",
       handOver: "Раздача окончена: счёт ниже. Сдайте следующую, когда будете готовы.",
       contract: (sets, runs) => `Контракт этой раздачи: ${[

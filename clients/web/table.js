@@ -166,6 +166,18 @@ function sideName(side) {
   return names.length > 2 ? `${names.slice(0, -1).join(", ")}${words().and}${names.at(-1)}` : names.join(words().and);
 }
 
+// A side's melds are headed by the seats that lay them this hand: "North-west & North-east
+// — you sit this hand out" (classic for five and six in rotation leave seats out, and the
+// side's whole name read as if they played it). The scores keep the side's whole name: its
+// match total is every seat's.
+function sideTitle(side, v) {
+  const out = side.seats.filter((s) => !playsHand(v, s));
+  if (!out.length) return sideName(side);
+  const playing = sideName({ seats: side.seats.filter((s) => playsHand(v, s)) });
+  const you = out.includes(game.you);
+  return `${playing} — ${words().seatsOut(sideName({ seats: out }), you, out.length)}`;
+}
+
 // A May I? meld by its place, "2:1": seat 2's meld 1 (0-based) in the words of the page.
 function meldRef(target) {
   const [seat, index] = target.split(":").map(Number);
@@ -429,7 +441,8 @@ function render() {
     // May I?: a candidate answers the buy window, which is no turn of his
     setStatus("bots", w.buying(nameOf(v.awaited), v.pileTop ? face(v.pileTop) : ""));
   } else {
-    setStatus("bots", w.thinking(nameOf(v.awaited >= 0 ? v.awaited : v.turnSeat)));
+    const thinking = w.thinking(nameOf(v.awaited >= 0 ? v.awaited : v.turnSeat));
+    setStatus("bots", playsHand(v, game.you) ? thinking : `${w.youSitOut} ${thinking}`);
   }
 }
 
@@ -453,7 +466,8 @@ function turnStatus(v, w) {
 }
 
 // Whether a seat plays this hand: the view's seatsInPlay (classic with five players leaves
-// one seat out of each hand, CL-P5-2); a view without it (an older service) names none out.
+// one seat out of each hand, CL-P5-2, six with p6_mode=rotation two, CL-P6-11, your seat
+// among them every third hand); a view without it (an older service) names none out.
 const playsHand = (v, seat) => !(v.seatsInPlay ?? []).length || v.seatsInPlay.includes(seat);
 
 function renderSeats(v) {
@@ -489,6 +503,7 @@ function renderSeats(v) {
   $("seat-right").replaceChildren(...boxes.right);
   $("seats-top").replaceChildren(...boxes.top);
   $("me").classList.toggle("awaited", v.awaited === game.you);
+  $("me").classList.toggle("out", !playsHand(v, game.you));
 }
 
 function renderCenter(v) {
@@ -545,8 +560,9 @@ function renderMelds(v) {
   for (const side of v.sides) {
     const box = el("section", { className: "side-melds" });
     box.dataset.team = String(side.team);
-    box.setAttribute("aria-label", `${w.melds}: ${sideName(side)}`);
-    const head = el("h3", { textContent: sideName(side) });
+    const title = sideTitle(side, v);
+    box.setAttribute("aria-label", `${w.melds}: ${title}`);
+    const head = el("h3", { textContent: title });
     if ((side.redThrees ?? []).length) {
       const reds = el("span", { className: "red-threes", title: w.redThrees });
       reds.append(...side.redThrees.map((c) => card(c)));
@@ -612,7 +628,8 @@ function renderHand(v) {
   const hadFocus = $("hand").contains(document.activeElement);
   game.focus = Math.min(game.focus, Math.max(hand.length - 1, 0));
   const drawn = drawnPositions(hand);
-  $("hand-count").textContent = `(${hand.length})`;
+  const plays = playsHand(v, game.you);
+  $("hand-count").textContent = plays ? `(${hand.length})` : "";
   const buttons = hand.map((code, i) => {
     const b = card(code, "button");
     b.type = "button";
@@ -625,7 +642,7 @@ function renderHand(v) {
     if (picked) b.classList.add("selected");
     return b;
   });
-  $("hand").replaceChildren(...buttons);
+  $("hand").replaceChildren(...(plays ? buttons : [el("p", { className: "none", textContent: w.handSitsOut })]));
   if (hadFocus && buttons[game.focus]) buttons[game.focus].focus();
   const staged = v.staged ?? [];
   $("staged").hidden = !staged.length;
@@ -719,7 +736,7 @@ function renderRules(v) {
   } else if (game.handOver) {
     lines.push(!game.score ? words().scoring : game.gameOver ? r.gameOver : r.handOver);
   } else if (v.awaited !== game.you) {
-    lines.push(r.bots);
+    lines.push(playsHand(v, game.you) ? r.bots : r.sittingOut);
   } else if (v.phase === "permission") {
     lines.push(r.permission);
   } else {

@@ -116,3 +116,9 @@ export async function discardAtYourTurn(page, base, lang, card, press) {
   await page.evaluate(() => { window.heard = []; });
   await press(`#actions button[data-move='discard ${card}']`);
 }
+
+// The headings of the sides' melds on `page`, by team: their words, the red threes laid
+// beside them left out.
+export const sideHeadings = (page) => page.$$eval(".side-melds", (sides) => Object.fromEntries(sides.map((side) => [
+  side.dataset.team, [...side.querySelector("h3").childNodes]
+    .filter((n) => !n.classList?.contains("red-threes")).map((n) => n.textContent).join("").trim()])));

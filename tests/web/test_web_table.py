@@ -46,6 +46,11 @@ deals), in English and Russian.
 sitting_out.mjs deals classic for five, at the first hand and imported at later ones, and
 reads the seats around the table: the seat the view's seatsInPlay leaves out of the hand is
 drawn as sitting it out, not as a player with 0 cards, in English and Russian.
+The headings of the sides' melds name the seats that play the hand and the seat out of it.
+
+you_sit_out.mjs answers a new game's deal with the second hand of six in rotation, which
+leaves your seat out: the page says you sit it out while the bots play it, offers no move,
+and "Next hand" deals you in, in English and Russian.
 
 hand_end.mjs turns a deal into a hand just over (the stock ran out) and answers ScoreHand for
 every side: the result table keeps each name and number on its lines with five sides, on a
@@ -542,6 +547,79 @@ def test_a_seat_out_of_the_hand_is_drawn_sitting_out(server: Running) -> None:
         assert result["seats"][case] == {
             str(s): {"count": SITS_OUT[lang], "out": True} if s == int(out)
             else {"count": ELEVEN[lang], "out": False} for s in range(1, 5)}, case
+
+
+# The headings of the sides' melds in each hand of sitting_out.mjs (team: words): the seats
+# that play the hand, then the seat the side has out of it.
+SITTING_OUT_HEADS = {
+    "0:4:en": {"0": "You & North-west", "1": "West & North-east — East sits this hand out"},
+    "1:3:ru": {"0": "Вы и Северо-запад", "1": "Запад и Восток — Северо-восток пропускает раздачу"},
+    "2:1:en": {"0": "You & North-west", "1": "North-east & East — West sits this hand out"},
+}
+
+
+def test_a_sides_heading_names_the_seats_that_play_the_hand(server: Running) -> None:
+    """Classic for five: the three-player side plays each hand with two of its seats. The
+    heading of its melds names those two and says which seat sits the hand out; it named
+    all three ("West, North-east & East"), as if the seat out played, in English and Russian."""
+    result, done = _in_browser("sitting_out.mjs", server.http_base, *SITTING_OUT_HEADS)
+    assert result["problems"] == [] and done.returncode == 0, result
+    assert result["heads"] == SITTING_OUT_HEADS, result["heads"]
+
+
+# Your seat out of a hand of six in rotation (you_sit_out.mjs, by language): the status line's
+# first sentence while the bots play it, what stands in place of your cards, the rules panel,
+# the hand's end, and the sides' headings of that hand (hand 1: seats 2 3 4 5 play) and of
+# the next (hand 2: seats 4 5 0 1).
+YOU_SIT_OUT = {
+    "en": {
+        "status": "You sit this hand out. North-west is playing…",
+        "hand": "No cards for you this hand: you sit it out, with no turn in it.",
+        "rules": ["You sit this hand out: the bots play it; their moves appear in the log."],
+        "heads": {"0": "North-west & North-east — you sit this hand out",
+                  "1": "North & East — West sits this hand out"},
+        "labels": {"0": "Melds: North-west & North-east — you sit this hand out",
+                   "1": "Melds: North & East — West sits this hand out"},
+        "over": "The hand is over. The scores are under “Hand result”; press “Next hand” to go on.",
+        "next": {"0": "You & North-east — North-west sits this hand out",
+                 "1": "West & East — North sits this hand out"},
+    },
+    "ru": {
+        "status": "Вы пропускаете эту раздачу. Северо-запад ходит…",
+        "hand": "В этой раздаче у вас нет карт: вы её пропускаете, ходов в ней у вас нет.",
+        "rules": ["Вы пропускаете эту раздачу: её играют боты; их ходы появляются в списке событий."],
+        "heads": {"0": "Северо-запад и Северо-восток — вы пропускаете раздачу",
+                  "1": "Север и Восток — Запад пропускает раздачу"},
+        "labels": {"0": "Комбинации: Северо-запад и Северо-восток — вы пропускаете раздачу",
+                   "1": "Комбинации: Север и Восток — Запад пропускает раздачу"},
+        "over": "Раздача окончена. Счёт — в разделе «Итог раздачи»; чтобы продолжить, нажмите "
+                "«Следующая раздача».",
+        "next": {"0": "Вы и Северо-восток — Северо-запад пропускает раздачу",
+                 "1": "Запад и Восток — Север пропускает раздачу"},
+    },
+}
+
+
+def test_your_seat_sitting_a_hand_out_is_told_so_and_the_bots_play_it(server: Running) -> None:
+    """Six in rotation (CL-P6-11) leave your seat out of every third hand. While the bots
+    play it the page says you sit it out (the status line, in place of your cards, the
+    rules panel; your seat drawn dashed), offers no move nor hint, and the melds' headings
+    name the seats that play; at its end "Next hand" deals you in and it is your turn. It
+    said only "North-west is playing…" over an empty hand of "(0)" cards, as if your turn
+    were to come, in English and Russian."""
+    result, done = _in_browser("you_sit_out.mjs", server.http_base, *YOU_SIT_OUT, timeout=300)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang, want in YOU_SIT_OUT.items():
+        playing, over, nxt = (result["cases"][lang][k] for k in ("playing", "over", "next"))
+        assert playing["state"] == "bots" and playing["status"] == want["status"], playing
+        assert playing["hand"] == want["hand"] and playing["handCount"] == "", playing
+        assert playing["meOut"] and playing["rules"] == want["rules"], playing
+        assert playing["actions"] == playing["moves"] == 0 and playing["hintDisabled"], playing
+        assert playing["heads"] == want["heads"] and playing["labels"] == want["labels"], playing
+        assert over == {"status": want["over"], "nextHand": True}, over
+        assert nxt["state"] == "your-turn" and nxt["cards"] == 11 and not nxt["meOut"], nxt
+        assert nxt["handCount"] == "(11)" and nxt["actions"] > 0, nxt
+        assert nxt["heads"] == want["next"], nxt
 
 
 # The status line at a draw that the listed moves narrow (draw_status.mjs): the position
