@@ -644,7 +644,8 @@ function renderHand(v) {
   });
   $("hand").replaceChildren(...(plays ? buttons : [el("p", { className: "none", textContent: w.handSitsOut })]));
   if (hadFocus && buttons[game.focus]) buttons[game.focus].focus();
-  const staged = v.staged ?? [];
+  // the view's staged moves are the turn's, whoever plays it: a bot's are not said as yours
+  const staged = v.turnSeat === game.you ? v.staged ?? [] : [];
   $("staged").hidden = !staged.length;
   $("staged").textContent = staged.length ? w.staged(staged.map((t) => stagedPart(parseMove(t))).join("; ")) : "";
 }

@@ -57,7 +57,8 @@ every side: the result table keeps each name and number on its lines with five s
 desktop and a phone, and the next hand's table does not tell the hand before's end.
 
 staged.mjs plays your turns until a meld and an addition are staged: the line under your hand
-lists them by their cards.
+lists them by their cards. bots_staged.mjs holds the bots' next move after a bot's meld in its turn: the line under your
+hand does not list the bot's meld as yours.
 
 canasta_kinds.mjs ends a hand of Samba and of Bolivia with sequence and wild canastas: the
 result's count of canastas names sambas, escaleras and bolivias apart from natural and mixed.
@@ -900,6 +901,18 @@ def test_the_melds_of_this_turn_are_listed_by_their_cards(server: Running) -> No
             else:
                 parts.append(" ".join(map(_face, words[1:])) + onto + words[0])
         assert got["line"] == lead + "; ".join(parts), got
+
+
+def test_a_bots_melds_of_its_turn_are_not_said_as_yours(server: Running) -> None:
+    """The view's staged moves are the turn's, whoever plays it. Between a bot's meld and
+    its discard the line under your hand said "Melded this turn (undo is possible until you
+    discard): 9♠ 9♣ 2♦ 2♣", the bot's meld as if yours; it says nothing then, in English and
+    Russian."""
+    result, done = _in_browser("bots_staged.mjs", server.http_base, "en", "ru")
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang in ("en", "ru"):
+        got = result["cases"][lang]
+        assert got["staged"] and got["line"] == "", got
 
 
 # The end of a hand (hand_end.mjs case, "variant:players:lang:width"): May I? for five has
