@@ -12,7 +12,8 @@
 3. starts the service (``python -m service``) on free ports with a throw-away seal key;
 4. per SDK, ``<sdk>-install``: the README's ``## Install`` commands, verbatim, in a scratch
    project (a temporary folder; ``CANASTA`` is this checkout), then every program of its
-   ``## Example`` sections, run in that project against the server, then what a release
+   ``## Example`` sections, run in that project against the server, then each snippet of its
+   other sections added to the end of the first example (:func:`spliced`), then what a release
    publishes (the built packages' contents); and ``<sdk>``: the SDK's own test suite against
    the server (``CANASTA_GRPC_TARGET``, ``CANASTA_REST_URL``);
 5. stops the server and prints one line per step, then ``sdk-test: N passed, M failed``.
@@ -313,14 +314,15 @@ def parity() -> tuple[int, int]:
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 
 
-def readme_blocks(sdk: str, section: str, lang: str) -> list[str]:
-    """The ``lang`` code blocks of the README's sections whose title starts with ``section``."""
+def readme_blocks(sdk: str, section: str, lang: str, other: bool = False) -> list[str]:
+    """The ``lang`` code blocks of the README's sections whose title starts with ``section``
+    (with ``other``: of every other section, none of them an error)."""
     text = (CLIENTS / sdk / "README.md").read_text()
     blocks = []
     for part in re.split(r"^## ", text, flags=re.M)[1:]:
-        if part.startswith(section):
+        if part.startswith(section) != other:
             blocks += [m.group(2) for m in FENCE.finditer(part) if m.group(1) == lang]
-    if not blocks:
+    if not blocks and not other:
         raise Failed(f"clients/{sdk}/README.md: no {lang} block under '## {section}'")
     return blocks
 
@@ -332,10 +334,36 @@ def readme_install(sdk: str, scratch: Path, env: dict[str, str]) -> None:
         run(["bash", "-euo", "pipefail", "-c", block], scratch, env)
 
 
+def pointed(source: str, grpc: str, rest: str) -> str:
+    """A README's code with the server under test in place of the one it names."""
+    return source.replace(EXAMPLE_REST, rest).replace(EXAMPLE_ADDRESS, grpc)
+
+
 def examples(sdk: str, lang: str, grpc: str, rest: str) -> Iterator[str]:
     """The README's example programs, pointed at the server under test."""
     for block in readme_blocks(sdk, "Example", lang):
-        yield block.replace(EXAMPLE_REST, rest).replace(EXAMPLE_ADDRESS, grpc)
+        yield pointed(block, grpc, rest)
+
+
+# The README's other snippets (request ids, errors, retries) continue its first example where
+# it has played the hand out, using its ``client``, ``host`` and ``snapshot``: per SDK, the
+# lines that close the body holding them (Go's main, Java's try block) and that body's
+# indent. A snippet's import lines go before the example's first.
+SPLICE = {"python": (0, "    "), "typescript": (0, ""), "go": (1, "\t"), "java": (3, "      ")}
+IMPORT = re.compile(r"^(import|from)\s")
+PRINTS = re.compile(r"print|console\.log", re.I)
+
+
+def spliced(sdk: str, example: str, snippet: str) -> str:
+    """The program a newcomer gets by adding ``snippet`` to the end of ``example``."""
+    closing, indent = SPLICE[sdk]
+    lines = example.rstrip("\n").split("\n")
+    imports = [line for line in snippet.splitlines() if IMPORT.match(line)]
+    body = [f"{indent}{line}" if line.strip() else "" for line in snippet.splitlines()
+            if not IMPORT.match(line)]
+    first = next(i for i, line in enumerate(lines) if IMPORT.match(line))
+    end = len(lines) - closing
+    return "\n".join(lines[:first] + imports + lines[first:end] + body + lines[end:]) + "\n"
 
 
 def expect_scores(out: str) -> None:
@@ -366,14 +394,31 @@ class Scratch:
         self.checks += 1
         say(f"ok: {what}")
 
-    def example(self, sdk: str, lang: str, command: Callable[[Path], list[str]],
-                name: Callable[[int, str], str]) -> None:
-        for i, source in enumerate(examples(sdk, lang, self.grpc, self.rest)):
-            file = self.path / name(i, source)
-            file.parent.mkdir(parents=True, exist_ok=True)
-            file.write_text(source)
-            expect_scores(run(command(file), self.path, self.env))
+    def example(self, sdk: str, langs: tuple[str, ...], command: Callable[[Path], list[str]],
+                name: Callable[[str, str], str]) -> None:
+        """Each example program in ``langs[0]``, then each snippet in ``langs`` added to the
+        first: every one runs, plays the hand out, and a snippet that prints prints."""
+        programs = list(examples(sdk, langs[0], self.grpc, self.rest))
+        for i, source in enumerate(programs):
+            out = self.program(command, self.path / name(f"example{i}", source), source)
+            if i == 0:
+                shown = len(out.splitlines())
             self.passed(f"{sdk} README example {i + 1}")
+        snippets = [b for lang in langs for b in readme_blocks(sdk, "Example", lang, other=True)]
+        for i, snippet in enumerate(snippets):
+            source = spliced(sdk, programs[0], pointed(snippet, self.grpc, self.rest))
+            out = self.program(command, self.path / name(f"snippet{i}", source), source)
+            if PRINTS.search(snippet) and len(out.splitlines()) <= shown:
+                raise Failed(f"clients/{sdk}/README.md: this snippet printed nothing:\n{snippet}")
+            self.passed(f"{sdk} README snippet {i + 1}, after example 1")
+
+    def program(self, command: Callable[[Path], list[str]], file: Path, source: str) -> str:
+        """Run ``source`` saved as ``file``; its output, which has both teams' scores."""
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(source)
+        out = run(command(file), self.path, self.env)
+        expect_scores(out)
+        return out
 
 
 def install_python(s: Scratch) -> None:
@@ -383,7 +428,7 @@ def install_python(s: Scratch) -> None:
     s.env["VIRTUAL_ENV"] = str(venv)
     readme_install("python", s.path, s.env)
     s.passed("pip install clients/python")
-    s.example("python", "python", lambda f: ["python", str(f)], lambda i, _: f"example{i}.py")
+    s.example("python", ("python",), lambda f: ["python", str(f)], lambda stem, _: f"{stem}.py")
     # what PyPI would get: an sdist, and a wheel built from it (no proto/ beside it)
     run(["pip", "install", "-q", "build==1.6.1", "pytest>=8"], s.path, s.env)
     dist = s.path / "dist"
@@ -408,7 +453,8 @@ def install_typescript(s: Scratch) -> None:
     run(["npm", "init", "-y"], s.path, s.env)
     readme_install("typescript", s.path, s.env)
     s.passed("npm install clients/typescript (prepare built dist/)")
-    s.example("typescript", "js", lambda f: ["node", str(f)], lambda i, _: f"example{i}.mjs")
+    s.example("typescript", ("js", "ts"), lambda f: ["node", str(f)],
+              lambda stem, _: f"{stem}.mjs")
     packed = s.path / "packed"
     packed.mkdir()
     run(["npm", "pack", "--silent", "--pack-destination", str(packed)], CLIENTS / "typescript",
@@ -428,8 +474,8 @@ def install_go(s: Scratch) -> None:
     run(["go", "mod", "init", "example.com/scratch"], s.path, s.env)
     readme_install("go", s.path, s.env)
     s.passed("go get (replace to clients/go)")
-    s.example("go", "go", lambda f: ["go", "run", f"./{f.parent.name}"],
-              lambda i, _: f"example{i}/main.go")
+    s.example("go", ("go",), lambda f: ["go", "run", f"./{f.parent.name}"],
+              lambda stem, _: f"{stem}/main.go")
     module = run(["go", "list", "-m"], CLIENTS / "go", s.env).strip()
     if module != "github.com/canasta-rules/canasta/clients/go":
         raise Failed(f"clients/go is module {module}: the tags clients/go/vX.Y.Z serve another path")
@@ -472,9 +518,9 @@ def install_java(s: Scratch) -> None:
     (s.path / "pom.xml").write_text(SCRATCH_POM.format(dependency=dependency.rstrip()))
     s.passed("mvn install clients/java, then a dependency")
     mvn = ["mvn", "-q", "-B", "-ntp", "-Dstyle.color=never"]
-    s.example("java", "java",
+    s.example("java", ("java",),
               lambda f: [*mvn, "compile", "exec:java", f"-Dexec.mainClass={f.stem}"],
-              lambda i, source: "src/main/java/{}.java".format(
+              lambda _, source: "src/main/java/{}.java".format(
                   re.search(r"public class (\w+)", source).group(1)))  # type: ignore[union-attr]
     ver = sdkgen.version()
     jar = CACHE / "m2" / "io" / "github" / "canasta-rules" / "canasta-client" / ver / \
