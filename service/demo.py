@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     seats = list(dealt.seat_tokens)
     out.write(f"classic canasta, {args.players} players, seed {args.seed}\n")
     out.write(f"credentials: a host token and {len(seats)} seat tokens; "
-              "each bot plays with its own seat's\n")
+              "each bot plays with its own seat's token\n")
     snapshot, awaited = dealt.snapshot, dealt.views[0].awaited
     spectator_tried = False
     while awaited >= 0:
