@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         out.write(
             f"team {side.team}: melds {b.base}, canastas {b.canasta_bonus}, "
             f"going out {b.going_out}, red threes {b.red_three_points}, "
-            f"in hand -{b.in_hand} => {side.total} (cumulative {side.cumulative})\n")
+            f"in hand {-b.in_hand} => {side.total} (cumulative {side.cumulative})\n")
     return 0
 
 

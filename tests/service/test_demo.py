@@ -17,3 +17,12 @@ def test_the_demo_plays_a_hand_out_and_says_how(capsys: pytest.CaptureFixture[st
         "seat 0's first move sent without a token (a spectator's): refused, CREDENTIAL_REQUIRED"]
     assert any(line.startswith("hand over: ") for line in lines)
     assert [line.split(":")[0] for line in lines[-2:]] == ["team 0", "team 1"]
+
+
+def test_a_side_holding_no_card_shows_in_hand_0(capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 3 for two: seat 1 goes out, so its side holds no card; the score line says
+    ``in hand 0``, not ``-0``, and the other side's cards count against it (``-N``)."""
+    assert demo.main(["--seed", "3", "--players", "2"]) == 0
+    team0, team1 = capsys.readouterr().out.splitlines()[-2:]
+    assert ", in hand 0 => " in team1, team1
+    assert ", in hand -" in team0 and "in hand -0 " not in team0, team0
