@@ -19,7 +19,11 @@ which refuses what play cannot produce, with ``POSITION_OUT_OF_BOUNDS``:
 * Every game: its numbers stay within what play makes and the API carries (32-bit
   integers): a score or a hand's penalty points within :data:`SCORE_LIMIT` either side of
   zero, a hand number up to :data:`HAND_LIMIT`. Service limits, not rules: play keeps far
-  inside them (every integer option is at most a million, engine/options.py).
+  inside them (every integer option is at most a million, engine/options.py). So do the
+  counts play adds one to (the moves of the hand, a seat's questions, May I?'s
+  reshuffles), 0 to :data:`COUNT_LIMIT`: a move count of 4,300 nines was read, and the
+  move after it failed as INTERNAL (its successor has a digit more than Python writes).
+  The seed is not bounded: no API field carries it, and one beyond 64 bits plays on.
 * Every game: a hand that is not over awaits a seat with a legal move, as play always
   leaves it (the dead-end tests hold play to that), and one whose only move is to ask
   its partner still has a move after the answer. The notation reader checks the turn's
@@ -42,6 +46,7 @@ UNLIMITED_BUYS_ACCEPTED = 3  # buys per seat an imported May I? position may cla
 NO_BUY_LIMIT = 1 << 30  # MayIRules.buy_cap of max_buys_per_deal=none
 SCORE_LIMIT = 1 << 30  # an imported score or penalty total, either sign (a service limit)
 HAND_LIMIT = 1_000_000  # an imported hand number (a service limit)
+COUNT_LIMIT = 1 << 30  # an imported count of moves, questions or reshuffles (a service limit)
 
 
 def check_reachable(state: AnyState) -> None:
@@ -62,12 +67,20 @@ def check_reachable(state: AnyState) -> None:
 
 
 def _check_numbers(state: AnyState) -> None:
-    """The scores and hand number of the module's docstring (a game's own numbers are
-    its ``check_reachable``'s)."""
+    """The scores, hand number and move count of the module's docstring (a game's own
+    numbers are its ``check_reachable``'s)."""
     if not 0 <= state.hand_no <= HAND_LIMIT:
         raise BadInput(Reason.POSITION_OUT_OF_BOUNDS,
                        f"hand {state.hand_no}: a position holds hands 0 to {HAND_LIMIT}")
     _within("score", state.scores)
+    _counts("move count (ply)", (state.ply,))
+
+
+def _counts(what: str, values: tuple[int, ...]) -> None:
+    for value in values:
+        if not 0 <= value <= COUNT_LIMIT:
+            raise BadInput(Reason.POSITION_OUT_OF_BOUNDS,
+                           f"a {what} of {value}: a position holds 0 to {COUNT_LIMIT}")
 
 
 def _within(what: str, values: tuple[int, ...]) -> None:
@@ -94,8 +107,9 @@ def _stuck(game: Game[Any, Any], state: AnyState) -> bool:
 
 def canasta_check_reachable(state: State) -> None:
     """The Canasta games: the deck bounds every zone already (the notation checks it);
-    the hand's penalty points as the scores."""
+    the hand's penalty points as the scores, its questions as the move count."""
     _within("penalty total", state.penalties)
+    _counts("question count", state.asks)
 
 
 def mayi_hand_bound(state: MayIState, seat: int) -> int:
@@ -105,7 +119,9 @@ def mayi_hand_bound(state: MayIState, seat: int) -> int:
 
 
 def mayi_check_reachable(state: MayIState) -> None:
-    """May I?: the hands and buys of the module's docstring."""
+    """May I?: the hands and buys of the module's docstring, its reshuffles as the move
+    count."""
+    _counts("reshuffle count", (state.reshuffles,))
     limit = state.rules.buy_cap
     cap = UNLIMITED_BUYS_ACCEPTED if limit >= NO_BUY_LIMIT else limit
     for seat, buys in enumerate(state.buys):

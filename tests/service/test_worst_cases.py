@@ -188,6 +188,37 @@ def test_numbers_beyond_what_play_makes_are_refused(http: httpx.Client, line: st
     assert why in got.message
 
 
+NINES = "9" * 4300  # the longest number Python reads (sys.get_int_max_str_digits)
+
+
+@pytest.mark.parametrize(("variant", "line", "value", "why"), [
+    ("classic", "ply: 0", f"ply: {NINES}", "a move count (ply) of 999"),
+    ("classic", "asks: 0 0 0", f"asks: {NINES} 0 0", "a question count of 999"),
+    ("may_i", "reshuffles: 0", f"reshuffles: {NINES}", "a reshuffle count of 999"),
+])
+def test_counts_beyond_what_play_makes_are_refused(http: httpx.Client, variant: str,
+                                                   line: str, value: str, why: str) -> None:
+    """The counts play adds one to (the hand's moves, a seat's questions, May I?'s
+    reshuffles) hold 0 to 2^30 in an imported position (engine/bounds.py). A count of
+    4,300 nines was read, and the next move (or the draw that reshuffled) failed as
+    INTERNAL: one more has a digit more than Python writes. At the bound it plays on."""
+    dealt = ok(call_rest(http, "Deal", api.DealRequest(variant=variant, players=3, seed=5)))
+    position = ok(call_rest(http, "ExportPosition",
+                            api.ExportPositionRequest(snapshot=dealt.snapshot),
+                            token=dealt.host_token)).position
+    assert line in position
+    got = call_rest(http, "ImportPosition",
+                    api.ImportPositionRequest(position=position.replace(line, value)))
+    assert isinstance(got, Failure)
+    assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", "POSITION_OUT_OF_BOUNDS",
+                                                  ["position"])
+    assert why in got.message
+    played = ok(call_rest(http, "ImportPosition", api.ImportPositionRequest(
+        position=position.replace(line, value.replace(NINES, str(1 << 30))))))
+    ok(call_rest(http, "ApplyMove", api.ApplyMoveRequest(
+        snapshot=played.snapshot, move=game.Move(text="draw")), token=played.host_token))
+
+
 @pytest.mark.parametrize(("variant", "players", "option"), [
     ("classic", 4, "target_score"), ("classic", 6, "p6_min150_threshold"),
     ("samba", 4, "samba.min_7000"), ("bolivia", 4, "bolivia.bolivia_bonus"),
