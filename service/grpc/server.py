@@ -21,6 +21,7 @@ calls to ``CANASTA_MAX_CONCURRENT_RPCS`` and stops them first on a stop.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent import futures
@@ -111,6 +112,15 @@ def call_metadata(context: grpc.ServicerContext) -> dict[str, str]:
         if isinstance(value, str):
             out.setdefault(key, value)
     return out
+
+
+def request_id_of(context: grpc.ServicerContext) -> str:
+    """The call's id: its first ``x-request-id`` when sane (service/ops/logs.py) and ASCII,
+    else a fresh one. It is echoed in the trailers, and gRPC metadata holds printable
+    ASCII only: grpcio ended a call whose given id was ``café`` as INTERNAL, its answer
+    lost (REST echoes such an id byte for byte)."""
+    given = call_metadata(context).get("x-request-id")
+    return logs.request_id(given if given is not None and given.isascii() else None)
 
 
 def call_of(context: grpc.ServicerContext, rid: str) -> Call:
@@ -215,7 +225,7 @@ class Observe(grpc.ServerInterceptor):
         gate = self.gate if full in self.pools else None
 
         def behavior(request: Any, context: grpc.ServicerContext) -> Any:
-            rid = logs.request_id(call_metadata(context).get("x-request-id"))
+            rid = request_id_of(context)
             token = logs.REQUEST_ID.set(rid)
             started.inc()
             t0 = time.perf_counter()
@@ -373,6 +383,18 @@ add_reflection: Callable[[CommentedReflection, grpc.Server], None] = \
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server
 
 
+def _undecodable_metadata(record: logging.LogRecord) -> bool:
+    """grpcio's record of a metadata value that is not UTF-8 (which it then reads as
+    latin-1), as a warning that does not repeat the value: it logged an error with a
+    traceback and the value itself, so any caller could fill the error log, and the
+    token of an ``authorization`` value with one stray byte was written to it."""
+    if record.getMessage().startswith("Invalid encoding on "):
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.msg, record.args = "a metadata value that is not UTF-8 was read as latin-1", ()
+        record.exc_info, record.exc_text = None, None
+    return True
+
+
 def _address(bind: str, port: int) -> str:
     return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
 
@@ -384,6 +406,7 @@ def start(core: Core, settings: Settings, health: Health, gate: Gate) -> tuple[g
     ``settings.long_call_threads``, the rest in :data:`CONTROL_THREADS` of their own;
     ``gate`` holds the engine's calls to the limit (pass it to :func:`stop`).
     """
+    logging.getLogger("grpc._cython.cygrpc").addFilter(_undecodable_metadata)
     engine = GatedPool(settings.grpc_threads, gate)
     long_calls = GatedPool(settings.long_call_threads, gate, "grpc-long")
     pools = {f"/{SERVICE_NAME}/{name}": long_calls if method.long_call else engine

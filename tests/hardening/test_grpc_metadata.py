@@ -1,0 +1,107 @@
+"""gRPC metadata no grpcio client sends: values that are not ASCII, or not UTF-8.
+
+grpcio's clients refuse to send such values, but the wire carries any bytes, and
+other clients (or a hand-written one) send them. So these tests speak HTTP/2 over a
+bare socket: one unary call, headers as HPACK literals, the answer's DATA read back.
+The rule is the same as for any bad input: the call is answered (or refused with a
+reason), never ended as INTERNAL, and nothing the caller sent is logged as an error.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import struct
+
+import pytest
+
+from service.api.pb import api
+from tests.service.servers import Running
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7
+END_STREAM, ACK, END_HEADERS = 0x1, 0x1, 0x4
+
+
+def _frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(
+        ">I", stream) + payload
+
+
+def _hpack_int(n: int) -> bytes:
+    """An HPACK integer with a 7-bit prefix (RFC 7541, 5.1), Huffman bit clear."""
+    if n < 127:
+        return bytes([n])
+    out, n = [127], n - 127
+    while n >= 128:
+        out.append(n % 128 + 128)
+        n //= 128
+    return bytes([*out, n])
+
+
+def _literal(name: bytes, value: bytes) -> bytes:
+    """A header field as a literal without indexing, new name (RFC 7541, 6.2.2)."""
+    return b"\x00" + _hpack_int(len(name)) + name + _hpack_int(len(value)) + value
+
+
+def unary(target: str, method: str, request: bytes,
+          metadata: list[tuple[bytes, bytes]]) -> bytes | None:
+    """One unary call of ``canasta.v1.CanastaEngine/method``; the answer's message, or
+    None when the call ended without one (a refusal, an INTERNAL, a reset)."""
+    host, port = target.rsplit(":", 1)
+    headers = [(b":method", b"POST"), (b":scheme", b"http"),
+               (b":path", f"/canasta.v1.CanastaEngine/{method}".encode()),
+               (b":authority", target.encode()), (b"content-type", b"application/grpc"),
+               (b"te", b"trailers"), *metadata]
+    block = b"".join(_literal(n, v) for n, v in headers)
+    body = b"\x00" + struct.pack(">I", len(request)) + request
+    data = b""
+    with socket.create_connection((host, int(port)), timeout=20) as sock:
+        sock.sendall(PREFACE + _frame(SETTINGS, 0, 0, b"")
+                     + _frame(HEADERS, END_HEADERS, 1, block)
+                     + _frame(DATA, END_STREAM, 1, body))
+        buffer = b""
+        while True:
+            while len(buffer) < 9 or len(buffer) < 9 + int.from_bytes(buffer[:3], "big"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    return None
+                buffer += chunk
+            size = int.from_bytes(buffer[:3], "big")
+            kind, flags = buffer[3], buffer[4]
+            stream = int.from_bytes(buffer[5:9], "big") & 0x7FFFFFFF
+            payload, buffer = buffer[9:9 + size], buffer[9 + size:]
+            if kind == SETTINGS and not flags & ACK:
+                sock.sendall(_frame(SETTINGS, ACK, 0, b""))
+            elif kind == PING and not flags & ACK:
+                sock.sendall(_frame(PING, ACK, 0, payload))
+            elif kind == DATA and stream == 1:
+                data += payload
+            elif kind in (RST_STREAM, GOAWAY) or (kind == HEADERS and flags & END_STREAM):
+                return data[5:] if data else None
+
+
+@pytest.mark.parametrize("rid", [b"caf\xc3\xa9", b"\xc3\xa9" * 3, b"\xff\xfe"])
+def test_a_request_id_that_is_not_ascii_is_replaced(server: Running, rid: bytes) -> None:
+    """The request id is echoed in the trailers, where gRPC carries printable ASCII only:
+    grpcio ended a call with ``x-request-id: café`` as INTERNAL ("Invalid metadata"),
+    its answer lost. Such an id is replaced by one made up, as a too long one is."""
+    answer = unary(server.grpc_target, "ListVariants", b"", [(b"x-request-id", rid)])
+    assert answer is not None, "the call ended without its answer"
+    assert api.ListVariantsResponse.FromString(answer).variants
+
+
+def test_metadata_that_is_not_utf8_is_not_an_error_in_the_log(
+        server: Running, caplog: pytest.LogCaptureFixture) -> None:
+    """grpcio reads a metadata value that is not UTF-8 as latin-1, and logged it as an
+    error with a traceback and the value itself: any caller could fill the error log
+    (which the on-call reads for CanastaServerErrors), and the token of an
+    ``authorization`` value with one stray byte was written into it."""
+    secret = b"ct1.host.k-1.not-to-be-logged"
+    with caplog.at_level(logging.WARNING):
+        answer = unary(server.grpc_target, "ListVariants", b"", [
+            (b"authorization", b"Bearer " + secret + b"\xff"),
+            (b"accept-language", b"ru\xff")])
+    assert answer is not None
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert not any(secret.decode() in r.getMessage() for r in caplog.records)
