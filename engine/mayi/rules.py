@@ -49,7 +49,8 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("ace_wrap", bool, True, "MI-MELD-3",
                "sequences may go round the corner (Q K A 2); false: the ace only at an end"),
     OptionSpec("buy_penalty_cards", int, 1, "MI-BUY-2",
-               "stock cards a buyer takes as a penalty with the discard (1 or 2)", minimum=1),
+               "stock cards a buyer takes as a penalty with the discard (1 or 2)", minimum=1,
+               maximum=2),
     OptionSpec("buy_priority", str, "rotation", "MI-BUY-3",
                "who gets a discard several players want: rotation (nearest after the player "
                "in turn) or first_call (the first buy applied)",
@@ -193,10 +194,7 @@ def _parse(name: str, raw: object) -> MayIOption:
         return parse_schedule(raw)
     if name == "max_buys_per_deal" and (raw is None or raw in _NONE_WORDS):
         return None
-    value = _SPECS[name].parse(raw)
-    if name == "buy_penalty_cards" and value not in (1, 2):
-        raise BadInput(Reason.BAD_OPTION_VALUE, "option buy_penalty_cards must be 1 or 2")
-    return value
+    return _SPECS[name].parse(raw)
 
 
 def resolve(given: Mapping[str, object] | None) -> dict[str, MayIOption]:

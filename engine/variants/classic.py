@@ -61,11 +61,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("p6_mode", str, "three_packs", "CL-P6-11", "six-player form",
                choices=("three_packs", "rotation")),
     OptionSpec("p6_teams", int, 2, "CL-P6-2",
-               "six players with three packs: 2 teams of three or 3 teams of two", minimum=2),
+               "six players with three packs: 2 teams of three or 3 teams of two", minimum=2,
+               maximum=3),
     OptionSpec("p6_min150_threshold", int, 7500, "CL-P6-7",
                "cumulative score from which the minimum is 150 (six players, two teams)"),
     OptionSpec("black_three_meld_max", int, 4, "CL-P6-9",
-               "largest black-three meld when going out (3 to 6)", minimum=3),
+               "largest black-three meld when going out (3 to 6)", minimum=3, maximum=6),
     OptionSpec("target_score", int, None, "CL-GAME-1",
                "score that ends the game (default by player count)", minimum=1),
 )
@@ -123,10 +124,6 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
         raise BadInput(Reason.BAD_PLAYER_COUNT,
                        f"classic canasta is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     opts = resolve_options(OPTIONS, options)
-    if opts["p6_teams"] not in (2, 3):
-        raise BadInput(Reason.BAD_OPTION_VALUE, "option p6_teams must be 2 or 3")
-    if not 3 <= int(opts["black_three_meld_max"] or 0) <= 6:
-        raise BadInput(Reason.BAD_OPTION_VALUE, "option black_three_meld_max must be 3 to 6")
     cutthroat = players == 3 and opts["p3_mode"] == "cutthroat"
     six_packs = players == 6 and opts["p6_mode"] == "three_packs"
     packs = 3 if six_packs else 2

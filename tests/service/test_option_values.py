@@ -10,7 +10,7 @@ import pytest
 from engine import records
 from engine.game import new_game
 from engine.notation import export_position
-from service.api.pb import api
+from service.api.pb import api, game
 from tests.service.helpers import Call, Failure, ok
 from tests.test_option_values import INT_TWINS, LINE_TWINS
 
@@ -104,3 +104,25 @@ def test_every_listed_default_deals_as_the_default(call: Call) -> None:
             variant=variant.id, players=variant.min_players, seed=5, options=options)))
             for options in ({}, defaults))
         assert list(given.views) == list(plain.views), variant.id
+
+
+
+def test_every_listed_integer_range_is_the_one_deal_takes(call: Call) -> None:
+    """An integer option's ``minimum`` and ``maximum`` in ListVariants are what Deal takes,
+    at every player count: both ends deal, one past either is BAD_OPTION_VALUE. It listed
+    1,000,000 as the most for p6_teams (2 or 3), black_three_meld_max (3 to 6) and
+    buy_penalty_cards (1 or 2), and refused every value past their true range."""
+    for variant in ok(call("ListVariants", api.ListVariantsRequest())).variants:
+        ranges = [(o.name, o.minimum, o.maximum) for o in variant.options
+                  if o.type == game.OPTION_TYPE_INT]
+        for players in range(variant.min_players, variant.max_players + 1):
+            for name, low, high in ranges:
+                for value in (low - 1, low, high, high + 1):
+                    if value < 0:
+                        continue  # a sign is no option text (DEAL_TWINS)
+                    got = call("Deal", api.DealRequest(variant=variant.id, players=players,
+                                                       seed=5, options={name: str(value)}))
+                    if low <= value <= high:
+                        ok(got)
+                    else:
+                        refused(got, "options", name)
