@@ -166,8 +166,11 @@ class App:
                             header_timeout_s=s.http_header_timeout_s,
                             body_timeout_s=s.http_body_timeout_s,
                             max_connections=s.http_max_connections, access_log=s.access_log)
-        # httptools with a header cap, receive timeouts and a connection cap (rest/limits.py)
-        config = uvicorn.Config(app, http=protocol_class(limits), log_config=None,
+        # httptools with a header cap, receive timeouts and a connection cap (rest/limits.py);
+        # no WebSocket route, so no WebSocket protocol: where a WebSocket library is
+        # installed (the dev set's), uvicorn took a route's upgrade request for a WebSocket
+        # and answered a bare 403, where without one the request is answered as any other
+        config = uvicorn.Config(app, http=protocol_class(limits), ws="none", log_config=None,
                                 access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=max(1, int(s.grace_seconds)),
                                 server_header=False)

@@ -242,6 +242,25 @@ def test_a_request_that_is_not_http_gets_a_typed_400(limited: Running, http: htt
     assert _metric(http, "http_requests_total", route="unmatched", status="400") == before + 1
 
 
+@pytest.mark.parametrize(("request_line", "status"), [
+    (b"GET /v1/variants HTTP/1.1\r\n", 200), (b"GET /no-such-route HTTP/1.1\r\n", 404)])
+def test_a_websocket_upgrade_is_answered_as_any_request(limited: Running, request_line: bytes,
+                                                        status: int) -> None:
+    """The service has no WebSocket route. Where a WebSocket library is installed (the
+    dev set has one, and `make run` after `make test` shares its .venv), uvicorn took an
+    upgrade request for a WebSocket and answered a bare 403 with no body and no reason;
+    without one it answers the request as any other, as it does now everywhere."""
+    sock = _connect(limited.app.http_port)
+    sock.sendall(request_line + b"Host: x\r\nConnection: Upgrade, close\r\n"
+                 b"Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+    answer, closed = _until_closed(sock, time.monotonic() + 10)
+    sock.close()
+    assert _status(answer) == status and closed < float("inf"), answer[:200]
+    body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+    assert body["variants"] if status == 200 else body["error"]["status"] == "NOT_FOUND"
+
+
 def test_pipelined_requests_are_not_refused_for_their_sum(limited: Running) -> None:
     """1,000 small requests written at once (37 KB, over the cap together) are each
     answered: the cap is on one request's header block. (A guard for the cap's counting;
