@@ -35,21 +35,28 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     watch(page, problems, (text) => (refusal && text.includes("the server responded with a status of"))
       || (kind === "away" && text.includes("net::ERR_CONNECTION_REFUSED")));
     // every API call and its answer, in order: { path, body, auth, status, answer }
+    // (each stamped with the document that sent it: an old page's bot call answered while the
+    // reload is on its way is not the resumed page's)
     const calls = [];
     const answered = [];
+    let doc = 0;
+    const docOf = new WeakMap();
+    page.on("framenavigated", (frame) => { if (frame === page.mainFrame()) doc += 1; });
+    page.on("request", (r) => docOf.set(r, doc));
     page.on("response", (r) => {
       const path = new URL(r.url()).pathname;
       if (!path.startsWith("/v1/")) return;
       const req = r.request();
       const call = { path, origin: new URL(r.url()).origin, body: JSON.parse(req.postData() ?? "null"),
-        auth: (req.headers().authorization ?? "").replace("Bearer ", ""), status: r.status(), answer: null };
+        auth: (req.headers().authorization ?? "").replace("Bearer ", ""), status: r.status(), answer: null,
+        doc: docOf.get(req) };
       calls.push(call);
       answered.push(r.json().then((a) => { call.answer = a; }, () => {}));
     });
     const settled = () => Promise.all(answered);
     const since = async (from) => {
       await settled();
-      return calls.slice(from).map((c) => ({ path: c.path, status: c.status, auth: c.auth,
+      return calls.slice(from).filter((c) => c.doc === doc).map((c) => ({ path: c.path, status: c.status, auth: c.auth,
         snapshot: c.body?.snapshot ?? "", seat: c.body?.seat ?? null, seq: c.answer?.header?.seq ?? null,
         answered: c.answer?.snapshot ?? "", hand: c.answer?.views?.[0]?.hand ?? null,
         reason: (c.answer?.error?.details ?? []).find((d) => d.reason)?.reason ?? "" }));
