@@ -122,7 +122,9 @@ def test_the_seat_page_says_the_match_target(tmp_path: Path) -> None:
     says it) and a Samba table's created with target_score 12000 (SA-GAME-1); for May I?,
     whose deals end it (MI-GAME-1), the deal of how many instead
     (test_the_seat_page_says_the_deal_of_how_many). It said no target at all. The status
-    line counts hands from 1, as that line and the web table do (it said "Hand 0")."""
+    line counts hands from 1, as that line and the web table do (it said "Hand 0"). A
+    side's heading names its seats: "seat 0" for a side of one, as each May I? player is
+    (it said "seats 0")."""
     db = tmp_path / "tables.db"
     games: list[tuple[str, int, dict[str, Any]]] = [
         ("classic", 4, {}), ("samba", 4, {"target_score": 12000}), ("may_i", 3, {})]
@@ -135,6 +137,11 @@ def test_the_seat_page_says_the_match_target(tmp_path: Path) -> None:
     ], result["pages"]
     assert all(re.match(r"^Hand 1, move \d+: ", page["status"]) for page in result["pages"]), \
         result["pages"]
+    classic, _, mayi = result["pages"]
+    assert [side.split(":")[0] for side in classic["sides"]] == [
+        "Side 0 (seats 0, 2)", "Side 1 (seats 1, 3)"], classic
+    assert [side.split(":")[0] for side in mayi["sides"]] == [
+        "Side 0 (seat 0)", "Side 1 (seat 1)", "Side 2 (seat 2)"], mayi
 
 
 def test_the_seat_page_says_the_deal_of_how_many(tmp_path: Path) -> None:

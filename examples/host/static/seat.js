@@ -38,6 +38,9 @@ function send(message) {
 // "1 card", "2 cards": a count and its noun in the number it takes.
 const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
+// A side's seats, "seat 0" or "seats 0, 2".
+const seatsOf = (seats) => `${seats.length === 1 ? "seat" : "seats"} ${seats.join(", ")}`;
+
 // Whether a seat plays this hand: the view's seats_in_play (classic with five players leaves
 // one seat out of each hand, CL-P5-2), as the web table reads it; a view without it (an
 // older service) names none out.
@@ -92,7 +95,7 @@ function renderTable(view) {
   $("sides").replaceChildren(...view.sides.map((side) => {
     const div = document.createElement("div");
     const h = document.createElement("h3");
-    h.textContent = `Side ${side.team} (seats ${side.seats.join(", ")}): match score ${matchScore(view, side)}` +
+    h.textContent = `Side ${side.team} (${seatsOf(side.seats)}): match score ${matchScore(view, side)}` +
       `${side.opened || !side.minimum ? "" : `, needs ${side.minimum} to open`}`;
     div.append(h);
     if (side.red_threes.length) div.append(`Red threes: ${cards(side.red_threes)}`);
@@ -162,7 +165,7 @@ function winner(view) {
   const side = view.sides.find((s) => s.team === view.winner);
   if (!side) return "a draw";
   if (side.seats.includes(seat)) return "you win";
-  return `side ${side.team} (${side.seats.length === 1 ? "seat" : "seats"} ${side.seats.join(", ")}) wins`;
+  return `side ${side.team} (${seatsOf(side.seats)}) wins`;
 }
 
 function render() {
