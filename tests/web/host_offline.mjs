@@ -4,6 +4,7 @@
 //   error    what the page said of the click
 //   sent     the moves that reached the host from the page, while it was down or after
 //   status   the status line once the page had joined again
+//   after    what the page's error line said then ("" when hidden)
 //
 //   node tests/web/host_offline.mjs LINK   (a join link to a seat whose move is due)
 //
@@ -15,6 +16,7 @@ const problems = [];
 const sent = [];
 let error = null;
 let status = null;
+let after = null;
 await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
@@ -38,4 +40,6 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
   await page.waitForFunction(() => /^Hand \d+, move \d+: your move/.test(document.querySelector("#status").textContent),
     null, { timeout: 20_000 });
   status = await page.textContent("#status");
-}, () => ({ error, sent, status }));
+  after = await page.evaluate(() => (document.querySelector("#error").hidden ? ""
+    : document.querySelector("#error").textContent));
+}, () => ({ error, sent, status, after }));

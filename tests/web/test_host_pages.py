@@ -189,7 +189,9 @@ def test_a_move_clicked_while_the_seat_page_is_disconnected_says_so(tmp_path: Pa
     """While the seat's socket is down (closed 1011: the page joins again 2 s later) its
     moves are still shown; a click on one went to the closed socket, lost without a word
     (the browser only logs it), and on a socket still connecting it threw. The page now
-    says the move was not sent, sends nothing, and plays on once it has joined again."""
+    says the move was not sent, sends nothing, and plays on once it has joined again; its
+    "Not sent" is gone once the socket is open again (it stayed on screen, under the
+    status line saying it was the seat's move, as if the next click would fail too)."""
     db = tmp_path / "tables.db"
     with running() as rules, hosting(db, rules.grpc_target) as host:
         created = host.create("classic", 2, {1: "greedy"})
@@ -203,6 +205,7 @@ def test_a_move_clicked_while_the_seat_page_is_disconnected_says_so(tmp_path: Pa
     assert result["error"].startswith("Not sent: "), result
     assert result["sent"] == [], result
     assert result["status"].startswith("Hand 1, move "), result
+    assert result["after"] == "", result
 
 
 def test_a_record_the_seat_page_cannot_download_says_why(tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ const red = (code) => code[1] === "H" || code[1] === "D";
 const cards = (codes) => (codes.length ? codes.map(face).join(" ") : "–");
 const who = (s) => (s === seat ? "you" : state.bots[s] ? `seat ${s} (bot: ${state.bots[s]})` : `seat ${s}`);
 
+const NOT_SENT = "Not sent: the page is not connected to the host. It joins again by itself; then play again.";
+
 function showError(text) {
   $("error").textContent = text;
   $("error").hidden = !text;
@@ -28,7 +30,7 @@ function showError(text) {
 // again two seconds after it closed) a click would be lost without a word, or throw.
 function send(message) {
   if (socket.readyState !== WebSocket.OPEN) {
-    showError("Not sent: the page is not connected to the host. It joins again by itself; then play again.");
+    showError(NOT_SENT);
     return;
   }
   showError("");
@@ -201,7 +203,10 @@ function receive(event) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${gameId}/${seat}`);
-  socket.addEventListener("open", () => socket.send(JSON.stringify({ token })));
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({ token }));
+    if ($("error").textContent === NOT_SENT) showError(""); // joined again: play again
+  });
   socket.addEventListener("message", receive);
   socket.addEventListener("close", (event) => {
     if (event.code === 4403) {
