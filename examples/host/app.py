@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from .bots import Bots
+from .catalogue import variant_json
 from .players import Outbox, Players, status
 from .store import Store, Table
 from .tables import Refused, Tables, message_of, reason_of
@@ -212,8 +213,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
             answer = await tables.client.list_variants()
         except CanastaError as err:
             return refused(reason_of(err), told(err), 502)
-        return JSONResponse([{"id": v.id, "name": v.name, "min_players": v.min_players,
-                              "max_players": v.max_players} for v in answer.variants])
+        return JSONResponse([variant_json(v) for v in answer.variants])
 
     @guarded
     async def create(request: Request) -> Response:

@@ -37,7 +37,8 @@ def status(table: Table) -> dict[str, Any]:
     """What anyone may know of a table (the index page, the tests' polling)."""
     return {"game_id": table.game_id, "variant": table.variant, "players": table.players,
             "seq": table.seq, "awaited": table.awaited, "hand_over": table.hand_over,
-            "game_over": table.game_over, "bots": {str(s): v for s, v in table.bots.items()}}
+            "game_over": table.game_over, "bots": {str(s): v for s, v in table.bots.items()},
+            "options": table.options}
 
 
 class Outbox:

@@ -44,6 +44,20 @@ class Table:
         hand, so the host deals it (:class:`~examples.host.bots.Bots`)."""
         return all(seat in self.bots for seat in range(self.players))
 
+    @property
+    def options(self) -> dict[str, str]:
+        """The rule options the table was dealt with that differ from the game's defaults,
+        as its record's ``options:`` line names them (docs/records.md: the service's names,
+        an alias under its current one; ``-`` for none, parts split by ``;`` when a value
+        may hold a comma, as May I?'s do)."""
+        line = next((line for line in self.record.splitlines()
+                     if line.startswith("options: ")), "options: -")
+        text = line.removeprefix("options: ").strip()
+        if text == "-":
+            return {}
+        parts = (part.strip() for part in text.split(";" if ";" in text else ","))
+        return dict(part.partition("=")[::2] for part in parts if part)
+
 
 class Store(Protocol):
     """The host's storage. ``commit`` is the compare-and-set that stops replays and forks:

@@ -78,8 +78,10 @@ def check_sent(player: Player, host: Host, db: Path) -> None:
     for move in view["legal_moves"]:
         assert {w for w in move.split() if CARD.match(w)} <= allowed, move
     assert msg["log"] == public_log(table.record)
+    # the rule options are the table's public status (GET /api/tables/GAME), as is the rest
+    assert msg["options"] == host.status(player.game_id)["options"]
     assert set(msg) == {"type", "game_id", "variant", "players", "seq", "awaited", "hand_over",
-                        "game_over", "bots", "seat", "view", "log"}
+                        "game_over", "bots", "options", "seat", "view", "log"}
 
 
 def check_raw(player: Player, table_tokens: tuple[str, ...], host_token: str) -> None:

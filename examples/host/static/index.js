@@ -5,6 +5,8 @@ const $ = (id) => document.getElementById(id);
 const LEVELS = ["person", "random", "greedy", "expert"];
 let variants = [];
 
+const chosen = () => variants.find((x) => x.id === $("variant").value);
+
 function seatRows() {
   const players = Number($("players").value);
   const box = $("seats");
@@ -24,14 +26,80 @@ function seatRows() {
   }
 }
 
+// The chosen game's rule options as drawn, each {option, row, control, doc}: the option as
+// ListVariants lists it (from /api/variants), the page's row, its field and what it says.
+let offered = [];
+
+// The chosen game's rule options, each at its default: a choice, or true or false, from a
+// list; an integer as its digits, blank for its default. The service checks every value:
+// the page sends what the person changed as it is, and shows the service's refusal.
+function optionRows() {
+  offered = (chosen()?.options ?? []).map(optionRow);
+  $("options").replaceChildren($("options").querySelector("legend"), ...offered.map((o) => o.row));
+  optionCounts();
+}
+
+function optionRow(option) {
+  let control;
+  if (option.type === "int") {
+    control = Object.assign(document.createElement("input"), { type: "text", inputMode: "numeric" });
+    control.dataset.default = "";
+  } else {
+    control = document.createElement("select");
+    if (option.default === null) control.append(new Option("the game's own", ""));
+    for (const c of option.type === "bool" ? ["false", "true"] : option.choices) {
+      control.append(new Option(c === option.default ? `${c} (default)` : c, c));
+    }
+    control.dataset.default = control.value = option.default ?? "";
+  }
+  control.name = option.name;
+  control.setAttribute("aria-describedby", `doc-${option.name}`);
+  const label = document.createElement("label");
+  label.append(`${option.name} `, control);
+  const doc = Object.assign(document.createElement("small"), { id: `doc-${option.name}` });
+  const row = Object.assign(document.createElement("div"), { className: "option" });
+  row.append(label, doc);
+  return { option, row, control, doc };
+}
+
+// What the player count changes of the options, in place (a field being filled in stays):
+// those of another count's section are hidden and not sent (p6_mode: six players), and a
+// default by player count is that count's (classic's target_score).
+function optionCounts() {
+  const players = Number($("players").value);
+  for (const { option, row, control, doc } of offered) {
+    row.hidden = option.players !== null && option.players !== players;
+    const shown = option.default ?? option.default_by_players[players] ?? "the game's own";
+    if (option.type === "int") control.placeholder = shown;
+    const range = option.type === "int" ? `; default ${shown}; ${option.minimum} to ${option.maximum}` : "";
+    doc.textContent = `${option.description} (${option.rule}${range})`;
+  }
+}
+
+// The options to deal the table with: those offered that the person changed.
+function chosenOptions() {
+  const options = {};
+  for (const { row, control } of offered) {
+    const value = control.value.trim();
+    if (!row.hidden && value !== control.dataset.default) options[control.name] = value;
+  }
+  return options;
+}
+
+function playerRows() {
+  seatRows();
+  optionCounts();
+}
+
 function limits() {
-  const v = variants.find((x) => x.id === $("variant").value);
+  const v = chosen();
   if (!v) return;
   $("players").min = v.min_players;
   $("players").max = v.max_players;
   const n = Math.min(Math.max(Number($("players").value), v.min_players), v.max_players);
   $("players").value = n;
   seatRows();
+  optionRows();
 }
 
 function showError(text) {
@@ -63,7 +131,9 @@ async function create(event) {
   $("seats").querySelectorAll("select").forEach((select, seat) => {
     if (select.value !== "person") bots[seat] = select.value;
   });
-  const body = { variant: $("variant").value, players: Number($("players").value), bots };
+  const body = {
+    variant: $("variant").value, players: Number($("players").value), bots, options: chosenOptions(),
+  };
   const got = await ask("/api/tables", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
@@ -88,7 +158,7 @@ async function create(event) {
 }
 
 async function start() {
-  $("players").addEventListener("change", seatRows);
+  $("players").addEventListener("change", playerRows);
   seatRows();
   let got = await ask("/api/variants");
   if (got !== null && !Array.isArray(got)) {

@@ -43,6 +43,13 @@ const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
 // A side's seats, "seat 0" or "seats 0, 2".
 const seatsOf = (seats) => `${seats.length === 1 ? "seat" : "seats"} ${seats.join(", ")}`;
 
+// The rule options the table was dealt with that differ from the game's defaults (the
+// host's state message, from the table's record).
+function optionsText(options) {
+  const set = Object.entries(options).map(([name, value]) => `${name}=${value}`);
+  return `Rule options: ${set.length ? set.join(", ") : "the game's defaults"}.`;
+}
+
 // Whether a seat plays this hand: the view's seats_in_play (classic with five players leaves
 // one seat out of each hand, CL-P5-2), as the web table reads it; a view without it (an
 // older service) names none out.
@@ -86,6 +93,7 @@ function renderTable(view) {
   $("contract").textContent = view.may_i ? `This deal's contract: ${contract(view.may_i)}.` : "";
   $("target").textContent = gameEnd(view);
   $("target").hidden = !$("target").textContent;
+  $("options").textContent = optionsText(state.options);
   $("seats").replaceChildren(...view.hand_sizes.map((n, s) => {
     const li = document.createElement("li");
     const plays = playsHand(view, s);
