@@ -59,8 +59,11 @@ function ruPlural(n, one, few, many) {
 const enStockCards = (n) => (n === 1 ? "the top card" : `${n} cards`);
 const ruStockCards = (n) => (n === 1 ? "верхнюю карту" : `${n} ${ruPlural(n, "карту", "карты", "карт")}`);
 
-// Seat names around the table: seat 0 (you) sits at the bottom and play goes clockwise,
-// so the next seat is on your left. By player count, the others' places.
+// Seat names around the table: seat 0 (you) sits at the bottom and the seats are numbered
+// clockwise, so seat 1 is on your left. Play goes round the seats that play a hand in the
+// order of the view's seatsInPlay: clockwise, but not in five players' third hand (0, 3, 2,
+// 4: the sides in turn, CL-P5-3), which the page says (orderOfPlay). By player count, the
+// others' places.
 const PLACES = {
   2: ["north"],
   3: ["west", "east"],
@@ -94,6 +97,13 @@ export const TEXT = {
     seedDigits: "The seed is a whole number: type digits 0–9 only.",
     seedTooBig: "The seed is at most 18446744073709551615 (2^64 − 1).",
     newGame: "New game",
+    // the chosen game's rule options (GET /v1/variants), under the form
+    rulesOptions: "Rules options",
+    // an integer option whose default depends on the table (classic's target_score)
+    optionDefault: "default",
+    // what an option the service refused takes, from GET /v1/variants, after its refusal
+    optionInt: (name, min, max) => `${name} takes a whole number from ${min} to ${max}.`,
+    optionChoice: (name, choices) => `${name} takes one of: ${choices}.`,
     idle: "Choose a game and press “New game”.",
     // "New game" pressed, its deal not answered yet
     dealing: "Dealing a new game…",
@@ -116,6 +126,8 @@ export const TEXT = {
     // a seat dealt out of this hand (five players: one sits out each hand, CL-P5-2; six in
     // rotation: two, CL-P6-11)
     sitsOut: "sits this hand out",
+    // the seats that play a hand in the order they play, where it is not round the table
+    orderOfPlay: (names) => `Order of play this hand: ${names.join(" → ")}`,
     // after a side's seats that play the hand, in its melds' heading: those that sit it out
     seatsOut: (who, you, n) => (you ? "you sit this hand out" : `${who} ${n === 1 ? "sits" : "sit"} this hand out`),
     // your seat dealt out of the hand: the status line's first sentence while the bots play
@@ -327,6 +339,10 @@ export const TEXT = {
     seedDigits: "Номер тасовки — целое число: вводите только цифры 0–9.",
     seedTooBig: "Номер тасовки — не больше 18446744073709551615 (2^64 − 1).",
     newGame: "Новая игра",
+    rulesOptions: "Правила партии",
+    optionDefault: "по умолчанию",
+    optionInt: (name, min, max) => `${name}: целое число от ${min} до ${max}.`,
+    optionChoice: (name, choices) => `${name}: одно из значений ${choices}.`,
     idle: "Выберите игру и нажмите «Новая игра».",
     dealing: "Раздаём карты новой игры…",
     resuming: "Возвращаемся к вашей игре…",
@@ -345,6 +361,7 @@ export const TEXT = {
     answering: "отвечает",
     cards: (n) => `${n} ${ruPlural(n, "карта", "карты", "карт")}`,
     sitsOut: "пропускает раздачу",
+    orderOfPlay: (names) => `Порядок хода в этой раздаче: ${names.join(" → ")}`,
     seatsOut: (who, you, n) => (you ? "вы пропускаете раздачу" : `${who} ${n === 1 ? "пропускает" : "пропускают"} раздачу`),
     youSitOut: "Вы пропускаете эту раздачу.",
     handSitsOut: "В этой раздаче у вас нет карт: вы её пропускаете, ходов в ней у вас нет.",
@@ -520,5 +537,24 @@ export const TEXT = {
         : `Купить карту из сброса не в свой ход вы можете ещё ${n} ${ruPlural(n, "раз", "раза", "раз")} в этой раздаче.`),
       gameOver: "Игра окончена: счёт ниже. Чтобы сыграть ещё, нажмите «Новая игра».",
     },
+  },
+};
+
+// The rule options' lines of doc in Russian, by option name: GET /v1/variants words them in
+// English only. An option not here is labelled with its name and the service's English line
+// (clients/web/README.md). The values (three_packs, rotation...) are sent as written.
+export const OPTION_DOCS = {
+  ru: {
+    target_score: "счёт, которым кончается партия: раздача, в которой сторона его набирает, — последняя",
+    tie_policy: "равный счёт в конце партии: play_on — ещё одна раздача, draw — ничья",
+    canastas_to_go_out: "сколько канаст нужно для выхода",
+    p2_draw_count: "сколько карт берут из колоды при двух игроках",
+    p3_mode: "игра втроём: basic — каждый за себя; cutthroat — один против пары, которая складывается при первом взятии сброса",
+    p6_mode: "игра вшестером: three_packs — три колоды, играют все; rotation — две колоды, каждую раздачу двое пропускают",
+    p6_teams: "шесть игроков с тремя колодами: 2 стороны по три игрока или 3 стороны по два",
+    penalties: "официальные штрафы",
+    schedule: "контракты раздач: zioncheck5 (пять раздач), classic7 (семь раздач, в раздачах 5–7 по 12 карт) или свой список, например ss,sr,rr (s — группа, r — секвенс)",
+    max_buys_per_deal: "сколько раз игрок может купить карту из сброса за раздачу; none — без ограничений",
+    buy_penalty_cards: "сколько штрафных карт из колоды берёт купивший (1 или 2)",
   },
 };

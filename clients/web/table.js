@@ -11,7 +11,7 @@
 // page holds the host token only because it is a self-contained demo (clients/web/README.md).
 // It keeps the game in this tab's sessionStorage too, so that a reload resumes it (GAME_KEY).
 
-import { LANGUAGES, TEXT, cardName, face, places } from "./i18n.js";
+import { LANGUAGES, OPTION_DOCS, TEXT, cardName, face, places } from "./i18n.js";
 import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
 
 const params = new URLSearchParams(location.search);
@@ -77,10 +77,12 @@ class PageError extends Error {
 }
 
 class ApiError extends Error {
-  constructor(reason, message, status, { say = null, call = null } = {}) {
+  constructor(reason, message, status, { say = null, call = null, detail = "" } = {}) {
     super(message);
     this.reason = reason;
     this.status = status;
+    // the refusal's field violations (BadRequest), in English: which rule option it refused
+    this.detail = detail;
     // how the error is worded again: the page's own sentence, `say(words)`, for an answer
     // that is not the service's; else the refused call, { path, body, token }, asked again
     this.say = say;
@@ -121,7 +123,9 @@ async function api(path, body, token = "", retries = RETRIES) {
     const error = data.error ?? {};
     const info = (error.details ?? []).find((d) => String(d["@type"]).endsWith("ErrorInfo"));
     const reason = info?.reason ?? error.status ?? "HTTP_" + resp.status;
-    if (error.message) throw new ApiError(reason, error.message, resp.status, { call: { path, body, token } });
+    const violations = (error.details ?? []).find((d) => String(d["@type"]).endsWith("BadRequest"));
+    const detail = (violations?.fieldViolations ?? []).map((v) => v.description ?? "").join(" ");
+    if (error.message) throw new ApiError(reason, error.message, resp.status, { call: { path, body, token }, detail });
     // an answer that is not the service's (a proxy's 502 page) has no message: the page's own
     const say = (w) => w.failed(resp.status);
     throw new ApiError(reason, say(words()), resp.status, { say });
@@ -347,7 +351,8 @@ let shownError = null;
 function showError(err) {
   const node = $("error");
   shownError = err;
-  if (!err) {
+  showOptionError(err);
+  if (!err || optionRefused(err)) {
     node.hidden = true;
     node.textContent = "";
     delete node.dataset.reason;
@@ -408,6 +413,7 @@ function render() {
   $("board").hidden = false;
   $("board").dataset.hand = String(v.handNo ?? 0);
   renderSeats(v);
+  renderPlayOrder(v);
   renderCenter(v);
   renderMelds(v);
   renderHand(v);
@@ -504,6 +510,25 @@ function renderSeats(v) {
   $("seats-top").replaceChildren(...boxes.top);
   $("me").classList.toggle("awaited", v.awaited === game.you);
   $("me").classList.toggle("out", !playsHand(v, game.you));
+}
+
+// The hand's order of play, where it is not the seats' order round the table (clockwise,
+// those out skipped), which the page draws: the view's seatsInPlay is the order the seats
+// play (five players' third hand plays 0, 3, 2, 4, the sides in turn, CL-P5-3). Said from
+// you, when you play.
+function playOrder(v) {
+  const order = v.seatsInPlay ?? [];
+  const from = (seat) => [...order.slice(order.indexOf(seat)), ...order.slice(0, order.indexOf(seat))];
+  const round = from(Math.min(...order));
+  if (round.every((seat, i) => i === 0 || seat > round[i - 1])) return [];
+  return from(order.includes(game.you) ? game.you : order[0]);
+}
+
+function renderPlayOrder(v) {
+  const order = playOrder(v);
+  const line = $("play-order");
+  line.hidden = !order.length;
+  line.textContent = order.length ? words().orderOfPlay(order.map(nameOf)) : "";
 }
 
 function renderCenter(v) {
@@ -1201,11 +1226,13 @@ async function newGame(notice = null) {
     const variant = $("variant").value || "classic";
     const players = Number($("players").value || 4);
     const seedText = $("seed").value;
+    const options = chosenRuleOptions();
     begin({ variant, players, level: $("bot").value, notice,
       seed: seedText || randomSeed() });
     forget(); // the game before is no longer the tab's to resume
     setStatus("dealing", words().dealing); // (not the game before's turn, till the deal is answered)
-    const dealt = await api("/v1/deal", { variant, players, seed: game.seed, viewSeat: game.you });
+    const dealt = await api("/v1/deal", { variant, players, seed: game.seed, viewSeat: game.you,
+      ...(Object.keys(options).length ? { options } : {}) });
     if (gen !== generation) return;
     keep(dealt);
     take(dealt);
@@ -1308,6 +1335,7 @@ async function loadVariants() {
     textContent: `${v.name} (${v.minPlayers}–${v.maxPlayers})` })));
   menu.value = chosen;
   fitPlayers();
+  renderOptions();
 }
 
 // The players field takes the chosen game's range of players (its entry in /v1/variants:
@@ -1320,6 +1348,116 @@ function fitPlayers() {
   field.max = String(v.maxPlayers);
   const n = Math.round(Number(field.value || 4));
   field.value = String(Number.isFinite(n) ? Math.min(v.maxPlayers, Math.max(v.minPlayers, n)) : v.minPlayers);
+}
+
+// --- the new game's rule options ------------------------------------------------------
+
+// Under "Rules options" the form offers the chosen game's rule options as GET /v1/variants
+// lists them: a field per option (a bool a checkbox, a choice its choices, an integer a text
+// field: May I?'s max_buys_per_deal also takes "none"), labelled with its name and its line
+// of doc, its default filled in. Deal sends those changed from the default; the service
+// judges every value (its refusal, BAD_OPTION_VALUE, is told in the form: showOptionError).
+// The values chosen are kept by game and name while the page is open; the URL presets them
+// (`opt.NAME=value`, for the URL's game).
+const chosenOptions = new Map(); // "variant/name" -> the option's text
+const OPTION_PREFIX = "opt.";
+const optionType = (spec) => String(spec.type ?? "").replace("OPTION_TYPE_", "").toLowerCase();
+const optionFields = () => [...$("options").querySelectorAll("[data-option]")];
+const fieldText = (field) => (field.type === "checkbox" ? String(field.checked) : field.value.trim());
+
+function presetOptions() {
+  const variant = params.get("variant") ?? "classic";
+  for (const [key, value] of params) {
+    if (key.startsWith(OPTION_PREFIX)) chosenOptions.set(`${variant}/${key.slice(OPTION_PREFIX.length)}`, value);
+  }
+}
+
+function renderOptions() {
+  const v = game.variantNames.find((x) => x.id === $("variant").value);
+  const specs = v?.options ?? [];
+  $("options").replaceChildren(...specs.map((spec) => optionField(v.id, spec)));
+  $("options-box").hidden = !specs.length;
+  showOptionError(shownError); // (fields drawn anew, after a change of game or language)
+}
+
+function optionField(variant, spec) {
+  const key = `${variant}/${spec.name}`;
+  const preset = spec.defaultValue ?? "";
+  const value = chosenOptions.get(key) ?? preset;
+  const type = optionType(spec);
+  let field;
+  if (type === "bool") {
+    field = el("input", { type: "checkbox", checked: value === "true" });
+  } else if (type === "choice") {
+    // a value the URL gave that is not listed (May I?'s custom schedule) is offered too
+    // (no default: an empty choice first, the game's own)
+    const choices = !value || spec.choices.includes(value) ? spec.choices : [...spec.choices, value];
+    field = el("select", {}, ...(preset ? [] : [el("option", { value: "", textContent: words().optionDefault })]),
+      ...choices.map((c) => el("option", { value: c, textContent: c })));
+    field.value = value;
+  } else {
+    field = el("input", { type: "text", inputMode: "numeric", value, placeholder: preset ? "" : words().optionDefault });
+  }
+  field.name = `${OPTION_PREFIX}${spec.name}`;
+  field.dataset.option = spec.name;
+  field.dataset.preset = preset;
+  field.addEventListener(type === "int" ? "input" : "change", () => {
+    chosenOptions.set(key, fieldText(field));
+    field.removeAttribute("aria-invalid");
+    field.removeAttribute("aria-describedby");
+  });
+  const translated = OPTION_DOCS[lang]?.[spec.name];
+  const doc = el("span", { className: "doc", textContent: translated ?? spec.description ?? "" });
+  if (!translated && lang !== "en") doc.lang = "en"; // (the service's line, read as English)
+  const name = el("code", { textContent: spec.name });
+  return el("label", { className: `option ${type}` }, ...(type === "bool" ? [field, name] : [name, field]), doc);
+}
+
+// The options Deal sends: those changed from their default (an integer left empty, or with
+// no default and none typed, is the game's own).
+function chosenRuleOptions() {
+  const out = {};
+  for (const field of optionFields()) {
+    const text = fieldText(field);
+    if (text && text !== field.dataset.preset) out[field.dataset.option] = text;
+  }
+  return out;
+}
+
+const optionRefused = (err) => err instanceof ApiError && err.reason === "BAD_OPTION_VALUE";
+
+// A deal refused for an option's value is told in the form, under the options: the
+// service's message and reason, and what the option takes in the page's words (its range
+// or choices from GET /v1/variants; the service's message in Russian does not name them).
+// The option is the one the refusal names (its field violation), else the only one sent.
+function showOptionError(err) {
+  const box = $("options-error");
+  for (const field of optionFields()) {
+    field.removeAttribute("aria-invalid");
+    field.removeAttribute("aria-describedby");
+  }
+  box.hidden = !optionRefused(err);
+  if (box.hidden) {
+    box.replaceChildren();
+    return;
+  }
+  const sent = err.call?.body?.options ?? {};
+  const named = Object.keys(sent).filter((name) => err.detail.split(/[\s,:'"]+/).includes(name));
+  const name = named[0] ?? (Object.keys(sent).length === 1 ? Object.keys(sent)[0] : "");
+  const spec = game.variantNames.find((v) => v.id === err.call?.body?.variant)?.options?.find((o) => o.name === name);
+  const field = optionFields().find((f) => f.dataset.option === name);
+  const parts = [el("span", { textContent: err.message }), " ", el("code", { textContent: err.reason })];
+  if (spec) parts.push(" ", el("span", { className: "takes", textContent: optionTakes(spec) }));
+  box.replaceChildren(...parts);
+  field?.setAttribute("aria-invalid", "true");
+  field?.setAttribute("aria-describedby", "options-error");
+  $("options-box").open = true;
+}
+
+function optionTakes(spec) {
+  const w = words();
+  return optionType(spec) === "choice" ? w.optionChoice(spec.name, spec.choices.join(", "))
+    : w.optionInt(spec.name, spec.minimum ?? 0, spec.maximum ?? 0);
 }
 
 async function setLanguage(next) {
@@ -1365,7 +1503,11 @@ async function start() {
   }
   checkSeed();
   $("seed").addEventListener("input", checkSeed);
-  $("variant").addEventListener("change", fitPlayers);
+  presetOptions();
+  $("variant").addEventListener("change", () => {
+    fitPlayers();
+    renderOptions();
+  });
   $("players").addEventListener("change", fitPlayers);
   await guarded(loadVariants);
   document.body.dataset.ready = "true";

@@ -46,7 +46,13 @@ deals), in English and Russian.
 sitting_out.mjs deals classic for five, at the first hand and imported at later ones, and
 reads the seats around the table: the seat the view's seatsInPlay leaves out of the hand is
 drawn as sitting it out, not as a player with 0 cards, in English and Russian.
-The headings of the sides' melds name the seats that play the hand and the seat out of it.
+The headings of the sides' melds name the seats that play the hand and the seat out of it. The
+third hand, which plays seats 0, 3, 2, 4 (not round the table), has its order of play told.
+
+rule_options.mjs sets rule options in the new-game form's "Rules options" (built from GET
+/v1/variants): target_score, six in rotation, a value the service refuses (told in the form,
+no game dealt, then in the other language), May I?'s schedule preset from the URL; in English
+and Russian.
 
 you_sit_out.mjs answers a new game's deal with the second hand of six in rotation, which
 leaves your seat out: the page says you sit it out while the bots play it, offers no move,
@@ -525,6 +531,104 @@ def test_the_scores_say_the_deal_of_how_many(server: Running) -> None:
     assert result["lines"] == DEAL_LINES, result["lines"]
 
 
+# The new game's rule options (rule_options.mjs "kind:lang"): set in the form, sent with Deal.
+RULE_OPTIONS = [f"{kind}:{lang}" for kind in ("target", "rotation", "refused", "preset")
+                for lang in ("en", "ru")]
+RULES_OPTIONS = {"en": "Rules options", "ru": "Правила партии"}
+
+
+@pytest.fixture(scope="module")
+def rule_options(server: Running) -> dict[str, dict[str, Any]]:
+    """rule_options.mjs over RULE_OPTIONS, once for the tests of the form's rule options:
+    what each case read, by "kind:lang"."""
+    result, done = _in_browser("rule_options.mjs", server.http_base, *RULE_OPTIONS, timeout=240)
+    assert result["problems"] == [] and done.returncode == 0, result
+    cases: dict[str, dict[str, Any]] = result["cases"]
+    assert sorted(cases) == sorted(RULE_OPTIONS), cases
+    return cases
+
+
+def _options(server: Running, variant: str) -> dict[str, dict[str, Any]]:
+    with httpx.Client(base_url=server.http_base) as http:
+        listed = http.get("/v1/variants").json()["variants"]
+    return {o["name"]: o for v in listed if v["id"] == variant for o in v["options"]}
+
+
+def test_the_form_offers_the_games_rule_options(server: Running,
+                                                rule_options: dict[str, dict[str, Any]]) -> None:
+    """Under the new-game form, collapsed, "Rules options" offers the chosen game's options
+    as ListVariants lists them, each with its default filled in (none where the default
+    depends on the table) and labelled with its name and its line of doc: the service's in
+    English, the page's own in Russian where it has one, else the service's, marked English."""
+    specs = {v: _options(server, v) for v in ("classic", "may_i")}
+    for case, seen in rule_options.items():
+        kind, lang = case.split(":")
+        variant = "may_i" if kind == "preset" else "classic"
+        before = seen["before"]
+        assert not before["open"] and before["summary"] == RULES_OPTIONS[lang], (case, before)
+        assert before["fields"] == len(specs[variant]), (case, before)
+        for name, value in before["values"].items():
+            if not (kind == "preset" and name == "schedule"):
+                assert value == specs[variant][name].get("defaultValue", ""), (case, name, value)
+        for name, label in seen["labels"].items():
+            doc = specs[variant][name]["description"]
+            assert label["name"] == name, (case, label)
+            if lang == "en" or name in ("black_three_freezes", "ace_wrap"):
+                assert (label["doc"], label["lang"]) == (doc, "" if lang == "en" else "en"), (case, label)
+            else:
+                assert label["lang"] == "" and label["doc"] != doc and re.search("[а-я]", label["doc"]), (case, label)
+
+
+def test_a_game_dealt_with_a_target_score_shows_it(rule_options: dict[str, dict[str, Any]]) -> None:
+    """target_score set in the form is sent with Deal, alone (the options left at their
+    default are not), and the game dealt plays to it: the line under the scores says so
+    (the view's targetScore), in English and Russian."""
+    for lang, line in (("en", TARGET["en"].format(2500)), ("ru", TARGET["ru"].format(2500))):
+        seen = rule_options[f"target:{lang}"]
+        assert seen["deals"] == [{"options": {"target_score": "2500"}, "status": 200}], seen
+        assert seen["after"]["state"] == "your-turn" and seen["target"] == line, seen
+
+
+def test_six_in_rotation_chosen_in_the_form_deal_seats_out(rule_options: dict[str, dict[str, Any]]) -> None:
+    """p6_mode rotation chosen for six players deals four seats (CL-P6-11): seats 4 and 5 sit
+    the first hand out, drawn so; with three packs (the default) all six play."""
+    for lang in ("en", "ru"):
+        seen = rule_options[f"rotation:{lang}"]
+        assert seen["deals"] == [{"options": {"p6_mode": "rotation"}, "status": 200}], seen
+        assert seen["after"]["state"] == "your-turn" and seen["out"] == [4, 5], seen
+
+
+def test_a_rule_option_the_service_refuses_is_told_in_the_form(
+        rule_options: dict[str, dict[str, Any]]) -> None:
+    """target_score 0 (its minimum is 1): the service refuses the deal (BAD_OPTION_VALUE) and
+    the form tells it under the options, opened, with the field marked: the service's message
+    in the page's language, its reason, and what the option takes in the page's words (the
+    service's Russian message does not say); no game is dealt. Switched to the other
+    language, it is told in that one."""
+    said = {"en": ("option target_score must be at least 1",
+                   "target_score takes a whole number from 1 to 1000000."),
+            "ru": ("Недопустимое значение параметра правил.", "target_score: целое число от 1 до 1000000.")}
+    for lang, other in (("en", "ru"), ("ru", "en")):
+        seen = rule_options[f"refused:{lang}"]
+        for form, words in ((seen["after"], lang), (seen["switched"], other)):
+            message, takes = said[words]
+            assert form["error"] == {"message": message, "reason": "BAD_OPTION_VALUE", "takes": takes}, form
+            assert form["open"] and form["invalid"] == ["target_score"], form
+            assert form["values"] == {"target_score": "0"} and form["summary"] == RULES_OPTIONS[words], form
+            assert not form["board"] and form["state"] == "idle" and form["pageError"] is None, form
+        assert all(d == {"options": {"target_score": "0"}, "status": 400} for d in seen["deals"]), seen
+
+
+def test_the_url_presets_a_rule_option(rule_options: dict[str, dict[str, Any]]) -> None:
+    """?opt.schedule=classic7 presets May I?'s schedule in the form, and the game is dealt
+    with it: seven deals."""
+    for lang, line in (("en", DEAL["en"].format(1, 7)), ("ru", DEAL["ru"].format(1, 7))):
+        seen = rule_options[f"preset:{lang}"]
+        assert seen["before"]["values"]["schedule"] == "classic7", seen
+        assert seen["deals"] == [{"options": {"schedule": "classic7"}, "status": 200}], seen
+        assert seen["target"] == line, seen
+
+
 # The seat dealt out of each hand of five (CL-P5-2: seats 0 1 2 3, then 0 1 2 4, then 0 3 2
 # 4), and the seat boxes' words (sitting_out.mjs case "hand:seat:lang").
 SITS_OUT = {"en": "sits this hand out", "ru": "пропускает раздачу"}
@@ -566,6 +670,31 @@ def test_a_sides_heading_names_the_seats_that_play_the_hand(server: Running) -> 
     result, done = _in_browser("sitting_out.mjs", server.http_base, *SITTING_OUT_HEADS)
     assert result["problems"] == [] and done.returncode == 0, result
     assert result["heads"] == SITTING_OUT_HEADS, result["heads"]
+
+
+# The line of the hand's order of play (sitting_out.mjs case: its words, "" none): the third
+# hand of five plays seats 0, 3, 2, 4 (the view's seatsInPlay, CL-P5-3), not round the table
+ORDER_OF_PLAY = {
+    "0:4:en": "",  # seats 0 1 2 3: round the table
+    "1:3:ru": "",  # seats 0 1 2 4: round the table, seat 3 skipped
+    "2:1:en": "Order of play this hand: You → North-east → North-west → East",
+    "2:1:ru": "Порядок хода в этой раздаче: Вы → Северо-восток → Северо-запад → Восток",
+}
+
+
+def test_the_order_of_play_is_told_where_it_is_not_round_the_table(server: Running) -> None:
+    """Classic for five: the third hand's four seats play partners opposite, 0, 3, 2, 4
+    (CL-P5-3), not in the order the page draws them round the table (0, 2, 3, 4). The page
+    says the hand's order of play then, and only then, in English and Russian; it said
+    nothing, and the places it draws read as play going round the table."""
+    with httpx.Client(base_url=server.http_base) as http:
+        listed = http.get("/v1/variants").json()["variants"]
+    rotation = next(t["seatsInPlay"] for v in listed if v["id"] == "classic"
+                    for t in v["tables"] if t["players"] == 5)
+    assert rotation[2]["seats"] == [0, 3, 2, 4], rotation
+    result, done = _in_browser("sitting_out.mjs", server.http_base, *ORDER_OF_PLAY)
+    assert result["problems"] == [] and done.returncode == 0, result
+    assert result["orders"] == ORDER_OF_PLAY, result["orders"]
 
 
 # Your seat out of a hand of six in rotation (you_sit_out.mjs, by language): the status line's
@@ -621,6 +750,8 @@ def test_your_seat_sitting_a_hand_out_is_told_so_and_the_bots_play_it(server: Ru
         assert nxt["state"] == "your-turn" and nxt["cards"] == 11 and not nxt["meOut"], nxt
         assert nxt["handCount"] == "(11)" and nxt["actions"] > 0, nxt
         assert nxt["heads"] == want["next"], nxt
+        # hand 1 plays seats 2 3 4 5 and hand 2 seats 4 5 0 1: round the table, no order told
+        assert playing["order"] == nxt["order"] == "", (playing, nxt)
 
 
 # The status line at a draw that the listed moves narrow (draw_status.mjs): the position

@@ -22,7 +22,7 @@ const POSITION = ["canasta-position 1", "variant: classic", "players: 6", "optio
 let held = null; // the bots' first move of a case: { reached, released }
 
 // What the page shows of your seat and the table: the status, your hand, the moves offered,
-// the rules panel, the melds' headings and their names for screen readers.
+// the rules panel, the melds' headings and their names for screen readers, the order of play.
 async function readTable(page) {
   const seen = await page.evaluate(() => {
     const text = (sel) => document.querySelector(sel)?.textContent ?? "";
@@ -35,6 +35,7 @@ async function readTable(page) {
       actions: document.querySelectorAll("#actions button").length,
       moves: document.querySelectorAll("#moves button").length,
       hintDisabled: document.querySelector("#hint").disabled,
+      order: document.querySelector("#play-order").hidden ? "" : text("#play-order"),
       rules: [...document.querySelectorAll("#rules li")].map((li) => li.textContent),
       labels: Object.fromEntries([...document.querySelectorAll(".side-melds")].map((s) => [
         s.dataset.team, s.getAttribute("aria-label")])),
