@@ -101,6 +101,17 @@ class BadInput(EngineError):
 
 
 @mypyc_attr(native_class=False)
+class BadOption(BadInput):
+    """A rule option's value it does not take (``BAD_OPTION_VALUE``): ``option`` names the
+    option, so that a caller is pointed at the one it filled (the service's field
+    ``options.NAME``), not left to read the message."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(Reason.BAD_OPTION_VALUE, message)
+        self.option = option
+
+
+@mypyc_attr(native_class=False)
 class BadMove(BadInput):
     """A move or card text that cannot be parsed."""
 

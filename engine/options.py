@@ -22,7 +22,7 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from engine.errors import BadInput, Reason
+from engine.errors import BadInput, BadOption, Reason
 from engine.numerals import unsigned
 
 OptionValue = bool | int | str
@@ -61,7 +61,7 @@ class OptionSpec:
     def from_alias(self, alias: str, raw: object) -> object:
         """A value given under a former name, as this option reads it.
 
-        :raises BadInput: reason ``BAD_OPTION_VALUE``.
+        :raises BadOption: reason ``BAD_OPTION_VALUE``.
         """
         if self.alias_from_bool is None:
             return raw
@@ -72,7 +72,7 @@ class OptionSpec:
         """Parse and validate a raw value: a Python value of the option's type, or its text
         as written (``str(raw)`` of any other value is read as that text).
 
-        :raises BadInput: reason ``BAD_OPTION_VALUE``.
+        :raises BadOption: reason ``BAD_OPTION_VALUE``.
         """
         if self.kind is bool:
             return _parse_bool(self.name, raw)
@@ -80,28 +80,24 @@ class OptionSpec:
             return self._parse_int(raw)
         text = str(raw)
         if text not in self.choices:
-            raise BadInput(
-                Reason.BAD_OPTION_VALUE,
+            raise BadOption(
+                self.name,
                 f"option {self.name} must be one of {', '.join(self.choices)}, not {raw!r}",
             )
         return text
 
     def _parse_int(self, raw: object) -> int:
         if isinstance(raw, bool):
-            raise BadInput(Reason.BAD_OPTION_VALUE, f"option {self.name} needs an integer")
+            raise BadOption(self.name, f"option {self.name} needs an integer")
         # as written: '+1500', ' 1500', '1_500', '01500' and '١٥٠٠' are no value of it
         value = raw if isinstance(raw, int) else unsigned(str(raw))
         if value is None:
-            raise BadInput(Reason.BAD_OPTION_VALUE, f"option {self.name} needs a whole number "
-                           f"written as digits, not {raw!r}")
+            raise BadOption(self.name, f"option {self.name} needs a whole number "
+                            f"written as digits, not {raw!r}")
         if value < self.minimum:
-            raise BadInput(
-                Reason.BAD_OPTION_VALUE, f"option {self.name} must be at least {self.minimum}"
-            )
+            raise BadOption(self.name, f"option {self.name} must be at least {self.minimum}")
         if value > self.maximum:
-            raise BadInput(
-                Reason.BAD_OPTION_VALUE, f"option {self.name} must be at most {self.maximum}"
-            )
+            raise BadOption(self.name, f"option {self.name} must be at most {self.maximum}")
         return value
 
 
@@ -114,7 +110,7 @@ def _parse_bool(name: str, raw: object) -> bool:
         return True
     if raw == "false":
         return False
-    raise BadInput(Reason.BAD_OPTION_VALUE, f"option {name} needs true or false, not {raw!r}")
+    raise BadOption(name, f"option {name} needs true or false, not {raw!r}")
 
 
 def resolve_options(
@@ -123,7 +119,7 @@ def resolve_options(
     """Merge given options over the defaults; unknown names are an error, and so is
     one option given under two of its names.
 
-    :raises BadInput: reasons ``UNKNOWN_OPTION`` or ``BAD_OPTION_VALUE``.
+    :raises BadInput: reason ``UNKNOWN_OPTION``; a :class:`BadOption`, ``BAD_OPTION_VALUE``.
     """
     by_name = {s.name: s for s in specs}
     by_alias = {a: s for s in specs for a in s.aliases}
@@ -140,9 +136,8 @@ def resolve_options(
             value = spec.from_alias(name, raw)
         parsed = spec.parse(value)
         if spec.name in given_as and values[spec.name] != parsed:
-            raise BadInput(Reason.BAD_OPTION_VALUE,
-                           f"option {spec.name} is given twice with different values "
-                           f"(as {given_as[spec.name]} and {raw_name})")
+            raise BadOption(raw_name, f"option {spec.name} is given twice with different "
+                            f"values (as {given_as[spec.name]} and {raw_name})")
         given_as[spec.name] = raw_name
         values[spec.name] = parsed
     return values

@@ -77,12 +77,13 @@ class PageError extends Error {
 }
 
 class ApiError extends Error {
-  constructor(reason, message, status, { say = null, call = null, detail = "" } = {}) {
+  constructor(reason, message, status, { say = null, call = null, fields = [] } = {}) {
     super(message);
     this.reason = reason;
     this.status = status;
-    // the refusal's field violations (BadRequest), in English: which rule option it refused
-    this.detail = detail;
+    // the fields the refusal names (BadRequest's violations): "options.target_score" for
+    // the rule option it refused
+    this.fields = fields;
     // how the error is worded again: the page's own sentence, `say(words)`, for an answer
     // that is not the service's; else the refused call, { path, body, token }, asked again
     this.say = say;
@@ -124,8 +125,8 @@ async function api(path, body, token = "", retries = RETRIES) {
     const info = (error.details ?? []).find((d) => String(d["@type"]).endsWith("ErrorInfo"));
     const reason = info?.reason ?? error.status ?? "HTTP_" + resp.status;
     const violations = (error.details ?? []).find((d) => String(d["@type"]).endsWith("BadRequest"));
-    const detail = (violations?.fieldViolations ?? []).map((v) => v.description ?? "").join(" ");
-    if (error.message) throw new ApiError(reason, error.message, resp.status, { call: { path, body, token }, detail });
+    const fields = (violations?.fieldViolations ?? []).map((v) => v.field ?? "");
+    if (error.message) throw new ApiError(reason, error.message, resp.status, { call: { path, body, token }, fields });
     // an answer that is not the service's (a proxy's 502 page) has no message: the page's own
     const say = (w) => w.failed(resp.status);
     throw new ApiError(reason, say(words()), resp.status, { say });
@@ -1429,7 +1430,7 @@ const optionRefused = (err) => err instanceof ApiError && err.reason === "BAD_OP
 // A deal refused for an option's value is told in the form, under the options: the
 // service's message and reason, and what the option takes in the page's words (its range
 // or choices from GET /v1/variants; the service's message in Russian does not name them).
-// The option is the one the refusal names (its field violation), else the only one sent.
+// The option is the one the refusal names (its field violation, "options.NAME").
 function showOptionError(err) {
   const box = $("options-error");
   for (const field of optionFields()) {
@@ -1441,9 +1442,7 @@ function showOptionError(err) {
     box.replaceChildren();
     return;
   }
-  const sent = err.call?.body?.options ?? {};
-  const named = Object.keys(sent).filter((name) => err.detail.split(/[\s,:'"]+/).includes(name));
-  const name = named[0] ?? (Object.keys(sent).length === 1 ? Object.keys(sent)[0] : "");
+  const name = (err.fields.find((f) => f.startsWith("options.")) ?? "").slice("options.".length);
   const spec = game.variantNames.find((v) => v.id === err.call?.body?.variant)?.options?.find((o) => o.name === name);
   const field = optionFields().find((f) => f.dataset.option === name);
   const parts = [el("span", { textContent: err.message }), " ", el("code", { textContent: err.reason })];

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
-from engine.errors import BadInput, Reason
+from engine.errors import BadInput, BadOption, Reason
 from engine.options import OptionSpec, OptionValue
 from engine.rules import Layout
 
@@ -155,21 +155,20 @@ def parse_schedule(raw: object) -> str:
     each deal's sets before its sequences), so a schedule has one text; a list or tuple of
     deals (an engine caller's) is that list joined by commas.
 
-    :raises BadInput: ``BAD_OPTION_VALUE``.
+    :raises BadOption: ``BAD_OPTION_VALUE``.
     """
     text = ",".join(str(p) for p in raw) if isinstance(raw, (list, tuple)) else str(raw)
     if text in SCHEDULES:
         return text
     deals = text.split(",")
     if not 1 <= len(deals) <= 12 or any(not d or d != _deal_text(d) for d in deals):
-        raise BadInput(Reason.BAD_OPTION_VALUE,
-                       f"option schedule must be zioncheck5, classic7 or a list such as "
-                       f"'ss,sr,rr' (s = set, r = sequence, a deal's sets first, 1 to 12 "
-                       f"deals, no spaces), not {raw!r}")
+        raise BadOption("schedule",
+                        f"option schedule must be zioncheck5, classic7 or a list such as "
+                        f"'ss,sr,rr' (s = set, r = sequence, a deal's sets first, 1 to 12 "
+                        f"deals, no spaces), not {raw!r}")
     for d in deals:
         if fewest_cards((d.count("s"), d.count("r"))) > 12:
-            raise BadInput(Reason.BAD_OPTION_VALUE,
-                           f"contract {d!r} needs more than 12 cards")
+            raise BadOption("schedule", f"contract {d!r} needs more than 12 cards")
     return text
 
 

@@ -29,7 +29,7 @@ from google.protobuf.message import Message
 
 from engine.bots import LEVELS, suggest_move
 from engine.bounds import check_reachable
-from engine.errors import BadInput, EngineError, Reason
+from engine.errors import BadInput, BadOption, EngineError, Reason
 from engine.events import deal_events, play
 from engine.expert import clamp_budget
 from engine.game import new_game, next_deal
@@ -197,7 +197,10 @@ class Core:
             metrics.REJECTED.labels(err.reason).inc()
             raise
         except EngineError as err:
-            refusal = from_engine(err, method.fields.get(err.reason, ""))
+            field = method.fields.get(err.reason, "")
+            if field == "options" and isinstance(err, BadOption):
+                field = f"options.{err.option}"  # the map's entry (AIP-161's path)
+            refusal = from_engine(err, field)
             counted = metrics.VIOLATIONS if refusal.category is Category.RULE else metrics.REJECTED
             counted.labels(err.reason.value).inc()
             raise refusal from None

@@ -140,7 +140,7 @@ CASES: list[tuple[str, str, Build, str, str, int, str | None]] = [
     ("unknown-option", "Deal", lambda g: _deal(options={"no_such": "1"}), IA, "UNKNOWN_OPTION",
      400, "options"),
     ("bad-option-value", "Deal", lambda g: _deal(options={"target_score": "lots"}), IA,
-     "BAD_OPTION_VALUE", 400, "options"),
+     "BAD_OPTION_VALUE", 400, "options.target_score"),
     ("short-deck", "Deal", lambda g: _deal(deck=["AS", "KS"]), IA, "BAD_DECK", 400, "deck"),
     ("bad-card-in-deck", "Deal", lambda g: _deal(deck=["ZZ"]), IA, "BAD_CARD", 400, "deck"),
     ("bad-view-seat", "Deal", lambda g: _deal(view_seat=4), IA, "BAD_SEAT", 400, "view_seat"),

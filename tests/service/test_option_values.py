@@ -34,7 +34,7 @@ def test_a_deal_option_not_as_written_is_refused(call: Call, variant: str, playe
                                                  name: str, text: str) -> None:
     got = call("Deal", api.DealRequest(variant=variant, players=players, seed=5,
                                        options={name: text}))
-    refused(got, "options", name)
+    refused(got, f"options.{name}", name)
 
 
 def test_deal_options_as_written_are_read(call: Call) -> None:
@@ -125,4 +125,4 @@ def test_every_listed_integer_range_is_the_one_deal_takes(call: Call) -> None:
                     if low <= value <= high:
                         ok(got)
                     else:
-                        refused(got, "options", name)
+                        refused(got, f"options.{name}", name)

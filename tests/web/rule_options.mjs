@@ -5,7 +5,8 @@
 //
 //   target    classic for four, target_score 2500: the line under the scores
 //   rotation  classic for six, p6_mode rotation: the seats that sit the first hand out
-//   refused   classic for four, target_score 0 (below its minimum of 1): the form tells the
+//   refused   classic for four, penalties on and target_score 0 (below its minimum of 1): the
+//             form marks the option the refusal names (its field, options.target_score), tells the
 //             service's refusal, no game is dealt; then the language is switched
 //   preset    May I? for four opened with ?opt.schedule=classic7: the form's field, and the deal
 //
@@ -24,7 +25,7 @@ let deals = []; // each deal the page asked for: { options, status }
 const SETUPS = {
   target: { variant: "classic", players: 4, set: { target_score: "2500" }, read: ["target_score", "penalties", "black_three_freezes"] },
   rotation: { variant: "classic", players: 6, set: { p6_mode: "rotation" }, read: ["p6_mode", "black_three_freezes"] },
-  refused: { variant: "classic", players: 4, set: { target_score: "0" }, read: ["target_score"] },
+  refused: { variant: "classic", players: 4, set: { penalties: "true", target_score: "0" }, read: ["target_score", "penalties"] },
   preset: { variant: "may_i", players: 4, set: {}, url: "&opt.schedule=classic7", read: ["schedule", "ace_wrap"] },
 };
 

@@ -601,7 +601,8 @@ def test_six_in_rotation_chosen_in_the_form_deal_seats_out(rule_options: dict[st
 def test_a_rule_option_the_service_refuses_is_told_in_the_form(
         rule_options: dict[str, dict[str, Any]]) -> None:
     """target_score 0 (its minimum is 1): the service refuses the deal (BAD_OPTION_VALUE) and
-    the form tells it under the options, opened, with the field marked: the service's message
+    the form tells it under the options, opened, with the field the refusal names
+    (``options.target_score``, of the two sent) marked: the service's message
     in the page's language, its reason, and what the option takes in the page's words (the
     service's Russian message does not say); no game is dealt. Switched to the other
     language, it is told in that one."""
@@ -614,9 +615,11 @@ def test_a_rule_option_the_service_refuses_is_told_in_the_form(
             message, takes = said[words]
             assert form["error"] == {"message": message, "reason": "BAD_OPTION_VALUE", "takes": takes}, form
             assert form["open"] and form["invalid"] == ["target_score"], form
-            assert form["values"] == {"target_score": "0"} and form["summary"] == RULES_OPTIONS[words], form
+            assert form["values"] == {"target_score": "0", "penalties": "true"}, form
+            assert form["summary"] == RULES_OPTIONS[words], form
             assert not form["board"] and form["state"] == "idle" and form["pageError"] is None, form
-        assert all(d == {"options": {"target_score": "0"}, "status": 400} for d in seen["deals"]), seen
+        assert all(d == {"options": {"penalties": "true", "target_score": "0"}, "status": 400}
+                   for d in seen["deals"]), seen
 
 
 def test_the_url_presets_a_rule_option(rule_options: dict[str, dict[str, Any]]) -> None:
