@@ -13,9 +13,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def start_service(tmp: Path, name: str, settings: dict[str, str], log: Path | None = None,
-                  timeout: float = 60) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
-    """The server process and its ports (``grpc_port``, ``http_port``), once both listen.
+def start_service(tmp: Path, name: str, settings: dict[str, str], log: Path | None = None
+                  ) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
+    """The server process and its ports (``grpc_port``, ``http_port``), once both listen
+    (within a minute, else it exits).
 
     ``settings`` are ``CANASTA_*`` variables; the caller's own are not passed on. Its
     stderr goes to ``log`` (else nowhere).
@@ -26,7 +27,7 @@ def start_service(tmp: Path, name: str, settings: dict[str, str], log: Path | No
     with log.open("wb") if log else open(os.devnull, "wb") as err:
         proc = subprocess.Popen([sys.executable, "-m", "service", "--ready-file", str(ready)],
                                 cwd=ROOT, env=env, stderr=err)
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + 60
     while not ready.exists():
         if proc.poll() is not None or time.monotonic() > deadline:
             text = log.read_text() if log else ""

@@ -84,11 +84,6 @@ _BY_CODE["10S"], _BY_CODE["10H"], _BY_CODE["10D"], _BY_CODE["10C"] = (
 )
 
 
-def card(rank: int, suit: int) -> Card:
-    """The card type of a rank and suit index."""
-    return CARDS[rank * 4 + suit]
-
-
 def parse_card(code: str) -> Card:
     """Parse a card code such as ``QS``, ``TH`` (or ``10H``) or ``JK``.
 

@@ -26,13 +26,12 @@ target: moves name only the first of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from engine.cards import (
     ACE,
     CARDS,
-    CODES,
     FOUR,
     JOKER,
     RANK,
@@ -117,14 +116,9 @@ def first_of_rank(melds: Sequence[MeldPile], rank: int) -> int:
     return -1
 
 
-def targets(melds: Sequence[MeldPile],
-            labs: Sequence[str] | None = None) -> Iterator[tuple[int, str, MeldPile]]:
-    """(index, label, meld) of each meld, skipping a meld identical to an earlier one.
-
-    ``labs`` are the melds' :func:`labels`, when the caller has them already.
-    """
-    if labs is None:
-        labs = labels(melds)
+def targets(melds: Sequence[MeldPile]) -> Iterator[tuple[int, str, MeldPile]]:
+    """(index, label, meld) of each meld, skipping a meld identical to an earlier one."""
+    labs = labels(melds)
     for i, m in enumerate(melds):
         if not repeats(melds, labs, i):
             yield i, labs[i], m
@@ -213,10 +207,6 @@ def canasta_keys(meld: MeldPile) -> tuple[str, str]:
         return kind, kind
     base = "natural" if meld.wilds == 0 else "mixed"
     return f"{base}:{RANK_CHARS[meld.rank]}", base
-
-
-def fmt(cards: Iterable[int]) -> str:
-    return " ".join(CODES[c] for c in cards)
 
 
 # --- shapes of the family's melds ----------------------------------------------------

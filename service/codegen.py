@@ -67,16 +67,14 @@ def generate(out: Path, vendored: Path) -> None:
     (out / "py.typed").touch()
 
 
-def descriptor_set(root: Path | None = None) -> FileDescriptorSet:
+def descriptor_set() -> FileDescriptorSet:
     """The contract's descriptors with their comments, as :func:`generate` wrote them
-    (``root``: the generated Python root, ``gen/python`` by default)."""
+    into the generated Python root (``gen/python``)."""
     from google.protobuf.descriptor_pb2 import FileDescriptorSet
 
-    if root is None:
-        from service.api.pb import GEN_ROOT
+    from service.api.pb import GEN_ROOT
 
-        root = GEN_ROOT
-    path = root / DESCRIPTORS
+    path = GEN_ROOT / DESCRIPTORS
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: run `make setup`")
     return FileDescriptorSet.FromString(path.read_bytes())

@@ -32,7 +32,6 @@ import sys
 import threading
 import time
 from dataclasses import replace
-from pathlib import Path
 
 import grpc
 from google.protobuf import json_format
@@ -457,12 +456,11 @@ TITLE, VERSION = "Canasta rules service", "v1"
 
 def create_app(core: Core, long_calls: GatedPool, health: Health | None = None,
                max_body: int = 65536, access_log: bool = True,
-               web_root: Path | None = WEB_ROOT, cors_origins: tuple[str, ...] = (),
-               serve_metrics: bool = True) -> Starlette:
+               cors_origins: tuple[str, ...] = (), serve_metrics: bool = True) -> Starlette:
     """The application: the RPC routes, probes, metrics (unless ``serve_metrics`` is
     false: they are served apart, :func:`metrics_app`), the OpenAPI document and Swagger
-    UI (``/docs``), the reference web table at ``/play`` (``web_root``; ``None``: none),
-    and CORS for ``cors_origins`` (none: no CORS headers). The long calls run in
+    UI (``/docs``), the reference web table at ``/play`` (from ``WEB_ROOT``, when it is
+    there), and CORS for ``cors_origins`` (none: no CORS headers). The long calls run in
     ``long_calls`` (the caller owns it), held to its gate, every other call in the event
     loop."""
     state = health or Health()
@@ -493,7 +491,7 @@ def create_app(core: Core, long_calls: GatedPool, health: Health | None = None,
     if serve_metrics:
         routes.append(Route("/metrics", _metrics, methods=["GET"]))
     routes += docs_routes(TITLE)
-    routes += web_routes(web_root)
+    routes += web_routes(WEB_ROOT)
 
     paths = frozenset(r.path for r in routes)
     middleware = [Middleware(Observe, routes=paths, access_log=access_log)]

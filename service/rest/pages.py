@@ -84,9 +84,9 @@ def docs_routes(title: str) -> list[Route]:
     return routes
 
 
-def web_routes(root: Path | None) -> list[Route]:
+def web_routes(root: Path) -> list[Route]:
     """GET routes for the web table's files (read once): ``/play`` is its index.html."""
-    if root is None or not (root / "index.html").is_file():
+    if not (root / "index.html").is_file():
         return []
     routes = []
     for path in sorted(root.iterdir()):

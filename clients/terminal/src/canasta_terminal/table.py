@@ -751,8 +751,8 @@ def players(text: str) -> int:
     return value
 
 
-def build_parser(prog: str = "canasta play") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Play Canasta in the terminal: "
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="canasta play", description="Play Canasta in the terminal: "
                                      "you against bots.")
     parser.add_argument("--variant", default="classic",
                         help="classic, samba, bolivia, bolivia_sevens or may_i")
