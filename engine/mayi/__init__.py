@@ -11,11 +11,14 @@ This package file imports none of its modules on purpose: the shared modules imp
 not pull the rest of the package in (no import cycles). It only puts the compiled
 modules first when the compiled build runs (:mod:`engine.build`).
 
-Modules: :mod:`~engine.mayi.melds` (sets and sequences), :mod:`~engine.mayi.moves`,
-:mod:`~engine.mayi.rules` (options and contracts), :mod:`~engine.mayi.state`,
-:mod:`~engine.mayi.transitions`, :mod:`~engine.mayi.legal`, :mod:`~engine.mayi.play`,
-:mod:`~engine.mayi.scoring`, :mod:`~engine.mayi.views`, :mod:`~engine.mayi.notation`,
-:mod:`~engine.mayi.game`, :mod:`~engine.mayi.bots` (greedy and the expert's own play).
+Modules: :mod:`~engine.mayi.melds` (sets and sequences), :mod:`~engine.mayi.table`
+(a meld on the table), :mod:`~engine.mayi.moves`, :mod:`~engine.mayi.rules` (options and
+contracts), :mod:`~engine.mayi.state`, :mod:`~engine.mayi.successor` (the next state of
+every move), :mod:`~engine.mayi.transitions`, :mod:`~engine.mayi.legal`,
+:mod:`~engine.mayi.checks` and :mod:`~engine.mayi.reasons` (why a move is refused),
+:mod:`~engine.mayi.play`, :mod:`~engine.mayi.scoring`, :mod:`~engine.mayi.views`,
+:mod:`~engine.mayi.notation`, :mod:`~engine.mayi.game`, :mod:`~engine.mayi.mayi_game` (the
+game behind the facade), :mod:`~engine.mayi.bots` (greedy and the expert's own play).
 Rules as implemented: ``docs/rules-may-i.md``.
 """
 

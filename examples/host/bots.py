@@ -101,7 +101,7 @@ class Bots:
             del self._tasks[game_id]
 
     async def idle(self) -> None:
-        """Wait until no bot task runs (tests, shutdown)."""
+        """Wait until no bot task runs (the tests wait on it; shutdown cancels: :meth:`stop`)."""
         while self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
