@@ -48,15 +48,19 @@ class Table:
     def options(self) -> dict[str, str]:
         """The rule options the table was dealt with that differ from the game's defaults,
         as its record's ``options:`` line names them (docs/records.md: the service's names,
-        an alias under its current one; ``-`` for none, parts split by ``;`` when a value
-        may hold a comma, as May I?'s do)."""
+        an alias under its current one; ``-`` for none). May I? splits its parts by ``;``, as
+        a custom schedule holds commas: a line with no ``;`` is split by ``,`` only where
+        every part is ``name=value`` (``schedule=ss,sr`` alone is one), as the engine reads it
+        (engine/notation_lines.py)."""
         line = next((line for line in self.record.splitlines()
                      if line.startswith("options: ")), "options: -")
         text = line.removeprefix("options: ").strip()
         if text == "-":
             return {}
-        parts = (part.strip() for part in text.split(";" if ";" in text else ","))
-        return dict(part.partition("=")[::2] for part in parts if part)
+        parts = text.split(";")
+        if len(parts) == 1 and all("=" in part for part in text.split(",")):
+            parts = text.split(",")
+        return dict(part.strip().partition("=")[::2] for part in parts if part.strip())
 
 
 class Store(Protocol):

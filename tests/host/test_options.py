@@ -67,6 +67,8 @@ TABLES: dict[str, Case] = {
     "may i": ("may_i", 3, {"schedule": "classic7", "ace_wrap": False,
                            "max_buys_per_deal": "none"},
               {"schedule": "classic7", "ace_wrap": "false", "max_buys_per_deal": "none"}),
+    # alone, a custom schedule's commas are the line's only separators (docs/records.md)
+    "a custom schedule": ("may_i", 3, {"schedule": "ss,sr"}, {"schedule": "ss,sr"}),
 }
 
 
