@@ -175,11 +175,22 @@ def test_numbers_beyond_what_play_makes_are_refused(http: httpx.Client, line: st
     """A score, a hand's penalty points or a hand number beyond what play makes and the
     API's 32-bit fields carry is refused at import with a reason (engine/bounds.py). Each
     was accepted and then made every answer with a view fail as INTERNAL."""
-    dealt = ok(call_rest(http, "Deal", api.DealRequest(variant="classic", players=2, seed=5)))
-    position = ok(call_rest(http, "ExportPosition",
-                            api.ExportPositionRequest(snapshot=dealt.snapshot),
-                            token=dealt.host_token)).position
+    _refused_out_of_bounds(http, _dealt_position(http, "classic", 2, line), line, value, why)
+
+
+def _dealt_position(http: httpx.Client, variant: str, players: int, line: str) -> str:
+    """A fresh deal's position text (seed 5), which holds ``line``."""
+    dealt = ok(call_rest(http, "Deal", api.DealRequest(variant=variant, players=players, seed=5)))
+    position: str = ok(call_rest(http, "ExportPosition",
+                                 api.ExportPositionRequest(snapshot=dealt.snapshot),
+                                 token=dealt.host_token)).position
     assert line in position
+    return position
+
+
+def _refused_out_of_bounds(http: httpx.Client, position: str, line: str, value: str,
+                           why: str) -> None:
+    """``position`` with ``line`` made ``value`` is refused at import, saying ``why``."""
     got = call_rest(http, "ImportPosition",
                     api.ImportPositionRequest(position=position.replace(line, value)))
     assert isinstance(got, Failure)
@@ -202,17 +213,8 @@ def test_counts_beyond_what_play_makes_are_refused(http: httpx.Client, variant: 
     reshuffles) hold 0 to 2^30 in an imported position (engine/bounds.py). A count of
     4,300 nines was read, and the next move (or the draw that reshuffled) failed as
     INTERNAL: one more has a digit more than Python writes. At the bound it plays on."""
-    dealt = ok(call_rest(http, "Deal", api.DealRequest(variant=variant, players=3, seed=5)))
-    position = ok(call_rest(http, "ExportPosition",
-                            api.ExportPositionRequest(snapshot=dealt.snapshot),
-                            token=dealt.host_token)).position
-    assert line in position
-    got = call_rest(http, "ImportPosition",
-                    api.ImportPositionRequest(position=position.replace(line, value)))
-    assert isinstance(got, Failure)
-    assert (got.code, got.reason, got.fields) == ("INVALID_ARGUMENT", "POSITION_OUT_OF_BOUNDS",
-                                                  ["position"])
-    assert why in got.message
+    position = _dealt_position(http, variant, 3, line)
+    _refused_out_of_bounds(http, position, line, value, why)
     played = ok(call_rest(http, "ImportPosition", api.ImportPositionRequest(
         position=position.replace(line, value.replace(NINES, str(1 << 30))))))
     ok(call_rest(http, "ApplyMove", api.ApplyMoveRequest(
