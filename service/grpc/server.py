@@ -52,7 +52,6 @@ from service.ops import logs, metrics
 from service.ops.config import Settings
 from service.ops.gate import Gate, GatedPool, drain
 from service.ops.health import Health
-from service.rest.limits import HttpLimits
 
 Behavior = Callable[[Any, grpc.ServicerContext], Any]
 # Threads for what is not an engine call: health checks and watches, reflection streams
@@ -61,8 +60,6 @@ CONTROL_THREADS = 4
 # C-core refuses messages over this many times the limit itself (RESOURCE_EXHAUSTED with
 # no details); up to there, the deserializer measures them and the answer is typed.
 HARD_CAP_FACTOR = 4
-# A call's metadata at most, the cap REST puts on a request's headers
-MAX_METADATA_BYTES = HttpLimits().max_header_bytes
 
 
 @dataclass(frozen=True)
@@ -333,11 +330,11 @@ def server_options(settings: Settings) -> list[tuple[str, Any]]:
         # from the state, which the snapshot cap bounds, and the legal moves of a big hand
         # can pass 64 KiB; capped, such an answer failed as RESOURCE_EXHAUSTED, no details.
         ("grpc.max_send_message_length", -1),
-        # One cap on a call's metadata, REST's on its headers (rest/limits.py). C-core's
-        # default refused metadata between 8 and 16 KiB at random (its soft limit), so the
-        # same call was answered or refused RESOURCE_EXHAUSTED by chance; soft = hard.
-        ("grpc.max_metadata_size", MAX_METADATA_BYTES),
-        ("grpc.absolute_max_metadata_size", MAX_METADATA_BYTES),
+        # One cap on a call's metadata and on REST's headers (CANASTA_HTTP_MAX_HEADER_BYTES).
+        # C-core's default refused metadata between 8 and 16 KiB at random (its soft
+        # limit), so the same call was answered or refused by chance: soft = hard.
+        ("grpc.max_metadata_size", settings.http_max_header_bytes),
+        ("grpc.absolute_max_metadata_size", settings.http_max_header_bytes),
     ]
     if settings.max_connection_age_s:
         options += [("grpc.max_connection_age_ms", settings.max_connection_age_s * 1000),

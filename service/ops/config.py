@@ -132,7 +132,8 @@ class Settings(BaseSettings):
                                    "(a bot's search, a record's replay) run in, on each face")
     # REST (service/rest/limits.py): what one client may make the server hold, and for how long
     http_max_header_bytes: int = Field(32768, ge=1024, le=1 << 20,
-                                       description="largest REST header block")
+                                       description="largest REST header block, and "
+                                       "gRPC call's metadata")
     http_header_timeout_s: Seconds = Field(10.0, ge=1, le=3600, description="seconds a REST "
                                            "request's headers may take to arrive")
     http_body_timeout_s: Seconds = Field(30.0, ge=1, le=3600, description="seconds a REST "
