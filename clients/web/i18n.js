@@ -98,7 +98,7 @@ export const TEXT = {
     seedTooBig: "The seed is at most 18446744073709551615 (2^64 − 1).",
     newGame: "New game",
     // the chosen game's rule options (GET /v1/variants), under the form
-    rulesOptions: "Rules options",
+    rulesOptions: "Rule options",
     // an integer option whose default depends on the table (classic's target_score)
     optionDefault: "default",
     // what an option the service refused takes, from GET /v1/variants, after its refusal

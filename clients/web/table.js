@@ -1353,7 +1353,7 @@ function fitPlayers() {
 
 // --- the new game's rule options ------------------------------------------------------
 
-// Under "Rules options" the form offers the chosen game's rule options as GET /v1/variants
+// Under "Rule options" the form offers the chosen game's rule options as GET /v1/variants
 // lists them: a field per option (a bool a checkbox, a choice its choices, an integer a text
 // field: May I?'s max_buys_per_deal also takes "none"), labelled with its name and its line
 // of doc, its default filled in. Deal sends those changed from the default; the service

@@ -1,4 +1,4 @@
-// The new game's rule options: the form's "Rules options" offers the chosen game's options as
+// The new game's rule options: the form's "Rule options" offers the chosen game's options as
 // GET /v1/variants lists them, and Deal sends those changed. Each CASE ("kind:lang") opens the
 // table on a game, sets options in the form (the fields found by their option's name), presses
 // "New game" and reads what the page sent and shows:

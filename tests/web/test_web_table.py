@@ -49,7 +49,7 @@ drawn as sitting it out, not as a player with 0 cards, in English and Russian.
 The headings of the sides' melds name the seats that play the hand and the seat out of it. The
 third hand, which plays seats 0, 3, 2, 4 (not round the table), has its order of play told.
 
-rule_options.mjs sets rule options in the new-game form's "Rules options" (built from GET
+rule_options.mjs sets rule options in the new-game form's "Rule options" (built from GET
 /v1/variants): target_score, six in rotation, a value the service refuses (told in the form,
 no game dealt, then in the other language), May I?'s schedule preset from the URL; in English
 and Russian.
@@ -534,7 +534,7 @@ def test_the_scores_say_the_deal_of_how_many(server: Running) -> None:
 # The new game's rule options (rule_options.mjs "kind:lang"): set in the form, sent with Deal.
 RULE_OPTIONS = [f"{kind}:{lang}" for kind in ("target", "rotation", "refused", "preset")
                 for lang in ("en", "ru")]
-RULES_OPTIONS = {"en": "Rules options", "ru": "Правила партии"}
+RULES_OPTIONS = {"en": "Rule options", "ru": "Правила партии"}
 
 
 @pytest.fixture(scope="module")
@@ -556,7 +556,7 @@ def _options(server: Running, variant: str) -> dict[str, dict[str, Any]]:
 
 def test_the_form_offers_the_games_rule_options(server: Running,
                                                 rule_options: dict[str, dict[str, Any]]) -> None:
-    """Under the new-game form, collapsed, "Rules options" offers the chosen game's options
+    """Under the new-game form, collapsed, "Rule options" offers the chosen game's options
     as ListVariants lists them, each with its default filled in (none where the default
     depends on the table) and labelled with its name and its line of doc: the service's in
     English, the page's own in Russian where it has one, else the service's, marked English."""
