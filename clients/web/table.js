@@ -1453,6 +1453,12 @@ function showOptionError(err) {
   $("options-box").open = true;
 }
 
+// A refusal of an option's value was of the game and player count sent: once either is
+// changed it is no longer told (nor marks another game's field of the same name).
+function dropOptionError() {
+  if (optionRefused(shownError)) showError(null);
+}
+
 function optionTakes(spec) {
   const w = words();
   return optionType(spec) === "choice" ? w.optionChoice(spec.name, spec.choices.join(", "))
@@ -1505,9 +1511,13 @@ async function start() {
   presetOptions();
   $("variant").addEventListener("change", () => {
     fitPlayers();
+    dropOptionError();
     renderOptions();
   });
-  $("players").addEventListener("change", fitPlayers);
+  $("players").addEventListener("change", () => {
+    fitPlayers();
+    dropOptionError();
+  });
   await guarded(loadVariants);
   document.body.dataset.ready = "true";
   // a game kept in this tab is resumed rather than another dealt

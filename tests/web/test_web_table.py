@@ -51,8 +51,8 @@ third hand, which plays seats 0, 3, 2, 4 (not round the table), has its order of
 
 rule_options.mjs sets rule options in the new-game form's "Rule options" (built from GET
 /v1/variants): target_score, six in rotation, a value the service refuses (told in the form,
-no game dealt, then in the other language), May I?'s schedule preset from the URL; in English
-and Russian.
+no game dealt, then in the other language, and gone once the player count or the game
+changes), May I?'s schedule preset from the URL; in English and Russian.
 
 you_sit_out.mjs answers a new game's deal with the second hand of six in rotation, which
 leaves your seat out: the page says you sit it out while the bots play it, offers no move,
@@ -620,6 +620,20 @@ def test_a_rule_option_the_service_refuses_is_told_in_the_form(
             assert not form["board"] and form["state"] == "idle" and form["pageError"] is None, form
         assert all(d == {"options": {"penalties": "true", "target_score": "0"}, "status": 400}
                    for d in seen["deals"]), seen
+
+
+def test_a_refused_option_is_no_longer_told_once_the_game_or_count_changes(
+        rule_options: dict[str, dict[str, Any]]) -> None:
+    """The refusal told under the options was of the game and player count sent: changed to
+    two players, or (refused again) to Bolivia, whose target_score field has the same name,
+    the message is gone and no field is marked; it stayed, marking the new game's field."""
+    for lang in ("en", "ru"):
+        seen = rule_options[f"refused:{lang}"]
+        assert len(seen["deals"]) == 3, seen  # (refused, reworded in the other language, refused)
+        for form in (seen["players"], seen["game"]):
+            assert form["error"] is None and form["invalid"] == [], form
+            assert form["pageError"] is None and not form["board"], form
+        assert seen["players"]["values"] == {"target_score": "0", "penalties": "true"}, seen
 
 
 def test_the_url_presets_a_rule_option(rule_options: dict[str, dict[str, Any]]) -> None:
