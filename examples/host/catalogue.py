@@ -4,15 +4,11 @@ option the service adds is offered without a change to the host."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from canasta.v1.game_pb2 import OptionType, Variant, VariantOption, VariantTable
 
-# A rule of a player count's own section (CL-P6-11, CL-P3: six players, three) names the one
-# count at which its option changes anything: the page offers it at that count alone.
-PLAYER_SECTION = re.compile(r"^[A-Z]+-P(\d+)(?:-|$)")
 TABLE_FIELDS = VariantTable.DESCRIPTOR.fields_by_name
 
 
@@ -27,17 +23,16 @@ def by_players(option: VariantOption, tables: Iterable[VariantTable]) -> dict[st
 
 def option_json(option: VariantOption, tables: Iterable[VariantTable]) -> dict[str, Any]:
     """One option for the page: ``type`` is ``bool``, ``int`` or ``choice``; ``default`` its
-    text (``None``: by player count, ``default_by_players``); ``players`` the one count it
-    is offered at (``None``: every count)."""
-    section = PLAYER_SECTION.match(option.rule)
+    text (``None``: by player count, ``default_by_players``). It is offered at every player
+    count, as the service lists it: a rule's section does not bound where its option acts
+    (``black_three_meld_max``, CL-P6-9, limits going out at four players too)."""
     return {"name": option.name,
             "type": OptionType.Name(option.type).removeprefix("OPTION_TYPE_").lower(),
             "default": option.default_value if option.HasField("default_value") else None,
             "default_by_players": by_players(option, tables),
             "choices": list(option.choices), "minimum": option.minimum,
             "maximum": option.maximum, "rule": option.rule,
-            "description": option.description,
-            "players": int(section[1]) if section else None}
+            "description": option.description}
 
 
 def variant_json(variant: Variant) -> dict[str, Any]:

@@ -26,9 +26,10 @@ def host(rules: Running, tmp_path_factory: pytest.TempPathFactory) -> Iterator[H
 def test_the_games_route_lists_each_games_options(host: Host) -> None:
     """Each game's options, every one ListVariants lists and in its order, with its type,
     default, choices, range, rule and what it does; a default by player count (classic's
-    target_score, canastas_to_go_out) as each count's table says it; and the one count an
-    option of a count's section is for (CL-P6-11: p6_mode, six players). The route listed
-    the games' names and player counts alone."""
+    target_score, canastas_to_go_out) as each count's table says it; and no player count
+    to offer it at: a rule's section does not bound where its option acts (CL-P6-9's
+    black_three_meld_max limits going out at four players too), and the page hid it but at
+    six. The route listed the games' names and player counts alone."""
     games = {v["id"]: v for v in httpx.get(f"{host.base}/api/variants", timeout=20).json()}
     for variant in host.client.list_variants().variants:
         listed = games[variant.id]["options"]
@@ -42,15 +43,14 @@ def test_the_games_route_lists_each_games_options(host: Host) -> None:
         "name": "target_score", "type": "int", "default": None,
         "default_by_players": {"2": "5000", "3": "5000", "4": "5000", "5": "5000", "6": "10000"},
         "choices": [], "minimum": 1, "maximum": 1_000_000, "rule": "CL-GAME-1",
-        "description": "score that ends the game (default by player count)", "players": None}
+        "description": "score that ends the game (default by player count)"}
     assert classic["canastas_to_go_out"]["default_by_players"]["4"] == "1"
     assert classic["p6_mode"] == {
         "name": "p6_mode", "type": "choice", "default": "three_packs",
         "default_by_players": {}, "choices": ["three_packs", "rotation"], "minimum": 0,
-        "maximum": 0, "rule": "CL-P6-11", "description": "six-player form", "players": 6}
-    assert {name: o["players"] for name, o in classic.items() if o["players"]} == {
-        "p2_draw_count": 2, "p3_mode": 3, "p6_mode": 6, "p6_teams": 6,
-        "p6_min150_threshold": 6, "black_three_meld_max": 6}
+        "maximum": 0, "rule": "CL-P6-11", "description": "six-player form"}
+    assert classic["black_three_meld_max"]["rule"] == "CL-P6-9"
+    assert not any("players" in o for v in games.values() for o in v["options"]), games
     assert classic["penalties"]["type"] == "bool" and classic["penalties"]["default"] == "false"
     schedule = next(o for o in games["may_i"]["options"] if o["name"] == "schedule")
     assert (schedule["default"], schedule["choices"]) == ("zioncheck5", ["zioncheck5", "classic7"])

@@ -249,20 +249,17 @@ def test_the_seat_page_says_who_won_the_game(tmp_path: Path) -> None:
     assert drawn["over"] == "The game is over: a draw.", drawn
 
 
-# classic's options of one player count's section (CL-P2-2, CL-P3, CL-P6-...): offered at it alone
-CLASSIC_BY_COUNT = {"p2_draw_count": 2, "p3_mode": 3, "p6_mode": 6, "p6_teams": 6,
-                    "p6_min150_threshold": 6, "black_three_meld_max": 6}
-
-
 def test_the_index_page_offers_the_games_rule_options(tmp_path: Path) -> None:
     """The index page offers the chosen game's rule options as ListVariants lists them, at
     their defaults (by player count where the game says: classic's target_score, 5000 for
-    four, 10000 for six), with what each does, its rule and range; those of another count's
-    section are left out (p6_mode with four players). A table is dealt with the options
-    changed, and its seat page says them and what they make of the game (played to 1500,
-    May I?'s seven deals of classic7). A value the service refuses is its refusal, reason
-    and message, on the page. The page had no options: a classic game from it was always
-    played to 5000, May I? always to its five deals."""
+    four, 10000 for six), with what each does, its rule and range, every one at every
+    player count: a rule's section does not bound where its option acts (CL-P6-9's
+    black_three_meld_max limits going out at four players too, and the page offered it at
+    six alone). A table is dealt with the options changed, and its seat page says them and
+    what they make of the game (played to 1500, May I?'s seven deals of classic7). A value
+    the service refuses is its refusal, reason and message, on the page. The page had no
+    options: a classic game from it was always played to 5000, May I? always to its five
+    deals."""
     db = tmp_path / "tables.db"
     with running() as rules, hosting(db, rules.grpc_target) as host:
         listed = {v.id: [o.name for o in v.options] for v in host.client.list_variants().variants}
@@ -273,9 +270,8 @@ def test_the_index_page_offers_the_games_rule_options(tmp_path: Path) -> None:
             "classic:4", "target_score=0", "--", "classic:4", "target_score=abc", timeout=180)
     assert result["problems"] == [] and ran.returncode == 0, result
     four, six, mayi, zero, text = result["cases"]
-    assert list(four["offered"]) == [n for n in listed["classic"] if n not in CLASSIC_BY_COUNT]
-    assert list(six["offered"]) == [n for n in listed["classic"]
-                                    if CLASSIC_BY_COUNT.get(n, 6) == 6]
+    assert list(four["offered"]) == listed["classic"], four
+    assert list(six["offered"]) == listed["classic"], six
     assert list(mayi["offered"]) == listed["may_i"], mayi
     assert four["offered"]["target_score"]["placeholder"] == "5000", four
     assert six["offered"]["target_score"]["placeholder"] == "10000", six

@@ -62,13 +62,13 @@ function optionRow(option) {
   return { option, row, control, doc };
 }
 
-// What the player count changes of the options, in place (a field being filled in stays):
-// those of another count's section are hidden and not sent (p6_mode: six players), and a
-// default by player count is that count's (classic's target_score).
+// What the player count changes of the options, in place (a field being filled in stays): a
+// default by player count is that count's (classic's target_score). Every option is offered
+// at every count, as the service lists it: a rule's section (CL-P6-9) does not bound where
+// its option acts (black_three_meld_max limits going out at four players too).
 function optionCounts() {
   const players = Number($("players").value);
-  for (const { option, row, control, doc } of offered) {
-    row.hidden = option.players !== null && option.players !== players;
+  for (const { option, control, doc } of offered) {
     const shown = option.default ?? option.default_by_players[players] ?? "the game's own";
     if (option.type === "int") control.placeholder = shown;
     const range = option.type === "int" ? `; default ${shown}; ${option.minimum} to ${option.maximum}` : "";
@@ -79,9 +79,9 @@ function optionCounts() {
 // The options to deal the table with: those offered that the person changed.
 function chosenOptions() {
   const options = {};
-  for (const { row, control } of offered) {
+  for (const { control } of offered) {
     const value = control.value.trim();
-    if (!row.hidden && value !== control.dataset.default) options[control.name] = value;
+    if (value !== control.dataset.default) options[control.name] = value;
   }
   return options;
 }
