@@ -40,10 +40,11 @@ def message_of(err: CanastaError) -> str:
     """The message to pass on: the service's own with its reason (written for the caller),
     else one of the host's. A refusal without a reason is gRPC's, whose text names the
     rules service's address ("ipv4:10.0.0.7:50051: Connection refused"), which is no
-    player's business; the caller logs it."""
+    player's business; the caller logs it. Its code is the refusal's reason
+    (:func:`reason_of`), which every page shows beside the message: not named twice."""
     if err.reason:
         return err.message
-    return f"the rules service refused the call ({err.code.name})"
+    return "the rules service refused the call"
 
 
 class Tables:

@@ -181,7 +181,9 @@ def test_a_refusal_without_a_reason_names_its_code(seat: tuple[Host, str]) -> No
 
 def test_the_rules_service_away(tmp_path: Path) -> None:
     """With no rules service, the pages' calls are a 502 naming the reason, never a 500
-    nor a 400 with an empty reason, nor gRPC's text naming where the service listens."""
+    nor a 400 with an empty reason, nor gRPC's text naming where the service listens; the
+    message names the code no more, as a page shows it beside the reason (the index page
+    said "UNAVAILABLE: the rules service refused the call (UNAVAILABLE)")."""
     with socket.socket() as closed:  # a port that refuses connections
         closed.bind(("127.0.0.1", 0))
         port = str(closed.getsockname()[1])
@@ -192,7 +194,8 @@ def test_the_rules_service_away(tmp_path: Path) -> None:
                            httpx.post(f"{host.base}/api/tables", timeout=20,
                                       json={"variant": "classic", "players": 2})):
                 assert answer.status_code == 502, answer.text
-                assert answer.json()["reason"] == "UNAVAILABLE"
+                assert answer.json() == {"reason": "UNAVAILABLE",
+                                         "message": "the rules service refused the call"}
                 assert port not in answer.text and "127.0.0.1" not in answer.text, answer.text
 
 
@@ -222,7 +225,9 @@ INTERNAL_TEXT = ("failed to connect to all addresses; last error: UNKNOWN: ipv4:
 
 def test_the_rules_services_address_is_not_told(rules: Running, tmp_path: Path) -> None:
     """gRPC's own refusal (no reason) names where the rules service listens: a seat is
-    told its status code, never that text (the pages' calls: test_the_rules_service_away)."""
+    told its status code, never that text (the pages' calls: test_the_rules_service_away),
+    and once: the seat page shows the message with the reason after it, and read "the rules
+    service refused the call (UNAVAILABLE) (UNAVAILABLE)"."""
     client = AwayAtMoves(rules.grpc_target)
     with hosting(tmp_path / "tables.db", rules.grpc_target, client.connect) as host:
         created = host.create("classic", 2, {})
@@ -230,6 +235,8 @@ def test_the_rules_services_address_is_not_told(rules: Running, tmp_path: Path) 
         player.wait(lambda s: s["type"] == "state")
         player.play("draw")
         player.wait(lambda s: bool(player.refusals))
-        assert player.refusals[-1]["reason"] == "UNAVAILABLE"
+        assert player.refusals[-1] == {"type": "refused", "reason": "UNAVAILABLE",
+                                       "message": "the rules service refused the call",
+                                       "rule": ""}
         assert "10.9.8.7" not in player.raw[-1], player.raw[-1]
         player.close()

@@ -1,15 +1,16 @@
 // The reference host's seat page (examples/host/static/seat.js) when its record cannot be
 // downloaded: "Download my record" answered the host's refusal (502 UNAVAILABLE, the rules
-// service away), then with no answer at all (the connection fails); what the page said.
+// service away, with the host's MESSAGE for it), then with no answer at all (the connection
+// fails); what the page said.
 //   refused   the error line after the refusal
 //   failed    the error line after the failed connection
 //
-//   node tests/web/host_record.mjs LINK   (a join link)
+//   node tests/web/host_record.mjs LINK MESSAGE   (a join link)
 //
 // Run by tests/web/test_host_pages.py. Prints "RESULT {json}".
 import { runTest, watch } from "./chromium.mjs";
 
-const [link] = process.argv.slice(2);
+const [link, message] = process.argv.slice(2);
 const problems = [];
 const said = {};
 await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
@@ -20,8 +21,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
   await page.goto(link);
   await page.waitForSelector("#board:not([hidden])", { timeout: 20_000 });
   const answers = {
-    refused: (route) => route.fulfill({ status: 502, json: { reason: "UNAVAILABLE",
-      message: "the rules service refused the call (UNAVAILABLE)" } }),
+    refused: (route) => route.fulfill({ status: 502, json: { reason: "UNAVAILABLE", message } }),
     failed: (route) => route.abort(),
   };
   for (const [name, answer] of Object.entries(answers)) {

@@ -10,7 +10,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import grpc
+from canasta_client import UnavailableError
+
 from examples.host.store import Table
+from examples.host.tables import message_of
 from tests.host.hosts import Host, Player, check_record, hosting, stored
 from tests.service.servers import running
 from tests.web.test_web_table import _in_browser
@@ -210,16 +214,18 @@ def test_a_move_clicked_while_the_seat_page_is_disconnected_says_so(tmp_path: Pa
 
 def test_a_record_the_seat_page_cannot_download_says_why(tmp_path: Path) -> None:
     """"Download my record" refused by the host (502 UNAVAILABLE: the rules service away)
-    says the host's reason and message, as the index page does (it said only "(502)"); with
-    no answer at all (the connection failed) it says the host cannot be reached (it said
-    nothing: the failed fetch was an unhandled rejection)."""
+    says the host's reason and message, as the index page does (it said only "(502)"), the
+    reason once (it said "... (UNAVAILABLE) (UNAVAILABLE)", the host's message naming it
+    too); with no answer at all (the connection failed) it says the host cannot be reached
+    (it said nothing: the failed fetch was an unhandled rejection)."""
     db = tmp_path / "tables.db"
+    away = message_of(UnavailableError(grpc.StatusCode.UNAVAILABLE, "Connection refused"))
     with running() as rules, hosting(db, rules.grpc_target) as host:
         [link] = _seat_0_links(host, db, [("classic", 2, {})])
-        result, ran = _in_browser("host_record.mjs", link)
+        result, ran = _in_browser("host_record.mjs", link, away)
     assert result["problems"] == [] and ran.returncode == 0, result
     assert result["refused"] == ("The record could not be exported: the rules service refused"
-                                 " the call (UNAVAILABLE) (UNAVAILABLE)"), result
+                                 " the call (UNAVAILABLE)"), result
     assert result["failed"].startswith("The record could not be exported: the host cannot be"
                                        " reached"), result
 
