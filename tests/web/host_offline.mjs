@@ -1,10 +1,14 @@
 // The reference host's seat page (examples/host/static/seat.js) when its socket is down: the
 // first socket is closed (1011, as the host closes one to join again) once the page shows
-// its moves, a move is clicked before the page has joined again, and the page is read.
+// its moves, a move is clicked before the page has joined again, and the page is read; then
+// a move is clicked on the page joined again.
 //   error    what the page said of the click
-//   sent     the moves that reached the host from the page, while it was down or after
+//   sent     the moves that reached the host from the page, while it was down or after,
+//            until it had joined again
 //   status   the status line once the page had joined again
 //   after    what the page's error line said then ("" when hidden)
+//   played   the move clicked then: {sent: the moves that reached the host, status: the
+//            status line once the host's next state came}
 //
 //   node tests/web/host_offline.mjs LINK   (a join link to a seat whose move is due)
 //
@@ -17,6 +21,8 @@ const sent = [];
 let error = null;
 let status = null;
 let after = null;
+let joined = 0; // the moves sent until the page had joined again
+let played = null;
 await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
@@ -42,4 +48,10 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
   status = await page.textContent("#status");
   after = await page.evaluate(() => (document.querySelector("#error").hidden ? ""
     : document.querySelector("#error").textContent));
-}, () => ({ error, sent, status, after }));
+  joined = sent.length;
+  await page.click("#moves button");
+  await page.waitForFunction((shown) => document.querySelector("#status").textContent !== shown,
+    status, { timeout: 20_000 });
+  played = await page.textContent("#status");
+}, () => ({ error, sent: sent.slice(0, joined), status, after,
+  played: played && { sent: sent.slice(joined), status: played } }));

@@ -193,7 +193,8 @@ def test_a_move_clicked_while_the_seat_page_is_disconnected_says_so(tmp_path: Pa
     """While the seat's socket is down (closed 1011: the page joins again 2 s later) its
     moves are still shown; a click on one went to the closed socket, lost without a word
     (the browser only logs it), and on a socket still connecting it threw. The page now
-    says the move was not sent, sends nothing, and plays on once it has joined again; its
+    says the move was not sent, sends nothing, and plays on once it has joined again (a
+    move clicked then is sent and applied: the status line's move number goes on); its
     "Not sent" is gone once the socket is open again (it stayed on screen, under the
     status line saying it was the seat's move, as if the next click would fail too)."""
     db = tmp_path / "tables.db"
@@ -210,6 +211,14 @@ def test_a_move_clicked_while_the_seat_page_is_disconnected_says_so(tmp_path: Pa
     assert result["sent"] == [], result
     assert result["status"].startswith("Hand 1, move "), result
     assert result["after"] == "", result
+    played = result["played"]
+    assert len(played["sent"]) == 1, result
+    assert _move_no(played["status"]) > _move_no(result["status"]), result
+
+
+def _move_no(status: str) -> int:
+    """The move number of a seat page's status line ("Hand 1, move 3: your move (...)")."""
+    return int(re.findall(r"^Hand \d+, move (\d+):", status)[0])
 
 
 def test_a_record_the_seat_page_cannot_download_says_why(tmp_path: Path) -> None:
