@@ -19,6 +19,7 @@ from engine.games import game_of
 from engine.legal import canasta_legal_moves, legal_moves, legal_moves_for
 from engine.mayi.state import AnyState
 from engine.melds import base_label, labels
+from engine.rule_counts import rule_counts
 from engine.rules import Layout
 from engine.scoring import hand_sides
 from engine.state import MeldPile, Phase, SideResult, State
@@ -92,6 +93,12 @@ class SeatView:
     # the seats that play this hand, in the order they play (CL-P5-2, CL-P6-11: the others
     # sit it out, holding no card); every seat when all play
     seats_in_play: tuple[int, ...] = ()
+    # what ListVariants' table states, the game's options applied (engine.rule_counts):
+    # cards a stock draw takes, canastas a side needs to go out (0: no count lets it) and
+    # most wild cards in a group (0: none)
+    draw_count: int = 0
+    canastas_to_go_out: int = 0
+    wild_limit: int = 0
 
 
 def seats_in_play(layout: Layout, hand_no: int) -> tuple[int, ...]:
@@ -137,6 +144,7 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
     reveal = rules.reveal_discard_pile
     over = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
     result = state.result
+    counts = rule_counts(rules)
     return SeatView(
         seat=seat, variant=rules.variant, players=rules.players, hand_no=state.hand_no,
         dealer=state.dealer, phase=state.phase.value, turn_seat=state.turn.seat,
@@ -158,6 +166,9 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
         target_score=rules.target,
         deals=rules.deals,
         seats_in_play=seats_in_play(rules.layout, state.hand_no),
+        draw_count=counts.draw_count,
+        canastas_to_go_out=counts.canastas_to_go_out,
+        wild_limit=counts.wild_limit,
     )
 
 

@@ -34,6 +34,7 @@ from engine.mayi.rules import NO_BUY_LIMIT
 from engine.mayi.scoring import score_rows
 from engine.mayi.state import MayIState
 from engine.mayi.table import TableMeld
+from engine.rule_counts import rule_counts
 from engine.state import Phase, SideResult
 from engine.views import MeldView, SeatView, SideView, seats_in_play
 
@@ -54,6 +55,7 @@ def seat_view(state: MayIState, seat: int) -> SeatView:
     over = state.phase is Phase.HAND_OVER or state.phase is Phase.GAME_OVER
     result = state.result
     window = buy_window(state)
+    counts = rule_counts(state.rules)
     return SeatView(
         seat=seat, variant=state.rules.variant, players=state.rules.players,
         hand_no=state.hand_no, dealer=state.dealer, phase=state.phase.value,
@@ -73,6 +75,9 @@ def seat_view(state: MayIState, seat: int) -> SeatView:
         upcards=tuple(CODES[c] for c in state.upcards),
         deals=state.rules.deals,  # MI-GAME-1: the schedule's deals; no target score
         seats_in_play=seats_in_play(state.rules.layout, state.hand_no),  # every seat
+        draw_count=counts.draw_count,  # one card; no canastas, no wild cards
+        canastas_to_go_out=counts.canastas_to_go_out,
+        wild_limit=counts.wild_limit,
     )
 
 

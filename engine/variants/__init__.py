@@ -17,6 +17,7 @@ from engine.errors import BadInput, Reason
 from engine.mayi import transitions as mayi_transitions
 from engine.mayi.rules import MayIRules
 from engine.options import OptionSpec
+from engine.rule_counts import rule_counts
 from engine.rules import RuleSet
 from engine.variants import bolivia, bolivia_sevens, classic, may_i, samba
 
@@ -96,15 +97,13 @@ def table_facts(variant: str, players: int) -> TableFacts:
     rules = variant_module(variant).build(players)
     if isinstance(rules, MayIRules):
         deck: Counter[Card] = mayi_transitions.composition()
-        hand, draw, sizes = rules.hand_sizes[0], 1, rules.hand_sizes
-        out, wilds, target = 0, 0, 0
+        hand, sizes, target = rules.hand_sizes[0], rules.hand_sizes, 0
     else:
         deck = composition(rules)
-        hand, draw, sizes = rules.hand_size, rules.draw_count, ()
-        out, wilds = rules.canastas_to_go_out if rules.going_out else 0, rules.wild_limit
-        target = rules.target
+        hand, sizes, target = rules.hand_size, (), rules.target
+    counts = rule_counts(rules)  # what each view of a game states, options applied
     return TableFacts(players=players, packs=deck[CARDS[0]], jokers=deck[JOKER],
-                      cards=sum(deck.values()), hand_size=hand, draw_count=draw,
+                      cards=sum(deck.values()), hand_size=hand, draw_count=counts.draw_count,
                       seats_in_play=rules.layout.rotation, sides=rules.layout.teams,
-                      hand_sizes=sizes, canastas_to_go_out=out, wild_limit=wilds,
-                      target_score=target, deals=rules.deals)
+                      hand_sizes=sizes, canastas_to_go_out=counts.canastas_to_go_out,
+                      wild_limit=counts.wild_limit, target_score=target, deals=rules.deals)

@@ -332,6 +332,9 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> 
     out.target_score = v.target_score
     out.deals = v.deals
     out.seats_in_play.extend(v.seats_in_play)
+    out.draw_count = v.draw_count
+    out.canastas_to_go_out = v.canastas_to_go_out
+    out.wild_limit = v.wild_limit
     if v.buys_left:  # May I?
         out.may_i.sets, out.may_i.sequences = v.contract
         out.may_i.buys_left.extend(v.buys_left)

@@ -733,7 +733,23 @@ type SeatView struct {
 	// without them. From the rules the game was dealt with, options applied (ListVariants'
 	// VariantTable.seats_in_play is the default options' rotation). Public: the same in
 	// every view.
-	SeatsInPlay   []int32 `protobuf:"varint,30,rep,packed,name=seats_in_play,json=seatsInPlay,proto3" json:"seats_in_play,omitempty"`
+	SeatsInPlay []int32 `protobuf:"varint,30,rep,packed,name=seats_in_play,json=seatsInPlay,proto3" json:"seats_in_play,omitempty"`
+	// Cards a draw from the stock takes, from the rules the game was dealt with, options
+	// applied (VariantTable.draw_count is the default options': classic for two with
+	// p2_draw_count 3 draws 3, CL-P2-2; p3_mode cutthroat 2, CL-P3); May I? 1. Public:
+	// the same in every view.
+	DrawCount int32 `protobuf:"varint,31,opt,name=draw_count,json=drawCount,proto3" json:"draw_count,omitempty"`
+	// Canastas a side needs to go out, from the rules the game was dealt with, options
+	// applied (VariantTable.canastas_to_go_out is the default options': the
+	// canastas_to_go_out option, CL-OUT-1; Bolivia 2 with bolivia.going_out hoyle, BO-OUT-1);
+	// 0 when no count of canastas lets it (May I?, Bolivia by default). Public: the same in
+	// every view.
+	CanastasToGoOut int32 `protobuf:"varint,32,opt,name=canastas_to_go_out,json=canastasToGoOut,proto3" json:"canastas_to_go_out,omitempty"`
+	// Most wild cards a group (a meld of one rank) may hold, from the rules the game was
+	// dealt with, options applied (VariantTable.wild_limit is the default options': Bolivia
+	// with bolivia.unlimited_wilds_in_groups 18); 0: the game has no wild cards (May I?).
+	// Public: the same in every view.
+	WildLimit     int32 `protobuf:"varint,33,opt,name=wild_limit,json=wildLimit,proto3" json:"wild_limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -976,6 +992,27 @@ func (x *SeatView) GetSeatsInPlay() []int32 {
 		return x.SeatsInPlay
 	}
 	return nil
+}
+
+func (x *SeatView) GetDrawCount() int32 {
+	if x != nil {
+		return x.DrawCount
+	}
+	return 0
+}
+
+func (x *SeatView) GetCanastasToGoOut() int32 {
+	if x != nil {
+		return x.CanastasToGoOut
+	}
+	return 0
+}
+
+func (x *SeatView) GetWildLimit() int32 {
+	if x != nil {
+		return x.WildLimit
+	}
+	return 0
 }
 
 // Cards of one seat.
@@ -2834,7 +2871,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\agame_id\x18\x04 \x01(\tR\x06gameId\x12\x10\n" +
 	"\x03seq\x18\x05 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bimported\x18\x06 \x01(\bR\bimported\x12\x18\n" +
-	"\astacked\x18\a \x01(\bR\astacked\"\x91\a\n" +
+	"\astacked\x18\a \x01(\bR\astacked\"\xfc\a\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12\x18\n" +
@@ -2870,7 +2907,12 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\x11legal_moves_total\x18\x1b \x01(\x05R\x0flegalMovesTotal\x12!\n" +
 	"\ftarget_score\x18\x1c \x01(\x05R\vtargetScore\x12\x14\n" +
 	"\x05deals\x18\x1d \x01(\x05R\x05deals\x12\"\n" +
-	"\rseats_in_play\x18\x1e \x03(\x05R\vseatsInPlay\"!\n" +
+	"\rseats_in_play\x18\x1e \x03(\x05R\vseatsInPlay\x12\x1d\n" +
+	"\n" +
+	"draw_count\x18\x1f \x01(\x05R\tdrawCount\x12+\n" +
+	"\x12canastas_to_go_out\x18  \x01(\x05R\x0fcanastasToGoOut\x12\x1d\n" +
+	"\n" +
+	"wild_limit\x18! \x01(\x05R\twildLimit\"!\n" +
 	"\tSeatCards\x12\x14\n" +
 	"\x05cards\x18\x01 \x03(\tR\x05cards\"Y\n" +
 	"\bMayIDeal\x12\x12\n" +

@@ -1,0 +1,87 @@
+"""The cards a stock draw takes, the canastas a side needs to go out and the most wild
+cards in a group, in every view of a game as it was dealt: ListVariants' tables say them
+with the default options only, and a game dealt with options that change them (classic
+p2_draw_count, canastas_to_go_out, cutthroat; Bolivia's going out and unlimited wild
+cards) played by other numbers than a client reading the table would state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from engine import new_game
+from engine.rule_counts import rule_counts
+from service.api.pb import api
+from tests.service.helpers import Call, ok
+
+Counts = tuple[int, int, int]  # draw_count, canastas_to_go_out, wild_limit
+
+# (variant, players, options) -> the counts, options applied, each unlike the table's
+CHANGED: list[tuple[str, int, dict[str, str], Counts]] = [
+    ("classic", 2, {"p2_draw_count": "3"}, (3, 2, 3)),  # CL-P2-2
+    ("classic", 4, {"canastas_to_go_out": "2"}, (1, 2, 3)),  # CL-OUT-1
+    ("classic", 3, {"p3_mode": "cutthroat"}, (2, 2, 3)),  # CL-P3
+    ("bolivia", 4, {"bolivia.going_out": "hoyle"}, (2, 2, 2)),  # BO-OUT-1
+    ("bolivia", 4, {"bolivia.unlimited_wilds_in_groups": "true"}, (2, 0, 18)),
+    ("bolivia_sevens", 4, {"bolivia.unlimited_wilds_in_groups": "true"}, (2, 0, 18)),
+]
+
+
+def _counts(view: Any) -> Counts:
+    return view.draw_count, view.canastas_to_go_out, view.wild_limit
+
+
+def _tables(call: Call) -> dict[tuple[str, int], Counts]:
+    """ListVariants' counts of each variant and player count (the default options)."""
+    listed = ok(call("ListVariants", api.ListVariantsRequest())).variants
+    return {(v.id, t.players): _counts(t) for v in listed for t in v.tables}
+
+
+def _seen(call: Call, variant: str, players: int, options: dict[str, str]) -> set[Counts]:
+    """The counts of every view of a new game: the deal's, the host's, a spectator's
+    and each seat's."""
+    dealt = ok(call("Deal", api.DealRequest(variant=variant, players=players, seed=5,
+                                            options=options)))
+    views = list(dealt.views)
+    for token in (dealt.host_token, None):
+        views += ok(call("GetView", api.GetViewRequest(snapshot=dealt.snapshot, seat=-1),
+                         token=token)).views
+    for seat, token in enumerate(dealt.seat_tokens):
+        views += ok(call("GetView", api.GetViewRequest(snapshot=dealt.snapshot, seat=seat),
+                         token=token)).views
+    assert len(views) == 2 * players + 2
+    return {_counts(v) for v in views}
+
+
+def test_every_view_with_the_default_options_says_its_tables_counts(call: Call) -> None:
+    """Every variant at every player count: each view states the counts ListVariants'
+    table does (May I?: one card, no canastas, no wild cards; Bolivia: nobody goes out)."""
+    tables = _tables(call)
+    assert tables[("may_i", 4)] == (1, 0, 0) and tables[("bolivia", 4)] == (2, 0, 2)
+    for (variant, players), counts in tables.items():
+        assert _seen(call, variant, players, {}) == {counts}, (variant, players)
+
+
+@pytest.mark.parametrize(("variant", "players", "options", "counts"), CHANGED,
+                         ids=[f"{v}-{p}-{next(iter(o))}" for v, p, o, _ in CHANGED])
+def test_every_view_says_the_counts_its_options_make(
+        call: Call, variant: str, players: int, options: dict[str, str],
+        counts: Counts) -> None:
+    """A game dealt with an option that changes a count: the host, a spectator and each
+    seat see the engine's count, not the table's."""
+    assert rule_counts(new_game(variant, players, seed=1, options=options).rules) == counts
+    assert _tables(call)[(variant, players)] != counts
+    assert _seen(call, variant, players, options) == {counts}
+
+
+def test_the_json_view_names_each_count_zeros_included(http: httpx.Client) -> None:
+    """REST: the view's JSON holds drawCount, canastasToGoOut and wildLimit even when 0
+    (Bolivia, where nobody goes out), so a client reads them rather than the table."""
+    deal = http.post("/v1/deal", json={"variant": "bolivia", "players": 4, "seed": "9",
+                                       "options": {"bolivia.unlimited_wilds_in_groups": "true"}})
+    assert deal.status_code == 200, deal.text
+    for view in deal.json()["views"]:
+        assert (view["drawCount"], view["canastasToGoOut"], view["wildLimit"]) == (2, 0, 18)
