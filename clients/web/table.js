@@ -733,20 +733,17 @@ function select(positions) {
   renderActions();
 }
 
-// This game's entry in /v1/variants (loadVariants): its options and its tables.
-const variantInfo = () => game.variantNames.find((x) => x.id === game.variant);
 // May I? is a contract rummy: its pile is never taken whole nor frozen, it has no minimum
 // and no wild cards
 const canastaGame = () => game.variant !== "may_i";
 const sambaFamily = () => ["samba", "bolivia", "bolivia_sevens"].includes(game.variant);
 
-// This game's table for its player count in /v1/variants (default options, which the
-// page deals): the cards a stock draw takes, the canastas needed to go out (0: no count
-// lets a side go out) and the most wild cards in a group
-const gameTable = () => variantInfo()?.tables?.find((t) => t.players === game.players) ?? {};
-const drawCount = () => gameTable().drawCount ?? 1;
-const canastasToGoOut = () => gameTable().canastasToGoOut ?? 0;
-const wildLimit = () => gameTable().wildLimit ?? 0;
+// The game as it was dealt, its rule options applied (the view says them; /v1/variants'
+// tables say the default options' only): the cards a stock draw takes, the canastas needed
+// to go out (0: no count lets a side go out) and the most wild cards in a group (0: none)
+const drawCount = (v) => v.drawCount ?? 1;
+const canastasToGoOut = (v) => v.canastasToGoOut ?? 0;
+const wildLimit = (v) => v.wildLimit ?? 0;
 
 // The rules that matter now, in a few lines.
 function renderRules(v) {
@@ -776,7 +773,7 @@ function renderRules(v) {
     if (v.phase === "meld") lines.push(r.meld);
     if ((v.staged ?? []).length) lines.push(r.undo);
     if (canastaGame()) lines.push(side?.opened ? r.opened : r.minimum(side?.minimum ?? 0));
-    if (v.phase === "meld") lines.push(...meldLines());
+    if (v.phase === "meld") lines.push(...meldLines(v));
     if (game.moves.some((m) => m.kind === "ask")) lines.push(r.ask);
   }
   $("rules").replaceChildren(...lines.map((text) => el("li", { textContent: text })));
@@ -790,8 +787,8 @@ function drawLine(v) {
     if (!listed("take")) return r.exhaustedLeave;
     return listed("decline") ? r.exhausted : r.exhaustedTake;
   }
-  if (!listed("take")) return r.drawStock(drawCount());
-  return canastaGame() ? r.draw(drawCount()) : r.drawMayI(drawCount());
+  if (!listed("take")) return r.drawStock(drawCount(v));
+  return canastaGame() ? r.draw(drawCount(v)) : r.drawMayI(drawCount(v));
 }
 
 // What may take the pile now, in the Canasta games.
@@ -808,12 +805,12 @@ function pileLines(v, side) {
 }
 
 // What a meld may be, and what going out needs.
-function meldLines() {
+function meldLines(v) {
   const r = words().rules;
   const lines = [];
-  const canastas = canastasToGoOut();
+  const canastas = canastasToGoOut(v);
   if (canastas) lines.push(r.goOut(canastas));
-  if (wildLimit()) lines.push(r.wilds(wildLimit()));
+  if (wildLimit(v)) lines.push(r.wilds(wildLimit(v)));
   if (game.variant.startsWith("bolivia")) lines.push(r.wildMelds);
   if (sambaFamily()) lines.push(r.sequences(words().canastaKind[game.variant === "samba" ? "samba" : "escalera"]));
   return lines;
@@ -1221,7 +1218,7 @@ async function newGame(notice = null) {
   const keyboard = document.activeElement === $("again");
   await guarded(async () => {
     // the games' list failed to load when the page opened (the service away): without it
-    // the menu is empty and the rules panel's numbers (drawCount...) are guesses
+    // the menu is empty and the form offers no rule options
     if (!game.variantNames.length) await loadVariants();
     if (gen !== generation) return;
     const variant = $("variant").value || "classic";

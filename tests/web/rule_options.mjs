@@ -10,6 +10,7 @@
 //             service's refusal, no game is dealt; then the language is switched, then the
 //             player count changed (2), then (refused again) the game (Bolivia)
 //   preset    May I? for four opened with ?opt.schedule=classic7: the form's field, and the deal
+//   draw      classic for two, p2_draw_count 3: the rules panel at your first draw
 //
 //   node tests/web/rule_options.mjs BASE_URL CASE...
 //
@@ -28,6 +29,7 @@ const SETUPS = {
   rotation: { variant: "classic", players: 6, set: { p6_mode: "rotation" }, read: ["p6_mode", "black_three_freezes"] },
   refused: { variant: "classic", players: 4, set: { penalties: "true", target_score: "0" }, read: ["target_score", "penalties"] },
   preset: { variant: "may_i", players: 4, set: {}, url: "&opt.schedule=classic7", read: ["schedule", "ace_wrap"] },
+  draw: { variant: "classic", players: 2, set: { p2_draw_count: "3" }, read: ["p2_draw_count"] },
 };
 
 // Sets an option's field as a player does: a checkbox clicked, a choice chosen, a number typed.
@@ -116,6 +118,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       seen.after = await readForm(page, setup.read);
       seen.target = await page.$eval("#target", (el) => el.textContent);
       seen.out = await page.$$eval(".seat.out", (boxes) => boxes.map((b) => Number(b.dataset.seat)));
+      seen.rules = await page.$$eval("#rules li", (items) => items.map((li) => li.textContent));
     }
     seen.deals = deals;
     found[name] = seen;

@@ -532,7 +532,7 @@ def test_the_scores_say_the_deal_of_how_many(server: Running) -> None:
 
 
 # The new game's rule options (rule_options.mjs "kind:lang"): set in the form, sent with Deal.
-RULE_OPTIONS = [f"{kind}:{lang}" for kind in ("target", "rotation", "refused", "preset")
+RULE_OPTIONS = [f"{kind}:{lang}" for kind in ("target", "rotation", "refused", "preset", "draw")
                 for lang in ("en", "ru")]
 RULES_OPTIONS = {"en": "Rule options", "ru": "Правила партии"}
 
@@ -644,6 +644,20 @@ def test_the_url_presets_a_rule_option(rule_options: dict[str, dict[str, Any]]) 
         assert seen["before"]["values"]["schedule"] == "classic7", seen
         assert seen["deals"] == [{"options": {"schedule": "classic7"}, "status": 200}], seen
         assert seen["target"] == line, seen
+
+
+def test_the_rules_panel_says_the_draw_count_the_game_was_dealt_with(
+        rule_options: dict[str, dict[str, Any]]) -> None:
+    """p2_draw_count 3 chosen for two players (CL-P2-2): the game dealt draws three cards,
+    and the rules panel says so at your first draw (the view's drawCount), not the two of
+    GET /v1/variants' table, which has the default options only."""
+    for lang, draw, three in (("en", "Draw ", "Draw 3 cards from the stock"),
+                              ("ru", "Возьмите из колоды ", "Возьмите из колоды 3 карты")):
+        seen = rule_options[f"draw:{lang}"]
+        assert seen["deals"] == [{"options": {"p2_draw_count": "3"}, "status": 200}], seen
+        assert seen["after"]["state"] == "your-turn", seen
+        draws = [line for line in seen["rules"] if line.startswith(draw)]
+        assert len(draws) == 1 and draws[0].startswith(three), seen["rules"]
 
 
 # The seat dealt out of each hand of five (CL-P5-2: seats 0 1 2 3, then 0 1 2 4, then 0 3 2
