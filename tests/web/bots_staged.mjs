@@ -8,13 +8,13 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's bot staged moves and
 // the line under your hand (hidden: ""), any problems.
-import { runTest, watch } from "./chromium.mjs";
+import { gate, runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const found = {};
 let botStaged = null; // the staged moves of the bot's answer just rendered, till it is read
-let held = null; // the bots' next move, held: { reached, released }
+let held = null; // the gate the bots' next move is held at (gate())
 
 await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   await context.route("**/v1/apply-move", async (route) => {
@@ -28,8 +28,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
     const hold = botStaged && held;
     if (hold) {
       held = null;
-      hold.reached();
-      await hold.released;
+      await hold.wait();
     }
     await route.continue();
   });
@@ -37,10 +36,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
   watch(page, problems);
   for (const lang of cases) {
     botStaged = null;
-    let release;
-    const reached = new Promise((done) => {
-      held = { reached: done, released: new Promise((go) => { release = go; }) };
-    });
+    const { reached, release } = held = gate();
     await page.goto(`${base}/play?variant=classic&players=4&seed=1&bot=greedy&delay=0&lang=${lang}`);
     await page.waitForSelector("body[data-ready=true]");
     await page.click("#new-game");

@@ -122,3 +122,13 @@ export async function discardAtYourTurn(page, base, lang, card, press) {
 export const sideHeadings = (page) => page.$$eval(".side-melds", (sides) => Object.fromEntries(sides.map((side) => [
   side.dataset.team, [...side.querySelector("h3").childNodes]
     .filter((n) => !n.classList?.contains("red-threes")).map((n) => n.textContent).join("").trim()])));
+
+// A call a test holds while it reads the page: a route `await`s `wait()`, which marks the
+// gate `reached` and returns once the test calls `release()`.
+export function gate() {
+  let reach;
+  let release;
+  const reached = new Promise((done) => { reach = done; });
+  const released = new Promise((go) => { release = go; });
+  return { reached, release, wait: () => { reach(); return released; } };
+}

@@ -8,7 +8,7 @@
 //   node tests/web/you_sit_out.mjs BASE_URL CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": what each case read, any problems.
-import { dealPositions, runTest, sideHeadings, watch } from "./chromium.mjs";
+import { dealPositions, gate, runTest, sideHeadings, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
@@ -19,7 +19,7 @@ const POSITION = ["canasta-position 1", "variant: classic", "players: 6", "optio
   "hand: 1", "dealer: 5", "hand0: -", "hand1: -", ...[2, 3, 4, 5].map((s) => `hand${s}: *11`),
   "pile: *1", "stock: *", ""].join("\n");
 
-let held = null; // the bots' first move of a case: { reached, released }
+let held = null; // the gate the bots' first move of a case is held at (gate())
 
 // What the page shows of your seat and the table: the status, your hand, the moves offered,
 // the rules panel, the melds' headings and their names for screen readers, the order of play.
@@ -49,19 +49,13 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
   await context.route("**/v1/apply-move", async (route) => {
     const hold = held;
     held = null;
-    if (hold) {
-      hold.reached();
-      await hold.released;
-    }
+    if (hold) await hold.wait();
     await route.continue();
   });
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
   for (const lang of cases) {
-    let release;
-    const reached = new Promise((done) => {
-      held = { reached: done, released: new Promise((go) => { release = go; }) };
-    });
+    const { reached, release } = held = gate();
     await page.goto(`${base}/play?variant=classic&players=6&seed=5&bot=greedy&delay=0&lang=${lang}`);
     await page.waitForSelector("body[data-ready=true]");
     await page.click("#new-game");
