@@ -365,11 +365,11 @@ def report(result: dict[str, Any]) -> None:
         flag = ("(host token: for information)" if target is None else "ok" if ratio >= target
                 else f"BELOW target {target}")
         shown = "" if target is None else f" (target >= {target})"
-        out.write(f"ratio {name + shown:72} {ratio:5.2f}  {flag}\n")
+        out.write(f"ratio {name + shown:72} {ratio:5.3f}  {flag}\n")
     for name, ratio in result["cold_ratios"].items():
-        out.write(f"ratio {name:72} {ratio:5.2f}  (no state cache: every snapshot opened)\n")
+        out.write(f"ratio {name:72} {ratio:5.3f}  (no state cache: every snapshot opened)\n")
     for name, ratio in result["server_cpu_ratios"].items():
-        out.write(f"server CPU ratio {name:61} {ratio:5.2f}  (health CPU / call CPU)\n")
+        out.write(f"server CPU ratio {name:61} {ratio:5.3f}  (health CPU / call CPU)\n")
     setup = result.get("setup", {})
     if setup:
         out.write(f"server: engine {setup['engine']}, CANASTA_ACCESS={setup['access']}, "

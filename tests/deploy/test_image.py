@@ -182,3 +182,19 @@ def test_the_image_compiles_the_engine_and_checks_it_runs() -> None:
 def test_protobuf_runs_on_upb() -> None:
     """The image pins upb; the tests run on it too (the pure-Python backend is ~100x slower)."""
     assert api_implementation.Type() == "upb"
+
+
+def test_the_service_version_is_the_one_changelog_k8s_and_docs_name() -> None:
+    """pyproject.toml's version is what the next release tags (CHANGELOG.md, *Version tags*),
+    so it must be the version of the changelog's top section, the image tag the production
+    overlay pins and the tag docs/operations.md builds; before, it said 0.1.0 beside an
+    unreleased 0.12.0."""
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    top = re.search(r"^## (?:Unreleased \()?(\d+\.\d+\.\d+)", (ROOT / "CHANGELOG.md").read_text(),
+                    re.MULTILINE)
+    assert top is not None, "CHANGELOG.md has no version section"
+    assert version == top.group(1)
+    overlay = (ROOT / "k8s/overlays/production/kustomization.yaml").read_text()
+    assert f'newTag: "{version}"' in overlay
+    tags = set(re.findall(r"canasta-rules:(\S+)", (ROOT / "docs/operations.md").read_text()))
+    assert tags == {version}
