@@ -56,9 +56,8 @@ class KeyRing:
             raise BadKeyConfig("the key ring is empty")
         seen: set[str] = set()
         entries: list[SealKey] = []
-        for key_id, material in keys:
-            if not KEY_ID.match(key_id):
-                raise BadKeyConfig(f"bad key id {key_id!r}: use 1-32 of A-Z a-z 0-9 . _ -")
+        for n, (key_id, material) in enumerate(keys, 1):
+            check_key_id(key_id, n)
             if key_id in seen:
                 raise BadKeyConfig(f"key id {key_id!r} is given twice")
             if len(material) != KEY_BYTES:
@@ -90,8 +89,18 @@ class KeyRing:
             key_id, sep, encoded = entry.partition(":")
             if not sep:
                 raise BadKeyConfig("each key is KEY_ID:KEY (base64 or hex)")
-            keys.append((key_id.strip(), decode_key(key_id.strip(), encoded.strip())))
+            key_id = key_id.strip()
+            check_key_id(key_id, len(keys) + 1)  # before the key's errors, which name it
+            keys.append((key_id, decode_key(key_id, encoded.strip())))
         return cls(keys)
+
+
+def check_key_id(key_id: str, entry: int) -> None:
+    """:raises BadKeyConfig: ``key_id`` is not a key id; the message does not repeat it,
+    since an entry written ``KEY:KEY_ID`` puts the key in the id's place."""
+    if not KEY_ID.match(key_id):
+        raise BadKeyConfig(f"entry {entry}: a key id is 1-32 of A-Z a-z 0-9 . _ - "
+                           "(each key is KEY_ID:KEY)")
 
 
 def decode_key(key_id: str, encoded: str) -> bytes:

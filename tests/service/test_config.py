@@ -137,6 +137,18 @@ def test_bad_key_rings(text: str) -> None:
     assert KEY.hex() not in str(err.value)
 
 
+@pytest.mark.parametrize("key", [KEY.hex(), base64.b64encode(KEY).decode(),
+                                 base64.urlsafe_b64encode(KEY).decode().rstrip("=")])
+def test_a_key_written_before_its_id_is_never_echoed(key: str) -> None:
+    """``KEY:KEY_ID`` (the two swapped) put the key where the id goes, and the error named
+    it: the key in the log line that reports the mistake."""
+    for text in (f"{key}:k1", f"k0:{KEY[::-1].hex()},{key}:k1"):
+        with pytest.raises(BadKeyConfig) as err:
+            KeyRing.parse(text)
+        assert key not in str(err.value) and key[:8] not in str(err.value)
+        assert "KEY_ID:KEY" in str(err.value)
+
+
 def test_dev_key_file_is_made_once_and_private(tmp_path: Path,
                                                caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / ".dev-keys" / "seal.keys"
