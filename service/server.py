@@ -69,9 +69,13 @@ def key_ring(settings: Settings) -> KeyRing:
     raise BadKeyConfig("set CANASTA_SEAL_KEYS (or CANASTA_DEV_KEY_FILE for development)")
 
 
-class CannotListen(Exception):
-    """A server could not take its address (taken, or not one of this machine's): a
-    deployment's configuration error, reported as one line and exit code 2."""
+class CannotStart(Exception):
+    """The service cannot serve as configured: a deployment's configuration error,
+    reported as one line and exit code 2."""
+
+
+class CannotListen(CannotStart):
+    """A server could not take its address (taken, or not one of this machine's)."""
 
 
 def http_socket(bind: str, port: int) -> socket.socket:
@@ -226,9 +230,13 @@ async def serve(settings: Settings, keys: KeyRing, ready_file: Path | None = Non
         loop.add_signal_handler(sig, app.stop)
     if ready_file is not None:
         tmp = ready_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"grpc_port": app.grpc_port, "http_port": app.http_port,
-                                   "metrics_port": app.metrics_port}))
-        tmp.replace(ready_file)
+        try:
+            tmp.write_text(json.dumps({"grpc_port": app.grpc_port, "http_port": app.http_port,
+                                       "metrics_port": app.metrics_port}))
+            tmp.replace(ready_file)
+        except OSError as err:  # no such folder, a read-only filesystem: was a traceback
+            await app.stop()
+            raise CannotStart(f"--ready-file {ready_file}: {err.strerror or err}") from None
     await app.wait()
 
 
@@ -264,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             runner.run(serve(settings, keys, args.ready_file))
-    except CannotListen as err:
+    except CannotStart as err:
         log.error("configuration error: %s", err)
         return 2
     return 0

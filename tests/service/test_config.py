@@ -63,6 +63,21 @@ def test_an_engine_other_than_pure_fails_loudly(value: str,
     assert server.main([]) == 2
 
 
+def test_a_ready_file_that_cannot_be_written_stops_the_service_cleanly(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """``--ready-file`` in a folder that does not exist (or on a read-only root filesystem)
+    ended the process with a traceback and exit code 1 while both servers listened; it is a
+    configuration error like a port that cannot be had: one line naming it, exit code 2."""
+    for key in [k for k in os.environ if k.startswith("CANASTA_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("CANASTA_SEAL_KEYS", new_key_entry("ready"))
+    for name in ("CANASTA_GRPC_PORT", "CANASTA_HTTP_PORT"):
+        monkeypatch.setenv(name, "0")
+    assert server.main(["--ready-file", str(tmp_path / "missing" / "ready.json")]) == 2
+    err = capfd.readouterr().err
+    assert "configuration error: --ready-file" in err and "Traceback" not in err, err
+
+
 @pytest.mark.parametrize(("given", "named"), [
     ({"CANASTA_HTTP_PORT": "50051"}, "CANASTA_HTTP_PORT: is CANASTA_GRPC_PORT too"),
     ({"CANASTA_METRICS_PORT": "8080"}, "CANASTA_METRICS_PORT: is CANASTA_HTTP_PORT too"),
