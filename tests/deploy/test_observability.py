@@ -15,7 +15,10 @@ import promql_parser
 import pytest
 import yaml
 
+from service.api.core import Core
 from service.ops import metrics
+from service.sealing.keys import KeyRing, new_key_entry
+from service.sealing.snapshot import Sealer
 from tests.deploy.kustomize import render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,6 +177,43 @@ def test_server_errors_count_the_connection_cap_503s() -> None:
         assert routes, expr
         for route in routes:
             assert re.fullmatch(route, UNROUTED) and re.fullmatch(route, "/v1/deal"), route
+
+
+def _latency_methods(expr: str) -> list[tuple[Any, str]]:
+    """(operator, value) of the ``grpc_method`` matcher of every latency selector."""
+    found: list[tuple[Any, str]] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, promql_parser.VectorSelector) and \
+                (node.name or "").startswith("grpc_server_handling_seconds"):
+            method = [m for m in node.matchers.matchers if m.name == "grpc_method"]
+            found.append((method[0].op, method[0].value) if method else (None, ""))
+
+    promql_parser.walk(promql_parser.parse(expr), pre_visit=visit)
+    return found
+
+
+def test_latency_alerts_leave_the_long_calls_to_their_own() -> None:
+    """An expert SuggestMove takes 0.1-0.4 s by design (docs/bots.md): counted with the
+    other calls, it held CanastaLatencySLO (50 ms) and the critical CanastaLatencyP99High
+    (250 ms, grpc_method="SuggestMove") on wherever expert bots played. The two leave out
+    exactly the long calls (Method.long_call), which CanastaLongCallsSlow bounds alone, and
+    the dashboard's SLO and p99 panels read them as the alerts do."""
+    core = Core(Sealer(KeyRing.parse(new_key_entry("t"))))
+    long_calls = {name for name, m in core.methods.items() if m.long_call}
+    assert long_calls == {"SuggestMove", "ExportRecord"}
+    alerts = {r["alert"]: r["expr"] for r in _all_rules() if "alert" in r}
+    panel = [_grafana_to_promql(t["expr"]) for p in _panels()
+             if p["title"].startswith(("Latency SLO", "gRPC p99 latency")) for t in p["targets"]]
+    apart, alone = promql_parser.MatchOp.NotRe, promql_parser.MatchOp.Re
+    for expr, wanted in [(alerts["CanastaLatencySLO"], apart),
+                         (alerts["CanastaLatencyP99High"], apart),
+                         (alerts["CanastaLongCallsSlow"], alone),
+                         *((e, apart) for e in panel)]:
+        matchers = _latency_methods(expr)
+        assert matchers, expr
+        for op, value in matchers:
+            assert op == wanted and set(value.split("|")) == long_calls, expr
 
 
 @pytest.mark.skipif(shutil.which("promtool") is None,
