@@ -77,7 +77,7 @@ class PageError extends Error {
 }
 
 class ApiError extends Error {
-  constructor(reason, message, status, { say = null, call = null, fields = [] } = {}) {
+  constructor(reason, message, status, { say = null, call = null, fields = [], asked = lang } = {}) {
     super(message);
     this.reason = reason;
     this.status = status;
@@ -85,9 +85,12 @@ class ApiError extends Error {
     // the rule option it refused
     this.fields = fields;
     // how the error is worded again: the page's own sentence, `say(words)`, for an answer
-    // that is not the service's; else the refused call, { path, body, token }, asked again
+    // that is not the service's; else the refused call, { path, body, token }, whose
+    // message (`said`) is the service's in the language it was asked in (`lang`)
     this.say = say;
     this.call = call;
+    this.said = message;
+    this.lang = asked;
   }
 }
 
@@ -99,7 +102,7 @@ class ApiError extends Error {
 const RETRIES = 3;
 const MAX_RETRY_WAIT_S = 10;
 
-async function api(path, body, token = "", retries = RETRIES) {
+async function api(path, body, token = "") {
   const headers = { "accept-language": lang };
   if (token) headers.authorization = `Bearer ${token}`;
   for (let tries = 0; ; tries++) {
@@ -117,7 +120,7 @@ async function api(path, body, token = "", retries = RETRIES) {
     const data = await resp.json().catch(() => ({}));
     if (resp.ok) return data;
     const wait = retryAfter(resp);
-    if (wait !== null && tries < retries) {
+    if (wait !== null && tries < RETRIES) {
       await sleep(wait * 1000);
       continue;
     }
@@ -126,27 +129,25 @@ async function api(path, body, token = "", retries = RETRIES) {
     const reason = info?.reason ?? error.status ?? "HTTP_" + resp.status;
     const violations = (error.details ?? []).find((d) => String(d["@type"]).endsWith("BadRequest"));
     const fields = (violations?.fieldViolations ?? []).map((v) => v.field ?? "");
-    if (error.message) throw new ApiError(reason, error.message, resp.status, { call: { path, body, token }, fields });
+    if (error.message) {
+      throw new ApiError(reason, error.message, resp.status,
+        { call: { path, body, token }, fields, asked: headers["accept-language"] });
+    }
     // an answer that is not the service's (a proxy's 502 page) has no message: the page's own
     const say = (w) => w.failed(resp.status);
     throw new ApiError(reason, say(words()), resp.status, { say });
   }
 }
 
-// The words of an error shown, in the page's language now: the page's own sentence, or
-// the service's for the same call asked again in this language (every call is pure),
-// once; if the call is not refused the same way this time, the page's sentence for a
-// refusal (the reason code stays beside it).
-async function reworded(err) {
+// The words of an error shown, in the page's language now: the page's own sentence; the
+// service's refusal in its own words in the language it was asked in, else the page's
+// sentence for a refusal (its reason code stays beside it). The refused call is not sent
+// again for the service's words in another language: a switch of language asks for nothing
+// the player did not (a deal refused was dealt again, and so at every switch).
+function reworded(err) {
   if (err.say) return err.say(words());
   if (!err.call) return err.message;
-  const { path, body, token } = err.call;
-  try {
-    await api(path, body, token, 0);
-  } catch (again) {
-    if (again instanceof ApiError && again.reason === err.reason && again.call) return again.message;
-  }
-  return words().refused;
+  return err.lang === lang ? err.said : words().refused;
 }
 
 // The seconds a refusal of load asks the page to wait (Retry-After as delta-seconds, at
@@ -384,15 +385,11 @@ const stalled = () => !!game.view && !game.busy && !(game.handOver ? game.score 
 // a bot plays or the score is counted: nothing goes on until "Try again").
 const halted = () => !!shownError && stalled();
 
-// The error shown, written again in the page's language (after a switch); dropped if
-// another error, or none, is shown by then, or the language changed again.
-async function retellError() {
+// The error shown, written again in the page's language (after a switch).
+function retellError() {
   const err = shownError;
   if (!(err instanceof ApiError || err instanceof PageError)) return;
-  const asked = lang;
-  const message = await reworded(err);
-  if (shownError !== err || lang !== asked) return;
-  err.message = message;
+  err.message = reworded(err);
   showError(err);
 }
 
@@ -1474,13 +1471,12 @@ async function setLanguage(next) {
     setStatus("idle", words().idle);
   }
   // the error shown stays, in the new language (not cleared as a new action's would be)
-  const retold = retellError();
+  retellError();
   try {
     await loadVariants();
   } catch (err) {
     showError(err);
   }
-  await retold;
 }
 
 async function start() {

@@ -15,7 +15,8 @@
 //
 // A case "kind:lang>other" then presses the language switch for `other` with the error on
 // the page, and reads the error again once the page speaks `other`: it should still be
-// there, in `other`'s words, with the same reason.
+// there, in `other`'s words, with the same reason; and the calls the page sent meanwhile
+// (`sent`, "VERB /path"), none but the games' list.
 //
 //   node tests/web/errors.mjs BASE_URL CASE...
 //
@@ -27,6 +28,7 @@ const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const shown = {};
 let breaking = "";
+let sent = null; // the calls sent since the language was switched, while they are listened to
 await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   await context.route("**/v1/deal", async (route) => {
     const asked = JSON.parse(route.request().postData() ?? "{}");
@@ -50,6 +52,9 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
   });
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems, () => true);
+  page.on("request", (req) => {
+    if (sent && new URL(req.url()).pathname.startsWith("/v1/")) sent.push(`${req.method()} ${new URL(req.url()).pathname}`);
+  });
   const read = () => page.$eval("#error", (el) => ({
     sentence: [...el.childNodes].filter((n) => n.nodeName !== "CODE").map((n) => n.textContent).join("").trim(),
     reason: el.dataset.reason ?? "",
@@ -80,13 +85,16 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
     shown[name] = await read();
     if (then) {
       const before = shown[name].sentence;
+      sent = [];
       await page.click(`button.lang[data-lang="${then}"]`);
       // the page's words change at once; the error's, once worded again (the service's by
       // the same call asked in the new language): a few seconds at most
       await page.waitForFunction(([to, old]) => document.documentElement.lang === to
         && document.querySelector("#error").textContent.trim() !== "" && !document.querySelector("#error").textContent.includes(old),
       [then, before], { timeout: 5_000 }).catch(() => {});
-      shown[name] = { ...await read(), before, lang: await page.$eval("html", (el) => el.lang) };
+      await page.waitForTimeout(300); // (any call the switch sent is on its way)
+      shown[name] = { ...await read(), before, lang: await page.$eval("html", (el) => el.lang), sent };
+      sent = null;
     }
   }
 }, () => ({ shown }));

@@ -535,6 +535,8 @@ def test_the_scores_say_the_deal_of_how_many(server: Running) -> None:
 RULE_OPTIONS = [f"{kind}:{lang}" for kind in ("target", "rotation", "refused", "preset", "draw")
                 for lang in ("en", "ru")]
 RULES_OPTIONS = {"en": "Rule options", "ru": "Правила партии"}
+# The page's sentence for a refusal of the service's told in another language (i18n.js, refused)
+REFUSED = {"en": "The server refused the request.", "ru": "Сервер отклонил запрос."}
 
 
 @pytest.fixture(scope="module")
@@ -605,14 +607,17 @@ def test_a_rule_option_the_service_refuses_is_told_in_the_form(
     (``options.target_score``, of the two sent) marked: the service's message
     in the page's language, its reason, and what the option takes in the page's words (the
     service's Russian message does not say); no game is dealt. Switched to the other
-    language, it is told in that one."""
+    language, it is told in that one: the page's sentence for a refusal (the deal is not
+    asked again), and what the option takes; switched back, the service's message again."""
     said = {"en": ("option target_score must be at least 1",
                    "target_score takes a whole number from 1 to 1000000."),
             "ru": ("Недопустимое значение параметра правил.", "target_score: целое число от 1 до 1000000.")}
     for lang, other in (("en", "ru"), ("ru", "en")):
         seen = rule_options[f"refused:{lang}"]
-        for form, words in ((seen["after"], lang), (seen["switched"], other)):
-            message, takes = said[words]
+        for form, words, message in ((seen["after"], lang, said[lang][0]),
+                                     (seen["switched"], other, REFUSED[other]),
+                                     (seen["back"], lang, said[lang][0])):
+            takes = said[words][1]
             assert form["error"] == {"message": message, "reason": "BAD_OPTION_VALUE", "takes": takes}, form
             assert form["open"] and form["invalid"] == ["target_score"], form
             assert form["values"] == {"target_score": "0", "penalties": "true"}, form
@@ -626,10 +631,11 @@ def test_a_refused_option_is_no_longer_told_once_the_game_or_count_changes(
         rule_options: dict[str, dict[str, Any]]) -> None:
     """The refusal told under the options was of the game and player count sent: changed to
     two players, or (refused again) to Bolivia, whose target_score field has the same name,
-    the message is gone and no field is marked; it stayed, marking the new game's field."""
+    the message is gone and no field is marked; it stayed, marking the new game's field.
+    The switches of language between asked for no deal: the player asked for two."""
     for lang in ("en", "ru"):
         seen = rule_options[f"refused:{lang}"]
-        assert len(seen["deals"]) == 3, seen  # (refused, reworded in the other language, refused)
+        assert len(seen["deals"]) == 2, seen  # (refused, refused again)
         for form in (seen["players"], seen["game"]):
             assert form["error"] is None and form["invalid"] == [], form
             assert form["pageError"] is None and not form["board"], form
@@ -1158,10 +1164,11 @@ SWITCHED_ERRORS = {"refused": "WRONG_PHASE", "newgame": "BAD_PLAYER_COUNT", **PA
 
 def test_an_error_shown_is_worded_again_when_the_language_changes(server: Running) -> None:
     """The language switched (English <-> Russian) while an error is on the page: the error
-    stays, now in the new language's words, its reason code beside it as before. The
-    service's refusals are the service's own words in that language (the same call, pure,
-    asked again), the page's own errors its sentences; either reads as it would on a page
-    that spoke the new language all along."""
+    stays, now in the new language's words, its reason code beside it as before. The page's
+    own errors read as they would on a page that spoke the new language all along; the
+    service's refusals (a move, a new game) are the page's sentence for a refusal: the
+    refused call is not sent again (a deal refused was dealt again), the switch sends no
+    call but the games' list."""
     switched = [f"{kind}:{lang}>{other}" for kind in SWITCHED_ERRORS
                 for lang, other in (("en", "ru"), ("ru", "en"))]
     direct = [f"{kind}:{lang}" for kind in SWITCHED_ERRORS for lang in ("en", "ru")]
@@ -1174,7 +1181,9 @@ def test_an_error_shown_is_worded_again_when_the_language_changes(server: Runnin
         assert got["lang"] == other and got["shown"], (case, got)
         assert got["reason"] == want["reason"] == SWITCHED_ERRORS[kind], (case, got, want)
         assert got["before"] == result["shown"][f"{kind}:{lang}"]["sentence"], (case, got)
-        assert got["sentence"] == want["sentence"] != got["before"], (case, got, want)
+        assert got["sent"] == ["GET /v1/variants"], (case, got)
+        wanted = REFUSED[other] if kind in ("refused", "newgame") else want["sentence"]
+        assert got["sentence"] == wanted != got["before"], (case, got, want)
         cyrillic = bool(re.search("[а-яё]", got["sentence"], re.I))
         assert cyrillic == (other == "ru"), (case, got)
 
