@@ -1507,6 +1507,9 @@ async function start() {
     dropOptionError();
     renderOptions();
   });
+  // (a refusal is dropped as soon as the count is typed, as an option's field clears its
+  // mark; the count is brought into the game's range once it is left)
+  $("players").addEventListener("input", dropOptionError);
   $("players").addEventListener("change", () => {
     fitPlayers();
     dropOptionError();

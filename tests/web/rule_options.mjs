@@ -8,7 +8,7 @@
 //   refused   classic for four, penalties on and target_score 0 (below its minimum of 1): the
 //             form marks the option the refusal names (its field, options.target_score), tells the
 //             service's refusal, no game is dealt; then the language is switched, and back,
-//             then the player count changed (2), then (refused again) the game (Bolivia)
+//             then the player count typed (2) and left, then (refused again) the game (Bolivia)
 //   preset    May I? for four opened with ?opt.schedule=classic7: the form's field, and the deal
 //   draw      classic for two, p2_draw_count 3: the rules panel at your first draw
 //
@@ -109,6 +109,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       // another player count (typed, then left), then, refused again, another game with a
       // target_score of its own: the refusal told is gone
       await page.fill("#players", "2");
+      seen.typing = await readForm(page, setup.read);
       await page.press("#players", "Tab");
       seen.players = await readForm(page, setup.read);
       await page.click("#new-game");

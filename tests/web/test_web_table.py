@@ -630,13 +630,14 @@ def test_a_rule_option_the_service_refuses_is_told_in_the_form(
 def test_a_refused_option_is_no_longer_told_once_the_game_or_count_changes(
         rule_options: dict[str, dict[str, Any]]) -> None:
     """The refusal told under the options was of the game and player count sent: changed to
-    two players, or (refused again) to Bolivia, whose target_score field has the same name,
+    two players (as soon as it is typed, as an option's field clears its mark, and once it
+    is left), or (refused again) to Bolivia, whose target_score field has the same name,
     the message is gone and no field is marked; it stayed, marking the new game's field.
     The switches of language between asked for no deal: the player asked for two."""
     for lang in ("en", "ru"):
         seen = rule_options[f"refused:{lang}"]
         assert len(seen["deals"]) == 2, seen  # (refused, refused again)
-        for form in (seen["players"], seen["game"]):
+        for form in (seen["typing"], seen["players"], seen["game"]):
             assert form["error"] is None and form["invalid"] == [], form
             assert form["pageError"] is None and not form["board"], form
         assert seen["players"]["values"] == {"target_score": "0", "penalties": "true"}, seen
