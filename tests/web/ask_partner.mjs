@@ -11,7 +11,7 @@
 //   node tests/web/ask_partner.mjs BASE_URL OUT_DIR CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
-import { runTest, watch } from "./chromium.mjs";
+import { gate, runTest, watch } from "./chromium.mjs";
 
 const [base, outDir, ...cases] = process.argv.slice(2);
 const problems = [];
@@ -21,12 +21,12 @@ const TURN = "#status[data-state=your-turn], #status[data-state=hand-over], #sta
 await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
-  // while `hold` is set, your next move waits for it on its way to the server, so the page
-  // can be read in between (else the read races the answer)
-  let hold = null;
+  // while `held` is set, your next move waits at its gate (gate()) on its way to the server,
+  // so the page can be read in between (else the read races the answer)
+  let held = null;
   await context.route("**/v1/apply-move", async (route) => {
     const body = JSON.parse(route.request().postData() ?? "{}");
-    if (body.seat === undefined && hold) await hold;
+    if (body.seat === undefined && held) await held.wait();
     await route.continue();
   });
   page.on("request", (req) => {
@@ -59,8 +59,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     await page.waitForSelector(TURN, { timeout: 30_000 });
     seen.draw = await read();
     const ask = page.locator('#actions button[data-move="ask"]');
-    let release;
-    hold = new Promise((resolve) => { release = resolve; });
+    const { release } = held = gate();
     if (phone) {
       await ask.focus();
       await page.keyboard.press("Enter");
@@ -69,7 +68,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     }
     await page.waitForSelector("#status[data-state=sending]", { timeout: 10_000 });
     seen.sending = await read();
-    hold = null;
+    held = null;
     release();
     await page.waitForSelector("#status[data-state=bots]", { timeout: 10_000 });
     seen.waiting = await read();

@@ -12,31 +12,22 @@
 //   node tests/web/scoring.mjs BASE_URL POSITIONS_JSON CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
-import { dealPositions, discardAtYourTurn, hearStatus, runTest, watch } from "./chromium.mjs";
+import { dealPositions, discardAtYourTurn, gate, hearStatus, runTest, watch } from "./chromium.mjs";
 
 const [base, positions, ...cases] = process.argv.slice(2);
 const problems = [];
 const found = {};
 let kind = "";
-// the ScoreHand call held, once armed at your discard (a kept game resumed at the page's
-// load scores its hand too, unheld): `seen` once it is asked, answered on `release()`
+// the gate the ScoreHand call is held at (gate()), once armed at your discard (a kept game
+// resumed at the page's load scores its hand too, unheld)
 let held = null;
-const hold = () => {
-  let asked;
-  let release;
-  const seen = new Promise((done) => { asked = done; });
-  const released = new Promise((done) => { release = done; });
-  held = { seen, asked, released, release };
-};
 let down = false; // ScoreHand refused, from your discard of a "+down" case till "Try again"
 const OVER = "#status[data-state=hand-over], #status[data-state=game-over]";
 await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
   await dealPositions(context, base, () => JSON.parse(positions)[kind]);
   await context.route("**/v1/score-hand", async (route) => {
     if (down) return route.abort("connectionrefused");
-    if (!held) return route.continue();
-    held.asked();
-    await held.released;
+    if (held) await held.wait();
     await route.continue();
   });
   await hearStatus(context);
@@ -65,10 +56,10 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
       continue;
     }
     await discardAtYourTurn(page, base, lang, "6C", async (button) => {
-      hold();
+      held = gate();
       await page.click(button);
     });
-    await held.seen;
+    await held.reached;
     await page.waitForTimeout(300); // (West's move is drawn before the score is asked)
     const scoring = await shown();
     held.release();
