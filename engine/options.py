@@ -50,6 +50,8 @@ class OptionSpec:
     default: OptionValue | None
     rule: str
     doc: str
+    # a choice's values; of an integer option, the words it takes besides a number (May I?'s
+    # max_buys_per_deal: none), which its kind's parse leaves to the variant's
     choices: tuple[str, ...] = ()
     minimum: int = 0
     maximum: int = INT_OPTION_MAX
@@ -161,6 +163,7 @@ def options_table(specs: tuple[OptionSpec, ...]) -> str:
             values = "true, false"
         elif spec.kind is int:
             values = f"integer {spec.minimum}–{spec.maximum:,}"
+            values += "".join(f", `{c}`" for c in spec.choices)
         else:
             values = ", ".join(f"`{c}`" for c in spec.choices)
         doc = spec.doc.replace("|", "\\|")

@@ -102,7 +102,7 @@ export const TEXT = {
     // an integer option whose default depends on the table (classic's target_score)
     optionDefault: "default",
     // what an option the service refused takes, from GET /v1/variants, after its refusal
-    optionInt: (name, min, max) => `${name} takes a whole number from ${min} to ${max}.`,
+    optionInt: (name, min, max, words) => `${name} takes a whole number from ${min} to ${max}${words ? ` or one of: ${words}` : ""}.`,
     optionChoice: (name, choices) => `${name} takes one of: ${choices}.`,
     idle: "Choose a game and press “New game”.",
     // "New game" pressed, its deal not answered yet
@@ -341,7 +341,7 @@ export const TEXT = {
     newGame: "Новая игра",
     rulesOptions: "Правила партии",
     optionDefault: "по умолчанию",
-    optionInt: (name, min, max) => `${name}: целое число от ${min} до ${max}.`,
+    optionInt: (name, min, max, words) => `${name}: целое число от ${min} до ${max}${words ? ` или одно из значений ${words}` : ""}.`,
     optionChoice: (name, choices) => `${name}: одно из значений ${choices}.`,
     idle: "Выберите игру и нажмите «Новая игра».",
     dealing: "Раздаём карты новой игры…",

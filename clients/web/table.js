@@ -1349,7 +1349,8 @@ function fitPlayers() {
 
 // Under "Rule options" the form offers the chosen game's rule options as GET /v1/variants
 // lists them: a field per option (a bool a checkbox, a choice its choices, an integer a text
-// field: May I?'s max_buys_per_deal also takes "none"), labelled with its name and its line
+// field, with a phone's digit keyboard unless the spec lists words it takes as well: May I?'s
+// max_buys_per_deal, "none"), labelled with its name and its line
 // of doc, its default filled in. Deal sends those changed from the default; the service
 // judges every value (its refusal, BAD_OPTION_VALUE, is told in the form: showOptionError).
 // The values chosen are kept by game and name while the page is open; the URL presets them
@@ -1391,7 +1392,8 @@ function optionField(variant, spec) {
       ...choices.map((c) => el("option", { value: c, textContent: c })));
     field.value = value;
   } else {
-    field = el("input", { type: "text", inputMode: "numeric", value, placeholder: preset ? "" : words().optionDefault });
+    field = el("input", { type: "text", inputMode: spec.choices?.length ? "text" : "numeric", value,
+      placeholder: preset ? "" : words().optionDefault });
   }
   field.name = `${OPTION_PREFIX}${spec.name}`;
   field.dataset.option = spec.name;
@@ -1456,7 +1458,7 @@ function dropOptionError() {
 function optionTakes(spec) {
   const w = words();
   return optionType(spec) === "choice" ? w.optionChoice(spec.name, spec.choices.join(", "))
-    : w.optionInt(spec.name, spec.minimum ?? 0, spec.maximum ?? 0);
+    : w.optionInt(spec.name, spec.minimum ?? 0, spec.maximum ?? 0, (spec.choices ?? []).join(", "));
 }
 
 async function setLanguage(next) {

@@ -36,6 +36,9 @@ SCHEDULES: Final[dict[str, str]] = {
     "zioncheck5": "ss,sr,rr,sss,ssr",
     "classic7": "ss,sr,rr,sss,ssr,srr,rrr",
 }
+# max_buys_per_deal without a limit: ``none`` as the notation writes it, or ``unlimited``;
+# its spec lists them (choices), so a host's field knows it takes words as well as digits
+_NONE_WORDS: Final = ("none", "unlimited")
 
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("schedule", str, "zioncheck5", "MI-GAME-1",
@@ -56,7 +59,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
                "in turn) or first_call (the first buy applied)",
                choices=("rotation", "first_call")),
     OptionSpec("max_buys_per_deal", int, 3, "MI-BUY-5",
-               "buys per player and deal; none (or unlimited) = no limit"),
+               "buys per player and deal; none (or unlimited) = no limit", choices=_NONE_WORDS),
     OptionSpec("down_players_may_buy", bool, True, "MI-BUY-6",
                "a player who has gone down may still buy"),
     OptionSpec("layoff_same_turn", bool, False, "MI-OFF-1",
@@ -76,9 +79,6 @@ class BuyPriority(StrEnum):
 
     ROTATION = "rotation"  # the nearest after the player in turn
     FIRST_CALL = "first_call"  # the first buy applied
-# max_buys_per_deal without a limit: ``none`` as the notation writes it, or ``unlimited``
-# (the option's description gives both)
-_NONE_WORDS: Final = ("none", "unlimited")
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,12 @@ def test_list_variants(call) -> None:
     # an integer option's range (engine/options.py, INT_OPTION_MAX); none for the others
     assert (options["target_score"].minimum, options["target_score"].maximum) == (1, 1_000_000)
     assert options["penalties"].maximum == 0 and options["p3_mode"].maximum == 0
+    # an integer option that takes words as well lists them, so a host's field knows (no
+    # other integer option lists any)
+    may_i = {o.name: o for v in resp.variants if v.id == "may_i" for o in v.options}
+    assert may_i["max_buys_per_deal"].type == game.OPTION_TYPE_INT
+    assert may_i["max_buys_per_deal"].choices == ["none", "unlimited"]
+    assert options["target_score"].choices == []
     ru = call("ListVariants", api.ListVariantsRequest(), "ru")
     assert ru.variants[0].name == "Классическая канаста"
 

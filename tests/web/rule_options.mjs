@@ -11,6 +11,8 @@
 //             then the player count typed (2) and left, then (refused again) the game (Bolivia)
 //   preset    May I? for four opened with ?opt.schedule=classic7: the form's field, and the deal
 //   draw      classic for two, p2_draw_count 3: the rules panel at your first draw
+//   buys      May I? for three, max_buys_per_deal "all" (a word it does not take): the refusal
+//             told in the form
 //
 //   node tests/web/rule_options.mjs BASE_URL CASE...
 //
@@ -30,6 +32,7 @@ const SETUPS = {
   refused: { variant: "classic", players: 4, set: { penalties: "true", target_score: "0" }, read: ["target_score", "penalties"] },
   preset: { variant: "may_i", players: 4, set: {}, url: "&opt.schedule=classic7", read: ["schedule", "ace_wrap"] },
   draw: { variant: "classic", players: 2, set: { p2_draw_count: "3" }, read: ["p2_draw_count"] },
+  buys: { variant: "may_i", players: 3, set: { max_buys_per_deal: "all" }, read: ["max_buys_per_deal"] },
 };
 
 // Sets an option's field as a player does: a checkbox clicked, a choice chosen, a number typed.
@@ -74,6 +77,10 @@ const labels = (page, read) => page.$$eval("#options [data-option]", (fields, re
     return [f.dataset.option, { name: label.querySelector("code").textContent, doc: doc.textContent, lang: doc.lang }];
   })), read);
 
+// Each text field's input mode (a phone's keyboard), by option.
+const inputModes = (page) => page.$$eval("#options input[type=text][data-option]", (fields) => Object.fromEntries(
+  fields.map((f) => [f.dataset.option, f.inputMode])));
+
 await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (context) => {
   context.on("response", async (resp) => {
     if (!resp.url().endsWith("/v1/deal")) return;
@@ -92,7 +99,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
     const before = await readForm(page, setup.read);
     await page.click("#options-box summary");
     for (const [option, value] of Object.entries(setup.set)) await setOption(page, option, value);
-    const seen = { before, labels: await labels(page, setup.read) };
+    const seen = { before, labels: await labels(page, setup.read), modes: await inputModes(page) };
     await page.click("#new-game");
     if (kind === "refused") {
       await page.waitForSelector("#options-error:not([hidden])", { timeout: 30_000 });
@@ -117,6 +124,9 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       await page.waitForSelector("#status[data-state=idle]");
       await page.selectOption("#variant", "bolivia");
       seen.game = await readForm(page, setup.read);
+    } else if (kind === "buys") {
+      await page.waitForSelector("#options-error:not([hidden])", { timeout: 30_000 });
+      seen.after = await readForm(page, setup.read);
     } else {
       await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
       seen.after = await readForm(page, setup.read);

@@ -532,7 +532,7 @@ def test_the_scores_say_the_deal_of_how_many(server: Running) -> None:
 
 
 # The new game's rule options (rule_options.mjs "kind:lang"): set in the form, sent with Deal.
-RULE_OPTIONS = [f"{kind}:{lang}" for kind in ("target", "rotation", "refused", "preset", "draw")
+RULE_OPTIONS = [f"{kind}:{lang}" for kind in ("target", "rotation", "refused", "preset", "draw", "buys")
                 for lang in ("en", "ru")]
 RULES_OPTIONS = {"en": "Rule options", "ru": "Правила партии"}
 # The page's sentence for a refusal of the service's told in another language (i18n.js, refused)
@@ -561,17 +561,25 @@ def test_the_form_offers_the_games_rule_options(server: Running,
     """Under the new-game form, collapsed, "Rule options" offers the chosen game's options
     as ListVariants lists them, each with its default filled in (none where the default
     depends on the table) and labelled with its name and its line of doc: the service's in
-    English, the page's own in Russian where it has one, else the service's, marked English."""
+    English, the page's own in Russian where it has one, else the service's, marked English.
+    An integer's field asks a phone for digits (inputmode numeric), but where the listing
+    names words the option takes as well (max_buys_per_deal's none): a text keyboard."""
     specs = {v: _options(server, v) for v in ("classic", "may_i")}
     for case, seen in rule_options.items():
         kind, lang = case.split(":")
-        variant = "may_i" if kind == "preset" else "classic"
+        variant = "may_i" if kind in ("preset", "buys") else "classic"
         before = seen["before"]
         assert not before["open"] and before["summary"] == RULES_OPTIONS[lang], (case, before)
         assert before["fields"] == len(specs[variant]), (case, before)
         for name, value in before["values"].items():
             if not (kind == "preset" and name == "schedule"):
                 assert value == specs[variant][name].get("defaultValue", ""), (case, name, value)
+        # an integer's field brings up a phone's digits, unless the spec lists words it takes
+        # as well (May I?'s max_buys_per_deal: none)
+        ints = {name: spec for name, spec in specs[variant].items() if spec["type"] == "OPTION_TYPE_INT"}
+        assert seen["modes"] == {name: "text" if spec["choices"] else "numeric" for name, spec in ints.items()}, seen
+        if variant == "may_i":
+            assert seen["modes"]["max_buys_per_deal"] == "text", seen
         for name, label in seen["labels"].items():
             doc = specs[variant][name]["description"]
             assert label["name"] == name, (case, label)
@@ -625,6 +633,17 @@ def test_a_rule_option_the_service_refuses_is_told_in_the_form(
             assert not form["board"] and form["state"] == "idle" and form["pageError"] is None, form
         assert all(d == {"options": {"penalties": "true", "target_score": "0"}, "status": 400}
                    for d in seen["deals"]), seen
+
+
+def test_a_refused_option_that_takes_words_says_them(rule_options: dict[str, dict[str, Any]]) -> None:
+    """max_buys_per_deal "all" refused: what the option takes, told under the options, names
+    the words the listing gives it besides a number (none, unlimited)."""
+    takes = {"en": "max_buys_per_deal takes a whole number from 0 to 1000000 or one of: none, unlimited.",
+             "ru": "max_buys_per_deal: целое число от 0 до 1000000 или одно из значений none, unlimited."}
+    for lang in ("en", "ru"):
+        form = rule_options[f"buys:{lang}"]["after"]
+        assert form["error"] and form["error"]["takes"] == takes[lang], form
+        assert form["invalid"] == ["max_buys_per_deal"] and not form["board"], form
 
 
 def test_a_refused_option_is_no_longer_told_once_the_game_or_count_changes(
