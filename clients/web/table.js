@@ -847,6 +847,7 @@ function renderLog() {
   const box = $("log");
   box.dataset.count = String(game.logged);
   box.start = game.logged;
+  box.style.setProperty("--digits", String(String(game.logged).length)); // (table.css, #log)
   box.replaceChildren(...game.log.slice(-60).reverse().map((e) => {
     const li = el("li", { textContent: sentence(e) });
     li.dataset.kind = e.kind;

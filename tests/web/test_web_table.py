@@ -126,8 +126,9 @@ status line says the score is being counted, then tells the hand's end or the ga
 With the score refused instead, the status line and the rules panel both say the game has
 stopped, and "Try again" scores the hand.
 
-log_numbers.mjs plays a hand of classic Canasta past the 60 entries the log shows: each entry
-keeps the number it was logged with, the newest first; a new game's log counts from 1.
+log_numbers.mjs plays a hand of classic Canasta past the 60 entries the log shows and past 100:
+each entry keeps the number it was logged with, the newest first, shown whole (three digits
+too); a new game's log counts from 1.
 
 live_regions.mjs plays a few turns of classic Canasta in English and Russian and records what
 the live regions (status, last moves, selection) say: nothing twice in a row; a move typed in
@@ -1346,14 +1347,17 @@ def test_the_log_numbers_each_entry_as_it_was_logged(server: Running) -> None:
     """The log shows its last 60 entries, newest first: each is numbered as it was logged,
     through a hand longer than that (the list was numbered from the 60 shown, so past 60
     entries the newest was always "60." and every entry's number changed with each move),
-    and a new game's log starts again from 1 (its count went on from the game before)."""
+    and a new game's log starts again from 1 (its count went on from the game before).
+    Each number is shown whole: past 99 entries the list's margin, sized for two digits,
+    showed "105." as "05."."""
     result, done = _in_browser("log_numbers.mjs", server.http_base)
     assert result["problems"] == [] and done.returncode == 0, result
     turns = result["turns"]
-    assert turns[-1]["logged"] > 60 and turns[-1]["shown"] == 60, turns
+    assert turns[-1]["logged"] > 100 and turns[-1]["shown"] == 60, turns
     for got in turns:
         assert got["first"] == got["logged"] and got["last"] == got["logged"] - got["shown"] + 1, got
-    assert result["fresh"] == {"logged": 1, "shown": 1, "first": 1, "last": 1}, result["fresh"]
+        assert got["fits"], got
+    assert result["fresh"] == {"logged": 1, "shown": 1, "first": 1, "last": 1, "fits": True}, result["fresh"]
 
 
 # The service gone while the bots play (outage.mjs case "lang"): what the page then says
