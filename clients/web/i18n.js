@@ -312,7 +312,7 @@ export const TEXT = {
       sittingOut: "You sit this hand out: the bots play it; their moves appear in the log.",
       // the bots' turn or the hand's score stopped at an error (the status line's "stalled")
       stalled: "The game has stopped at an error: press “Try again” above the table to go on.",
-      handOver: "The hand is over: the scores are below. Deal the next hand when you are ready.",
+      handOver: "The hand is over: the scores are under “Hand result”. Press “Next hand” when you are ready.",
       // May I?: the deal's contract (sets: groups of one rank; sequences: runs of one suit)
       contract: (sets, runs) => `This deal's contract: ${[
         sets ? `${sets} ${sets === 1 ? "set" : "sets"}` : "",
@@ -321,7 +321,7 @@ export const TEXT = {
       buys: (n) => (n < 0 ? "You may buy the discard out of turn without limit."
         : n === 0 ? "You have no buys left this deal."
         : `You may buy the discard out of turn ${n} more ${n === 1 ? "time" : "times"} this deal.`),
-      gameOver: "The game is over: the scores are below. Press “New game” to play again.",
+      gameOver: "The game is over: the scores are under “Hand result”. Press “New game” to play again.",
     },
   },
   ru: {
@@ -527,7 +527,7 @@ export const TEXT = {
       bots: "Ходят боты; их ходы появляются в списке событий.",
       sittingOut: "Вы пропускаете эту раздачу: её играют боты; их ходы появляются в списке событий.",
       stalled: "Игра остановилась на ошибке: чтобы продолжить, нажмите «Повторить» над столом.",
-      handOver: "Раздача окончена: счёт ниже. Сдайте следующую, когда будете готовы.",
+      handOver: "Раздача окончена: счёт — в разделе «Итог раздачи». Нажмите «Следующая раздача», когда будете готовы.",
       contract: (sets, runs) => `Контракт этой раздачи: ${[
         sets ? `${sets} ${ruPlural(sets, "группа", "группы", "групп")}` : "",
         runs ? `${runs} ${ruPlural(runs, "секвенс", "секвенса", "секвенсов")}` : "",
@@ -535,7 +535,7 @@ export const TEXT = {
       buys: (n) => (n < 0 ? "Покупать карту из сброса не в свой ход можно без ограничений."
         : n === 0 ? "Покупок в этой раздаче у вас больше нет."
         : `Купить карту из сброса не в свой ход вы можете ещё ${n} ${ruPlural(n, "раз", "раза", "раз")} в этой раздаче.`),
-      gameOver: "Игра окончена: счёт ниже. Чтобы сыграть ещё, нажмите «Новая игра».",
+      gameOver: "Игра окончена: счёт — в разделе «Итог раздачи». Чтобы сыграть ещё, нажмите «Новая игра».",
     },
   },
 };

@@ -35,8 +35,12 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
   // (the refused connection is logged by the browser; the page's error is read here)
   watch(page, problems, (text) => down && text.includes("ERR_CONNECTION_REFUSED"));
   const status = () => page.$eval("#status", (el) => ({ state: el.dataset.state, text: el.textContent }));
+  // (`heading`: the result panel's heading; `above`: whether it stands above the rules panel)
   const shown = async () => ({ ...await status(), rules: await page.$eval("#rules", (el) => el.textContent),
-    result: await page.$eval("#result-panel", (el) => !el.hidden) });
+    result: await page.$eval("#result-panel", (el) => !el.hidden),
+    heading: await page.$eval("#result-panel h2", (el) => el.textContent),
+    above: await page.evaluate(() => document.querySelector("#result-panel").getBoundingClientRect().bottom
+      <= document.querySelector("#rules-panel").getBoundingClientRect().top) });
   for (const name of cases) {
     const [game, tail] = name.split("+");
     const lang = game.split(":")[1];

@@ -1637,9 +1637,10 @@ def test_a_hands_end_is_told_once_its_score_is_known(server: Running) -> None:
         assert got["heard"][-1] == OVER_STATUS[kind, lang], (case, got)
 
 
-# the rules panel's line at a hand's end, once its score is shown
-HAND_OVER_RULE = {"en": "The hand is over: the scores are below. Deal the next hand when you are ready.",
-                  "ru": "Раздача окончена: счёт ниже. Сдайте следующую, когда будете готовы."}
+# the rules panel's line at a hand's end, once its score is shown: where the scores are, by the
+# result panel's heading (it said "below", of a panel above it) and the button that goes on
+HAND_OVER_RULE = {"en": "The hand is over: the scores are under “Hand result”. Press “Next hand” when you are ready.",
+                  "ru": "Раздача окончена: счёт — в разделе «Итог раздачи». Нажмите «Следующая раздача», когда будете готовы."}
 
 
 def test_a_hands_score_that_failed_stops_the_game_in_the_rules_panel_too(server: Running) -> None:
@@ -1658,6 +1659,7 @@ def test_a_hands_score_that_failed_stops_the_game_in_the_rules_panel_too(server:
         assert stalled["rules"] == RULES_STALLED[lang] and not stalled["result"], (case, stalled)
         assert (over["state"], over["text"]) == ("hand-over", OVER_STATUS["hand", lang]), (case, over)
         assert over["rules"] == HAND_OVER_RULE[lang] and over["result"], (case, over)
+        assert over["heading"] in over["rules"] and over["above"], (case, over)
 
 
 # classic Canasta for two draws two cards (GET /v1/variants: drawCount), in the rules panel
