@@ -1226,6 +1226,108 @@ def test_who_sits_out_is_the_views_seats_in_play() -> None:
     assert "sits out" not in render(view, 0)
 
 
+def _rules(text: str) -> list[str]:
+    """Each screen's "Rules:" line of a table's output, its wrapped lines joined."""
+    return [" ".join(m.split()) for m in re.findall(r"^Rules: .*(?:\n  .*)*", text, re.M)]
+
+
+@pytest.mark.parametrize("argv,rules", [
+    (["--players", "4", "--seed", "11"],
+     "draw the top card from the stock · to go out, your side needs a canasta · a meld of one "
+     "rank holds at most 3 wild cards"),
+    (["--players", "2", "--seed", "1", "--option", "p2_draw_count=3"],
+     "draw 3 cards from the stock · to go out, your side needs 2 canastas · a meld of one rank "
+     "holds at most 3 wild cards"),
+    (["--variant", "bolivia", "--players", "4", "--seed", "3",
+      "--option", "bolivia.unlimited_wilds_in_groups=true"],
+     "draw 2 cards from the stock · a meld of one rank holds at most 18 wild cards"),
+    (["--variant", "may_i", "--players", "3", "--seed", "3"], "draw the top card from the stock")])
+def test_the_screen_says_the_games_counts_as_dealt(argv: list[str], rules: str) -> None:
+    """The cards a stock draw takes, the canastas a side needs to go out and the most wild
+    cards in a meld of one rank, as the game was dealt, its options applied (the view's
+    ``draw_count``, ``canastas_to_go_out`` and ``wild_limit``: classic for two with
+    ``p2_draw_count=3`` draws 3, CL-P2-2; Bolivia's unlimited wilds 18; May I? has neither
+    canastas nor wild cards), in the web table's words. The table said none of them."""
+    assert _rules(_table(argv, "quit\n")) == [f"Rules: {rules}"]
+
+
+def test_a_view_without_the_counts_says_no_rules() -> None:
+    """A server before ``draw_count`` and its neighbours (0 in every view) has no rules line."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import render
+
+    assert "Rules:" not in render(game.SeatView(variant="classic", players=4), 0)
+
+
+# the third hand of classic for five: seat 1 dealt out, seat 4 deals (CL-P5-2), the others play
+# in the order 0, 3, 2, 4, the sides in turn (CL-P5-3)
+_FIFTH_THIRD = "\n".join(["canasta-position 1", "variant: classic", "players: 5", "hand: 2",
+                          "dealer: 4", *(f"hand{s}: {'-' if s == 1 else '*11'}" for s in range(5)),
+                          "pile: *1", "stock: *", ""])
+
+
+class _Imported:
+    """A client whose deal is the position imported (its seat views, its credentials)."""
+
+    def __init__(self, inner: Any, position: str) -> None:
+        self.inner, self.position = inner, position
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def deal(self, *args: Any, view_seat: int, **kwargs: Any) -> Any:
+        from canasta.v1 import engine_service_pb2 as api
+
+        got = self.inner.import_position(self.position, view_seat=view_seat)
+        return api.DealResponse(snapshot=got.snapshot, header=got.header, views=got.views,
+                                host_token=got.host_token, seat_tokens=got.seat_tokens)
+
+
+def _imported_table(position: str, argv: list[str], typed_in: str) -> str:
+    """The screen of a table whose game starts at ``position``."""
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import Table, build_parser
+
+    from tests.service.servers import running
+
+    out = io.StringIO()
+    with running() as server, CanastaClient(server.grpc_target) as inner:
+        table = Table(_Imported(inner, position), build_parser().parse_args(argv),  # type: ignore[arg-type]
+                      io.StringIO(typed_in), out)
+        assert table.play() == 0, out.getvalue()
+    return out.getvalue()
+
+
+def test_a_hand_not_played_round_the_table_says_its_order() -> None:
+    """CL-P5-3: classic for five plays its third hand 0, 3, 2, 4 (the view's
+    ``seats_in_play``), not round the table; the screen listed the seats in their order and
+    never said who plays after whom. It now says the order, from you, as the web table does
+    ("Order of play this hand: ..."); and to seat 1, who sits that hand out, at the deal."""
+    argv = ["--players", "5", "--seed", "2", "--hands", "1"]
+    text = _imported_table(_FIFTH_THIRD, argv, "quit\n")
+    assert "\nCards held: seat 1 sits out this hand · seat 2: 11 · seat 3: 11 · seat 4: 11\n" \
+        "Order of play this hand: you → seat 3 → seat 2 → seat 4\n" in text, text
+    text = _imported_table(_FIFTH_THIRD, [*argv, "--seat", "1"], "")
+    assert "\nYou sit out this hand: seats 0 2 3 4 play it.\n" \
+        "Order of play this hand: seat 0 → seat 3 → seat 2 → seat 4\n" in text, text
+    assert "your move> " not in text and "Hand over: " in text, text
+
+
+def test_a_hand_played_round_the_table_says_no_order() -> None:
+    """Where the seats play round the table, those out skipped (five players' first two
+    hands, six in rotation), or the view does not say, no order is said; without suit
+    symbols the arrows are written ``->``."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import PLAIN, order_line
+
+    for order in ([0, 1, 2, 3], [0, 1, 2, 4], [2, 3, 4, 5], []):
+        assert order_line(game.SeatView(players=6, seats_in_play=order), 0) == "", order
+    view = game.SeatView(players=5, seats_in_play=[0, 3, 2, 4])
+    assert order_line(view, 2) == "Order of play this hand: you → seat 4 → seat 0 → seat 3"
+    assert PLAIN.line(order_line(view, 1)) == \
+        "Order of play this hand: seat 0 -> seat 3 -> seat 2 -> seat 4"
+
+
 def test_the_pile_frozen_for_your_side_only_is_said_to_be() -> None:
     """CL-PILE-3: the pile is frozen for a side that has not made its first meld
     (``SideView.pile_frozen``), and then a take needs a natural pair of its top card

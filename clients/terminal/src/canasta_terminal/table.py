@@ -18,8 +18,10 @@ encode the suit symbols, hearts and diamonds in red when it is a terminal and
 ``NO_COLOR`` is not set (https://no-color.org), and by their codes (``TH``) otherwise.
 After your draw the table names the cards you drew, after a take the pile's cards; in
 May I? it shows the deal's contract, and names the card of each buy (the pile's top) and
-the penalty cards of yours. It says the red threes laid at the deal, the pile frozen for
-your side only, and who sits a hand out (classic with five players).
+the penalty cards of yours. It says the game's counts as dealt (the draw, the canastas to
+go out, the wild cards in a meld), the red threes laid at the deal, the pile frozen for your
+side only, who sits a hand out (classic with five players, six in rotation) and the order
+of play of a hand not played round the table.
 
 Type a move by its text (``discard 4D`` or ``discard 4♦``, ``meld KS KH KD``) or by its
 number in the list; ``hint`` asks the expert bot, ``help`` lists the commands, ``quit``
@@ -150,12 +152,13 @@ class Style:
 
     def line(self, text: str) -> str:
         """A line as this output can show it: without the suit symbols, its separators
-        (``·``) as ``-``, any face as its code and any other character past ASCII (in a
-        server's message, say) as ``?``, since such an output may not encode them (an
-        ASCII locale)."""
+        (``·``) as ``-`` and arrows (``→``) as ``->``, any face as its code and any other
+        character past ASCII (in a server's message, say) as ``?``, since such an output
+        may not encode them (an ASCII locale)."""
         if self.symbols:
             return text
-        plain = _FACES.sub(lambda m: _CODES[m.group()], text.replace("\u00b7", "-"))
+        plain = _FACES.sub(lambda m: _CODES[m.group()],
+                           text.replace("\u00b7", "-").replace("\u2192", "->"))
         return plain.encode("ascii", "replace").decode("ascii")
 
 
@@ -359,6 +362,43 @@ def sitting_out(view: game.SeatView) -> frozenset[int]:
     return frozenset(range(view.players)) - set(view.seats_in_play)
 
 
+def play_order(view: game.SeatView, you: int) -> list[int]:
+    """The seats that play this hand in their order of play, from you when you play, where
+    it is not their order round the table (classic for five plays its third hand 0, 3, 2,
+    4: the sides in turn, CL-P5-3); [] where it is, or the view does not say."""
+    order = list(view.seats_in_play)
+
+    def start(seat: int) -> list[int]:
+        i = order.index(seat)
+        return order[i:] + order[:i]
+
+    if not order or start(min(order)) == sorted(order):
+        return []
+    return start(you if you in order else order[0])
+
+
+def order_line(view: game.SeatView, you: int) -> str:
+    """The web table's line of a hand not played round the table; "" for one that is."""
+    order = play_order(view, you)
+    return "Order of play this hand: " + " → ".join(_seat(s, you) for s in order) if order else ""
+
+
+def rules_line(view: game.SeatView) -> str:
+    """The game's counts as it was dealt, its options applied (the view's ``draw_count``,
+    ``canastas_to_go_out`` and ``wild_limit``), in the web table's words; a count of 0 is
+    none (May I? has no canastas and no wild cards), and a view without them says none."""
+    parts = []
+    if n := view.draw_count:
+        parts.append(f"draw {'the top card' if n == 1 else f'{n} cards'} from the stock")
+    if n := view.canastas_to_go_out:
+        parts.append(f"to go out, your side needs {'a canasta' if n == 1 else f'{n} canastas'}")
+    if n := view.wild_limit:
+        parts.append("a meld of one rank holds at most "
+                     f"{'one wild card' if n == 1 else f'{n} wild cards'}")
+    return textwrap.fill("Rules: " + " · ".join(parts), width=88, subsequent_indent="  ",
+                         break_on_hyphens=False) if parts else ""
+
+
 def _frozen(view: game.SeatView, you: int) -> str:
     """Whether the pile is frozen: for both sides (``SeatView.pile_frozen``), or for yours
     only (``SideView.pile_frozen``: a side that has not made its first meld, CL-PILE-3),
@@ -375,8 +415,8 @@ def _frozen(view: game.SeatView, you: int) -> str:
 
 def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
     """What the table shows you: which hand of how many, scores and the score that ends
-    the game, the deal's contract and buys (May I?), the table, the pile, hands (or who
-    sits the hand out), your cards."""
+    the game, the deal's contract and buys (May I?), the game's counts, the table, the
+    pile, hands (or who sits the hand out) and the order of play, your cards."""
     solo = all(len(s.seats) == 1 for s in view.sides)
     out = sitting_out(view)
     dealer = "you deal" if view.dealer == you else f"dealer seat {view.dealer}"
@@ -392,6 +432,8 @@ def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
                                          for s in view.sides))
     if view.target_score:
         lines.append(f"The game is played to {view.target_score}.")
+    if rules := rules_line(view):
+        lines.append(rules)
     top = style.card(view.pile_top) if view.pile_top else "-"
     lines.append(f"Stock {view.stock_size} · Pile {view.pile_size} · top {top}"
                  f"{_frozen(view, you)}")
@@ -406,6 +448,8 @@ def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
     others = " · ".join(f"seat {i} sits out this hand" if i in out else f"seat {i}: {n}"
                         for i, n in enumerate(view.hand_sizes) if i != you)
     lines.append(f"Cards held: {others}")
+    if order := order_line(view, you):
+        lines.append(order)
     if view.staged:
         lines.append("Staged this turn: " + " ; ".join(style.text(t) for t in view.staged))
     lines.append(f"Your hand ({len(view.hand)}): {style.cards(view.hand)}")
@@ -638,11 +682,14 @@ class Table:
 
     def dealt(self, deal: api.DealResponse | api.NextDealResponse) -> None:
         """Say what the deal's answer tells before the first move: that you sit the hand out
-        (CL-P5-2), the red threes laid at the deal (CL-R3-1), as a move's are said."""
+        (CL-P5-2) and in what order the others play it where it is not round the table
+        (CL-P5-3), the red threes laid at the deal (CL-R3-1), as a move's are said."""
         view = self.yours(deal.views)
         if self.you in (out := sitting_out(view)):
             playing = " ".join(str(s) for s in range(view.players) if s not in out)
             self.say(f"You sit out this hand: seats {playing} play it.")
+            if order := order_line(view, self.you):
+                self.say(order)
         self.events(deal.events)
 
     def play_hand(self, deal: api.DealResponse | api.NextDealResponse
