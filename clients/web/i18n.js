@@ -77,6 +77,19 @@ export function places(players) {
   return ["you", ...(PLACES[players] ?? [])];
 }
 
+/**
+ * The seats that play a hand in their order of play (a view's seatsInPlay), from `you` when
+ * you play, where it is not their order round the table (clockwise, those out skipped): five
+ * players' third hand plays 0, 3, 2, 4, the sides in turn (CL-P5-3). [] where it is. Shared
+ * with the reference host's seat page.
+ */
+export function playOrder(order, you) {
+  const from = (seat) => [...order.slice(order.indexOf(seat)), ...order.slice(0, order.indexOf(seat))];
+  const round = from(Math.min(...order));
+  if (round.every((seat, i) => i === 0 || seat > round[i - 1])) return [];
+  return from(order.includes(you) ? you : order[0]);
+}
+
 // Each language's words. A value is a string or a function of the parameters named.
 // Sentences about a player take `who` (a seat's name) and `you` (whether it is you):
 // Russian verbs agree with "Вы" (взяли) or a compass name (взял).

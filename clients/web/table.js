@@ -11,7 +11,7 @@
 // page holds the host token only because it is a self-contained demo (clients/web/README.md).
 // It keeps the game in this tab's sessionStorage too, so that a reload resumes it (GAME_KEY).
 
-import { LANGUAGES, OPTION_DOCS, TEXT, cardName, face, places } from "./i18n.js";
+import { LANGUAGES, OPTION_DOCS, TEXT, cardName, face, places, playOrder } from "./i18n.js";
 import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
 
 const params = new URLSearchParams(location.search);
@@ -510,20 +510,10 @@ function renderSeats(v) {
   $("me").classList.toggle("out", !playsHand(v, game.you));
 }
 
-// The hand's order of play, where it is not the seats' order round the table (clockwise,
-// those out skipped), which the page draws: the view's seatsInPlay is the order the seats
-// play (five players' third hand plays 0, 3, 2, 4, the sides in turn, CL-P5-3). Said from
-// you, when you play.
-function playOrder(v) {
-  const order = v.seatsInPlay ?? [];
-  const from = (seat) => [...order.slice(order.indexOf(seat)), ...order.slice(0, order.indexOf(seat))];
-  const round = from(Math.min(...order));
-  if (round.every((seat, i) => i === 0 || seat > round[i - 1])) return [];
-  return from(order.includes(game.you) ? game.you : order[0]);
-}
-
+// The hand's order of play, where it is not the seats' order round the table, which the
+// page draws (playOrder, i18n.js).
 function renderPlayOrder(v) {
-  const order = playOrder(v);
+  const order = playOrder(v.seatsInPlay ?? [], game.you);
   const line = $("play-order");
   line.hidden = !order.length;
   line.textContent = order.length ? words().orderOfPlay(order.map(nameOf)) : "";

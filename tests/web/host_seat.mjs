@@ -10,13 +10,18 @@
 //   result  the result's lines (each side's totals), once the hand is over
 //   over    the result's heading ("" before the hand is over)
 //   heaps   the stock's and the discard pile's line
+//   order   the line of the hand's order of play ("" when hidden)
+//   selection  the line under the hand (what a selection makes, or why there is no move)
+//   rules   the line of the game's counts (draw, canastas to go out, wild cards; "" when hidden)
 //
 // A link after "--ones" is shown with every count of cards made 1 (the stock, the pile and
 // each hand, in the host's state messages), for the words of one card; after "--hand=H"
 // with the view's hand_no made H, as at a later deal; after "--older" with no seats_in_play,
-// as an older service's view; after "--draw" with the view's winner -1, as a game drawn.
+// as an older service's view (nor the game's counts); after "--draw" with the view's winner
+// -1, as a game drawn; after "--third" with seats_in_play 0, 3, 2, 4, as classic for five's
+// third hand (CL-P5-3).
 //   node tests/web/host_seat.mjs LINK... [--ones LINK...] [--hand=H LINK...] [--older LINK...]
-//     [--draw LINK...]
+//     [--draw LINK...] [--third LINK...]
 //
 // Run by tests/web/test_host_pages.py. Prints "RESULT {json}": what each page showed.
 import { runTest, watch } from "./chromium.mjs";
@@ -28,8 +33,11 @@ const changes = {
     Object.assign(view, { stock_size: 1, pile_size: 1 });
     view.hand_sizes = view.hand_sizes.map(() => 1);
   },
-  "--older": (view) => { delete view.seats_in_play; },
+  "--older": (view) => {
+    for (const field of ["seats_in_play", "draw_count", "canastas_to_go_out", "wild_limit"]) delete view[field];
+  },
   "--draw": (view) => { view.winner = -1; },
+  "--third": (view) => { view.seats_in_play = [0, 3, 2, 4]; },
 };
 const links = [];
 let change = null;
@@ -73,6 +81,9 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       result: [...document.querySelectorAll("#result p")].map((p) => p.textContent),
       over: document.querySelector("#result h3")?.textContent ?? "",
       heaps: document.querySelector("#heaps").textContent,
+      order: document.querySelector("#order:not([hidden])")?.textContent ?? "",
+      selection: document.querySelector("#selection").textContent,
+      rules: document.querySelector("#rules:not([hidden])")?.textContent ?? "",
     })));
   }
 }, () => ({ pages }));

@@ -189,6 +189,58 @@ def test_the_seat_page_draws_a_seat_out_of_the_hand_sitting_out(tmp_path: Path) 
     assert re.match(r"^seat 4 \(bot: greedy\): 0 cards(, dealer)?$", older["seats"][4]), older
 
 
+def test_the_seat_page_says_you_sit_the_hand_out_and_the_order_of_play(tmp_path: Path) -> None:
+    """Classic for five, seats 0 and 4 people: seat 4 sits the first hand out (CL-P5-2). Its
+    page showed an empty hand and "seat 0 to move" as if its turn were coming; it now says,
+    in the web table's words, that it sits the hand out (the status line's first sentence)
+    and why it has no card nor move. Where a hand is not played round the table (the third,
+    0, 3, 2, 4, CL-P5-3: the view's seats_in_play) the page says the order of play, from
+    you, as the web table does; round the table it says none."""
+    db = tmp_path / "tables.db"
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        created = host.create("classic", 5, dict.fromkeys(range(1, 4), "greedy"))
+        deadline = time.monotonic() + 30
+        while host.status(created["game_id"])["awaited"] != 0:  # the bots wait for seat 0
+            assert time.monotonic() < deadline, "seat 0's move never came"
+            time.sleep(0.1)
+        table = stored(db, created["game_id"])
+        mine, yours = _link(host.base, table, 4), _link(host.base, table, 0)
+        result, ran = _in_browser("host_seat.mjs", mine, yours, "--third", yours)
+    assert result["problems"] == [] and ran.returncode == 0, result
+    out, playing, third = result["pages"]
+    assert re.match(r"^You sit this hand out\. Hand 1, move \d+: seat 0 to move \(draw\)\.$",
+                    out["status"]), out
+    assert out["selection"] == "No cards for you this hand: you sit it out, with no turn in it."
+    assert out["order"] == "" and out["out"] == [4], out
+    assert re.match(r"^Hand 1, move \d+: your move \(draw\)\.$", playing["status"]), playing
+    assert playing["selection"].startswith("Pick a move") and playing["order"] == "", playing
+    assert third["order"] == "Order of play this hand: you → seat 3 → seat 2 → seat 4", third
+
+
+def test_the_seat_page_says_the_games_counts_as_dealt(tmp_path: Path) -> None:
+    """The seat page says the cards a stock draw takes, the canastas a side needs to go out
+    and the most wild cards in a meld of one rank as the game was dealt, options applied
+    (the view's draw_count, canastas_to_go_out and wild_limit: classic for two with
+    p2_draw_count 3 draws 3, CL-P2-2; May I? has neither canastas nor wild cards), in the
+    web table's rules panel's words; a view without them (an older service) says none. It
+    said only the options changed ("p2_draw_count=3"), not what the game's counts are."""
+    db = tmp_path / "tables.db"
+    games: list[tuple[str, int, dict[str, Any]]] = [
+        ("classic", 4, {}), ("classic", 2, {"p2_draw_count": 3}), ("may_i", 3, {})]
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        links = _seat_0_links(host, db, games)
+        result, ran = _in_browser("host_seat.mjs", *links, "--older", links[0])
+    assert result["problems"] == [] and ran.returncode == 0, result
+    wilds = "A meld of one rank holds at least two natural cards and at most 3 wild cards " \
+        "(jokers and deuces)."
+    assert [page["rules"] for page in result["pages"]] == [
+        "Draw the top card from the stock. To go out, your side needs a canasta (a meld of "
+        f"seven cards or more). {wilds}",
+        "Draw 3 cards from the stock. To go out, your side needs 2 canastas (melds of seven "
+        f"cards or more). {wilds}",
+        "Draw the top card from the stock.", ""], result["pages"]
+
+
 def test_a_move_clicked_while_the_seat_page_is_disconnected_says_so(tmp_path: Path) -> None:
     """While the seat's socket is down (closed 1011: the page joins again 2 s later) its
     moves are still shown; a click on one went to the closed socket, lost without a word

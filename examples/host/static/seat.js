@@ -1,10 +1,10 @@
 // One seat's page: it joins with the seat token from the link's fragment, gets its own
 // seat's view over the WebSocket after every change, and sends the moves it picks from its
 // listed legal moves. It never holds a snapshot or the host token: the host keeps them.
-// Card faces, the reading of listed moves and the words for a seat sitting a hand out come
-// from the standalone web table.
+// Card faces, the reading of listed moves, the words for a seat sitting a hand out and the
+// hand's order of play come from the standalone web table.
 
-import { TEXT, cardName, face } from "/web/i18n.js";
+import { TEXT, cardName, face, playOrder } from "/web/i18n.js";
 import { movesOf, parseMove } from "/web/moves.js";
 
 const $ = (id) => document.getElementById(id);
@@ -50,10 +50,27 @@ function optionsText(options) {
   return `Rule options: ${set.length ? set.join(", ") : "the game's defaults"}.`;
 }
 
+// The game's counts as it was dealt, its options applied (the view's draw_count,
+// canastas_to_go_out and wild_limit: 0 is none, May I? has no canastas and no wild cards),
+// in the web table's rules panel's words; "" for a view without them (an older service).
+function rulesText(view) {
+  const r = TEXT.en.rules;
+  return [view.draw_count ? r.drawStock(view.draw_count) : "",
+    view.canastas_to_go_out ? r.goOut(view.canastas_to_go_out) : "",
+    view.wild_limit ? r.wilds(view.wild_limit) : ""].filter(Boolean).join(" ");
+}
+
 // Whether a seat plays this hand: the view's seats_in_play (classic with five players leaves
 // one seat out of each hand, CL-P5-2), as the web table reads it; a view without it (an
 // older service) names none out.
 const playsHand = (view, s) => !(view.seats_in_play ?? []).length || view.seats_in_play.includes(s);
+
+// The hand's order of play where it is not round the table (five players' third hand plays
+// 0, 3, 2, 4, CL-P5-3), in the web table's words; "" where it is.
+function orderText(view) {
+  const order = playOrder(view.seats_in_play ?? [], seat);
+  return order.length ? TEXT.en.orderOfPlay(order.map((s) => (s === seat ? "you" : `seat ${s}`))) : "";
+}
 
 // May I?'s contract, "2 sets and 1 sequence" (the view's public may_i).
 function contract(mayI) {
@@ -94,6 +111,8 @@ function renderTable(view) {
   $("target").textContent = gameEnd(view);
   $("target").hidden = !$("target").textContent;
   $("options").textContent = optionsText(state.options);
+  $("rules").textContent = rulesText(view);
+  $("rules").hidden = !$("rules").textContent;
   $("seats").replaceChildren(...view.hand_sizes.map((n, s) => {
     const li = document.createElement("li");
     const plays = playsHand(view, s);
@@ -102,6 +121,8 @@ function renderTable(view) {
     li.className = [s === seat ? "mine" : "", plays ? "" : "out"].filter(Boolean).join(" ");
     return li;
   }));
+  $("order").textContent = orderText(view);
+  $("order").hidden = !$("order").textContent;
   $("sides").replaceChildren(...view.sides.map((side) => {
     const div = document.createElement("div");
     const h = document.createElement("h3");
@@ -142,9 +163,12 @@ function renderMoves(view) {
   const listed = view.legal_moves.map(parseMove);
   const picked = [...selected].map((i) => view.hand[i]);
   const offered = picked.length ? movesOf(picked, listed, state.variant !== "may_i") : listed;
+  // a seat dealt out of the hand holds no card and has no move in it: said, as the web table
+  // says it in place of the hand, lest the empty hand read as a turn to come
   $("selection").textContent = picked.length
     ? `Selected: ${cards(picked)} — ${offered.length} move(s) use exactly these cards.`
-    : listed.length ? "Pick a move, or select cards to see only the moves they make." : "";
+    : listed.length ? "Pick a move, or select cards to see only the moves they make."
+    : playsHand(view, seat) || state.hand_over ? "" : TEXT.en.handSitsOut;
   $("moves").replaceChildren(...offered.map((move) => {
     const b = document.createElement("button");
     b.type = "button";
@@ -181,9 +205,10 @@ function winner(view) {
 function render() {
   const view = state.view;
   $("title").textContent = `Canasta (${state.variant}, ${state.players} players): seat ${seat}`;
+  const out = playsHand(view, seat) ? "" : `${TEXT.en.youSitOut} `;
   $("status").textContent = state.game_over ? "The game is over."
     : state.hand_over ? "The hand is over."
-    : `Hand ${view.hand_no + 1}, move ${state.seq}: ${view.awaited === seat ? "your move" : `${who(view.awaited)} to move`} (${view.phase}).`;
+    : `${out}Hand ${view.hand_no + 1}, move ${state.seq}: ${view.awaited === seat ? "your move" : `${who(view.awaited)} to move`} (${view.phase}).`;
   renderTable(view);
   renderHand(view);
   renderMoves(view);
