@@ -23,6 +23,14 @@ from .store import SqliteStore
 log = logging.getLogger("canasta.host")
 
 
+def page_url(bind: str, port: int) -> str:
+    """The address to open for a host listening on ``bind``: a wildcard address is no place
+    to browse to, so its family's loopback stands for it (``0.0.0.0``: 127.0.0.1, ``::``:
+    ::1), and an IPv6 address is bracketed (``http://[::1]:8090``; it read ``http://:::8090``)."""
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(bind, bind)
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def main() -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     port = int(os.environ.get("CANASTA_HOST_PORT", "8090"))
@@ -36,7 +44,7 @@ def main() -> int:
             log.error("no rules service at %s (CANASTA_HOST_RULES)", rules)
             return 1
     store = SqliteStore(db)
-    log.info("tables in %s; rules service at %s; open http://%s:%d", db, rules, bind, port)
+    log.info("tables in %s; rules service at %s; open %s", db, rules, page_url(bind, port))
     app = create_app(store, lambda: AsyncCanastaClient(rules, timeout=10.0))
     config = uvicorn.Config(app, host=bind, port=port, ws="websockets-sansio", log_level="info")
     server = uvicorn.Server(config)
