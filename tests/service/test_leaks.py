@@ -25,7 +25,9 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf import json_format
 from google.protobuf.message import Message
+from grpc_status import rpc_status
 
 from engine import Phase, apply, new_game
 from engine.bots import random_move
@@ -98,19 +100,29 @@ def drawn_by(state: AnyState, seat: int) -> int:
 
 
 def answer(stub: api_grpc.CanastaEngineStub, method: str, request: Message,
-           token: str | None) -> tuple[int, Message] | tuple[str, str, str]:
+           token: str | None) -> tuple[int, Message] | tuple[str, str, str, Any]:
     """The answer as (its snapshot's length, the rest), or the refusal as (code, reason,
-    message)."""
+    message, every detail of its status)."""
     try:
         resp = getattr(stub, method)(request, metadata=auth(token), timeout=30)
     except grpc.RpcError as err:
         f: Failure = grpc_failure(err)
-        return (f.code, f.reason, f.message)
+        return (f.code, f.reason, f.message, refusal_details(err))
     size = -1
     if "snapshot" in resp.DESCRIPTOR.fields_by_name:
         size = len(resp.snapshot)
         resp.ClearField("snapshot")
     return size, resp
+
+
+def refusal_details(err: grpc.RpcError) -> Any:
+    """Every detail of a refusal's status (the ErrorInfo's metadata, such as the rule ID,
+    the BadRequest's field and description, the localized message) but the request id,
+    which each call has its own: a detail too may not depend on what the role cannot see."""
+    status = json_format.MessageToDict(rpc_status.from_call(err))
+    for detail in status.get("details", []):
+        detail.get("metadata", {}).pop("request_id", None)
+    return status
 
 
 def calls(state: AnyState, seat: int, snapshot: bytes) -> Iterator[tuple[str, Message]]:
