@@ -74,7 +74,10 @@ def verify(keys: KeyRing, token: str, game_id: bytes) -> str:
     """
     version, _, rest = token.partition(".")
     if version != VERSION:
-        if version.startswith("ct") and version[2:].isascii() and version[2:].isdigit() and rest:
+        # a version is echoed in the refusal, so it must look like one: ct and 1-4 digits
+        digits = version[2:]
+        if (version.startswith("ct") and 0 < len(digits) <= 4 and digits.isascii()
+                and digits.isdigit() and rest):
             raise ServiceError(grpc.StatusCode.UNAUTHENTICATED,
                                ServiceReason.CREDENTIAL_VERSION_UNSUPPORTED,
                                metadata={"version": version, "supported": VERSION},

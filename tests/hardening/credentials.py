@@ -31,7 +31,7 @@ GAME_METHODS = ("LegalMoves", "ApplyMove", "ScoreHand", "GetView", "NextDeal",
 OPEN_METHODS = ("ListVariants", "Deal", "ImportPosition")
 MAC_CHARS = 22
 _ROLE = re.compile(r"host|s(?:0|[1-9][0-9]?)")
-_VERSION = re.compile(r"ct[0-9]+")
+_VERSION = re.compile(r"ct[0-9]{1,4}")
 _KEY_ID = re.compile(r"[A-Za-z0-9._-]{1,32}")  # the names a key ring may hold
 B64URL = string.ascii_letters + string.digits + "-_"
 # what a gRPC metadata value may hold (printable ASCII); REST headers also take Latin-1
@@ -73,18 +73,6 @@ def expected_refusal(values: Sequence[str], key_ids: set[str],
         return "CREDENTIAL_INVALID"
     token = value[7:].strip()
     return None if token in valid else token_reason(token, key_ids)
-
-
-def lenient_version(values: Sequence[str]) -> bool:
-    """A token whose version is ``ct`` and digits other than ASCII ones (``ct²``): the server
-    answers CREDENTIAL_VERSION_UNSUPPORTED where the rules say CREDENTIAL_INVALID (it checks
-    ``str.isdigit``; test_credential_fuzz.py pins this)."""
-    if len(values) != 1:
-        return False
-    value = values[0].strip()
-    version, _, rest = value[7:].strip().partition(".")
-    return (value[:7].lower() == "bearer " and version.startswith("ct") and bool(rest)
-            and version[2:].isdigit() and not version[2:].isascii())
 
 
 # --- which credential a fuzzed call presents ----------------------------------------------
