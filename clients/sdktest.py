@@ -12,7 +12,8 @@
 3. starts the service (``python -m service``) on free ports with a throw-away seal key;
 4. per SDK, ``<sdk>-install``: the README's ``## Install`` commands, verbatim, in a scratch
    project (a temporary folder; ``CANASTA`` is this checkout), then every program of its
-   ``## Example`` sections, run in that project against the server, then each snippet of its
+   ``## Example`` sections, run as written in that project against the server (each reads its
+   address from ``CANASTA_GRPC_TARGET`` or ``CANASTA_REST_URL``), then each snippet of its
    other sections added to the end of the first example (:func:`spliced`), then what a release
    publishes (the built packages' contents); and ``<sdk>``: the SDK's own test suite against
    the server (``CANASTA_GRPC_TARGET``, ``CANASTA_REST_URL``);
@@ -53,8 +54,10 @@ import sdkgen  # noqa: E402
 CACHE = sdkgen.CACHE
 SDKS = ("python", "typescript", "go", "java")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-EXAMPLE_ADDRESS = "127.0.0.1:50051"
-EXAMPLE_REST = "http://127.0.0.1:8080"
+# The address each README names (``make run``'s) and the variable a program reads in its place:
+# the scratch project's environment points them at the server under test, as a studio points
+# them at its own.
+EXAMPLE_SERVERS = {"127.0.0.1:50051": "CANASTA_GRPC_TARGET", "http://127.0.0.1:8080": "CANASTA_REST_URL"}
 SCORE_LINE = re.compile(r"^team (\d+): -?\d+ points$", re.M)
 
 
@@ -334,15 +337,21 @@ def readme_install(sdk: str, scratch: Path, env: dict[str, str]) -> None:
         run(["bash", "-euo", "pipefail", "-c", block], scratch, env)
 
 
-def pointed(source: str, grpc: str, rest: str) -> str:
-    """A README's code with the server under test in place of the one it names."""
-    return source.replace(EXAMPLE_REST, rest).replace(EXAMPLE_ADDRESS, grpc)
+def pointable(sdk: str, source: str) -> str:
+    """A README's code as written, refused when it names ``make run``'s address without the
+    variable that moves it: copied into a studio's project, it could reach no other server
+    (before, this test rewrote the address in the text, and the READMEs said no other way)."""
+    for address, variable in EXAMPLE_SERVERS.items():
+        if address in source and variable not in source:
+            raise Failed(f"clients/{sdk}/README.md: this code connects to {address} alone; "
+                         f"read the address from {variable}:\n{source}")
+    return source
 
 
-def examples(sdk: str, lang: str, grpc: str, rest: str) -> Iterator[str]:
-    """The README's example programs, pointed at the server under test."""
+def examples(sdk: str, lang: str) -> Iterator[str]:
+    """The README's example programs, each able to reach the server under test."""
     for block in readme_blocks(sdk, "Example", lang):
-        yield pointed(block, grpc, rest)
+        yield pointable(sdk, block)
 
 
 # The README's other snippets (request ids, errors, retries) continue its first example where
@@ -386,8 +395,6 @@ class Scratch:
 
     path: Path
     env: dict[str, str]
-    grpc: str
-    rest: str
     checks: int = 0
 
     def passed(self, what: str) -> None:
@@ -398,7 +405,7 @@ class Scratch:
                 name: Callable[[str, str], str]) -> None:
         """Each example program in ``langs[0]``, then each snippet in ``langs`` added to the
         first: every one runs, plays the hand out, and a snippet that prints prints."""
-        programs = list(examples(sdk, langs[0], self.grpc, self.rest))
+        programs = list(examples(sdk, langs[0]))
         for i, source in enumerate(programs):
             out = self.program(command, self.path / name(f"example{i}", source), source)
             if i == 0:
@@ -406,7 +413,7 @@ class Scratch:
             self.passed(f"{sdk} README example {i + 1}")
         snippets = [b for lang in langs for b in readme_blocks(sdk, "Example", lang, other=True)]
         for i, snippet in enumerate(snippets):
-            source = spliced(sdk, programs[0], pointed(snippet, self.grpc, self.rest))
+            source = spliced(sdk, programs[0], pointable(sdk, snippet))
             out = self.program(command, self.path / name(f"snippet{i}", source), source)
             if PRINTS.search(snippet) and len(out.splitlines()) <= shown:
                 raise Failed(f"clients/{sdk}/README.md: this snippet printed nothing:\n{snippet}")
@@ -664,7 +671,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for name in chosen:
             with tempfile.TemporaryDirectory(prefix=f"canasta-{name}-") as tmp:
-                s = Scratch(Path(tmp), scratch_env(server), server.grpc_target, server.rest_url)
+                s = Scratch(Path(tmp), scratch_env(server))
                 if step(results, f"{name}-install", partial(install, name, s)):
                     step(results, name, partial(SUITES[name], s))
                 else:
