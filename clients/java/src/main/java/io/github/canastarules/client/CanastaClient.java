@@ -357,7 +357,12 @@ public final class CanastaClient implements AutoCloseable {
     return call(token, s -> s.legalMoves(request));
   }
 
-  /** Every legal move of {@link #legalMoves(ByteString, String)}, its pages followed to the end. */
+  /** Every legal move of {@link #legalMoves(ByteString)}, its pages followed to the end. */
+  public List<Move> allLegalMoves(ByteString snapshot) {
+    return allLegalMoves(snapshot, null);
+  }
+
+  /** {@link #allLegalMoves(ByteString)} with this call's {@code token}. */
   public List<Move> allLegalMoves(ByteString snapshot, String token) {
     List<Move> moves = new ArrayList<>();
     String pageToken = "";

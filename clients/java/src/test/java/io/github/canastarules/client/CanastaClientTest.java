@@ -793,6 +793,8 @@ class CanastaClientTest {
     assertTrue(first.getTotalSize() > 1000 && !first.getNextPageToken().isEmpty());
     List<Move> every = host.allLegalMoves(imported.getSnapshot(), null);
     assertEquals(first.getTotalSize(), every.size());
+    // with the client's own token, as every other call that takes a snapshot has it
+    assertEquals(every, host.allLegalMoves(imported.getSnapshot()));
     assertEquals(first.getMoves(999).getText(), every.get(999).getText());
     LegalMovesResponse small = host.legalMoves(LegalMovesRequest.newBuilder()
         .setSnapshot(imported.getSnapshot()).setPageSize(3)
