@@ -29,7 +29,7 @@ const (
 	OptionType_OPTION_TYPE_UNSPECIFIED OptionType = 0
 	// "true" or "false".
 	OptionType_OPTION_TYPE_BOOL OptionType = 1
-	// A decimal integer.
+	// A decimal integer, or one of `choices` where the option lists any.
 	OptionType_OPTION_TYPE_INT OptionType = 2
 	// One of `choices`.
 	OptionType_OPTION_TYPE_CHOICE OptionType = 3
@@ -1851,7 +1851,8 @@ type VariantOption struct {
 	Type OptionType `protobuf:"varint,2,opt,name=type,proto3,enum=canasta.v1.OptionType" json:"type,omitempty"`
 	// Default value as text; unset when it depends on the player count.
 	DefaultValue *string `protobuf:"bytes,3,opt,name=default_value,json=defaultValue,proto3,oneof" json:"default_value,omitempty"`
-	// Allowed values of a choice option.
+	// Allowed values of a choice option; of an integer option, the words it takes besides a
+	// number (May I?'s max_buys_per_deal: "none" and "unlimited", for no limit).
 	Choices []string `protobuf:"bytes,4,rep,name=choices,proto3" json:"choices,omitempty"`
 	// Lowest allowed value of an integer option.
 	Minimum int32 `protobuf:"varint,5,opt,name=minimum,proto3" json:"minimum,omitempty"`
@@ -1861,8 +1862,9 @@ type VariantOption struct {
 	Description string `protobuf:"bytes,7,opt,name=description,proto3" json:"description,omitempty"`
 	// Former names of the option, still accepted in DealRequest.options.
 	Aliases []string `protobuf:"bytes,8,rep,name=aliases,proto3" json:"aliases,omitempty"`
-	// Highest allowed value of an integer option (0 for the other types): 1,000,000, a
-	// limit of the service that keeps every score and count within 32 bits.
+	// Highest allowed value of an integer option (0 for the other types): the rule's own
+	// maximum, never above 1,000,000, a limit of the service that keeps every score and
+	// count within 32 bits.
 	Maximum       int32 `protobuf:"varint,9,opt,name=maximum,proto3" json:"maximum,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
