@@ -16,6 +16,8 @@ package canasta
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"regexp"
@@ -28,6 +30,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // DefaultTimeout is the deadline of a call whose context has none.
@@ -351,8 +354,30 @@ func (c *Client) ListVariants(ctx context.Context, opts ...CallOption) (*pb.List
 }
 
 // Deal deals the first hand of a new game; the answer carries its HostToken and SeatTokens.
+// req.Seed decides the shuffle and every later hand (a Deck too: it still deals the hands
+// sent without one and May I?'s reshuffles). Left at 0, the client sends a RandomSeed
+// instead, as the other SDKs do: on the wire 0 is a seed like any other, so every game dealt
+// without one would be the same deal, which anybody can replay. req itself is not changed.
 func (c *Client) Deal(ctx context.Context, req *pb.DealRequest, opts ...CallOption) (*pb.DealResponse, error) {
-	return call(c, ctx, req, c.rpc.Deal, opts)
+	return call(c, ctx, seeded(req), c.rpc.Deal, opts)
+}
+
+// RandomSeed is a random 64-bit deal seed from crypto/rand: what Deal sends for a request
+// without one. Pick one with it to keep a game's seed on the table's side yourself.
+func RandomSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails since Go 1.24: it crashes rather than return an error
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// seeded is req, or a copy of it with a RandomSeed when its seed is 0.
+func seeded(req *pb.DealRequest) *pb.DealRequest {
+	if req == nil || req.GetSeed() != 0 {
+		return req
+	}
+	copied := proto.CloneOf(req)
+	copied.Seed = RandomSeed()
+	return copied
 }
 
 // LegalMoves lists the legal moves of the seat whose move is due (host token), or of the

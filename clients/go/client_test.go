@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -588,6 +589,60 @@ func TestExportRecordForTheHostAndASeat(t *testing.T) {
 	}
 	if asked.GetRecord() != own.GetRecord() {
 		t.Fatalf("the host's copy of seat 1's record differs:\n%s", asked.GetRecord())
+	}
+}
+
+// dealtSeed is the seed a deal's game was dealt with, read from the host's record.
+func dealtSeed(t *testing.T, c *canasta.Client, d *pb.DealResponse) uint64 {
+	t.Helper()
+	r, err := c.ExportRecord(context.Background(), &pb.ExportRecordRequest{Snapshot: d.GetSnapshot()},
+		canasta.Token(d.GetHostToken()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(r.GetRecord(), "\n") {
+		if text, ok := strings.CutPrefix(line, "seed: "); ok {
+			seed, err := strconv.ParseUint(text, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return seed
+		}
+	}
+	t.Fatalf("no seed in the record:\n%s", r.GetRecord())
+	return 0
+}
+
+// A request without a seed is dealt with a random 64-bit one: on the wire 0 is a seed like
+// any other, and every such game would be the same deal, which anybody can replay.
+func TestADealWithoutASeedGetsARandomOne(t *testing.T) {
+	c, ctx := dial(t), context.Background()
+	req := &pb.DealRequest{Variant: "classic", Players: 2}
+	seen := map[uint64]bool{}
+	var largest uint64
+	for range 4 {
+		d, err := c.Deal(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed := dealtSeed(t, c, d)
+		seen[seed], largest = true, max(largest, seed)
+	}
+	if len(seen) != 4 || seen[0] || largest < 1<<40 {
+		t.Fatalf("dealt seeds %v", seen)
+	}
+	if req.GetSeed() != 0 {
+		t.Fatalf("Deal changed the caller's request: seed %d", req.GetSeed())
+	}
+	d, err := c.Deal(ctx, &pb.DealRequest{Variant: "classic", Players: 2, Seed: math.MaxUint64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seed := dealtSeed(t, c, d); seed != math.MaxUint64 {
+		t.Fatalf("dealt seed %d, sent %d", seed, uint64(math.MaxUint64))
+	}
+	if a, b := canasta.RandomSeed(), canasta.RandomSeed(); a == b {
+		t.Fatalf("RandomSeed gave %d twice", a)
 	}
 }
 

@@ -33,6 +33,7 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -75,6 +76,8 @@ public final class CanastaClient implements AutoCloseable {
 
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+  private static final SecureRandom SEEDS = new SecureRandom();
 
   private static final Pattern USERINFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)?[^/@]*@");
   private final CanastaEngineGrpc.CanastaEngineBlockingStub stub;
@@ -324,14 +327,38 @@ public final class CanastaClient implements AutoCloseable {
     return call(s -> s.listVariants(ListVariantsRequest.getDefaultInstance()));
   }
 
-  /** Deal the first hand of a new game; the answer carries its host and seat tokens. */
+  /**
+   * Deal the first hand of a new game; the answer carries its host and seat tokens. The seed
+   * decides the shuffle and every later hand (with a deck too: it still deals the hands sent
+   * without one and May I?'s reshuffles). A request without one (seed 0) is sent with a {@link
+   * #randomSeed()}, as in every SDK: on the wire 0 is a seed like any other, so every game dealt
+   * without one would be the same deal, which anybody can replay.
+   */
   public DealResponse deal(DealRequest request) {
-    return call(s -> s.deal(request));
+    DealRequest seeded =
+        request.getSeed() != 0 ? request : request.toBuilder().setSeed(randomSeed()).build();
+    return call(s -> s.deal(seeded));
   }
 
-  /** Deal the first hand of a new game of {@code variant} for {@code players} with a seed. */
+  /** Deal the first hand of a new game of {@code variant} for {@code players}, with a random seed. */
+  public DealResponse deal(String variant, int players) {
+    return deal(variant, players, 0);
+  }
+
+  /**
+   * Deal the first hand of a new game of {@code variant} for {@code players} with {@code seed}
+   * (an unsigned 64-bit number; 0: a random one).
+   */
   public DealResponse deal(String variant, int players, long seed) {
     return deal(DealRequest.newBuilder().setVariant(variant).setPlayers(players).setSeed(seed).build());
+  }
+
+  /**
+   * A random 64-bit deal seed from {@link SecureRandom}: what {@link #deal(DealRequest)} sends
+   * for a request without one. Pick one with it to keep a game's seed on the table's side.
+   */
+  public static long randomSeed() {
+    return SEEDS.nextLong();
   }
 
   /** The legal moves of the seat whose move is due (host), or of the token's seat when it may act. */

@@ -820,6 +820,32 @@ class CanastaClientTest {
     assertEquals(own, host.exportRecord(request.toBuilder().setViewSeat(1).build()).getRecord());
   }
 
+  /** The seed a deal's game was dealt with, read from the host's record. */
+  private static long dealtSeed(DealResponse deal) {
+    String record = client.exportRecord(
+        ExportRecordRequest.newBuilder().setSnapshot(deal.getSnapshot()).build(),
+        deal.getHostToken()).getRecord();
+    return record.lines().filter(line -> line.startsWith("seed: "))
+        .map(line -> Long.parseUnsignedLong(line.substring("seed: ".length())))
+        .findFirst().orElseThrow(() -> new AssertionError("no seed in the record:\n" + record));
+  }
+
+  /**
+   * A deal without a seed gets a random 64-bit one: on the wire 0 is a seed like any other, and
+   * every such game would be the same deal, which anybody can replay.
+   */
+  @Test
+  void aDealWithoutASeedGetsARandomOne() {
+    DealRequest unseeded = DealRequest.newBuilder().setVariant("classic").setPlayers(2).build();
+    List<Long> seeds = List.of(dealtSeed(client.deal(unseeded)), dealtSeed(client.deal(unseeded)),
+        dealtSeed(client.deal("classic", 2)), dealtSeed(client.deal("classic", 2, 0)));
+    assertEquals(4, seeds.stream().distinct().count(), seeds.toString());
+    assertFalse(seeds.contains(0L), seeds.toString());
+    assertTrue(seeds.stream().anyMatch(s -> Long.compareUnsigned(s, 1L << 40) >= 0), seeds.toString());
+    assertEquals(-1L, dealtSeed(client.deal("classic", 2, -1L)), "2^64 - 1 is sent as it is");
+    assertFalse(CanastaClient.randomSeed() == CanastaClient.randomSeed());
+  }
+
   @Test
   void aSeatTokensExportIsRefused() {
     DealResponse deal = client.deal("classic", 4, 5);
