@@ -23,7 +23,8 @@ def by_players(option: VariantOption, tables: Iterable[VariantTable]) -> dict[st
 
 def option_json(option: VariantOption, tables: Iterable[VariantTable]) -> dict[str, Any]:
     """One option for the page: ``type`` is ``bool``, ``int`` or ``choice``; ``default`` its
-    text (``None``: by player count, ``default_by_players``). It is offered at every player
+    text (``None``: by player count, ``default_by_players``); ``choices`` a choice's values,
+    or the words an integer takes besides a number. It is offered at every player
     count, as the service lists it: a rule's section does not bound where its option acts
     (``black_three_meld_max``, CL-P6-9, limits going out at four players too)."""
     return {"name": option.name,

@@ -3,7 +3,7 @@
 // "VARIANT:PLAYERS" then NAME=VALUE options: the page is set to that game and count, each
 // option's field given its value, and the table created; the seat page of its first join
 // link is then read (or, when the host refused the table, the refusal the index page shows).
-//   offered   the options the page offers, by name: {value, placeholder, doc}
+//   offered   the options the page offers, by name: {value, placeholder, doc, inputMode}
 //   refused   what the index page said (its #error), "" when the table was made
 //   seat      the seat page's rule options line and its line of what ends the game
 //
@@ -35,6 +35,7 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
         value: control.value,
         placeholder: control.placeholder ?? "",
         doc: document.getElementById(control.getAttribute("aria-describedby")).textContent,
+        inputMode: control.inputMode ?? "",
       }]))) };
     for (const [name, value] of set) {
       const control = page.locator(`#options [name="${name}"]`);

@@ -326,7 +326,9 @@ def test_the_index_page_offers_the_games_rule_options(tmp_path: Path) -> None:
     what they make of the game (played to 1500, May I?'s seven deals of classic7). A value
     the service refuses is its refusal, reason and message, on the page. The page had no
     options: a classic game from it was always played to 5000, May I? always to its five
-    deals."""
+    deals. An integer's field asks a phone for digits, but May I?'s max_buys_per_deal, which
+    the listing says takes none and unlimited too (its choices), a text keyboard, and its
+    line names them: on the digit keyboard "none" could not be typed."""
     db = tmp_path / "tables.db"
     with running() as rules, hosting(db, rules.grpc_target) as host:
         listed = {v.id: [o.name for o in v.options] for v in host.client.list_variants().variants}
@@ -347,6 +349,10 @@ def test_the_index_page_offers_the_games_rule_options(tmp_path: Path) -> None:
         " 1 to 1000000)"), four
     assert six["offered"]["p6_mode"]["value"] == "three_packs", six
     assert mayi["offered"]["schedule"]["value"] == "zioncheck5", mayi
+    assert four["offered"]["target_score"]["inputMode"] == "numeric", four
+    buys = mayi["offered"]["max_buys_per_deal"]
+    assert buys["inputMode"] == "text", mayi
+    assert buys["doc"].endswith("; default 3; 0 to 1000000 or none, unlimited)"), mayi
     assert four["seat"] == {"options": "Rule options: the game's defaults.",
                             "target": "The game is played to 5000."}, four
     assert six["refused"] == "" and six["seat"] == {

@@ -31,7 +31,8 @@ function seatRows() {
 let offered = [];
 
 // The chosen game's rule options, each at its default: a choice, or true or false, from a
-// list; an integer as its digits, blank for its default. The service checks every value:
+// list; an integer as its digits (or a word the listing gives it as its choices: May I?'s
+// max_buys_per_deal takes none), blank for its default. The service checks every value:
 // the page sends what the person changed as it is, and shows the service's refusal.
 function optionRows() {
   offered = (chosen()?.options ?? []).map(optionRow);
@@ -42,7 +43,9 @@ function optionRows() {
 function optionRow(option) {
   let control;
   if (option.type === "int") {
-    control = Object.assign(document.createElement("input"), { type: "text", inputMode: "numeric" });
+    // a phone's digit keyboard, unless the option takes words too (none could not be typed)
+    control = Object.assign(document.createElement("input"),
+      { type: "text", inputMode: option.choices.length ? "text" : "numeric" });
     control.dataset.default = "";
   } else {
     control = document.createElement("select");
@@ -71,7 +74,8 @@ function optionCounts() {
   for (const { option, control, doc } of offered) {
     const shown = option.default ?? option.default_by_players[players] ?? "the game's own";
     if (option.type === "int") control.placeholder = shown;
-    const range = option.type === "int" ? `; default ${shown}; ${option.minimum} to ${option.maximum}` : "";
+    const words = option.choices.length ? ` or ${option.choices.join(", ")}` : "";
+    const range = option.type === "int" ? `; default ${shown}; ${option.minimum} to ${option.maximum}${words}` : "";
     doc.textContent = `${option.description} (${option.rule}${range})`;
   }
 }
