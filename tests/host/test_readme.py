@@ -3,6 +3,7 @@ player client (or a proxy in front of the host) finds each one there."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -39,11 +40,13 @@ def test_every_route_of_the_host_is_in_its_readme(tmp_path: Path) -> None:
 def test_the_readmes_whole_record_command_replays(rules: Running, tmp_path: Path) -> None:
     """The README's command that gets a table's whole record from the store (no route serves
     it) prints the record of the game as the host played it, and it replays to the host's
-    final scores; run on the test's store and rules service in place of make host's."""
+    final scores; run as written on the test's store and rules service, named as the host
+    reads them (CANASTA_HOST_DB, CANASTA_HOST_RULES), in place of make host's: the test
+    rewrote the addresses in its text, so a command that could reach no other store passed."""
     script = re.search(r"<<'EOF' \| [^\n]*\n(.*?)\nEOF\n", README.read_text(), re.S)
     assert script, "the README's whole-record command"
-    code = script[1].replace(".cache/host/tables.db", str(tmp_path / "tables.db"))
-    code = code.replace("127.0.0.1:50051", rules.grpc_target)
+    env = {**os.environ, "CANASTA_HOST_DB": str(tmp_path / "tables.db"),
+           "CANASTA_HOST_RULES": rules.grpc_target}
     with hosting(tmp_path / "tables.db", rules.grpc_target) as host:
         game_id = host.create("classic", 2, {0: "greedy", 1: "greedy"},
                               {"target_score": 1})["game_id"]
@@ -51,7 +54,7 @@ def test_the_readmes_whole_record_command_replays(rules: Running, tmp_path: Path
         while not host.status(game_id)["game_over"]:
             assert time.monotonic() < deadline, "the bots did not finish their game"
             time.sleep(0.1)
-        done = subprocess.run([sys.executable, "-", game_id], input=code, text=True,
+        done = subprocess.run([sys.executable, "-", game_id], input=script[1], text=True,
                               capture_output=True, timeout=60, check=True,
-                              cwd=README.parents[2])
+                              cwd=README.parents[2], env=env)
         assert done.stdout == check_record(host.client, stored(tmp_path / "tables.db", game_id))
