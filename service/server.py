@@ -235,6 +235,8 @@ async def serve(settings: Settings, keys: KeyRing, ready_file: Path | None = Non
                                        "metrics_port": app.metrics_port}))
             tmp.replace(ready_file)
         except OSError as err:  # no such folder, a read-only filesystem: was a traceback
+            with contextlib.suppress(OSError):  # written, then not moved (a folder's path)
+                tmp.unlink(missing_ok=True)
             await app.stop()
             raise CannotStart(f"--ready-file {ready_file}: {err.strerror or err}") from None
     await app.wait()

@@ -63,19 +63,25 @@ def test_an_engine_other_than_pure_fails_loudly(value: str,
     assert server.main([]) == 2
 
 
+@pytest.mark.parametrize("ready", ["missing/ready.json", "folder"])
 def test_a_ready_file_that_cannot_be_written_stops_the_service_cleanly(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+        ready: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capfd: pytest.CaptureFixture[str]) -> None:
     """``--ready-file`` in a folder that does not exist (or on a read-only root filesystem)
     ended the process with a traceback and exit code 1 while both servers listened; it is a
-    configuration error like a port that cannot be had: one line naming it, exit code 2."""
+    configuration error like a port that cannot be had: one line naming it, exit code 2.
+    Nothing is left behind: a path that is a folder took the file written beside it
+    (``folder.tmp``) and kept it."""
     for key in [k for k in os.environ if k.startswith("CANASTA_")]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("CANASTA_SEAL_KEYS", new_key_entry("ready"))
     for name in ("CANASTA_GRPC_PORT", "CANASTA_HTTP_PORT"):
         monkeypatch.setenv(name, "0")
-    assert server.main(["--ready-file", str(tmp_path / "missing" / "ready.json")]) == 2
+    (tmp_path / "folder").mkdir()
+    assert server.main(["--ready-file", str(tmp_path / ready)]) == 2
     err = capfd.readouterr().err
     assert "configuration error: --ready-file" in err and "Traceback" not in err, err
+    assert [p.name for p in tmp_path.iterdir()] == ["folder"]
 
 
 @pytest.mark.parametrize(("given", "named"), [
