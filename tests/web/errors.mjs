@@ -87,8 +87,8 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       const before = shown[name].sentence;
       sent = [];
       await page.click(`button.lang[data-lang="${then}"]`);
-      // the page's words change at once; the error's, once worded again (the service's by
-      // the same call asked in the new language): a few seconds at most
+      // the page's words change at once, the error's with them (worded again from what the
+      // page holds: no call is asked again for them)
       await page.waitForFunction(([to, old]) => document.documentElement.lang === to
         && document.querySelector("#error").textContent.trim() !== "" && !document.querySelector("#error").textContent.includes(old),
       [then, before], { timeout: 5_000 }).catch(() => {});
