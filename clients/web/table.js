@@ -85,8 +85,9 @@ class ApiError extends Error {
     // the rule option it refused
     this.fields = fields;
     // how the error is worded again: the page's own sentence, `say(words)`, for an answer
-    // that is not the service's; else the refused call, { path, body, token }, whose
-    // message (`said`) is the service's in the language it was asked in (`lang`)
+    // that is not the service's; else the service's message (`said`) in the language it
+    // was asked in (`lang`). `call`, a refusal of the service's: the refused call's { body }
+    // (the game a refused option was asked for; no credential is kept with an error)
     this.say = say;
     this.call = call;
     this.said = message;
@@ -131,7 +132,7 @@ async function api(path, body, token = "") {
     const fields = (violations?.fieldViolations ?? []).map((v) => v.field ?? "");
     if (error.message) {
       throw new ApiError(reason, error.message, resp.status,
-        { call: { path, body, token }, fields, asked: headers["accept-language"] });
+        { call: { body }, fields, asked: headers["accept-language"] });
     }
     // an answer that is not the service's (a proxy's 502 page) has no message: the page's own
     const say = (w) => w.failed(resp.status);
