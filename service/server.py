@@ -139,7 +139,7 @@ class App:
         app = create_app(self.core, self._long_calls, self.health, s.max_message_bytes,
                          s.access_log, cors_origins=s.cors_origins,
                          serve_metrics=s.metrics_port is None)
-        self._http, self._http_task = await self._serve(app, sock)
+        self._http, self._http_task = await self._serve(app, sock, cors=bool(s.cors_origins))
         if s.metrics_port is not None:
             sock = self._listen("Metrics", "CANASTA_METRICS_PORT", s.metrics_port)
             self.metrics_port = sock.getsockname()[1]
@@ -162,14 +162,16 @@ class App:
             raise CannotListen(f"{face} cannot listen on {bind}:{port} (CANASTA_BIND, "
                                f"{variable}): {err.strerror or err}") from None
 
-    async def _serve(self, app: Starlette, sock: socket.socket
+    async def _serve(self, app: Starlette, sock: socket.socket, cors: bool = False
                      ) -> tuple[_Uvicorn, asyncio.Task[None]]:
-        """``app`` served by uvicorn on ``sock`` in this loop, once it has started."""
+        """``app`` served by uvicorn on ``sock`` in this loop, once it has started; with
+        ``cors``, the answers written before the application are readable by any page."""
         s = self.settings
         limits = HttpLimits(max_header_bytes=s.http_max_header_bytes,
                             header_timeout_s=s.http_header_timeout_s,
                             body_timeout_s=s.http_body_timeout_s,
-                            max_connections=s.http_max_connections, access_log=s.access_log)
+                            max_connections=s.http_max_connections, access_log=s.access_log,
+                            cors=cors)
         # httptools with a header cap, receive timeouts and a connection cap (rest/limits.py);
         # no WebSocket route, so no WebSocket protocol: where a WebSocket library is
         # installed (the dev set's), uvicorn took a route's upgrade request for a WebSocket

@@ -60,6 +60,7 @@ from service.ops import logs, metrics
 from service.ops.gate import GatedPool
 from service.ops.health import Health
 from service.rest import jsonparse, openapi
+from service.rest.cors import Cors
 from service.rest.limits import TIMED_OUT, request_id_of
 from service.rest.pages import WEB_ROOT, docs_routes, web_routes
 
@@ -81,10 +82,6 @@ def _bad_field(text: str) -> str:
     if unknown:
         path = f"{path}.{unknown.group(1)}" if path else unknown.group(1)
     return path or "body"
-# CORS (CANASTA_CORS_ORIGINS): what a page of a listed origin may send and read
-CORS_METHODS = b"GET, POST"
-CORS_HEADERS = b"content-type, authorization, accept-language, x-request-id"
-CORS_MAX_AGE = b"600"
 
 
 class TooLarge(Exception):
@@ -359,60 +356,32 @@ class Observe:
             logs.REQUEST_ID.reset(token)
 
 
-class Cors:
-    """ASGI middleware: CORS for the origins listed in ``CANASTA_CORS_ORIGINS``.
+class Faults:
+    """ASGI middleware, the innermost: a fault (a bug) is answered 500 here, inside the
+    others, so its answer carries the request id and the CORS headers as every answer does
+    (Starlette's own 500 is written outside every middleware). The fault is raised on, for
+    uvicorn to log."""
 
-    A request from a listed origin gets ``Access-Control-Allow-Origin`` (and may read
-    ``x-request-id``); its preflight (``OPTIONS`` with ``Access-Control-Request-Method``)
-    is answered 204 with the methods and headers the API takes. A request from any other
-    origin gets no CORS header at all, so the browser keeps the answer from its page.
-    Without origins this middleware is not installed.
-    """
-
-    def __init__(self, app: ASGIApp, origins: tuple[str, ...] = ()) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.any = origins == ("*",)
-        self.origins = frozenset(o.encode("latin-1") for o in origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        origin: bytes | None = None
-        preflight = False
-        for key, value in scope["headers"]:
-            if key == b"origin":
-                origin = value
-            elif key == b"access-control-request-method":
-                preflight = True
-        if origin is None or not (self.any or origin.lower() in self.origins):
-            await self.app(scope, receive, send if self.any else _vary(send, []))
-            return
-        allow = b"*" if self.any else origin  # as the browser sent it
-        if preflight and scope["method"] == "OPTIONS":
-            await send({"type": "http.response.start", "status": 204, "headers": [
-                (b"access-control-allow-origin", allow),
-                (b"access-control-allow-methods", CORS_METHODS),
-                (b"access-control-allow-headers", CORS_HEADERS),
-                (b"access-control-max-age", CORS_MAX_AGE), (b"vary", b"origin")]})
-            await send({"type": "http.response.body", "body": b""})
-            return
-        await self.app(scope, receive, _vary(send, [
-            (b"access-control-allow-origin", allow),
-            (b"access-control-expose-headers", b"x-request-id, retry-after")]))
+        started = False
 
+        async def send_watched(message: AsgiMessage) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
 
-def _vary(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
-    """``send`` adding ``extra`` and ``Vary: Origin`` (the answer depends on the origin) to
-    the response's headers."""
-    added = [*extra, (b"vary", b"origin")]
-
-    async def send_with(message: AsgiMessage) -> None:
-        if message["type"] == "http.response.start":
-            message["headers"] = [*message.get("headers", []), *added]
-        await send(message)
-
-    return send_with
+        try:
+            await self.app(scope, receive, send_watched)
+        except Exception:
+            if not started and scope["type"] == "http":
+                given = next((v for k, v in scope["headers"] if k == b"accept-language"), None)
+                err = ServiceError(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL)
+                lang = negotiate(given.decode("latin-1") if given is not None else None)
+                await _error(err, lang)(scope, receive, send)
+            raise
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -497,6 +466,7 @@ def create_app(core: Core, long_calls: GatedPool, health: Health | None = None,
     middleware = [Middleware(Observe, routes=paths, access_log=access_log)]
     if cors_origins:  # inside Observe: preflights are counted and logged
         middleware.append(Middleware(Cors, origins=cors_origins))
+    middleware.append(Middleware(Faults))
     app = Starlette(routes=routes, middleware=middleware,
                     exception_handlers=_ERRORS)
     # a path with a slash added ("/v1/deal/") is an unknown route, answered 404 as any

@@ -42,6 +42,7 @@ from service.api.errors import (
     to_json,
 )
 from service.ops import logs, metrics
+from service.rest.cors import ANY_ORIGIN
 
 # Set in the scope of a request whose body did not arrive in time (read by service.rest.app.Observe).
 TIMED_OUT = "canasta.timed_out"
@@ -57,6 +58,7 @@ class HttpLimits:
     body_timeout_s: float = 30.0
     max_connections: int = 1000
     access_log: bool = True
+    cors: bool = False  # CANASTA_CORS_ORIGINS is set: pages may read these answers too
 
 
 def protocol_class(limits: HttpLimits) -> type[asyncio.Protocol]:
@@ -64,15 +66,17 @@ def protocol_class(limits: HttpLimits) -> type[asyncio.Protocol]:
     return type("LimitedHttpToolsProtocol", (LimitedHttpToolsProtocol,), {"limits": limits})
 
 
-def _answer(status: int, phrase: str, err: ServiceError, rid: str) -> bytes:
+def _answer(status: int, phrase: str, err: ServiceError, rid: str, cors: bool) -> bytes:
     """A whole HTTP/1.1 answer with an AIP-193 body (English: no request was read to
-    negotiate a language) and its request id, as every answer has, closing the connection."""
+    negotiate a language) and its request id, as every answer has, closing the connection;
+    with ``cors``, readable by a page of any origin (service/rest/cors.py)."""
     body = json.dumps(to_json(err, "en", rid), separators=(",", ":")).encode()
     retry = f"retry-after: {err.retry_after_s}\r\n" if err.retry_after_s else ""
+    allow = b"".join(k + b": " + v + b"\r\n" for k, v in ANY_ORIGIN) if cors else b""
     return (f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\n{retry}x-request-id: {rid}\r\n"
             # latin-1, as the id was read: a given id is echoed byte for byte
-            "connection: close\r\n\r\n").encode("latin-1") + body
+            ).encode("latin-1") + allow + b"connection: close\r\n\r\n" + body
 
 
 def request_id_of(scope: Any) -> str:
@@ -202,7 +206,8 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         # in the body: the application is waiting for it and counts the call (as 408)
         if not cycle.response_started:
             cycle.scope[TIMED_OUT] = True  # type: ignore[literal-required]
-            self.transport.write(_answer(408, "Request Timeout", err, request_id_of(cycle.scope)))
+            self.transport.write(_answer(408, "Request Timeout", err, request_id_of(cycle.scope),
+                                         self.limits.cors))
             cycle.response_started = True
         cycle.disconnected = True
         cycle.message_event.set()
@@ -235,7 +240,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         ran out, else 0)."""
         self._cancel()
         rid = logs.request_id(None)  # no header was read: the caller's id is not known
-        self.transport.write(_answer(status, phrase, err, rid))
+        self.transport.write(_answer(status, phrase, err, rid, self.limits.cors))
         self.transport.close()
         code = str(status)
         label = metrics.http_method(method)  # (the access log below names the method sent)

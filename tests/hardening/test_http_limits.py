@@ -32,6 +32,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from service import server
+from service.api.core import Core
 from service.api.pb import api
 from service.ops import logs
 from service.ops.config import ConfigError, Settings
@@ -585,11 +586,90 @@ def test_cors_answers_the_preflight_of_a_listed_origin(cors: httpx.Client) -> No
                      headers={"origin": GAME, "content-type": "application/json"})
     assert call.status_code == 200
     assert call.headers["access-control-allow-origin"] == GAME
-    exposed = {h.strip() for h in call.headers["access-control-expose-headers"].split(",")}
-    assert exposed == {"x-request-id", "retry-after"}
+    assert _exposed(call) == {"x-request-id", "retry-after", "www-authenticate"}
     refused = cors.post("/v1/deal", content=DEAL, headers={"origin": "http://localhost:5173"})
     assert refused.status_code == 415  # the page can read why
     assert refused.headers["access-control-allow-origin"] == "http://localhost:5173"
+
+
+def _exposed(resp: httpx.Response) -> set[str]:
+    return {h.strip() for h in resp.headers["access-control-expose-headers"].split(",")}
+
+
+def test_cors_lets_the_page_read_a_401s_challenge(cors: httpx.Client) -> None:
+    """A 401 names the scheme it takes (``WWW-Authenticate: Bearer``, RFC 6750): a page of a
+    listed origin may read it, as it may the request id (it read neither header before)."""
+    dealt = cors.post("/v1/deal", content=DEAL, headers={"content-type": "application/json"})
+    refused = cors.post("/v1/apply-move", json={"snapshot": dealt.json()["snapshot"],
+                                                "move": {"text": "draw"}},
+                        headers={"origin": GAME})
+    assert refused.status_code == 401
+    assert refused.headers["www-authenticate"].startswith("Bearer")
+    assert refused.headers["access-control-allow-origin"] == GAME
+    assert {"www-authenticate", "x-request-id"} <= _exposed(refused)
+
+
+def _raw_cors_headers(answer: bytes) -> dict[str, str]:
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")[1:]
+    fields = (line.split(":", 1) for line in head)
+    return {k.strip().lower(): v.strip() for k, v in fields
+            if k.strip().lower().startswith("access-control-")}
+
+
+def test_answers_written_before_the_application_are_readable_by_a_page() -> None:
+    """With CANASTA_CORS_ORIGINS set, the answers the server writes before any request is
+    read (a header block over the cap: 431; a connection over the cap: 503) let a page read
+    them, their status, reason, request id and Retry-After: without an
+    ``Access-Control-Allow-Origin`` the browser gave the page a bare network error. No origin
+    was read there, so they allow any (``*``); they hold nothing of anybody's."""
+    with running(cors_origins=(GAME,), http_max_header_bytes=1024,
+                 http_max_connections=2) as srv:
+        sock = _connect(srv.app.http_port)
+        sock.sendall(b"POST /v1/view HTTP/1.1\r\nHost: x\r\nOrigin: " + GAME.encode()
+                     + b"\r\nX-Fill: " + b"a" * 2048 + b"\r\n\r\n")
+        answer, _ = _until_closed(sock, time.monotonic() + 5)
+        sock.close()
+        assert _status(answer) == 431, answer[:200]
+        assert _raw_cors_headers(answer) == {
+            "access-control-allow-origin": "*",
+            "access-control-expose-headers": "x-request-id, retry-after, www-authenticate"}
+        idle = [_connect(srv.app.http_port) for _ in range(2)]
+        _wait(lambda: _connections(srv) == 2, 5, "the server did not take 2 connections")
+        sock = _connect(srv.app.http_port)
+        answer, _ = _until_closed(sock, time.monotonic() + 5)
+        sock.close()
+        for s in idle:
+            s.close()
+        assert _status(answer) == 503, answer[:200]
+        assert _raw_cors_headers(answer)["access-control-allow-origin"] == "*"
+
+
+def test_answers_written_before_the_application_have_no_cors_by_default(
+        limited: Running) -> None:
+    sock = _connect(limited.app.http_port)
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nOrigin: " + GAME.encode()
+                 + b"\r\nX-Fill: " + b"a" * 40000 + b"\r\n\r\n")
+    answer, _ = _until_closed(sock, time.monotonic() + 5)
+    sock.close()
+    assert _status(answer) == 431 and _raw_cors_headers(answer) == {}, answer[:300]
+
+
+def test_a_fault_is_answered_like_every_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug's 500 carries the request id (header and body) and, for a listed origin, the
+    CORS headers, as every other answer: it was answered outside the middleware, with
+    neither, so a page saw a network error and nobody had an id to look the fault up by."""
+    def fault(*args: Any, **kwargs: Any) -> bytes:
+        raise RuntimeError("a bug")
+
+    with running(cors_origins=(GAME,)) as srv, httpx.Client(base_url=srv.http_base) as client:
+        monkeypatch.setattr(Core, "handle_json", fault)
+        answer = client.post("/v1/view", content=b"{}", headers={
+            "origin": GAME, "content-type": "application/json", "x-request-id": "fault-1"})
+    assert answer.status_code == 500
+    assert answer.json()["error"]["details"][0]["reason"] == "INTERNAL"
+    assert answer.headers["x-request-id"] == "fault-1"
+    assert answer.json()["error"]["details"][0]["metadata"]["request_id"] == "fault-1"
+    assert answer.headers["access-control-allow-origin"] == GAME
 
 
 def test_cors_gives_other_origins_nothing(cors: httpx.Client, http: httpx.Client) -> None:
