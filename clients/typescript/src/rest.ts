@@ -37,15 +37,16 @@ export function createRestTransport(baseUrl: string, options: RestOptions = {}):
       call: CallOptions & { timeoutMs: number },
     ): Promise<MessageShape<O>> {
       const { verb, path } = route(method);
+      const sent = verb === "GET" ? undefined : encode(method.input, input);
+      // a GET declares no body: with CORS-safelisted headers alone, a page of another
+      // origin sends it without a preflight
+      const json: Record<string, string> = sent === undefined ? {} : { "content-type": "application/json" };
       const timeout = AbortSignal.timeout(Math.max(0, Math.floor(call.timeoutMs)));
       const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
       let res: Response;
       try {
         res = await doFetch(base + path, {
-          method: verb,
-          headers: { "content-type": "application/json", accept: "application/json", ...call.headers },
-          body: verb === "GET" ? undefined : JSON.stringify(toJson(method.input, input)),
-          signal,
+          method: verb, headers: { ...json, accept: "application/json", ...call.headers }, body: sent, signal,
         });
       } catch (err) {
         throw transportError(err, timeout.aborted, base + path);
@@ -66,6 +67,19 @@ export function createRestTransport(baseUrl: string, options: RestOptions = {}):
       return fromJson(method.output, body ?? {}, { ignoreUnknownFields: true });
     },
   };
+}
+
+/**
+ * The JSON body of `input`; a value of the wrong type (a snapshot given as its base64 text)
+ * is refused before anything is sent, `INTERNAL` as the client's other refusals, not as a
+ * server that could not be reached.
+ */
+function encode<I extends DescMessage>(schema: I, input: MessageShape<I>): string {
+  try {
+    return JSON.stringify(toJson(schema, input));
+  } catch (err) {
+    throw new CanastaError({ code: "INTERNAL", message: `the request cannot be sent: ${(err as Error).message}`, cause: err });
+  }
 }
 
 /**
