@@ -13,6 +13,7 @@
 
 import { LANGUAGES, OPTION_DOCS, TEXT, cardName, face, places, playOrder } from "./i18n.js";
 import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
+import { intInputMode } from "./options.js";
 
 const params = new URLSearchParams(location.search);
 const DELAY = Number(params.get("delay") ?? 400); // ms between bot moves, to follow them
@@ -1384,7 +1385,7 @@ function optionField(variant, spec) {
       ...choices.map((c) => el("option", { value: c, textContent: c })));
     field.value = value;
   } else {
-    field = el("input", { type: "text", inputMode: spec.choices?.length ? "text" : "numeric", value,
+    field = el("input", { type: "text", inputMode: intInputMode(spec), value,
       placeholder: preset ? "" : words().optionDefault });
   }
   field.name = `${OPTION_PREFIX}${spec.name}`;

@@ -34,8 +34,8 @@ await runTest({ viewport: { width: 1280, height: 900 } }, problems, async (conte
       [...document.querySelectorAll("#options .option:not([hidden]) [name]")].map((control) => [control.name, {
         value: control.value,
         placeholder: control.placeholder ?? "",
-        doc: document.getElementById(control.getAttribute("aria-describedby")).textContent,
         inputMode: control.inputMode ?? "",
+        doc: document.getElementById(control.getAttribute("aria-describedby")).textContent,
       }]))) };
     for (const [name, value] of set) {
       const control = page.locator(`#options [name="${name}"]`);

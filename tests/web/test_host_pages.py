@@ -353,6 +353,7 @@ def test_the_index_page_offers_the_games_rule_options(tmp_path: Path) -> None:
     buys = mayi["offered"]["max_buys_per_deal"]
     assert buys["inputMode"] == "text", mayi
     assert buys["doc"].endswith("; default 3; 0 to 1000000 or none, unlimited)"), mayi
+    assert mayi["offered"]["buy_penalty_cards"]["inputMode"] == "numeric", mayi
     assert four["seat"] == {"options": "Rule options: the game's defaults.",
                             "target": "The game is played to 5000."}, four
     assert six["refused"] == "" and six["seat"] == {

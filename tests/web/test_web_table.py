@@ -182,7 +182,7 @@ def test_the_page_and_its_files_are_served(server: Running) -> None:
         assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
         assert "/v1/suggest-move" in js.text
         assert "headers.authorization = `Bearer ${token}`" in js.text
-        for module in ("i18n.js", "moves.js"):
+        for module in ("i18n.js", "moves.js", "options.js"):
             assert f'from "./{module}"' in js.text
             got = http.get(f"/play/{module}")
             assert got.status_code == 200 and got.headers["content-type"].startswith("text/javascript")
@@ -1028,7 +1028,7 @@ def test_a_whole_hand_by_selecting_cards(server: Running, variant: str, seed: st
     # verb, or one of the page's own files
     public = {f"{verb} {path}" for verb, path in ROUTES.values()}
     page_files = {"GET /play", "GET /play/table.js", "GET /play/i18n.js", "GET /play/moves.js",
-                  "GET /play/table.css"}
+                  "GET /play/options.js", "GET /play/table.css"}
     assert set(result["requested"]) <= public | page_files, result["requested"]
     assert {"GET /v1/variants", "POST /v1/deal", "POST /v1/apply-move",
             "POST /v1/suggest-move", "POST /v1/score-hand"} <= set(result["requested"])

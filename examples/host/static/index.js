@@ -1,5 +1,6 @@
 // The host's index page: a form that creates a table (POST /api/tables) and shows each
 // seat's join link. Nothing here holds the host token: the host never sends it.
+import { intInputMode } from "/web/options.js";
 
 const $ = (id) => document.getElementById(id);
 const LEVELS = ["person", "random", "greedy", "expert"];
@@ -43,9 +44,7 @@ function optionRows() {
 function optionRow(option) {
   let control;
   if (option.type === "int") {
-    // a phone's digit keyboard, unless the option takes words too (none could not be typed)
-    control = Object.assign(document.createElement("input"),
-      { type: "text", inputMode: option.choices.length ? "text" : "numeric" });
+    control = Object.assign(document.createElement("input"), { type: "text", inputMode: intInputMode(option) });
     control.dataset.default = "";
   } else {
     control = document.createElement("select");
