@@ -133,6 +133,8 @@ export const TEXT = {
     partner: "partner",
     opponent: "opponent",
     dealer: "dealer",
+    // your own seat's badge when you deal (beside "Your hand": the seats around show "dealer")
+    youDeal: "you deal",
     toPlay: "to play",
     answering: "answering",
     cards: (n) => `${n} ${n === 1 ? "card" : "cards"}`,
@@ -370,6 +372,7 @@ export const TEXT = {
     partner: "партнёр",
     opponent: "противник",
     dealer: "сдаёт",
+    youDeal: "вы сдаёте",
     toPlay: "ходит",
     answering: "отвечает",
     cards: (n) => `${n} ${ruPlural(n, "карта", "карты", "карт")}`,

@@ -508,6 +508,10 @@ function renderSeats(v) {
   $("seat-left").replaceChildren(...boxes.left);
   $("seat-right").replaceChildren(...boxes.right);
   $("seats-top").replaceChildren(...boxes.top);
+  // your seat is no box round the table: its dealer's badge goes beside "Your hand" (there
+  // was none, so the hands you deal showed no dealer at all)
+  $("me-badges").replaceChildren(...(v.dealer === game.you
+    ? [el("span", { className: "badge dealer", textContent: w.youDeal })] : []));
   $("me").classList.toggle("awaited", v.awaited === game.you);
   $("me").classList.toggle("out", !playsHand(v, game.you));
 }

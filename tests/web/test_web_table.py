@@ -135,6 +135,8 @@ the live regions (status, last moves, selection) say: nothing twice in a row; a 
 the box and sent with its Play button from the keyboard, refused or played, leaves the focus
 in the box.
 
+dealer.mjs deals hands you deal and North deals: who deals is told, yours beside "Your hand".
+
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
 """
@@ -685,6 +687,20 @@ def test_the_rules_panel_says_the_draw_count_the_game_was_dealt_with(
         assert seen["after"]["state"] == "your-turn", seen
         draws = [line for line in seen["rules"] if line.startswith(draw)]
         assert len(draws) == 1 and draws[0].startswith(three), seen["rules"]
+
+
+def test_the_hand_you_deal_says_so(server: Running) -> None:
+    """The dealer of a hand is told on its seat's box round the table; your seat has no box
+    there, so a hand you deal (every second hand of two, every fourth of four) showed no
+    dealer at all. Beside "Your hand" a badge says you deal, in English and Russian, and
+    only when you do (dealer.mjs: classic for two, the deal a position where seat 0 or 1
+    deals)."""
+    result, done = _in_browser("dealer.mjs", server.http_base, "en:0", "ru:0", "en:1")
+    assert result["problems"] == [] and done.returncode == 0, result
+    got = result["cases"]
+    assert got["en:0"] == {"you": "you deal", "north": "", "hand": "Your hand (15)"}, got
+    assert got["ru:0"] == {"you": "вы сдаёте", "north": "", "hand": "Ваши карты (15)"}, got
+    assert got["en:1"] == {"you": "", "north": "dealer", "hand": "Your hand (15)"}, got
 
 
 # The seat dealt out of each hand of five (CL-P5-2: seats 0 1 2 3, then 0 1 2 4, then 0 3 2
