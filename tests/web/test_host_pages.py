@@ -195,7 +195,8 @@ def test_the_seat_page_says_you_sit_the_hand_out_and_the_order_of_play(tmp_path:
     in the web table's words, that it sits the hand out (the status line's first sentence)
     and why it has no card nor move. Where a hand is not played round the table (the third,
     0, 3, 2, 4, CL-P5-3: the view's seats_in_play) the page says the order of play, from
-    you, as the web table does; round the table it says none."""
+    you, as the web table does; round the table it says none. Its own line among the seats
+    says "you sit this hand out" (it read "you: sits this hand out")."""
     db = tmp_path / "tables.db"
     with running() as rules, hosting(db, rules.grpc_target) as host:
         created = host.create("classic", 5, dict.fromkeys(range(1, 4), "greedy"))
@@ -212,6 +213,7 @@ def test_the_seat_page_says_you_sit_the_hand_out_and_the_order_of_play(tmp_path:
                     out["status"]), out
     assert out["selection"] == "No cards for you this hand: you sit it out, with no turn in it."
     assert out["order"] == "" and out["out"] == [4], out
+    assert out["seats"][4] == "you sit this hand out", out  # it read "you: sits this hand out"
     assert re.match(r"^Hand 1, move \d+: your move \(draw\)\.$", playing["status"]), playing
     assert playing["selection"].startswith("Pick a move") and playing["order"] == "", playing
     assert third["order"] == "Order of play this hand: you → seat 3 → seat 2 → seat 4", third

@@ -116,7 +116,9 @@ function renderTable(view) {
   $("seats").replaceChildren(...view.hand_sizes.map((n, s) => {
     const li = document.createElement("li");
     const plays = playsHand(view, s);
-    li.textContent = `${who(s)}: ${plays ? count(n, "card") : TEXT.en.sitsOut}${buysLeft(view, s)}` +
+    // (your own line out of the hand in the web table's words for you: "you: sits" read wrong)
+    const out = s === seat ? TEXT.en.seatsOut("", true, 1) : `${who(s)}: ${TEXT.en.sitsOut}`;
+    li.textContent = `${plays ? `${who(s)}: ${count(n, "card")}` : out}${buysLeft(view, s)}` +
       `${s === view.dealer ? ", dealer" : ""}${s === view.awaited && !state.hand_over ? " ← to move" : ""}`;
     li.className = [s === seat ? "mine" : "", plays ? "" : "out"].filter(Boolean).join(" ");
     return li;
