@@ -269,6 +269,8 @@ export const TEXT = {
     // what a player did (the log)
     did: {
       drew: (who, you, n, cards) => (cards ? `${who} drew ${cards}` : `${who} drew ${n === 1 ? "a card" : `${n} cards`}`),
+      // after "drew": the cards a first canasta draws in Bolivia with sevens (SV-BONUS-1)
+      canastaBonus: ", the first canasta's bonus",
       choseStock: (who, _you) => `${who} chose the stock`,
       tookWith: (who, you, n, cards) => `${who} took the pile (${n} ${n === 1 ? "card" : "cards"}) with ${cards}`,
       tookOnto: (who, you, n, top, label) => `${who} took the pile (${n} ${n === 1 ? "card" : "cards"}): ${top} onto ${label}`,
@@ -488,6 +490,7 @@ export const TEXT = {
     did: {
       drew: (who, you, n, cards) => (cards ? `${who} ${you ? "взяли" : "взял"} из колоды ${cards}`
         : `${who} ${you ? "взяли" : "взял"} из колоды ${n === 1 ? "карту" : `${n} ${ruPlural(n, "карту", "карты", "карт")}`}`),
+      canastaBonus: " — премия за первую канасту",
       choseStock: (who, you) => `${who} ${you ? "выбрали" : "выбрал"} колоду`,
       tookWith: (who, you, n, cards) => `${who} ${you ? "взяли" : "взял"} сброс (${n} ${ruPlural(n, "карта", "карты", "карт")}) с ${cards}`,
       tookOnto: (who, you, n, top, label) => `${who} ${you ? "взяли" : "взял"} сброс (${n} ${ruPlural(n, "карта", "карты", "карт")}): ${top} в комбинацию ${label}`,

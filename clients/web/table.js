@@ -270,6 +270,13 @@ function record(answer, before) {
       if (seat === game.you) game.drawn.push(...mine);
       if (last && last.seat === seat && /^(draw|buy)\b/.test(last.move) && !last.count) {
         Object.assign(last, { count: ev.count ?? 0, cards: mine });
+      } else if (game.variant === "bolivia_sevens" && last?.seat === seat && !last.bonus
+        && /^(meld|add|take|merge)\b/.test(last.move)) {
+        // SV-BONUS-1: a first canasta draws eleven stock cards at once, told as its bonus (a
+        // bare "drew 11 cards" in a melding turn read as a draw nobody made); red threes among
+        // them are replaced by a draw after, told as any
+        last.bonus = true;
+        note({ kind: "drew", seat, count: ev.count ?? 0, cards: mine, bonus: true });
       } else {
         note({ kind: "drew", seat, count: ev.count ?? 0, cards: mine });
       }
@@ -297,7 +304,7 @@ function sentence(entry) {
   if (entry.kind === "dealt") return w.dealt(entry.handNo + 1, who, you);
   if (entry.kind === "over") return entry.seat >= 0 ? d.wentOut(who, you) : w.stockRanOut;
   if (entry.kind === "red") return d.redThrees(who, you, list(entry.cards, FACE), entry.cards.length);
-  if (entry.kind === "drew") return d.drew(who, you, entry.count, list(entry.cards, FACE));
+  if (entry.kind === "drew") return d.drew(who, you, entry.count, list(entry.cards, FACE)) + (entry.bonus ? d.canastaBonus : "");
   const move = parseMove(entry.move);
   const cards = list(move.cards, FACE);
   switch (move.kind) {

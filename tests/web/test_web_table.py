@@ -135,6 +135,9 @@ the live regions (status, last moves, selection) say: nothing twice in a row; a 
 the box and sent with its Play button from the keyboard, refused or played, leaves the focus
 in the box.
 
+canasta_bonus.mjs completes Bolivia with sevens' first canasta: the log tells the eleven cards
+it draws as its bonus.
+
 dealer.mjs deals hands you deal and North deals: who deals is told, yours beside "Your hand".
 
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
@@ -701,6 +704,23 @@ def test_the_hand_you_deal_says_so(server: Running) -> None:
     assert got["en:0"] == {"you": "you deal", "north": "", "hand": "Your hand (15)"}, got
     assert got["ru:0"] == {"you": "вы сдаёте", "north": "", "hand": "Ваши карты (15)"}, got
     assert got["en:1"] == {"you": "", "north": "dealer", "hand": "Your hand (15)"}, got
+
+
+def test_the_first_canastas_bonus_is_told_as_such(server: Running) -> None:
+    """Bolivia with sevens: the deal's first canasta draws the top eleven stock cards at once
+    (SV-BONUS-1). The log told them as a bare draw in the middle of a melding turn ("You drew
+    3♠ 3♠ …"), which read as a draw nobody made; it says they are the first canasta's bonus,
+    in English and Russian (canasta_bonus.mjs: K♥ added to six kings)."""
+    text = export_position(position(
+        "bolivia_sevens", phase="meld", drew="stock", hands={0: "KH 9S 9C 5D 6D 8C 4S"},
+        melds={0: "K@0: KS KD KC KS KD KC"}, red3={0: "3H 3D", 1: "3H 3D", 2: "3H 3D"},
+        opened=(1, 0)))
+    result, done = _in_browser("canasta_bonus.mjs", server.http_base, text, "en", "ru")
+    assert result["problems"] == [] and done.returncode == 0, result
+    en, ru = result["cases"]["en"], result["cases"]["ru"]
+    assert en[1] == "You added K♥ to K" and ru[1] == "Вы добавили K♥ к K", result
+    assert re.fullmatch(r"You drew (\S+ ){10}\S+, the first canasta's bonus", en[0]), en
+    assert re.fullmatch(r"Вы взяли из колоды (\S+ ){10}\S+ — премия за первую канасту", ru[0]), ru
 
 
 # The seat dealt out of each hand of five (CL-P5-2: seats 0 1 2 3, then 0 1 2 4, then 0 3 2
