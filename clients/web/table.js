@@ -810,6 +810,7 @@ function meldLines(v) {
   const lines = [];
   const canastas = canastasToGoOut(v);
   if (canastas) lines.push(r.goOut(canastas));
+  else if (canastaGame()) lines.push(r.noGoingOut); // Bolivia (BO-OUT-1): no count lets a side out
   if (wildLimit(v)) lines.push(r.wilds(wildLimit(v)));
   if (game.variant.startsWith("bolivia")) lines.push(r.wildMelds);
   if (sambaFamily()) lines.push(r.sequences(words().canastaKind[game.variant === "samba" ? "samba" : "escalera"]));

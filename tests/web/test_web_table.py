@@ -848,6 +848,41 @@ def test_your_seat_sitting_a_hand_out_is_told_so_and_the_bots_play_it(server: Ru
         assert playing["order"] == nxt["order"] == "", (playing, nxt)
 
 
+def test_the_rules_panel_says_nobody_goes_out_in_bolivia(server: Running) -> None:
+    """BO-OUT-1: in Bolivia nobody goes out (no count of canastas lets a side: the view's
+    canastasToGoOut is 0). At a meld the panel said what going out needs in every Canasta
+    game but Bolivia, where it said nothing of it; it says nobody goes out and why moves that
+    would empty the hand are not offered, in English and Russian. Classic still says its
+    canastas, May I? (no canastas, no going-out count either) neither."""
+    meld = {
+        "bolivia": ("bolivia", 4, export_position(position(
+            "bolivia", phase="meld", drew="stock", red3=_REDS,
+            hands={0: "4C 6D 7S 8H 9S 9C JC QD AS 5C 5S KH KD KC 4D 6S 7H"}))),
+        "classic": ("classic", 4, export_position(position(
+            "classic", phase="meld", drew="stock", red3={0: "3H 3D", 1: "3H 3D"},
+            hands={0: "4C 6D 7S 8H 9S 9C JC QD AS 5C 5S 6H"}))),
+        "may_i": ("may_i", 3, "canasta-position 1\nvariant: may_i\nplayers: 3\nphase: meld\n"
+                  "hand0: *11\nhand1: *10\nhand2: *10\nstock: *\n"),
+    }
+    cases = [{"name": f"{name}:{lang}", "variant": variant, "players": players, "lang": lang,
+              "position": text} for name, (variant, players, text) in meld.items()
+             for lang in ("en", "ru")]
+    result, done = _in_browser("draw_status.mjs", server.http_base, json.dumps(cases))
+    assert result["problems"] == [] and done.returncode == 0, result
+    got = result["cases"]
+    nobody = {"en": "Nobody goes out in this game: melding must leave you at least two cards,"
+                    " and your discard one; the deal ends once the stock is used up.",
+              "ru": "В этой игре никто не выходит: после выкладки у вас должно остаться не"
+                    " меньше двух карт, после сброса — одна; раздача кончается, когда кончится"
+                    " колода."}
+    for lang, line in nobody.items():
+        assert line in got[f"bolivia:{lang}"]["rules"], got[f"bolivia:{lang}"]
+        assert line not in got[f"classic:{lang}"]["rules"], got[f"classic:{lang}"]
+        assert line not in got[f"may_i:{lang}"]["rules"], got[f"may_i:{lang}"]
+    assert "To go out, your side needs a canasta (a meld of seven cards or more)." in (
+        got["classic:en"]["rules"]), got["classic:en"]
+
+
 # The status line at a draw that the listed moves narrow (draw_status.mjs): the position
 # (variant, players, notation text), the moves listed and the status, in each language.
 _REDS = {0: "3H 3D", 1: "3H 3D", 2: "3H 3D"}  # Bolivia's six red threes, laid
