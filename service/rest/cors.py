@@ -13,8 +13,9 @@ MAX_AGE = b"600"
 # the headers a front end reads beyond the CORS-safelisted ones: the id to quote, when to
 # retry a refusal of load, the scheme a 401 takes
 EXPOSED = b"x-request-id, retry-after, www-authenticate"
-# an answer written before any request was read (service/rest/limits.py): the origin is not
-# known there, and the answer holds nothing of anybody's
+# an answer the server writes without the application (service/rest/limits.py: 400, 431,
+# 408, the connection cap's 503): no origin is checked there (none was read, but for a body
+# that did not arrive in time), and the answer holds only the error and the caller's own id
 ANY_ORIGIN = ((b"access-control-allow-origin", b"*"), (b"access-control-expose-headers", EXPOSED))
 
 

@@ -617,13 +617,14 @@ def _raw_cors_headers(answer: bytes) -> dict[str, str]:
 
 
 def test_answers_written_before_the_application_are_readable_by_a_page() -> None:
-    """With CANASTA_CORS_ORIGINS set, the answers the server writes before any request is
-    read (a header block over the cap: 431; a connection over the cap: 503) let a page read
-    them, their status, reason, request id and Retry-After: without an
-    ``Access-Control-Allow-Origin`` the browser gave the page a bare network error. No origin
-    was read there, so they allow any (``*``); they hold nothing of anybody's."""
+    """With CANASTA_CORS_ORIGINS set, the answers the server writes without the application
+    (a header block over the cap: 431; a body that did not arrive in time: 408; a connection
+    over the cap: 503) let a page read them, their status, reason, request id and
+    Retry-After: without an ``Access-Control-Allow-Origin`` the browser gave the page a bare
+    network error. No origin is checked there, so they allow any (``*``); they hold nothing
+    of anybody's."""
     with running(cors_origins=(GAME,), http_max_header_bytes=1024,
-                 http_max_connections=2) as srv:
+                 http_body_timeout_s=BODY_TIMEOUT, http_max_connections=2) as srv:
         sock = _connect(srv.app.http_port)
         sock.sendall(b"POST /v1/view HTTP/1.1\r\nHost: x\r\nOrigin: " + GAME.encode()
                      + b"\r\nX-Fill: " + b"a" * 2048 + b"\r\n\r\n")
@@ -633,6 +634,9 @@ def test_answers_written_before_the_application_are_readable_by_a_page() -> None
         assert _raw_cors_headers(answer) == {
             "access-control-allow-origin": "*",
             "access-control-expose-headers": "x-request-id, retry-after, www-authenticate"}
+        answer = _slow_deal(srv, b"Origin: " + GAME.encode() + b"\r\n")
+        assert _status(answer) == 408, answer[:200]
+        assert _raw_cors_headers(answer)["access-control-allow-origin"] == "*"
         idle = [_connect(srv.app.http_port) for _ in range(2)]
         _wait(lambda: _connections(srv) == 2, 5, "the server did not take 2 connections")
         sock = _connect(srv.app.http_port)
