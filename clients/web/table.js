@@ -270,12 +270,12 @@ function record(answer, before) {
       if (seat === game.you) game.drawn.push(...mine);
       if (last && last.seat === seat && /^(draw|buy)\b/.test(last.move) && !last.count) {
         Object.assign(last, { count: ev.count ?? 0, cards: mine });
-      } else if (game.variant === "bolivia_sevens" && last?.seat === seat && !last.bonus
+      } else if (game.variant === "bolivia_sevens" && last?.seat === seat
         && /^(meld|add|take|merge)\b/.test(last.move)) {
         // SV-BONUS-1: a first canasta draws eleven stock cards at once, told as its bonus (a
-        // bare "drew 11 cards" in a melding turn read as a draw nobody made); red threes among
-        // them are replaced by a draw after, told as any
-        last.bonus = true;
+        // bare "drew 11 cards" in a melding turn read as a draw nobody made). A move draws
+        // once (engine/events.py): a red three among them and the card that replaces it are
+        // in this same draw (12 cards), the three then told as laid
         note({ kind: "drew", seat, count: ev.count ?? 0, cards: mine, bonus: true });
       } else {
         note({ kind: "drew", seat, count: ev.count ?? 0, cards: mine });
