@@ -99,6 +99,12 @@ class SeatView:
     draw_count: int = 0
     canastas_to_go_out: int = 0
     wild_limit: int = 0
+    # per seat, the index in ``sides`` of the side whose melds it lays and adds to: its team,
+    # but in cutthroat, where the two seats beside the lone hand share one side once it has
+    # taken the pile (CL-P3-2), so a client can tell them partners
+    meld_side: tuple[int, ...] = ()
+    # cutthroat: the lone hand's seat once someone has taken the pile, else -1
+    lone_hand: int = -1
 
 
 def seats_in_play(layout: Layout, hand_no: int) -> tuple[int, ...]:
@@ -169,6 +175,8 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
         draw_count=counts.draw_count,
         canastas_to_go_out=counts.canastas_to_go_out,
         wild_limit=counts.wild_limit,
+        meld_side=state.side_of,
+        lone_hand=state.lone,
     )
 
 

@@ -78,6 +78,7 @@ def seat_view(state: MayIState, seat: int) -> SeatView:
         draw_count=counts.draw_count,  # one card; no canastas, no wild cards
         canastas_to_go_out=counts.canastas_to_go_out,
         wild_limit=counts.wild_limit,
+        meld_side=state.rules.layout.seat_team,  # each seat melds alone; no lone hand
     )
 
 

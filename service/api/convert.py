@@ -335,6 +335,8 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> 
     out.draw_count = v.draw_count
     out.canastas_to_go_out = v.canastas_to_go_out
     out.wild_limit = v.wild_limit
+    out.meld_side.extend(v.meld_side)
+    out.lone_hand = v.lone_hand
     if v.buys_left:  # May I?
         out.may_i.sets, out.may_i.sequences = v.contract
         out.may_i.buys_left.extend(v.buys_left)

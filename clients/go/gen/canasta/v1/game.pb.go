@@ -749,7 +749,20 @@ type SeatView struct {
 	// dealt with, options applied (VariantTable.wild_limit is the default options': Bolivia
 	// with bolivia.unlimited_wilds_in_groups 18); 0: the game has no wild cards (May I?).
 	// Public: the same in every view.
-	WildLimit     int32 `protobuf:"varint,33,opt,name=wild_limit,json=wildLimit,proto3" json:"wild_limit,omitempty"`
+	WildLimit int32 `protobuf:"varint,33,opt,name=wild_limit,json=wildLimit,proto3" json:"wild_limit,omitempty"`
+	// Per seat, index = seat: the index in `sides` of the side whose melds the seat lays and
+	// adds to, whose `opened` and `pile_frozen` are the seat's. The seat's team, but in classic
+	// cutthroat for three (p3_mode cutthroat, CL-P3-2): once a seat has taken the pile (or gone
+	// out first) the two others are partners for the rest of the hand, both give the side of
+	// the one with the lower seat number, which holds their melds together, and the other's
+	// side shows none (the sides stay the scoring teams, one seat each; `lone_hand` names the
+	// lone hand). Seats with the same meld_side are partners: one may ask the other "may I go
+	// out?". May I? each seat's own. Public: the same in every view.
+	MeldSide []int32 `protobuf:"varint,34,rep,packed,name=meld_side,json=meldSide,proto3" json:"meld_side,omitempty"`
+	// Classic cutthroat for three (CL-P3-2): the seat that plays alone this hand, the first to
+	// take the pile (or to go out), -1 until someone has; always -1 in other games. Public:
+	// everyone at the table saw the take, so the same in every view.
+	LoneHand      int32 `protobuf:"varint,35,opt,name=lone_hand,json=loneHand,proto3" json:"lone_hand,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1011,6 +1024,20 @@ func (x *SeatView) GetCanastasToGoOut() int32 {
 func (x *SeatView) GetWildLimit() int32 {
 	if x != nil {
 		return x.WildLimit
+	}
+	return 0
+}
+
+func (x *SeatView) GetMeldSide() []int32 {
+	if x != nil {
+		return x.MeldSide
+	}
+	return nil
+}
+
+func (x *SeatView) GetLoneHand() int32 {
+	if x != nil {
+		return x.LoneHand
 	}
 	return 0
 }
@@ -2873,7 +2900,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\agame_id\x18\x04 \x01(\tR\x06gameId\x12\x10\n" +
 	"\x03seq\x18\x05 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bimported\x18\x06 \x01(\bR\bimported\x12\x18\n" +
-	"\astacked\x18\a \x01(\bR\astacked\"\xfc\a\n" +
+	"\astacked\x18\a \x01(\bR\astacked\"\xb6\b\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12\x18\n" +
@@ -2914,7 +2941,9 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"draw_count\x18\x1f \x01(\x05R\tdrawCount\x12+\n" +
 	"\x12canastas_to_go_out\x18  \x01(\x05R\x0fcanastasToGoOut\x12\x1d\n" +
 	"\n" +
-	"wild_limit\x18! \x01(\x05R\twildLimit\"!\n" +
+	"wild_limit\x18! \x01(\x05R\twildLimit\x12\x1b\n" +
+	"\tmeld_side\x18\" \x03(\x05R\bmeldSide\x12\x1b\n" +
+	"\tlone_hand\x18# \x01(\x05R\bloneHand\"!\n" +
 	"\tSeatCards\x12\x14\n" +
 	"\x05cards\x18\x01 \x03(\tR\x05cards\"Y\n" +
 	"\bMayIDeal\x12\x12\n" +
