@@ -132,6 +132,10 @@ export const TEXT = {
     and: " & ",
     partner: "partner",
     opponent: "opponent",
+    // cutthroat for three, once someone has taken the pile (CL-P3-2): the seat that plays
+    // alone, and, when you do, each of the two others, partners against you
+    loneHand: "opponent, plays alone",
+    pairedOpponent: (who) => `opponent, partner of ${who}`,
     dealer: "dealer",
     // your own seat's badge when you deal (beside "Your hand": the seats around show "dealer")
     youDeal: "you deal",
@@ -374,6 +378,8 @@ export const TEXT = {
     and: " и ",
     partner: "партнёр",
     opponent: "противник",
+    loneHand: "противник, играет один",
+    pairedOpponent: (who) => `противник, в паре с игроком ${who}`,
     dealer: "сдаёт",
     youDeal: "вы сдаёте",
     toPlay: "ходит",

@@ -165,9 +165,19 @@ const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 // --- names -------------------------------------------------------------------------------
 
 const nameOf = (seat) => words()[places(game.players)[seat]] ?? `#${seat}`;
-const solo = () => game.view.sides.every((s) => s.seats.length === 1);
 const sideOf = (seat) => game.view.sides.find((s) => s.seats.includes(seat));
-const mySide = () => sideOf(game.you);
+// The side whose melds a seat lays and adds to, whose opened and frozen pile are the seat's:
+// its team's, but in cutthroat for three, where the lone hand's two partners meld on the
+// lower seat's side once someone has taken the pile (the view's meldSide, CL-P3-2). A view
+// without meldSide (an older service) gives the team's.
+const meldSideOf = (seat) => game.view.sides[(game.view.meldSide ?? [])[seat]] ?? sideOf(seat);
+const mySide = () => meldSideOf(game.you);
+// The seats that meld on side `i` of the view: the team's, or cutthroat's pair on the lower
+// seat's side and none on the other's
+function meldSeats(v, i) {
+  const by = v.meldSide ?? [];
+  return by.length ? [...by.keys()].filter((seat) => by[seat] === i) : v.sides[i]?.seats ?? [];
+}
 // "You & North"; three names: "West, North & East"
 function sideName(side) {
   const names = side.seats.map(nameOf);
@@ -487,7 +497,7 @@ function renderSeats(v) {
   const w = words();
   const boxes = { left: [], top: [], right: [] };
   const spots = places(game.players);
-  const partners = new Set(mySide()?.seats ?? []);
+  const partners = new Set(meldSeats(v, v.sides.indexOf(mySide())));
   for (let seat = 1; seat < game.players; seat++) {
     const spot = spots[seat];
     const plays = playsHand(v, seat);
@@ -507,7 +517,7 @@ function renderSeats(v) {
     if (game.actor === seat) box.classList.add("acted");
     box.append(
       el("strong", { className: "seat-name", textContent: nameOf(seat) }),
-      el("span", { className: "role", textContent: solo() ? w.opponent : partners.has(seat) ? w.partner : w.opponent }),
+      el("span", { className: "role", textContent: roleOf(v, seat, partners) }),
       el("span", { className: "count", textContent: plays ? w.cards(n) : w.sitsOut }),
       backs, badges);
     (spot === "west" ? boxes.left : spot === "east" ? boxes.right : boxes.top).push(box);
@@ -521,6 +531,19 @@ function renderSeats(v) {
     ? [el("span", { className: "badge dealer", textContent: w.youDeal })] : []));
   $("me").classList.toggle("awaited", v.awaited === game.you);
   $("me").classList.toggle("out", !playsHand(v, game.you));
+}
+
+// A seat's part at the table: your partner, or an opponent; in cutthroat, once someone has
+// taken the pile, the lone hand plays alone, and when that is you, the two others are
+// partners (CL-P3-2)
+function roleOf(v, seat, partners) {
+  const w = words();
+  const lone = v.loneHand ?? -1;
+  if (partners.has(seat)) return w.partner;
+  if (seat === lone) return w.loneHand;
+  if (lone !== game.you) return w.opponent;
+  const other = (v.meldSide ?? []).findIndex((side, s) => s !== seat && s !== lone && side === v.meldSide[seat]);
+  return other < 0 ? w.opponent : w.pairedOpponent(nameOf(other));
 }
 
 // The hand's order of play, where it is not the seats' order round the table, which the
@@ -583,15 +606,20 @@ function renderMelds(v) {
   const w = words();
   const mine = [];
   const others = [];
-  for (const side of v.sides) {
+  for (const [i, side] of v.sides.entries()) {
+    // cutthroat's pair melds on one side, headed by both: the other's side holds nothing
+    const seats = meldSeats(v, i);
+    if (!seats.length && !(side.melds ?? []).length) continue;
     const box = el("section", { className: "side-melds" });
     box.dataset.team = String(side.team);
-    const title = sideTitle(side, v);
+    const title = sideTitle({ ...side, seats }, v);
     box.setAttribute("aria-label", `${w.melds}: ${title}`);
     const head = el("h3", { textContent: title });
-    if ((side.redThrees ?? []).length) {
+    const redThrees = v.meldSide?.length ? seats.flatMap((s) => v.seatRedThrees?.[s]?.cards ?? [])
+      : side.redThrees ?? [];
+    if (redThrees.length) {
       const reds = el("span", { className: "red-threes", title: w.redThrees });
-      reds.append(...side.redThrees.map((c) => card(c)));
+      reds.append(...redThrees.map((c) => card(c)));
       head.append(" ", reds);
     }
     const row = el("div", { className: "meld-row" });
@@ -626,7 +654,7 @@ function renderMelds(v) {
     }
     if (!(side.melds ?? []).length) row.append(el("p", { className: "none", textContent: w.noMelds }));
     box.append(head, row);
-    (side.seats.includes(game.you) ? mine : others).push(box);
+    (seats.includes(game.you) ? mine : others).push(box);
   }
   $("melds-mine").replaceChildren(...mine);
   $("melds-others").replaceChildren(...others);
@@ -772,7 +800,8 @@ function renderRules(v) {
     }
     if (v.phase === "meld") lines.push(r.meld);
     if ((v.staged ?? []).length) lines.push(r.undo);
-    if (canastaGame()) lines.push(side?.opened ? r.opened : r.minimum(side?.minimum ?? 0));
+    // (the minimum is your team's own, by its score, CL-MIN-1: a cutthroat pair has two)
+    if (canastaGame()) lines.push(side?.opened ? r.opened : r.minimum(sideOf(game.you)?.minimum ?? 0));
     if (v.phase === "meld") lines.push(...meldLines(v));
     if (game.moves.some((m) => m.kind === "ask")) lines.push(r.ask);
   }

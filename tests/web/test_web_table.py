@@ -77,6 +77,12 @@ error stays, in the new language.
 players_field.mjs chooses every game with too many and too few players: the players field's
 min, max and number follow the game's range in GET /v1/variants.
 
+cutthroat.mjs answers a deal of classic cutthroat for three with positions before the first
+take of the pile, after West's and after yours (CL-P3-2): the seat boxes name your partner or
+the lone hand (and, when you play alone, the two partners against you), the pair's melds show
+once headed by both seats, and "Ask partner" is offered as the engine's legal moves list ask,
+in English and Russian.
+
 ask_partner.mjs asks your partner "may I go out?" and answers your partner's question (random
 bots ask) in classic Canasta for four, in English and Russian: the page's words at each step.
 
@@ -158,7 +164,8 @@ from typing import Any
 import httpx
 import pytest
 
-from engine.notation import export_position
+from engine.legal import legal_moves
+from engine.notation import export_position, import_position
 from service.sealing.keys import KeyRing, new_key_entry
 from tests.positions import position
 from tests.service.helpers import ROUTES
@@ -746,6 +753,62 @@ def test_a_seat_out_of_the_hand_is_drawn_sitting_out(server: Running) -> None:
         assert result["seats"][case] == {
             str(s): {"count": SITS_OUT[lang], "out": True} if s == int(out)
             else {"count": ELEVEN[lang], "out": False} for s in range(1, 5)}, case
+
+
+# Classic cutthroat for three at your draw (cutthroat.mjs): nobody has taken the pile yet;
+# West (seat 1) took it, so you and East (seat 2) meld together on your side; you took it,
+# so West and East meld together on West's (CL-P3-2).
+def _cutthroat(lone: int, melds: dict[int, str]) -> str:
+    sides = {-1: "0 1 2", 0: "0 1 1", 1: "0 1 0"}[lone]
+    lines = ["canasta-position 1", "variant: classic", "players: 3", "options: p3_mode=cutthroat",
+             "dealer: 2", "turn: 0", "phase: draw", "hand0: *13", "hand1: *13", "hand2: *13",
+             *(f"melds{t}: {m}" for t, m in melds.items()),
+             "opened: " + " ".join("1" if t in melds else "0" for t in range(3))]
+    if lone >= 0:
+        lines += [f"sides: {sides}", f"lone: {lone}"]
+    return "\n".join([*lines, "pile: *1", "stock: *", ""])
+
+
+CUTTHROAT = {
+    "before": _cutthroat(-1, {1: "7@1: 7S 7H 7D"}),
+    "partner": _cutthroat(1, {0: "K@0: KS KH KD | 9@2: 9S 9H 9D", 1: "7@1: 7S 7H 7D"}),
+    "lone": _cutthroat(0, {0: "K@0: KS KH KD", 1: "7@1: 7S 7H 7D | 9@2: 9S 9H 9D"}),
+}
+CUTTHROAT_SEEN = {
+    "before:en": {"roles": {"1": "opponent", "2": "opponent"},
+                  "heads": {"0": "You", "1": "West", "2": "East"},
+                  "melds": {"0": [], "1": ["7"], "2": []}},
+    "partner:en": {"roles": {"1": "opponent, plays alone", "2": "partner"},
+                   "heads": {"0": "You & East", "1": "West"},
+                   "melds": {"0": ["9", "K"], "1": ["7"]}},
+    "partner:ru": {"roles": {"1": "противник, играет один", "2": "партнёр"},
+                   "heads": {"0": "Вы и Восток", "1": "Запад"},
+                   "melds": {"0": ["9", "K"], "1": ["7"]}},
+    "lone:en": {"roles": {"1": "opponent, partner of East", "2": "opponent, partner of West"},
+                "heads": {"0": "You", "1": "West & East"},
+                "melds": {"0": ["K"], "1": ["7", "9"]}},
+    "lone:ru": {"roles": {"1": "противник, в паре с игроком Восток",
+                          "2": "противник, в паре с игроком Запад"},
+                "heads": {"0": "Вы", "1": "Запад и Восток"},
+                "melds": {"0": ["K"], "1": ["7", "9"]}},
+}
+
+
+def test_cutthroat_partners_are_told_and_meld_together(server: Running) -> None:
+    """Cutthroat for three: once a seat has taken the pile it plays alone and the two others
+    are partners (the view's loneHand and meldSide). The seat boxes say so (your partner, or
+    the lone hand; when you are the lone hand, the two partners against you), the pair's
+    melds show once, headed by both seats, with no empty "no melds yet" side beside them, and
+    "Ask partner" is offered as the legal moves list ask: in the pair, not alone. The page
+    called your partner an opponent and headed the pair's melds with your name alone, in
+    English and Russian."""
+    result, done = _in_browser("cutthroat.mjs", server.http_base, json.dumps(CUTTHROAT),
+                               *CUTTHROAT_SEEN)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case, seen in CUTTHROAT_SEEN.items():
+        legal = {str(m) for m in legal_moves(import_position(CUTTHROAT[case.split(":")[0]]))}
+        assert result["found"][case] == {**seen, "ask": "ask" in legal}, case
+    assert [result["found"][f"{c}:en"]["ask"] for c in CUTTHROAT] == [False, True, False]
 
 
 # The headings of the sides' melds in each hand of sitting_out.mjs (team: words): the seats
