@@ -1096,6 +1096,32 @@ def test_the_screen_says_what_a_first_meld_needs() -> None:
     assert "needs" not in screen, screen
 
 
+def test_cutthroat_partners_meld_together_on_the_screen() -> None:
+    """CL-P3-2: in cutthroat for three, once a seat has taken the pile the two others are
+    partners and meld on one side (``SeatView.meld_side``; ``lone_hand`` names the taker).
+    The screen listed the three scoring sides, the pair's melds under one partner and "-"
+    under the other, and nothing said who plays alone or with whom."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import render
+
+    meld = game.MeldView(rank="K", label="K", cards=["KS", "KH", "KD"])
+    sides = [game.SideView(team=0, seats=[0], opened=True, melds=[meld]),
+             game.SideView(team=1, seats=[1], minimum=50),
+             game.SideView(team=2, seats=[2], minimum=50, pile_frozen=True)]
+    reds = [game.SeatCards(cards=c) for c in (["3D"], [], ["3H"])]
+    view = game.SeatView(variant="classic", players=3, sides=sides, meld_side=[0, 1, 0],
+                         lone_hand=1, seat_red_threes=reds, pile_size=3)
+    screen = render(view, 2)
+    assert "Melds:\n  seat 0 & you: [K] KS KH KD · red threes 3D 3H\n" \
+        "  seat 1, alone: - · first meld needs 50 points\nCards held:" in screen, screen
+    assert "frozen" not in screen, screen  # your side is the pair's, opened
+    before = game.SeatView(variant="classic", players=3, sides=sides, meld_side=[0, 1, 2],
+                           lone_hand=-1, seat_red_threes=reds, pile_size=3)
+    screen = render(before, 2)
+    assert "\n  you: - · first meld needs 50 points · red threes 3H\nCards held:" in screen
+    assert "frozen for your side" in screen and "alone" not in screen, screen
+
+
 class _Buyer(_Player):
     """A player who buys when offered (as ``_Player`` does) and leaves after two buys: a
     ``_Player``, who never goes down, may play a May I? hand on and on."""

@@ -353,6 +353,28 @@ def _side_name(side: game.SideView, you: int, solo: bool, out: Set[int] = frozen
     return f"team {side.team}{mine}, seats {seats}"
 
 
+def meld_sides(view: game.SeatView) -> list[tuple[game.SideView, list[int]]]:
+    """The sides melds are laid on, each with the seats that lay them (``SeatView.meld_side``):
+    the teams, but in cutthroat (CL-P3-2), once the lone hand has taken the pile, the two
+    others meld on one side, shown once, and the other's side, empty, not at all. A view
+    without ``meld_side`` (an older server) gives the teams."""
+    if len(view.meld_side) != view.players:
+        return [(s, list(s.seats)) for s in view.sides]
+    return [(s, [seat for seat, i in enumerate(view.meld_side) if i == k])
+            for k, s in enumerate(view.sides) if k in view.meld_side]
+
+
+def _meld_side_name(view: game.SeatView, side: game.SideView, seats: list[int], you: int,
+                    solo: bool, out: Set[int]) -> str:
+    """A side of melds by the seats that lay them: a cutthroat pair "you & seat 2", the
+    lone hand "seat 1, alone"; any other side as the scores name it."""
+    if solo and len(seats) > 1:
+        return " & ".join(_seat(s, you) for s in seats)
+    if solo and view.lone_hand >= 0 and seats == [view.lone_hand]:
+        return f"{_seat(view.lone_hand, you)}, alone"
+    return _side_name(side, you, solo, out)
+
+
 def sitting_out(view: game.SeatView) -> frozenset[int]:
     """The seats that sit this hand out (classic with five players, CL-P5-2, or six with
     p6_mode=rotation, CL-P6-11): those not in the view's ``seats_in_play``, the rules' as
@@ -406,7 +428,7 @@ def _frozen(view: game.SeatView, you: int) -> str:
     no pile to take."""
     if view.pile_frozen:
         return "  (frozen)"
-    side = next((s for s in view.sides if you in s.seats), None)
+    side = next((s for s, seats in meld_sides(view) if you in seats), None)
     if not (view.pile_size and side and side.pile_frozen):
         return ""
     why = "no first meld yet, so " if not side.opened else ""
@@ -438,13 +460,15 @@ def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
     lines.append(f"Stock {view.stock_size} · Pile {view.pile_size} · top {top}"
                  f"{_frozen(view, you)}")
     lines.append("Melds:")
-    for s in view.sides:
+    for s, seats in meld_sides(view):
         melds = " | ".join(_meld_text(m, name, style)
                            for m, name in zip(s.melds, _meld_names(s), strict=True)) or "-"
         # the initial meld's minimum (CL-MIN-1, SA-INIT-1, BO-INIT-1) until the side makes it
         extra = f" · first meld needs {s.minimum} points" if s.minimum and not s.opened else ""
-        extra += f" · red threes {style.cards(s.red_threes)}" if s.red_threes else ""
-        lines.append(f"  {_side_name(s, you, solo, out)}: {melds}{extra}")
+        red = [c for seat in seats for c in view.seat_red_threes[seat].cards] \
+            if len(view.seat_red_threes) == view.players else list(s.red_threes)
+        extra += f" · red threes {style.cards(red)}" if red else ""
+        lines.append(f"  {_meld_side_name(view, s, seats, you, solo, out)}: {melds}{extra}")
     others = " · ".join(f"seat {i} sits out this hand" if i in out else f"seat {i}: {n}"
                         for i, n in enumerate(view.hand_sizes) if i != you)
     lines.append(f"Cards held: {others}")
