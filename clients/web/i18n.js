@@ -316,7 +316,8 @@ export const TEXT = {
       opened: "Your side has melded: any meld or addition is fine now.",
       meld: "Meld or add cards now (select them in your hand), then discard one card to end your turn.",
       undo: "Melds laid this turn can be taken back with “Undo the last meld” until you discard.",
-      goOut: (n) => `To go out, your side needs ${n === 1 ? "a canasta (a meld of seven cards or more)" : `${n} canastas (melds of seven cards or more)`}.`,
+      // `escalera`: one of them must be an escalera (Bolivia with bolivia.going_out=hoyle, BO-OUT-1)
+      goOut: (n, escalera) => `To go out, your side needs ${n === 1 ? "a canasta (a meld of seven cards or more)" : `${n} canastas (melds of seven cards or more)`}${escalera ? ", one of them an escalera (a sequence of seven in a suit)" : ""}.`,
       noGoingOut: "Nobody goes out in this game: melding must leave you at least two cards, and your discard one; the deal ends once the stock is used up.",
       ask: "“Ask partner: may I go out?” puts the question to your partner. The answer binds you: after yes you must go out this turn if you can, after no you may not.",
       permission: "Your partner asks whether they may go out. Yes obliges them to go out this turn if they can; no forbids going out this turn.",
@@ -537,8 +538,8 @@ export const TEXT = {
       opened: "Ваша сторона уже выложилась: теперь годится любая комбинация или добавление.",
       meld: "Выкладывайте комбинации или добавляйте к ним карты (выберите их на руке), затем сбросьте одну карту — это конец хода.",
       undo: "Выложенное в этот ход можно отменить кнопкой «Отменить последнюю выкладку» до сброса.",
-      goOut: (n) => `Для выхода вашей стороне нужно ${n === 1 ? "иметь канасту (комбинацию из семи и более карт)"
-        : `${n} ${ruPlural(n, "канаста", "канасты", "канаст")} (комбинации из семи и более карт)`}.`,
+      goOut: (n, escalera) => `Для выхода вашей стороне нужно ${n === 1 ? "иметь канасту (комбинацию из семи и более карт)"
+        : `${n} ${ruPlural(n, "канаста", "канасты", "канаст")} (комбинации из семи и более карт)`}${escalera ? ", одна из них — эскалера (секвенс из семи карт одной масти)" : ""}.`,
       noGoingOut: "В этой игре никто не выходит: после выкладки у вас должно остаться не меньше двух карт, после сброса — одна; раздача кончается, когда кончится колода.",
       ask: "«Спросить партнёра: можно выйти?» — вопрос партнёру. Ответ обязывает: после «да» вы должны выйти в этот ход, если можете, после «нет» выходить нельзя.",
       permission: "Партнёр спрашивает, можно ли ему выйти. «Да» обязывает его выйти в этот ход, если он может; «нет» запрещает выход в этот ход.",

@@ -772,6 +772,11 @@ const sambaFamily = () => ["samba", "bolivia", "bolivia_sevens"].includes(game.v
 const drawCount = (v) => v.drawCount ?? 1;
 const canastasToGoOut = (v) => v.canastasToGoOut ?? 0;
 const wildLimit = (v) => v.wildLimit ?? 0;
+// Whether one of those canastas must be an escalera: in Bolivia (and with sevens) a side goes
+// out only as dealt with bolivia.going_out=hoyle, which asks for one (BO-OUT-1); the view's
+// count (2) is all it says of that option, and the page keeps no dealt options (a reload,
+// the host's next deal)
+const outNeedsEscalera = (v) => canastasToGoOut(v) > 0 && game.variant.startsWith("bolivia");
 
 // The rules that matter now, in a few lines.
 function renderRules(v) {
@@ -838,7 +843,7 @@ function meldLines(v) {
   const r = words().rules;
   const lines = [];
   const canastas = canastasToGoOut(v);
-  if (canastas) lines.push(r.goOut(canastas));
+  if (canastas) lines.push(r.goOut(canastas, outNeedsEscalera(v)));
   else if (canastaGame()) lines.push(r.noGoingOut); // Bolivia (BO-OUT-1): no count lets a side out
   if (wildLimit(v)) lines.push(r.wilds(wildLimit(v)));
   if (game.variant.startsWith("bolivia")) lines.push(r.wildMelds);

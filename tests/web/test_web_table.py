@@ -946,6 +946,29 @@ def test_the_rules_panel_says_nobody_goes_out_in_bolivia(server: Running) -> Non
         got["classic:en"]["rules"]), got["classic:en"]
 
 
+def test_the_rules_panel_says_going_out_in_bolivia_hoyle_needs_an_escalera(server: Running) -> None:
+    """BO-OUT-1: Bolivia (and Bolivia with sevens) dealt with bolivia.going_out=hoyle lets a
+    side go out with two canastas, one of them an escalera. The panel said only "needs 2
+    canastas" (the view's canastasToGoOut): a side with two canastas and no escalera was told
+    it could go out and found no such move. It says the escalera too, in English and Russian."""
+    hoyle = {"bolivia.going_out": "hoyle"}
+    meld = {variant: export_position(position(
+        variant, phase="meld", drew="stock", red3=_REDS, options=hoyle,
+        hands={0: "4C 6D 7S 8H 9S 9C JC QD AS 5C 5S KH KD KC 4D 6S 7H"}))
+        for variant in ("bolivia", "bolivia_sevens")}
+    cases = [{"name": f"{variant}:{lang}", "variant": variant, "players": 4, "lang": lang,
+              "position": text} for variant, text in meld.items() for lang in ("en", "ru")]
+    result, done = _in_browser("draw_status.mjs", server.http_base, json.dumps(cases))
+    assert result["problems"] == [] and done.returncode == 0, result
+    out = {"en": "To go out, your side needs 2 canastas (melds of seven cards or more), one of"
+                 " them an escalera (a sequence of seven in a suit).",
+           "ru": "Для выхода вашей стороне нужно 2 канасты (комбинации из семи и более карт),"
+                 " одна из них — эскалера (секвенс из семи карт одной масти)."}
+    for variant in meld:
+        for lang, line in out.items():
+            assert line in result["cases"][f"{variant}:{lang}"]["rules"], result["cases"][f"{variant}:{lang}"]
+
+
 # The status line at a draw that the listed moves narrow (draw_status.mjs): the position
 # (variant, players, notation text), the moves listed and the status, in each language.
 _REDS = {0: "3H 3D", 1: "3H 3D", 2: "3H 3D"}  # Bolivia's six red threes, laid
