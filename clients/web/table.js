@@ -852,7 +852,11 @@ function meldLines(v) {
 }
 
 // Each side's match total: from the result once the hand is over (the view's `score` is
-// the total the hand started with), and the minimum of its first meld.
+// the total the hand started with), and the minimum of its first meld in the hand in play.
+// Once the hand is over the minimum is not shown: the view's is the finished hand's (50
+// beside a new total of 1805, which needs 90), and the next hand's comes with its deal's
+// view (CL-MIN-1: from the new total by bands that depend on the game and its options,
+// which neither the result nor /v1/variants carries); at the game's end there is none.
 function renderScores(v) {
   const w = words();
   const body = $("scores").querySelector("tbody");
@@ -860,6 +864,7 @@ function renderScores(v) {
   // May I? has no minimum: its third column is each side's buys left this deal
   const buys = game.variant === "may_i" ? v.mayI?.buysLeft ?? [] : null;
   $("scores").querySelector("thead th:nth-child(3)").textContent = buys ? w.buysLeft : w.minimum;
+  $("scores").classList.toggle("over", game.handOver); // (table.css: no third column)
   const third = (side) => (buys ? side.seats.map((s) => buys[s] ?? 0).map((n) => (n < 0 ? w.noLimit : String(n))).join(" / ")
     : String(side.minimum ?? 0));
   body.replaceChildren(...v.sides.map((side) => {

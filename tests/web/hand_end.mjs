@@ -6,6 +6,8 @@
 // side panel), and the page is no wider than the screen. Then "Next hand" (answered with
 // a fresh deal, dealt by you as the deal goes round): the new hand's table must not tell
 // the hand before's events, and the log says that you deal in the page's words for you.
+// At the hand's end and in the next hand it reads the result's heading and the scores'
+// column heads shown (the minimum or buys left is the hand in play's).
 //
 //   node tests/web/hand_end.mjs BASE_URL CASE...
 //
@@ -62,12 +64,17 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
         columns: document.querySelectorAll("#score-table tr:first-child th").length,
         overflow: document.documentElement.scrollWidth - window.innerWidth,
         stockRanOut: document.querySelector("#went-out").textContent,
+        heading: document.querySelector("#result-panel h2").textContent,
+        scoresHead: [...document.querySelectorAll("#scores thead th")].filter((th) => th.checkVisibility())
+          .map((th) => th.textContent),
       };
     });
     await page.click("#next-hand");
     await page.waitForSelector("#status[data-state=your-turn]", { timeout: 30_000 });
     shown.lastAction = await page.$eval("#last-action", (el) => el.textContent);
     shown.dealtLine = await page.$eval("#log li[data-kind=dealt]", (el) => el.textContent);
+    shown.nextScoresHead = await page.$$eval("#scores thead th",
+      (ths) => ths.filter((th) => th.checkVisibility()).map((th) => th.textContent));
     found[name] = shown;
   }
 }, () => { delete found.variant; delete found.players; return { cases: found }; });
