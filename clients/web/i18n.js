@@ -176,7 +176,7 @@ export const TEXT = {
     scoring: "Counting the hand's scores…",
     // the result is beside the table on a desktop, below it on a phone: named by its heading
     handOver: "The hand is over. The scores are under “Hand result”; press “Next hand” to go on.",
-    gameOver: "The game is over. The scores are under “Hand result”; press “New game” to play again.",
+    gameOver: "The game is over. The scores are under “Game result”; press “New game” to play again.",
     stock: "Stock",
     pile: "Discard pile",
     empty: "empty",
@@ -217,8 +217,10 @@ export const TEXT = {
     noLimit: "no limit",
     target: (n) => `The match is played to ${n}.`,
     // deal n of the game's m; past m only after a tie with tie_policy play_on (SV-GAME-1)
-    deal: (n, m) => (n <= m ? `Deal ${n} of ${m}` : `Deal ${n}: another after a tie`),
+    deal: (n, m) => (n <= m ? `Deal ${n} of ${m}.` : `Deal ${n}: another after a tie.`),
+    // the result panel's heading, at a hand's end and at the game's
     result: "Hand result",
+    gameResult: "Game result",
     rows: {
       base: "Melded cards", canastas: "Canastas", goingOut: "Going out", redThrees: "Red threes",
       inHand: "Cards in hand", penalties: "Penalties", total: "Hand total", cumulative: "Match total",
@@ -344,7 +346,7 @@ export const TEXT = {
       buys: (n) => (n < 0 ? "You may buy the discard out of turn without limit."
         : n === 0 ? "You have no buys left this deal."
         : `You may buy the discard out of turn ${n} more ${n === 1 ? "time" : "times"} this deal.`),
-      gameOver: "The game is over: the scores are under “Hand result”. Press “New game” to play again.",
+      gameOver: "The game is over: the scores are under “Game result”. Press “New game” to play again.",
     },
   },
   ru: {
@@ -411,7 +413,7 @@ export const TEXT = {
     answeringYou: (who) => `${who} отвечает на ваш вопрос «Можно выйти?»…`,
     scoring: "Подсчитываем очки раздачи…",
     handOver: "Раздача окончена. Счёт — в разделе «Итог раздачи»; чтобы продолжить, нажмите «Следующая раздача».",
-    gameOver: "Игра окончена. Счёт — в разделе «Итог раздачи»; чтобы сыграть ещё, нажмите «Новая игра».",
+    gameOver: "Игра окончена. Счёт — в разделе «Итог игры»; чтобы сыграть ещё, нажмите «Новая игра».",
     stock: "Колода",
     pile: "Сброс",
     empty: "пуст",
@@ -447,8 +449,9 @@ export const TEXT = {
     buysLeft: "Осталось покупок",
     noLimit: "без ограничений",
     target: (n) => `Партия идёт до ${n} ${ruPlural(n, "очка", "очков", "очков")}.`,
-    deal: (n, m) => (n <= m ? `Раздача ${n} из ${m}` : `Раздача ${n}: ещё одна после ничьей`),
+    deal: (n, m) => (n <= m ? `Раздача ${n} из ${m}.` : `Раздача ${n}: ещё одна после ничьей.`),
     result: "Итог раздачи",
+    gameResult: "Итог игры",
     rows: {
       base: "Карты в комбинациях", canastas: "Канасты", goingOut: "Выход", redThrees: "Красные тройки",
       inHand: "Карты на руках", penalties: "Штрафы", total: "За раздачу", cumulative: "Всего в партии",
@@ -563,7 +566,7 @@ export const TEXT = {
       buys: (n) => (n < 0 ? "Покупать карту из сброса не в свой ход можно без ограничений."
         : n === 0 ? "Покупок в этой раздаче у вас больше нет."
         : `Купить карту из сброса не в свой ход вы можете ещё ${n} ${ruPlural(n, "раз", "раза", "раз")} в этой раздаче.`),
-      gameOver: "Игра окончена: счёт — в разделе «Итог раздачи». Чтобы сыграть ещё, нажмите «Новая игра».",
+      gameOver: "Игра окончена: счёт — в разделе «Итог игры». Чтобы сыграть ещё, нажмите «Новая игра».",
     },
   },
 };

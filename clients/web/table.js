@@ -920,6 +920,7 @@ function renderResult() {
   const w = words();
   const panel = $("result-panel");
   panel.hidden = !score;
+  resultHeading(!!score?.gameOver);
   if (!score) return;
   const you = score.wentOut === game.you;
   const how = el("p", { id: "went-out", textContent: score.wentOut >= 0
@@ -966,6 +967,14 @@ function renderResult() {
   $("result").replaceChildren(...parts);
   $("next-hand").hidden = !!score.gameOver;
   $("again").hidden = !score.gameOver;
+}
+
+// The result's heading: the game's at its end (it said "Hand result" with no hand to come).
+// Its data-t keeps it in the page's language (translatePage).
+function resultHeading(gameOver) {
+  const heading = $("result-panel").querySelector("h2");
+  heading.dataset.t = gameOver ? "gameResult" : "result";
+  heading.textContent = words()[heading.dataset.t];
 }
 
 // A side's canastas in the result, by the names the table gives them: the breakdown counts

@@ -5,7 +5,8 @@
 // result panel's "New game" (its words, what a screen reader reads with it) and what the
 // status line's live region said meanwhile. Then Enter on the focused button, and a click
 // on the form's "New game" at the top: the deals each sent, and the page once
-// it is your turn (its state, its hand, where the focus is).
+// it is your turn (its state, its hand, where the focus is). At the end it reads the result's
+// heading and the scores' column heads shown.
 //
 //   node tests/web/game_over.mjs BASE_URL POSITION CASE...
 //
@@ -57,6 +58,9 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
         described: described ? document.getElementById(described)?.textContent ?? null : null,
         nextHand: !document.querySelector("#next-hand").hidden,
         top: document.querySelector("#new-game").textContent,
+        heading: document.querySelector("#result-panel h2").textContent,
+        scoresHead: [...document.querySelectorAll("#scores thead th")].filter((th) => th.checkVisibility())
+          .map((th) => th.textContent),
       };
     });
     over.focus = await focused();

@@ -507,13 +507,13 @@ TARGET_LINES = {
     "classic:2:ru=2511": TARGET["ru"].format(2511),
 }
 # ... and where a number of deals ends the game (no target), which deal this is of how many
-DEAL = {"en": "Deal {} of {}", "ru": "Раздача {} из {}"}
+DEAL = {"en": "Deal {} of {}.", "ru": "Раздача {} из {}."}
 DEAL_LINES = {
     "bolivia_sevens:4:en": DEAL["en"].format(1, 4),  # SV-GAME-1: a round of four deals
     "bolivia_sevens:4:ru@2": DEAL["ru"].format(3, 4),
     # SV-GAME-1: equal totals after the fourth play another deal (tie_policy play_on)
-    "bolivia_sevens:4:en@4,tie_policy=play_on": "Deal 5: another after a tie",
-    "bolivia_sevens:4:ru@4,tie_policy=play_on": "Раздача 5: ещё одна после ничьей",
+    "bolivia_sevens:4:en@4,tie_policy=play_on": "Deal 5: another after a tie.",
+    "bolivia_sevens:4:ru@4,tie_policy=play_on": "Раздача 5: ещё одна после ничьей.",
     "may_i:4:ru": DEAL["ru"].format(1, 5),  # MI-GAME-1: zioncheck5's five deals
     "may_i:3:en@3": DEAL["en"].format(4, 5),
     "may_i:5:en@6,schedule=classic7": DEAL["en"].format(7, 7),  # MI-GAME-1: classic7's seven
@@ -538,7 +538,8 @@ def test_the_scores_say_the_deal_of_how_many(server: Running) -> None:
     four (SV-GAME-1, a deal past it only after a tie with tie_policy play_on) and May I?'s
     schedule as dealt (MI-GAME-1: zioncheck5's five, classic7's seven, a custom one's), at
     the first deal and at a later one, in English and Russian. It said nothing: these games
-    have no target."""
+    have no target. It is a sentence, with its full stop, as the target's line is ("Deal 1
+    of 4" had none)."""
     result, done = _in_browser("match_target.mjs", server.http_base, *DEAL_LINES)
     assert result["problems"] == [] and done.returncode == 0, result
     assert result["lines"] == DEAL_LINES, result["lines"]
@@ -1644,8 +1645,8 @@ OVER_STATUS = {
     ("hand", "en"): "The hand is over. The scores are under “Hand result”; press “Next hand” to go on.",
     ("hand", "ru"): "Раздача окончена. Счёт — в разделе «Итог раздачи»; чтобы продолжить, нажмите "
                     "«Следующая раздача».",
-    ("game", "en"): "The game is over. The scores are under “Hand result”; press “New game” to play again.",
-    ("game", "ru"): "Игра окончена. Счёт — в разделе «Итог раздачи»; чтобы сыграть ещё, нажмите «Новая игра».",
+    ("game", "en"): "The game is over. The scores are under “Game result”; press “New game” to play again.",
+    ("game", "ru"): "Игра окончена. Счёт — в разделе «Итог игры»; чтобы сыграть ещё, нажмите «Новая игра».",
 }
 
 
@@ -1701,6 +1702,7 @@ def test_the_result_of_a_hand_just_over_is_brought_into_view(server: Running, vi
 # languages, and the game's result
 NEW_GAME = {"en": "New game", "ru": "Новая игра"}
 WEST_EAST_WIN = {"en": "Game over: West & East win.", "ru": "Игра окончена: победили Запад и Восток."}
+GAME_RESULT = {"en": "Game result", "ru": "Итог игры"}
 
 
 def test_the_game_over_offers_new_game_in_the_result_and_deals_one_game(server: Running) -> None:
@@ -1711,7 +1713,9 @@ def test_the_game_over_offers_new_game_in_the_result_and_deals_one_game(server: 
     (aria-describedby); the status line's live region still tells the game's end, once, and
     last. Enter pressed on it deals one game, the focus then on your hand at your turn; the
     form's "New game" still deals one too (a press while a deal is on its way deals again:
-    new_game_race.mjs)."""
+    new_game_race.mjs). The result's heading says the game's result (it said "Hand result"
+    with no hand to come, and the status line named it so), and the scores show no minimum
+    (there is no next hand to meld in)."""
     cases = ["en", "ru"]
     result, done = _in_browser("game_over.mjs", server.http_base, _west_goes_out((0, 4900)), *cases)
     assert result["problems"] == [] and done.returncode == 0, result
@@ -1721,6 +1725,8 @@ def test_the_game_over_offers_new_game_in_the_result_and_deals_one_game(server: 
         assert over["focus"] == "again" and not over["nextHand"], (lang, over)
         assert over["again"] == over["top"] == NEW_GAME[lang], (lang, over)
         assert over["described"] == over["gameResult"] == WEST_EAST_WIN[lang], (lang, over)
+        assert over["heading"] == GAME_RESULT[lang] and over["heading"] in over["status"], (lang, over)
+        assert over["scoresHead"] == SCORES_HEAD[lang], (lang, over)
         status = OVER_STATUS["game", lang]
         assert over["status"] == over["heard"][-1] == status and over["heard"].count(status) == 1, (lang, over)
         for dealt, focus in ((again, "hand"), (top, "new-game")):
