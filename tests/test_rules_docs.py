@@ -37,6 +37,21 @@ def test_rules_page_lists_the_declared_options(variant: str) -> None:
     assert found[0] == options_table(VARIANTS[variant].OPTIONS)
 
 
+ENGINE = DOCS.parent / "engine"
+# a rule ID as the engine cites it in a refusal's text or metadata: "CL-PILE-7", "BO-C1"
+CITED = re.compile(r'"((?:CL|SA|BO|SV|MI)-[A-Z0-9]+(?:-[0-9]+)?)"')
+
+
+def test_every_rule_a_refusal_names_is_on_a_rules_page() -> None:
+    """A refusal's ``ErrorInfo.metadata.rule`` names a rule (docs/api.md, *Errors*): every
+    rule ID the engine cites appears on a rules page (docs/rules-*.md), so a client can look
+    it up. 23 of them (CL-PILE-7, BO-C1, SA-SEQ-2...) appeared on none."""
+    cited = {m.group(1) for path in ENGINE.rglob("*.py") for m in CITED.finditer(path.read_text())}
+    pages = " ".join(path.read_text() for path in DOCS.glob("rules-*.md"))
+    missing = sorted(r for r in cited if not re.search(rf"\b{re.escape(r)}\b", pages))
+    assert len(cited) > 100 and missing == [], missing
+
+
 def main() -> None:
     """Rewrite every page's options blocks from the declarations."""
     for variant, page in PAGES.items():
