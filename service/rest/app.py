@@ -375,12 +375,9 @@ class Faults:
 
         try:
             await self.app(scope, receive, send_watched)
-        except Exception:
-            if not started and scope["type"] == "http":
-                given = next((v for k, v in scope["headers"] if k == b"accept-language"), None)
-                err = ServiceError(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL)
-                lang = negotiate(given.decode("latin-1") if given is not None else None)
-                await _error(err, lang)(scope, receive, send)
+        except Exception as exc:
+            if not started and scope["type"] == "http":  # the answer _http_error gives a fault
+                await (await _http_error(Request(scope), exc))(scope, receive, send)
             raise
 
 
