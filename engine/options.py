@@ -8,7 +8,7 @@ is accepted and dropped. A value given as text is read as the writers write it
 (:func:`~engine.notation_lines.option_text`): an integer in ASCII digits, ``true``
 or ``false``, a choice exactly; so an option, and a position that holds it, has one text.
 
-An option every game has goes by one name in all of them (:data:`SHARED`), so a
+An option several games have goes by one name in all of them (:data:`SHARED`), so a
 client sets the target score or the tie policy without knowing the variant; the
 names a variant used before stay accepted as aliases (snapshots and positions
 written with them still open), and answers use the current name.

@@ -185,10 +185,10 @@ PRIVATE_FIELDS: Final = ("seat", "hand", "legal_moves")
 
 
 def seat_views(state: AnyState) -> tuple[SeatView, ...]:
-    """Every seat's view, the public table built once (what a service returns).
-
-    Each equals ``seat_view(state, seat)`` and differs from the spectator's
-    view only in :data:`PRIVATE_FIELDS` (see :func:`private_parts`).
+    """Every seat's view, the public table built once: the spectator's view with each
+    seat's :func:`private_parts`, as the service assembles its answers (it converts the
+    table once and sets the parts per seat; the property tests hold each of these equal
+    to ``seat_view(state, seat)``). They differ only in :data:`PRIVATE_FIELDS`.
     """
     base = seat_view(state, -1)
     return tuple(_private(base, *part) for part in private_parts(state))

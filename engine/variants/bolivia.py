@@ -1,4 +1,4 @@
-"""Bolivia, the seed version, for four players: rule data only (``variants.md`` §3).
+"""Bolivia, the seed version, for four players: rule data only (docs/rules-bolivia.md).
 
 Samba's deck, deal, draw, groups, sequences and pile, plus melds of three to
 seven wild cards (a bolivia at seven), the escalera (a seven-card sequence),

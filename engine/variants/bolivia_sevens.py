@@ -1,5 +1,5 @@
 """Bolivia with sevens (variant C, provisional alias ``chile_provisional``): rule data
-only (``variants.md`` §4).
+only (docs/rules-bolivia.md, *Bolivia with sevens*).
 
 All of Bolivia, with the seed's lines L12-L23 over it: no meld past seven cards,
 sevens canastas (natural 1500, mixed 1000), bolivia 2000, the top eleven stock

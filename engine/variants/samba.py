@@ -1,4 +1,4 @@
-"""Samba (Samba-Canasta) for four players: rule data only (rules file ``variants.md`` §2).
+"""Samba (Samba-Canasta) for four players: rule data only (docs/rules-samba.md).
 
 Three packs and six jokers, 15 cards, draw two and discard one; groups with at
 most two wild cards, several groups of a rank, suit sequences of three to seven
