@@ -34,7 +34,7 @@ from typing import Any, Final, TypeAlias, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from engine.cards import CODES, RANK_CHARS, Card, parse_cards, rank_of_char
+from engine.cards import CODES, RANK_CHARS, Card, format_cards, parse_cards, rank_of_char
 from engine.errors import BadMove, Reason
 from engine.mayi.moves import VERBS as MAYI_VERBS
 from engine.mayi.moves import Buy, GoDown, LayOff, PassBuy
@@ -77,10 +77,6 @@ def joined_group(head: Group, tail: Group) -> Group:
     return head + tail
 
 
-def _fmt(cards: Group) -> str:
-    return " ".join(CODES[c] for c in cards)
-
-
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Draw:
@@ -116,13 +112,13 @@ class TakePile:
         _TAKE_TARGET(self, target)
 
     def __str__(self) -> str:
-        head = _fmt(self.cards)
+        head = format_cards(self.cards)
         if self.target:
             head = f"{head} on {self.target}".lstrip()
         parts = [head] if head else []
         if self.extras and not head:
             parts.append("-")
-        parts += [_fmt(g) for g in self.extras]
+        parts += [format_cards(g) for g in self.extras]
         return ("take " + " / ".join(parts)).rstrip()
 
 
@@ -137,7 +133,7 @@ class Meld:
         _MELD_GROUPS(self, groups)
 
     def __str__(self) -> str:
-        return "meld " + " / ".join(_fmt(g) for g in self.groups)
+        return "meld " + " / ".join(format_cards(g) for g in self.groups)
 
 
 @mypyc_attr(native_class=False)
@@ -162,7 +158,7 @@ class AddToMeld:
     def __str__(self) -> str:
         name = self.label or (RANK_CHARS[self.rank] if 0 <= self.rank < 13 else
                               "W" if self.rank == 13 else f"#{self.rank}")
-        return f"add {name} {_fmt(self.cards)}"
+        return f"add {name} {format_cards(self.cards)}"
 
 
 _TAKE_CARDS: Final = slot_setter(TakePile, "cards")

@@ -24,14 +24,14 @@ from dataclasses import dataclass, replace
 
 from mypy_extensions import mypyc_attr
 
-from engine.cards import CODES, Card, parse_cards
+from engine.cards import Card, parse_cards
 from engine.errors import BadInput, EngineError, Reason
 from engine.events import Event, EventKind, play
 from engine.game import new_game, next_deal
 from engine.mayi.state import AnyState
 from engine.moves import Move, parse_move
 from engine.notation import export_position, import_position
-from engine.notation_lines import options_of
+from engine.notation_lines import cards_text, options_of
 from engine.numerals import is_number, whole
 from engine.state import Phase
 
@@ -265,10 +265,6 @@ def _ints(values: tuple[int, ...]) -> str:
     return " ".join(str(v) for v in values)
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(CODES[c] for c in cards) or "-"
-
-
 def _sees(viewer: int | None, seat: int) -> bool:
     return viewer is None or viewer == seat
 
@@ -316,11 +312,11 @@ def write(record: Record | str, viewer: int | None = None,
 def _write_hand(hand: HandRecord, run: _Hand, viewer: int | None) -> list[str]:
     lines = ["", f"hand {hand.number}"]
     if hand.deck is not None and viewer is None:
-        lines.append(f"deck: {_cards(hand.deck)}")
+        lines.append(f"deck: {cards_text(hand.deck)}")
     if viewer is None or viewer >= 0:
         for seat, cards in enumerate(run.start.hands):
             if _sees(viewer, seat):
-                lines.append(f"{{dealt {seat}: {_cards(cards)}}}")
+                lines.append(f"{{dealt {seat}: {cards_text(cards)}}}")
     for step in run.steps:
         notes = [_note(e) for e in step.events if e.cards and e.kind in NOTED
                  and (viewer is None or (viewer >= 0 and e.seat == viewer))]
@@ -330,7 +326,7 @@ def _write_hand(hand: HandRecord, run: _Hand, viewer: int | None) -> list[str]:
     if end.phase in OVER:
         if viewer is None or viewer >= 0:
             lines.append("{hands at the end: " + " | ".join(
-                f"{s}: {_cards(h)}" for s, h in enumerate(end.hands)) + "}")
+                f"{s}: {cards_text(h)}" for s, h in enumerate(end.hands)) + "}")
         points, totals, winner = _scores(end)
         lines += [f"points: {_ints(points)}", f"totals: {_ints(totals)}"]
         if winner:
@@ -341,7 +337,7 @@ def _write_hand(hand: HandRecord, run: _Hand, viewer: int | None) -> list[str]:
 def _note(event: Event) -> str:
     verb = "took" if event.kind is EventKind.PILE_TAKEN else "drew"
     who = "" if event.kind is EventKind.PILE_TAKEN else f"{event.seat} "
-    return f"{who}{verb} {_cards(event.cards)}".strip()
+    return f"{who}{verb} {cards_text(event.cards)}".strip()
 
 
 def _strip_notes(raw: str, line: int) -> str:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
-from engine.cards import CODES, Card, parse_cards
+from engine.cards import CODES, Card, format_cards, parse_cards
 from engine.errors import BadMove, Reason
 from engine.mayi.melds import classify, meld_key
 from engine.numerals import unsigned
@@ -76,7 +76,7 @@ class GoDown:
     groups: tuple[Group, ...]
 
     def __str__(self) -> str:
-        return "down " + " / ".join(" ".join(CODES[c] for c in g) for g in self.groups)
+        return "down " + " / ".join(format_cards(g) for g in self.groups)
 
 
 @mypyc_attr(native_class=False)

@@ -36,12 +36,12 @@ from engine.mayi.state import MayIState
 from engine.mayi.table import TableMeld
 from engine.rule_counts import rule_counts
 from engine.state import Phase, SideResult
-from engine.views import MeldView, SeatView, SideView, seats_in_play
+from engine.views import MeldView, SeatView, SideView, codes, seats_in_play
 
 
 def meld_view(meld: TableMeld, owner: int) -> MeldView:
     label = SUIT_CHARS[meld.suit] if meld.is_run else RANK_CHARS[meld.rank]
-    return MeldView(label, tuple(CODES[c] for c in meld.cards), owner, 0, "",
+    return MeldView(label, codes(meld.cards), owner, 0, "",
                     kind="sequence" if meld.is_run else "group")
 
 
@@ -60,11 +60,11 @@ def seat_view(state: MayIState, seat: int) -> SeatView:
         seat=seat, variant=state.rules.variant, players=state.rules.players,
         hand_no=state.hand_no, dealer=state.dealer, phase=state.phase.value,
         turn_seat=state.turn.seat, awaited=state.awaited,
-        hand=tuple(CODES[c] for c in state.hands[seat]) if seat >= 0 else (),
+        hand=codes(state.hands[seat]) if seat >= 0 else (),
         hand_sizes=tuple(len(h) for h in state.hands),
         stock_size=len(state.stock), pile_size=len(state.pile),
         pile_top=CODES[state.pile[-1]] if state.pile else "",
-        pile=tuple(CODES[c] for c in state.pile), pile_frozen=False,
+        pile=codes(state.pile), pile_frozen=False,
         sides=sides, asked=False, answer="", staged=(),
         legal_moves=tuple(str(m) for m in legal_moves_for(state, seat)) if seat >= 0 else (),
         result=result.sides if result is not None and over else (),
@@ -72,7 +72,7 @@ def seat_view(state: MayIState, seat: int) -> SeatView:
         winner=result.winner if result is not None else -1,
         seat_red_threes=((),) * state.rules.players,  # no red threes in May I?
         contract=window.contract, buys_left=window.buys_left,
-        upcards=tuple(CODES[c] for c in state.upcards),
+        upcards=codes(state.upcards),
         deals=state.rules.deals,  # MI-GAME-1: the schedule's deals; no target score
         seats_in_play=seats_in_play(state.rules.layout, state.hand_no),  # every seat
         draw_count=counts.draw_count,  # one card; no canastas, no wild cards
