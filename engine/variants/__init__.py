@@ -71,7 +71,13 @@ def catalogue() -> list[VariantInfo]:
 @dataclass(frozen=True, slots=True)
 class TableFacts:
     """One player count's table with the default options: what a client needs to write a
-    position or a stacked deck without dealing a game to count its cards."""
+    position or a stacked deck without dealing a game to count its cards.
+
+    Its ``draw_count``, ``canastas_to_go_out``, ``wild_limit``, ``target_score`` and
+    ``deals`` are stated again by every :class:`~engine.views.SeatView`, there with the
+    game's own options (the contract has both: a client reads the table before any deal).
+    Both read them from the rule set, the counts through one function
+    (:func:`~engine.rule_counts.rule_counts`)."""
 
     players: int
     packs: int  # packs of 52
@@ -101,7 +107,7 @@ def table_facts(variant: str, players: int) -> TableFacts:
     else:
         deck = composition(rules)
         hand, sizes, target = rules.hand_size, (), rules.target
-    counts = rule_counts(rules)  # what each view of a game states, options applied
+    counts = rule_counts(rules)  # as each view states them, here with the default options
     return TableFacts(players=players, packs=deck[CARDS[0]], jokers=deck[JOKER],
                       cards=sum(deck.values()), hand_size=hand, draw_count=counts.draw_count,
                       seats_in_play=rules.layout.rotation, sides=rules.layout.teams,

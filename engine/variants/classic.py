@@ -10,7 +10,14 @@ from collections.abc import Mapping
 
 from engine.cards import ACE, EIGHT, IS_BLACK_THREE, JOKER_RANK, RANK, THREE, TWO
 from engine.errors import BadInput, Reason
-from engine.options import OptionSpec, OptionValue, resolve_options
+from engine.options import (
+    TARGET_SCORE,
+    TIE_CHOICES,
+    TIE_POLICY,
+    OptionSpec,
+    OptionValue,
+    resolve_options,
+)
 from engine.rules import Layout, RuleSet
 
 NAME = "Classic Canasta"
@@ -49,8 +56,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("stock_empty_ends_hand", bool, False, "CL-EXH-4",
                "the hand ends when the stock is empty (no compulsory-take phase)"),
     OptionSpec("reveal_discard_pile", bool, False, "CL-INFO-4", "views show the whole pile"),
-    OptionSpec("tie_policy", str, "play_on", "CL-GAME-4",
-               "an exact tie at or above the target", choices=("play_on", "draw")),
+    OptionSpec(TIE_POLICY, str, "play_on", "CL-GAME-4",
+               "an exact tie at or above the target", choices=TIE_CHOICES),
     OptionSpec("penalties", bool, False, "CL-PEN", "apply the official penalties"),
     OptionSpec("canastas_to_go_out", int, None, "CL-OUT-1",
                "canastas needed to go out (default by player count)", minimum=1),
@@ -67,7 +74,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "cumulative score from which the minimum is 150 (six players, two teams)"),
     OptionSpec("black_three_meld_max", int, 4, "CL-P6-9",
                "largest black-three meld when going out (3 to 6)", minimum=3, maximum=6),
-    OptionSpec("target_score", int, None, "CL-GAME-1",
+    OptionSpec(TARGET_SCORE, int, None, "CL-GAME-1",
                "score that ends the game (default by player count)", minimum=1),
 )
 
@@ -143,11 +150,11 @@ def build(players: int, options: Mapping[str, object] | None = None) -> RuleSet:
             target = 7500
     if opts["canastas_to_go_out"] is not None:
         canastas = int(opts["canastas_to_go_out"])
-    if opts["target_score"] is not None:
-        target = int(opts["target_score"])
+    if opts[TARGET_SCORE] is not None:
+        target = int(opts[TARGET_SCORE])
     resolved = dict(opts)
     resolved["canastas_to_go_out"] = canastas
-    resolved["target_score"] = target
+    resolved[TARGET_SCORE] = target
     return RuleSet(
         variant="classic",
         players=players,
