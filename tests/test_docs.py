@@ -1,5 +1,6 @@
-"""The documentation keeps up with the code: every reason code is in docs/errors.md, and
-docs/api.md's examples and tables are the contract's (tests/apidoc.py reads them)."""
+"""The documentation keeps up with the code: every reason code is in docs/errors.md,
+docs/api.md's examples and tables are the contract's (tests/apidoc.py reads them), and
+every path a page names is in the tree."""
 
 from __future__ import annotations
 
@@ -227,3 +228,37 @@ def test_api_md_metrics_are_the_service() -> None:
     exported = set(re.findall(r"^# TYPE (\S+) ", metrics.exposition().decode(), re.MULTILINE))
     exported |= {n + "_total" for n in exported}  # a counter's TYPE line omits _total
     assert len(named) > 10 and named - exported == set()
+
+
+ROOT = DOCS.parent
+# What a page may name that only a build makes (git-ignored): the compiled engine, the
+# generated code (gen/; the Go SDK's gen/canasta/v1 is under clients/go), the browser
+# test's screenshots.
+BUILT = ("engine/_native", "gen/", "tests/artifacts/")
+_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+_TICKED = re.compile(r"`([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]*)`")
+
+
+def _named_paths(page: Path) -> list[str]:
+    """The files and folders a page names: its relative links, from its folder, and the
+    paths in code spans that start at a top-level folder of the repository, from the root.
+    Version tags (``clients/vX.Y.Z``) and built files are not paths of the tree."""
+    text = page.read_text()
+    named = [str((page.parent / link).resolve().relative_to(ROOT)) for link in
+             _LINK.findall(text) if not link.startswith(("http:", "https:", "mailto:"))]
+    top = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")}
+    named += [span.rstrip(".,:;") for span in _TICKED.findall(text)
+              if span.split("/", 1)[0] in top and "vX.Y.Z" not in span]
+    return [p for p in named if not p.startswith(BUILT)]
+
+
+_PAGES = sorted(p for p in ROOT.rglob("*.md") if p.name != "CHANGELOG.md"
+                and not {"node_modules", ".venv", ".cache", "gen"} & set(p.parts))
+
+
+@pytest.mark.parametrize("page", _PAGES, ids=[str(p.relative_to(ROOT)) for p in _PAGES])
+def test_every_path_a_page_names_exists(page: Path) -> None:
+    """README, docs/ and the READMEs of clients/ and examples/ send a reader to files that
+    are there (the changelog keeps the names each version had)."""
+    missing = [p for p in _named_paths(page) if not (ROOT / p).exists()]
+    assert not missing, f"{page.relative_to(ROOT)} names paths that do not exist: {missing}"
