@@ -4,20 +4,22 @@ the seat page (seat.js, run by host_seat.mjs), what it shows of a table."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import socket
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 import grpc
-from canasta_client import UnavailableError
+from canasta_client import CanastaClient, UnavailableError
 
-from examples.host.store import Table
+from examples.host.store import SqliteStore, Table
 from examples.host.tables import message_of
 from tests.host.hosts import Host, Player, check_record, hosting, stored
 from tests.service.servers import running
-from tests.web.test_web_table import _in_browser
+from tests.web.test_web_table import CUTTHROAT, _in_browser
 
 
 def _closed_port() -> int:
@@ -366,3 +368,52 @@ def test_the_index_page_offers_the_games_rule_options(tmp_path: Path) -> None:
     assert zero["refused"].startswith("BAD_OPTION_VALUE: option target_score "), zero
     assert text["refused"] == ("BAD_OPTION_VALUE: option target_score needs a whole number"
                                " written as digits, not 'abc'"), text
+
+
+def _imported(db: Path, client: CanastaClient, position: str, bots: dict[int, str]) -> Table:
+    """A table stored at an imported position (the service's ImportPosition), as the host
+    would hold it had it been played there."""
+    got = client.import_position(position)
+    table = Table(game_id=str(uuid.uuid4()), variant=got.header.variant,
+                  players=len(got.seat_tokens), seq=0, snapshot=got.snapshot,
+                  host_token=got.host_token, seat_tokens=tuple(got.seat_tokens), bots=bots,
+                  awaited=got.views[0].awaited if got.views else 0)
+    store = SqliteStore(db)
+    try:
+        asyncio.run(store.create(table))
+    finally:
+        store.close()
+    return table
+
+
+def test_the_seat_page_tells_the_cutthroat_partners(tmp_path: Path) -> None:
+    """Classic cutthroat for three (CL-P3-2): once a seat has taken the pile it plays alone
+    and the two others are partners, melding together on the lower seat's side (the view's
+    lone_hand and meld_side, as the web table reads them). The seat page says who plays
+    alone and who partners whom, and the other partner's side, whose melds lie on the pair's,
+    no longer reads "needs 50 to open" once the pair has opened (its own `opened` stays
+    false: the pair's is the lower seat's side's). Before anyone takes the pile, every seat
+    plays for itself and none is said a partner."""
+    db = tmp_path / "tables.db"
+    with running() as rules, CanastaClient(rules.grpc_target) as client:
+        tables = [_imported(db, client, CUTTHROAT[case], {1: "greedy", 2: "greedy"})
+                  for case in ("before", "partner", "lone")]
+        with hosting(db, rules.grpc_target) as host:
+            result, ran = _in_browser("host_seat.mjs", *(_link(host.base, t, 0) for t in tables))
+    assert result["problems"] == [] and ran.returncode == 0, result
+    before, partner, lone = result["pages"]
+    assert not any("partner" in line or "alone" in line for line in before["seats"]), before
+    assert not any("partners" in side for side in before["sides"]), before
+    assert partner["seats"] == ["you: 13 cards, partner of seat 2 ← to move",
+                                "seat 1 (bot: greedy): 13 cards, plays alone",
+                                "seat 2 (bot: greedy): 13 cards, your partner, dealer"], partner
+    assert partner["sides"] == [
+        "Side 0 (seat 0): match score 0, partners with seat 2 this hand",
+        "Side 1 (seat 1): match score 0",
+        "Side 2 (seat 2): match score 0, partners with seat 0 this hand: their melds are "
+        "side 0's"], partner
+    assert lone["seats"] == ["you: 13 cards, plays alone ← to move",
+                             "seat 1 (bot: greedy): 13 cards, partner of seat 2",
+                             "seat 2 (bot: greedy): 13 cards, partner of seat 1, dealer"], lone
+    assert lone["sides"][2] == ("Side 2 (seat 2): match score 0, partners with seat 1 this "
+                                "hand: their melds are side 1's"), lone

@@ -72,6 +72,40 @@ function orderText(view) {
   return order.length ? TEXT.en.orderOfPlay(order.map((s) => (s === seat ? "you" : `seat ${s}`))) : "";
 }
 
+// The side a seat melds on, whose `opened` is the seat's: its team's, but in cutthroat for
+// three once someone has taken the pile, where the two others meld together on the lower
+// seat's side (the view's meld_side, CL-P3-2), as the web table reads it; a view without it
+// (an older service) gives the team's.
+const meldSideOf = (view, s) => view.sides[(view.meld_side ?? [])[s]] ??
+  view.sides.find((side) => side.seats.includes(s));
+
+// Whom a seat plays with this hand in cutthroat, once someone has taken the pile (the view's
+// lone_hand and meld_side, CL-P3-2): the lone hand plays alone, the two others are partners.
+// [] for the lone hand, and for every seat of the other games (their teams are their sides).
+function cutthroatPartners(view, s) {
+  const by = view.meld_side ?? [];
+  if ((view.lone_hand ?? -1) < 0 || s === view.lone_hand) return [];
+  return by.flatMap((side, other) => (other !== s && side === by[s] ? [other] : []));
+}
+
+// A seat's part in cutthroat, on its line: ", plays alone", ", your partner", ", partner of
+// seat 2"; "" before anyone has taken the pile, and in the other games.
+function cutthroatRole(view, s) {
+  if ((view.lone_hand ?? -1) >= 0 && s === view.lone_hand) return ", plays alone";
+  const [partner] = cutthroatPartners(view, s);
+  if (partner === undefined) return "";
+  return partner === seat ? ", your partner" : `, partner of seat ${partner}`;
+}
+
+// A side's pair in cutthroat, in its heading: ", partners with seat 2 this hand", and for the
+// side whose melds lie on the other's, where they are ("their melds are side 1's").
+function pairText(view, side) {
+  const partners = side.seats.flatMap((s) => cutthroatPartners(view, s));
+  if (!partners.length) return "";
+  const on = meldSideOf(view, side.seats[0]);
+  return `, partners with ${seatsOf(partners)} this hand${on === side ? "" : `: their melds are side ${on.team}'s`}`;
+}
+
 // May I?'s contract, "2 sets and 1 sequence" (the view's public may_i).
 function contract(mayI) {
   const part = (n, one) => (n ? count(n, one) : "");
@@ -119,7 +153,8 @@ function renderTable(view) {
     // (your own line out of the hand in the web table's words for you: "you: sits" read wrong)
     const out = s === seat ? TEXT.en.seatsOut("", true, 1) : `${who(s)}: ${TEXT.en.sitsOut}`;
     li.textContent = `${plays ? `${who(s)}: ${count(n, "card")}` : out}${buysLeft(view, s)}` +
-      `${s === view.dealer ? ", dealer" : ""}${s === view.awaited && !state.hand_over ? " ← to move" : ""}`;
+      `${cutthroatRole(view, s)}${s === view.dealer ? ", dealer" : ""}` +
+      `${s === view.awaited && !state.hand_over ? " ← to move" : ""}`;
     li.className = [s === seat ? "mine" : "", plays ? "" : "out"].filter(Boolean).join(" ");
     return li;
   }));
@@ -128,8 +163,11 @@ function renderTable(view) {
   $("sides").replaceChildren(...view.sides.map((side) => {
     const div = document.createElement("div");
     const h = document.createElement("h3");
+    // (the minimum is the side's own, by its score, CL-MIN-1; its opening is its meld side's:
+    // a cutthroat pair's, once one of them has melded)
     h.textContent = `Side ${side.team} (${seatsOf(side.seats)}): match score ${matchScore(view, side)}` +
-      `${side.opened || !side.minimum ? "" : `, needs ${side.minimum} to open`}`;
+      `${meldSideOf(view, side.seats[0]).opened || !side.minimum ? "" : `, needs ${side.minimum} to open`}` +
+      pairText(view, side);
     div.append(h);
     if (side.red_threes.length) div.append(`Red threes: ${cards(side.red_threes)}`);
     for (const meld of side.melds) {
