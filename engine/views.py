@@ -105,6 +105,8 @@ class SeatView:
     meld_side: tuple[int, ...] = ()
     # cutthroat: the lone hand's seat once someone has taken the pile, else -1
     lone_hand: int = -1
+    # going out needs a sequence canasta among its canastas (BO-C1: bolivia.going_out hoyle)
+    out_needs_sequence: bool = False
 
 
 def seats_in_play(layout: Layout, hand_no: int) -> tuple[int, ...]:
@@ -177,6 +179,7 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
         wild_limit=counts.wild_limit,
         meld_side=state.side_of,
         lone_hand=state.lone,
+        out_needs_sequence=rules.out_needs_sequence,
     )
 
 

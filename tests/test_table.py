@@ -1267,7 +1267,17 @@ def _rules(text: str) -> list[str]:
     (["--variant", "bolivia", "--players", "4", "--seed", "3",
       "--option", "bolivia.unlimited_wilds_in_groups=true"],
      "draw 2 cards from the stock · a meld of one rank holds at most 18 wild cards"),
-    (["--variant", "may_i", "--players", "3", "--seed", "3"], "draw the top card from the stock")])
+    (["--variant", "may_i", "--players", "3", "--seed", "3"], "draw the top card from the stock"),
+    # BO-C1: going out with bolivia.going_out=hoyle needs an escalera among the two canastas
+    # (the view's out_needs_sequence; the screen said only "2 canastas")
+    (["--variant", "bolivia", "--players", "4", "--seed", "3",
+      "--option", "bolivia.going_out=hoyle"],
+     "draw 2 cards from the stock · to go out, your side needs 2 canastas, one of them an "
+     "escalera · a meld of one rank holds at most 2 wild cards"),
+    (["--variant", "bolivia_sevens", "--players", "4", "--seed", "3",
+      "--option", "bolivia.going_out=hoyle"],
+     "draw 2 cards from the stock · to go out, your side needs 2 canastas, one of them an "
+     "escalera · a meld of one rank holds at most 2 wild cards")])
 def test_the_screen_says_the_games_counts_as_dealt(argv: list[str], rules: str) -> None:
     """The cards a stock draw takes, the canastas a side needs to go out and the most wild
     cards in a meld of one rank, as the game was dealt, its options applied (the view's

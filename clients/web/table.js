@@ -772,11 +772,9 @@ const sambaFamily = () => ["samba", "bolivia", "bolivia_sevens"].includes(game.v
 const drawCount = (v) => v.drawCount ?? 1;
 const canastasToGoOut = (v) => v.canastasToGoOut ?? 0;
 const wildLimit = (v) => v.wildLimit ?? 0;
-// Whether one of those canastas must be an escalera: in Bolivia (and with sevens) a side goes
-// out only as dealt with bolivia.going_out=hoyle, which asks for one (BO-OUT-1); the view's
-// count (2) is all it says of that option, and the page keeps no dealt options (a reload,
-// the host's next deal)
-const outNeedsEscalera = (v) => canastasToGoOut(v) > 0 && game.variant.startsWith("bolivia");
+// Whether one of those canastas must be an escalera, a sequence canasta (the view's
+// outNeedsSequence: Bolivia dealt with bolivia.going_out=hoyle, BO-C1)
+const outNeedsEscalera = (v) => !!v.outNeedsSequence;
 
 // The rules that matter now, in a few lines.
 function renderRules(v) {

@@ -337,6 +337,7 @@ def view_pb(v: SeatView, teams: Sequence[Sequence[int]], out: game.SeatView) -> 
     out.wild_limit = v.wild_limit
     out.meld_side.extend(v.meld_side)
     out.lone_hand = v.lone_hand
+    out.out_needs_sequence = v.out_needs_sequence
     if v.buys_left:  # May I?
         out.may_i.sets, out.may_i.sequences = v.contract
         out.may_i.buys_left.extend(v.buys_left)

@@ -62,7 +62,8 @@ def _view(phase: str, hand: list[str], stock: int, legal: list[str], total: int
             "wentOut": -1, "winner": -1, "seatRedThrees": [{"cards": ["3D"]}, {"cards": []}],
             "upcards": ["QH"], "legalMovesTotal": total, "targetScore": 5000,
             "deals": 0, "seatsInPlay": [0, 1], "drawCount": 2, "canastasToGoOut": 2,
-            "wildLimit": 3, "meldSide": [0, 1], "loneHand": -1}
+            "wildLimit": 3, "meldSide": [0, 1], "loneHand": -1,
+            "outNeedsSequence": False}
 
 
 def _event(kind: str, seat: int, move: str = "", cards: list[str] | None = None,

@@ -85,3 +85,38 @@ def test_the_json_view_names_each_count_zeros_included(http: httpx.Client) -> No
     assert deal.status_code == 200, deal.text
     for view in deal.json()["views"]:
         assert (view["drawCount"], view["canastasToGoOut"], view["wildLimit"]) == (2, 0, 18)
+
+
+# (variant, options) -> whether going out needs a sequence canasta (BO-C1), in every view
+NEEDS_SEQUENCE: list[tuple[str, dict[str, str], bool]] = [
+    ("bolivia", {"bolivia.going_out": "hoyle"}, True),
+    ("bolivia_sevens", {"bolivia.going_out": "hoyle"}, True),
+    ("bolivia", {}, False),  # nobody goes out (BO-OUT-1)
+    ("samba", {}, False),
+    ("classic", {}, False),
+    ("may_i", {}, False),
+]
+
+
+@pytest.mark.parametrize(("variant", "options", "needs"), NEEDS_SEQUENCE,
+                         ids=[f"{v}-{bool(o)}" for v, o, _ in NEEDS_SEQUENCE])
+def test_every_view_says_whether_going_out_needs_a_sequence_canasta(
+        call: Call, variant: str, options: dict[str, str], needs: bool) -> None:
+    """Bolivia with bolivia.going_out hoyle goes out with two canastas, one of them an
+    escalera (BO-C1): the view's out_needs_sequence says so, the same for the host, a
+    spectator and each seat, where canastas_to_go_out alone (2) told a client nothing of it
+    and the web table inferred it from the game's name."""
+    dealt = ok(call("Deal", api.DealRequest(variant=variant, players=4, seed=5,
+                                            options=options)))
+    views = list(dealt.views)
+    for seat, token in [(-1, None), *enumerate(dealt.seat_tokens)]:
+        views += ok(call("GetView", api.GetViewRequest(snapshot=dealt.snapshot, seat=seat),
+                         token=token)).views
+    assert {v.out_needs_sequence for v in views} == {needs}, variant
+
+
+def test_the_json_view_says_when_going_out_needs_no_sequence(http: httpx.Client) -> None:
+    """REST: outNeedsSequence is in the view's JSON when false too."""
+    deal = http.post("/v1/deal", json={"variant": "classic", "players": 4, "seed": "9"})
+    assert deal.status_code == 200, deal.text
+    assert {view["outNeedsSequence"] for view in deal.json()["views"]} == {False}

@@ -226,11 +226,13 @@ def test_the_seat_page_says_the_games_counts_as_dealt(tmp_path: Path) -> None:
     and the most wild cards in a meld of one rank as the game was dealt, options applied
     (the view's draw_count, canastas_to_go_out and wild_limit: classic for two with
     p2_draw_count 3 draws 3, CL-P2-2; May I? has neither canastas nor wild cards), in the
-    web table's rules panel's words; a view without them (an older service) says none. It
+    web table's rules panel's words, and Bolivia hoyle's escalera among the canastas to go
+    out (out_needs_sequence, BO-C1); a view without them (an older service) says none. It
     said only the options changed ("p2_draw_count=3"), not what the game's counts are."""
     db = tmp_path / "tables.db"
     games: list[tuple[str, int, dict[str, Any]]] = [
-        ("classic", 4, {}), ("classic", 2, {"p2_draw_count": 3}), ("may_i", 3, {})]
+        ("classic", 4, {}), ("classic", 2, {"p2_draw_count": 3}), ("may_i", 3, {}),
+        ("bolivia", 4, {"bolivia.going_out": "hoyle"})]
     with running() as rules, hosting(db, rules.grpc_target) as host:
         links = _seat_0_links(host, db, games)
         result, ran = _in_browser("host_seat.mjs", *links, "--older", links[0])
@@ -242,7 +244,12 @@ def test_the_seat_page_says_the_games_counts_as_dealt(tmp_path: Path) -> None:
         f"seven cards or more). {wilds}",
         "Draw 3 cards from the stock. To go out, your side needs 2 canastas (melds of seven "
         f"cards or more). {wilds}",
-        "Draw the top card from the stock.", ""], result["pages"]
+        "Draw the top card from the stock.",
+        # BO-C1: the view's out_needs_sequence (it said only "needs 2 canastas")
+        "Draw 2 cards from the stock. To go out, your side needs 2 canastas (melds of seven "
+        "cards or more), one of them an escalera (a sequence of seven in a suit). A meld of "
+        "one rank holds at least two natural cards and at most 2 wild cards (jokers and "
+        "deuces).", ""], result["pages"]
 
 
 def test_a_move_clicked_while_the_seat_page_is_disconnected_says_so(tmp_path: Path) -> None:

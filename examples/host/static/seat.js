@@ -51,12 +51,13 @@ function optionsText(options) {
 }
 
 // The game's counts as it was dealt, its options applied (the view's draw_count,
-// canastas_to_go_out and wild_limit: 0 is none, May I? has no canastas and no wild cards),
-// in the web table's rules panel's words; "" for a view without them (an older service).
+// canastas_to_go_out and wild_limit: 0 is none, May I? has no canastas and no wild cards;
+// out_needs_sequence: one of those canastas an escalera, BO-C1), in the web table's rules
+// panel's words; "" for a view without them (an older service).
 function rulesText(view) {
   const r = TEXT.en.rules;
   return [view.draw_count ? r.drawStock(view.draw_count) : "",
-    view.canastas_to_go_out ? r.goOut(view.canastas_to_go_out) : "",
+    view.canastas_to_go_out ? r.goOut(view.canastas_to_go_out, !!view.out_needs_sequence) : "",
     view.wild_limit ? r.wilds(view.wild_limit) : ""].filter(Boolean).join(" ");
 }
 

@@ -407,13 +407,16 @@ def order_line(view: game.SeatView, you: int) -> str:
 
 def rules_line(view: game.SeatView) -> str:
     """The game's counts as it was dealt, its options applied (the view's ``draw_count``,
-    ``canastas_to_go_out`` and ``wild_limit``), in the web table's words; a count of 0 is
-    none (May I? has no canastas and no wild cards), and a view without them says none."""
+    ``canastas_to_go_out`` and ``wild_limit``; ``out_needs_sequence``: one of those canastas
+    an escalera, BO-C1), in the web table's words; a count of 0 is none (May I? has no
+    canastas and no wild cards), and a view without them says none."""
     parts = []
     if n := view.draw_count:
         parts.append(f"draw {'the top card' if n == 1 else f'{n} cards'} from the stock")
     if n := view.canastas_to_go_out:
-        parts.append(f"to go out, your side needs {'a canasta' if n == 1 else f'{n} canastas'}")
+        escalera = ", one of them an escalera" if view.out_needs_sequence else ""
+        parts.append(f"to go out, your side needs {'a canasta' if n == 1 else f'{n} canastas'}"
+                     f"{escalera}")
     if n := view.wild_limit:
         parts.append("a meld of one rank holds at most "
                      f"{'one wild card' if n == 1 else f'{n} wild cards'}")

@@ -762,9 +762,14 @@ type SeatView struct {
 	// Classic cutthroat for three (CL-P3-2): the seat that plays alone this hand, the first to
 	// take the pile (or to go out), -1 until someone has; always -1 in other games. Public:
 	// everyone at the table saw the take, so the same in every view.
-	LoneHand      int32 `protobuf:"varint,35,opt,name=lone_hand,json=loneHand,proto3" json:"lone_hand,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	LoneHand int32 `protobuf:"varint,35,opt,name=lone_hand,json=loneHand,proto3" json:"lone_hand,omitempty"`
+	// Whether going out needs one of its canastas_to_go_out canastas to be a sequence canasta
+	// (Bolivia's escalera): Bolivia and Bolivia with sevens dealt with bolivia.going_out hoyle
+	// (BO-C1, BO-OUT-1); false in every other game. From the rules the game was dealt with,
+	// options applied. Public: the same in every view.
+	OutNeedsSequence bool `protobuf:"varint,36,opt,name=out_needs_sequence,json=outNeedsSequence,proto3" json:"out_needs_sequence,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *SeatView) Reset() {
@@ -1040,6 +1045,13 @@ func (x *SeatView) GetLoneHand() int32 {
 		return x.LoneHand
 	}
 	return 0
+}
+
+func (x *SeatView) GetOutNeedsSequence() bool {
+	if x != nil {
+		return x.OutNeedsSequence
+	}
+	return false
 }
 
 // Cards of one seat.
@@ -2900,7 +2912,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\agame_id\x18\x04 \x01(\tR\x06gameId\x12\x10\n" +
 	"\x03seq\x18\x05 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bimported\x18\x06 \x01(\bR\bimported\x12\x18\n" +
-	"\astacked\x18\a \x01(\bR\astacked\"\xb6\b\n" +
+	"\astacked\x18\a \x01(\bR\astacked\"\xe4\b\n" +
 	"\bSeatView\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\avariant\x18\x02 \x01(\tR\avariant\x12\x18\n" +
@@ -2943,7 +2955,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\n" +
 	"wild_limit\x18! \x01(\x05R\twildLimit\x12\x1b\n" +
 	"\tmeld_side\x18\" \x03(\x05R\bmeldSide\x12\x1b\n" +
-	"\tlone_hand\x18# \x01(\x05R\bloneHand\"!\n" +
+	"\tlone_hand\x18# \x01(\x05R\bloneHand\x12,\n" +
+	"\x12out_needs_sequence\x18$ \x01(\bR\x10outNeedsSequence\"!\n" +
 	"\tSeatCards\x12\x14\n" +
 	"\x05cards\x18\x01 \x03(\tR\x05cards\"Y\n" +
 	"\bMayIDeal\x12\x12\n" +
