@@ -70,13 +70,42 @@ _TYPE_URL = "type.googleapis.com/google.rpc."
 def _detail(name: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "title": f"google.rpc.{name}",
             "required": ["@type", *required], "additionalProperties": False,
-            "properties": {"@type": {"const": _TYPE_URL + name,
+            "properties": {"@type": {"type": "string", "const": _TYPE_URL + name,
                                      "description": "the detail's type"}, **properties}}
 
 
 def _text(description: str) -> dict[str, Any]:
     return {"type": "string", "description": description}
 
+
+# The details an error carries, each a component of its own, told apart by @type (the
+# discriminator) and by the fields each requires: a generated client that tries each
+# class in turn, its @type unchecked, matched every detail to a BadRequest requiring none.
+_DETAILS: dict[str, dict[str, Any]] = {f"google.rpc.{name}": _detail(name, props, required)
+                                      for name, props, required in (
+    ("ErrorInfo", {
+        "reason": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$",
+                   "description": "the stable code to branch on (docs/errors.md)"},
+        "domain": {"type": "string", "const": "canasta-rules",
+                   "description": "always canasta-rules"},
+        "metadata": {"type": "object", "additionalProperties": {"type": "string"},
+                     "description": "facts of the refusal, and the request_id"}},
+     ["reason", "domain"]),
+    ("BadRequest", {"fieldViolations": {
+        "type": "array", "description": "the request field at fault", "minItems": 1,
+        "items": {"type": "object", "additionalProperties": False,
+                  "required": ["field", "description"], "properties": {
+                      "field": _text("the field's path in the request"),
+                      "description": _text("what is wrong with it")}}}}, ["fieldViolations"]),
+    ("LocalizedMessage", {"locale": _text("the message's language"),
+                          "message": _text("the message in it")}, ["locale", "message"]),
+    ("RetryInfo", {"retryDelay": {
+        "type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?s$",
+        "description": "how long to wait before retrying (a proto3 JSON Duration, \"1s\"), "
+                       "as the Retry-After header says"}}, ["retryDelay"]),
+)}
+_DETAIL_REFS = {schema["properties"]["@type"]["const"]: f"#/components/schemas/{name}"
+                for name, schema in _DETAILS.items()}
 
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -96,28 +125,10 @@ ERROR_SCHEMA: dict[str, Any] = {
             "message": _text("in the Accept-Language language"),
             "details": {"type": "array", "description": "one ErrorInfo, a BadRequest where "
                         "a field is at fault, one LocalizedMessage, and a RetryInfo where the "
-                        "refusal is of load (429, 503)", "items": {"oneOf": [
-                _detail("ErrorInfo", {
-                    "reason": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$",
-                               "description": "the stable code to branch on (docs/errors.md)"},
-                    "domain": {"const": "canasta-rules", "description": "always canasta-rules"},
-                    "metadata": {"type": "object", "additionalProperties": {"type": "string"},
-                                 "description": "facts of the refusal, and the request_id"}},
-                    ["reason", "domain"]),
-                _detail("BadRequest", {"fieldViolations": {
-                    "type": "array", "description": "the request fields at fault",
-                    "items": {"type": "object", "additionalProperties": False, "properties": {
-                        "field": _text("the field's path in the request"),
-                        "description": _text("what is wrong with it")}}}}, []),
-                _detail("LocalizedMessage", {"locale": _text("the message's language"),
-                                             "message": _text("the message in it")},
-                        ["locale", "message"]),
-                _detail("RetryInfo", {"retryDelay": {
-                    "type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?s$",
-                    "description": "how long to wait before retrying (a proto3 JSON "
-                                   "Duration, \"1s\"), as the Retry-After header says"}},
-                        ["retryDelay"]),
-            ]}},
+                        "refusal is of load (429, 503)", "items": {
+                            "oneOf": [{"$ref": ref} for ref in _DETAIL_REFS.values()],
+                            "discriminator": {"propertyName": "@type",
+                                              "mapping": _DETAIL_REFS}}},
         },
     }},
 }
@@ -342,7 +353,7 @@ def document(service: ServiceDescriptor, title: str, version: str,
     comments of the generated descriptor set; ``long_calls`` (method names) may also
     answer 429; ``metrics``: /metrics is on this port (not on one of its own)."""
     notes = comments(codegen.descriptor_set().file)
-    schemas: dict[str, Any] = {"Error": ERROR_SCHEMA}
+    schemas: dict[str, Any] = {"Error": ERROR_SCHEMA, **_DETAILS}
     todo: list[Descriptor | EnumDescriptor] = []
     inputs: dict[str, tuple[str, ...]] = {}
     paths: dict[str, Any] = {}

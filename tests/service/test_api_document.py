@@ -154,6 +154,39 @@ def test_every_refusal_fits_the_error_schema(doc: dict[str, Any], kind: str) -> 
     jsonschema.validate(body, _schema_of(doc, {"$ref": "#/components/schemas/Error"}))
 
 
+def _nodes(node: Any) -> list[dict[str, Any]]:
+    """Every object of the document, nested ones too."""
+    if isinstance(node, dict):
+        return [node, *(n for value in node.values() for n in _nodes(value))]
+    if isinstance(node, list):
+        return [n for item in node for n in _nodes(item)]
+    return []
+
+
+def test_error_details_are_told_apart_by_their_type(doc: dict[str, Any]) -> None:
+    """A client generated from the document picks each detail's class by its ``@type``
+    (the discriminator), and every constant has its type. Before, the details were
+    told apart by shape alone, with untyped constants: openapi-generator's Python client
+    (7.14) read ``@type`` as Any and matched an ErrorInfo to both ErrorInfo and BadRequest
+    (no field required), so it could not read any error body ("Multiple matches"). A
+    BadRequest always names its field, and now requires it."""
+    error = doc["components"]["schemas"]["Error"]["properties"]["error"]
+    items = error["properties"]["details"]["items"]
+    assert items["discriminator"]["propertyName"] == "@type"
+    mapping = items["discriminator"]["mapping"]
+    assert sorted(mapping.values()) == sorted(one["$ref"] for one in items["oneOf"])
+    schemas = doc["components"]["schemas"]
+    for kind, refusal in REFUSALS.items():
+        for detail in to_json(refusal, "en", "rid-1")["error"]["details"]:
+            jsonschema.validate(detail, _schema_of(doc, {"$ref": mapping[detail["@type"]]}))
+            # by shape alone (the fields each requires), it is one detail only
+            fits = [ref for ref in mapping.values()
+                    if set(schemas[ref.rsplit("/", 1)[1]]["required"]) <= set(detail)]
+            assert fits == [mapping[detail["@type"]]], (kind, detail)
+    untyped = [node for node in _nodes(doc) if "const" in node and "type" not in node]
+    assert not untyped, untyped
+
+
 def _real(http: httpx.Client) -> tuple[str, str]:
     """A real snapshot and its host token, dealt by the Deal example."""
     dealt = http.post("/v1/deal", json=examples.EXAMPLES["Deal"][0]).json()
