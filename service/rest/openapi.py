@@ -210,6 +210,24 @@ def required(request: Descriptor) -> tuple[str, ...]:
     return (*snapshot, *REQUIRED.get(request.full_name, ()))
 
 
+def always_printed(answer: Descriptor) -> tuple[str, ...]:
+    """The fields (proto names) every answer of this message carries: those without
+    presence, which the JSON mapping prints even at their default (service/api/jsonfmt.py)."""
+    return tuple(f.name for f in answer.fields if not f.has_presence)
+
+
+def _sent(roots: Iterable[Descriptor]) -> set[str]:
+    """The messages a request may carry: these and every message in their fields."""
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        desc = todo.pop()
+        if desc.full_name not in seen:
+            seen.add(desc.full_name)
+            todo += [f.message_type for f in desc.fields if f.message_type is not None]
+    return seen
+
+
 def _on_a_game(method: MethodDescriptor) -> bool:
     """Whether an RPC acts on a game's snapshot (and so reads the caller's credential)."""
     return "snapshot" in method.input_type.fields_by_name
@@ -387,6 +405,7 @@ def document(service: ServiceDescriptor, title: str, version: str,
         if _on_a_game(method):
             op["security"] = [{"bearerAuth": []}, {}]
         paths.setdefault(path, {})[verb.lower()] = op
+    sent = _sent(m.input_type for m in service.methods)
     while todo:
         desc = todo.pop()
         if desc.full_name in schemas:
@@ -394,8 +413,11 @@ def document(service: ServiceDescriptor, title: str, version: str,
         if isinstance(desc, EnumDescriptor):
             schemas[desc.full_name] = _enum(desc, notes)
         else:
-            schemas[desc.full_name] = _schema(desc, todo, notes,
-                                              inputs.get(desc.full_name, ()))
+            # a message only answers carry requires what they always print; one a
+            # request carries too, only what the service refuses a request without
+            must = inputs.get(desc.full_name, ()) if desc.full_name in sent else (
+                always_printed(desc))
+            schemas[desc.full_name] = _schema(desc, todo, notes, must)
     status = {"application/json": {"example": {"status": "SERVING"}, "schema": {
         "type": "object", "required": ["status"], "additionalProperties": False,
         "properties": {"status": {"type": "string", "enum": ["SERVING", "NOT_SERVING"],

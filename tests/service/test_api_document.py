@@ -345,6 +345,31 @@ def test_every_example_is_what_the_service_answers(http: httpx.Client, played: _
         assert answer["snapshot"] == _clear_header(answer["header"])
 
 
+def test_answers_require_the_fields_they_always_carry(doc: dict[str, Any], http: httpx.Client,
+                                                     played: _Game) -> None:
+    """An answer prints every field without presence (docs/api.md, *JSON mapping*), so its
+    schema requires them, and a field with presence (a message, an optional, a oneof arm)
+    is left optional. Before, no answer field was required: every generated client typed
+    each one as maybe missing (``str | Unset``, ``hostToken?: string``) and a caller had to
+    check or assert each read. A spectator's view, the emptiest answer, fits."""
+    schemas = doc["components"]["schemas"]
+    for method in METHODS.values():
+        for answer in (method.output_type, api.DESCRIPTOR.pool.FindMessageTypeByName(
+                "canasta.v1.SeatView"), api.DESCRIPTOR.pool.FindMessageTypeByName(
+                "canasta.v1.SnapshotHeader")):
+            marked = schemas[answer.full_name].get("required", [])
+            assert marked == [f.json_name for f in answer.fields if not f.has_presence], (
+                answer.full_name)
+    request = schemas["canasta.v1.ApplyMoveRequest"]["required"]
+    assert request == ["snapshot", "move"]  # a request's are what it is refused without
+    snapshot = played.snapshots[examples.SNAPSHOT]
+    for body in ({"snapshot": snapshot}, {"snapshot": snapshot, "seat": -1}):
+        view = http.post("/v1/view", json=body)
+        assert view.status_code == 200, view.text
+        jsonschema.validate(view.json(), _schema_of(
+            doc, {"$ref": "#/components/schemas/canasta.v1.GetViewResponse"}))
+
+
 def test_who_may_ask_for_a_record_is_as_described(doc: dict[str, Any], http: httpx.Client,
                                                   played: _Game) -> None:
     """ExportRecordRequest.view_seat's comment says what service/api/access.py does: a
