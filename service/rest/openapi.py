@@ -233,6 +233,7 @@ def _on_a_game(method: MethodDescriptor) -> bool:
     return "snapshot" in method.input_type.fields_by_name
 
 
+LICENSE = {"name": "Apache-2.0", "identifier": "Apache-2.0"}  # pyproject.toml's
 BEARER = {"type": "http", "scheme": "bearer",
           "description": "a credential of the game: its hostToken or one of its seatTokens "
                          "(Deal, ImportPosition); none for a spectator (docs/security.md)"}
@@ -361,8 +362,13 @@ def _summary(text: str) -> str:
     return first
 
 
-def _probe(summary: str, description: str, responses: dict[str, Any]) -> dict[str, Any]:
-    return {"get": {"summary": summary, "description": description, "responses": responses}}
+_PROBES = "Probes"
+
+
+def _probe(operation_id: str, summary: str, description: str,
+           responses: dict[str, Any]) -> dict[str, Any]:
+    return {"get": {"operationId": operation_id, "tags": [_PROBES], "summary": summary,
+                    "description": description, "security": [], "responses": responses}}
 
 
 def document(service: ServiceDescriptor, title: str, version: str,
@@ -383,12 +389,14 @@ def document(service: ServiceDescriptor, title: str, version: str,
     ]
     for method in service.methods:
         verb, path = http_rule(method)
-        todo += [method.input_type, method.output_type]
+        todo += [method.input_type, method.output_type] if verb != "GET" else [
+            method.output_type]
         inputs[method.input_type.full_name] = required(method.input_type)
         text = notes.get(method.full_name, method.name)
         request, answer = examples.EXAMPLES[method.name]
         op: dict[str, Any] = {
             "operationId": method.name,
+            "tags": [service.name],
             "summary": _summary(text),
             "description": f"{text}\n\ngRPC: `{service.full_name}/{method.name}`.",
             "parameters": params,
@@ -402,8 +410,10 @@ def document(service: ServiceDescriptor, title: str, version: str,
         if verb != "GET":
             op["requestBody"] = {"required": True, "content": {"application/json": {
                 "schema": _ref(method.input_type), "example": request}}}
-        if _on_a_game(method):
-            op["security"] = [{"bearerAuth": []}, {}]
+        # a call on a game presents a credential or none (a spectator); the others read
+        # none, said outright: an operation without `security` would fall back to a
+        # global one, and linters flag it
+        op["security"] = [{"bearerAuth": []}, {}] if _on_a_game(method) else []
         paths.setdefault(path, {})[verb.lower()] = op
     sent = _sent(m.input_type for m in service.methods)
     while todo:
@@ -423,14 +433,14 @@ def document(service: ServiceDescriptor, title: str, version: str,
         "properties": {"status": {"type": "string", "enum": ["SERVING", "NOT_SERVING"],
                                   "description": "NOT_SERVING while shutting down"}}}}}
     probe = {"description": "OK", "headers": _REQUEST_ID, "content": status}
-    paths["/healthz"] = _probe("liveness", "SERVING while the process runs (for a liveness "
+    paths["/healthz"] = _probe("Healthz", "liveness", "SERVING while the process runs (for a liveness "
                                "probe).", {"200": probe})
-    paths["/readyz"] = _probe("readiness", "SERVING while the server takes calls, 503 "
+    paths["/readyz"] = _probe("Readyz", "readiness", "SERVING while the server takes calls, 503 "
                               "NOT_SERVING once it is shutting down, until its listener "
                               "closes a moment later (for a readiness probe).",
                               {"200": probe, "503": {**probe, "description": "shutting down"}})
     if metrics:
-        paths["/metrics"] = _probe("Prometheus metrics", "The Prometheus text exposition "
+        paths["/metrics"] = _probe("Metrics", "Prometheus metrics", "The Prometheus text exposition "
                                    "(docs/operations.md lists the metrics).", {"200": {
                                        "description": "OK", "headers": _REQUEST_ID,
                                        "content": {"text/plain": {"schema": {
@@ -438,7 +448,12 @@ def document(service: ServiceDescriptor, title: str, version: str,
     return {
         "openapi": "3.1.0",
         "info": {"title": title, "version": version,
-                 "description": notes.get(service.full_name, "")},
+                 "description": notes.get(service.full_name, ""), "license": LICENSE},
+        # relative: the server that serves this document (the default, said for linters)
+        "servers": [{"url": "/", "description": "the server of this document"}],
+        "tags": [{"name": service.name, "description": "the RPCs of the rules service "
+                  "(one per google.api.http rule)"},
+                 {"name": _PROBES, "description": "health and metrics for the platform"}],
         "paths": paths,
         "components": {"schemas": dict(sorted(schemas.items())),
                        "securitySchemes": {"bearerAuth": BEARER}},
