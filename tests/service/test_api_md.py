@@ -12,8 +12,13 @@ refusal of a spectator is what a call without a credential gets.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,6 +30,7 @@ from service.api.pb import api, api_grpc
 from service.rest import openapi
 from tests import apidoc
 from tests.service.helpers import Failure, call_grpc, rest_failure
+from tests.service.servers import Running
 
 SERVICE = api.DESCRIPTOR.services_by_name["CanastaEngine"]
 ROUTES = {openapi.http_rule(m): m for m in SERVICE.methods}
@@ -185,3 +191,58 @@ def test_a_spectator_may_not_act_as_the_role_table_says(http: httpx.Client, deal
     assert rest_failure(refused).reason == reason[0]
     views = http.post("/v1/view", json={"snapshot": dealt.snapshot}).json()["views"]
     assert [(v["seat"], v["hand"], v["legalMoves"]) for v in views] == [(-1, [], [])]
+
+
+def _generation() -> tuple[str, str, str]:
+    """*Generating a client from the OpenAPI document*: its shell block, its Python block
+    and what that prints."""
+    section = apidoc.text().split("## Generating a client from the OpenAPI document", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    shell = re.search(r"```sh\n(.*?)```", section, re.DOTALL)
+    python = re.search(r"```python\n(.*?)```\n\nprints `(.*?)`", section, re.DOTALL)
+    assert shell and python, "the section has its commands, its code and what it prints"
+    return shell[1], python[1], python[2]
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def test_the_generated_client_names_are_the_documents(http: httpx.Client) -> None:
+    """The section's code names what openapi-python-client makes of the document: a
+    module per operationId under its tag's package, a class per schema (the proto
+    name, dots dropped), the fields of the schemas it fills."""
+    doc = http.get("/openapi.json").json()
+    _, code, _ = _generation()
+    modules = {f"{_snake(op['tags'][0])}.{_snake(op['operationId'])}"
+               for item in doc["paths"].values() for op in item.values()}
+    for package, names in re.findall(r"^from canasta_rules_service_client\.api\.(\w+) "
+                                     r"import (.+)$", code, flags=re.MULTILINE):
+        assert {f"{package}.{n.strip()}" for n in names.split(",")} <= modules, names
+    schemas = doc["components"]["schemas"]
+    classes = {"".join(w[:1].upper() + w[1:] for w in re.split(r"[^A-Za-z0-9]", n)): n
+               for n in schemas}
+    built = re.findall(r"(CanastaV1\w+)\((.*?)\)", code, flags=re.DOTALL)
+    assert len(built) == 2
+    for cls, args in built:
+        props = schemas[classes[cls]]["properties"]
+        for kwarg in re.findall(r"(\w+)=", args):
+            assert any(_snake(p) == kwarg for p in props), (cls, kwarg)
+
+
+@pytest.mark.skipif(not (shutil.which("openapi-python-client")
+                         and shutil.which("openapi-spec-validator")),
+                    reason="the section needs openapi-python-client and openapi-spec-validator")
+def test_the_client_generation_section_runs_as_written(server: Running,
+                                                       tmp_path: Path) -> None:
+    """The commands as written, with ``S`` at a live server, then the code with the
+    generated package on its path: it prints what the section says."""
+    shell, code, printed = _generation()
+    env = {"PATH": os.environ["PATH"], "S": server.http_base, "HOME": str(tmp_path)}
+    done = subprocess.run(["bash", "-ec", shell], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    ran = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60,
+                         env={**env, "PYTHONPATH": str(tmp_path / "canasta-rest")})
+    assert (ran.returncode, ran.stdout.strip()) == (0, printed), ran.stderr
