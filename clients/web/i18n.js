@@ -19,6 +19,28 @@ export function face(code) {
 /** Card faces joined by spaces. */
 export const faces = (codes) => codes.map(face).join(" ");
 
+// A face in a sentence (10♥, Jk), and a run of them separated by spaces ("5♠ 5♠ 2♦")
+const FACE_TEXT = "(?:(?:10|[2-9AKQJ])[♠♥♦♣]|Jk)";
+const FACE_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${FACE_TEXT}(?: ${FACE_TEXT})*(?![\\p{L}\\p{N}])`, "gu");
+const FACE_CODES = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
+const codeOf = (shown) => (shown === "Jk" ? "JK" : (shown.length === 3 ? "T" : shown[0]) + FACE_CODES[shown.at(-1)]);
+
+/**
+ * A sentence cut at its runs of card faces, for screen readers to hear those by name: its
+ * parts in order, each [text, codes] (codes: the run's cards, null for words).
+ */
+export function faceRuns(text) {
+  const parts = [];
+  let at = 0;
+  for (const m of text.matchAll(FACE_RUN)) {
+    if (m.index > at) parts.push([text.slice(at, m.index), null]);
+    parts.push([m[0], m[0].split(" ").map(codeOf)]);
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) parts.push([text.slice(at), null]);
+  return parts;
+}
+
 const NAMES = {
   en: {
     ranks: { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven",

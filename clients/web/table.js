@@ -11,7 +11,7 @@
 // page holds the host token only because it is a self-contained demo (clients/web/README.md).
 // It keeps the game in this tab's sessionStorage too, so that a reload resumes it (GAME_KEY).
 
-import { LANGUAGES, OPTION_DOCS, TEXT, cardName, face, places, playOrder } from "./i18n.js";
+import { LANGUAGES, OPTION_DOCS, TEXT, cardName, face, faceRuns, places, playOrder } from "./i18n.js";
 import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
 import { intInputMode } from "./options.js";
 
@@ -203,21 +203,36 @@ function meldRef(target) {
 }
 const wildDeuces = () => game.variant !== "may_i";
 
-// A card for the page: its face, its name for screen readers, its code in data-card.
-function card(code, tag = "span") {
+// An image named `name` for screen readers, in place of what it shows.
+function named(node, name) {
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", name);
+  return node;
+}
+
+// A card for the page: its face, its name for screen readers, its code in data-card. A
+// button (your hand's) is named by its content, its rank an image of the card's name and its
+// suit hidden: an aria-label over the face left "9♥" shown and "nine of hearts" heard, which
+// is no name with the label in it (WCAG 2.5.3, axe's label-content-name-mismatch).
+function card(code, tag = "span", name = cardName(code, lang)) {
   const text = face(code);
-  const node = el(tag, { className: "card", title: cardName(code, lang) },
-    el("span", { className: "rank", textContent: code === "JK" ? text : text.slice(0, -1) }),
-    el("span", { className: "suit", textContent: code === "JK" ? "★" : text.slice(-1) }));
+  const rank = el("span", { className: "rank", textContent: code === "JK" ? text : text.slice(0, -1) });
+  const suit = el("span", { className: "suit", textContent: code === "JK" ? "★" : text.slice(-1) });
+  const node = el(tag, { className: "card", title: cardName(code, lang) }, rank, suit);
   node.dataset.card = code;
   if (code === "JK") node.classList.add("joker");
   else if (code[1] === "H" || code[1] === "D") node.classList.add("red");
-  if (tag === "span") {
-    node.setAttribute("role", "img");
-    node.setAttribute("aria-label", cardName(code, lang));
-  }
+  if (tag === "span") return named(node, name);
+  named(rank, name);
+  suit.setAttribute("aria-hidden", "true");
   return node;
 }
+
+// Text as shown, card faces and all, whose faces a screen reader says by name: each run of
+// faces an image named by its cards ("Discard nine of hearts", not "Discard 9 black heart").
+const spoken = (text) => faceRuns(text).map(([part, codes]) => (codes
+  ? named(el("span", { textContent: part }), codes.map((c) => cardName(c, lang)).join(", ")) : part));
+const say = (node, text) => node.replaceChildren(...spoken(text));
 
 // How a card is written in a sentence: its face, or its name when read aloud.
 const FACE = (code) => face(code);
@@ -357,7 +372,7 @@ function sentence(entry) {
 // every render would otherwise replace its text with the same text, which a screen reader
 // announces again.
 function setLive(node, text) {
-  if (node.textContent !== text) node.textContent = text;
+  if (node.textContent !== text) say(node, text);
 }
 
 function setStatus(state, text) {
@@ -589,7 +604,7 @@ function showRecent(box, entries) {
   for (const e of entries) {
     const node = shown.get(e);
     if (node) setLive(node, sentence(e)); // (worded again after a change of language)
-    else box.append(Object.assign(el("span", { textContent: sentence(e) }), { entry: e }));
+    else box.append(Object.assign(el("span", {}, ...spoken(sentence(e))), { entry: e }));
   }
 }
 
@@ -685,13 +700,12 @@ function renderHand(v) {
   const plays = playsHand(v, game.you);
   $("hand-count").textContent = plays ? `(${hand.length})` : "";
   const buttons = hand.map((code, i) => {
-    const b = card(code, "button");
+    const b = card(code, "button", cardName(code, lang) + (drawn.has(i) ? ` (${w.drawn})` : ""));
     b.type = "button";
     b.dataset.index = String(i);
     b.tabIndex = i === game.focus ? 0 : -1;
     const picked = game.selected.has(i);
     b.setAttribute("aria-pressed", String(picked));
-    b.setAttribute("aria-label", cardName(code, lang) + (drawn.has(i) ? ` (${w.drawn})` : ""));
     if (drawn.has(i)) b.classList.add("drawn");
     if (picked) b.classList.add("selected");
     return b;
@@ -701,7 +715,7 @@ function renderHand(v) {
   // the view's staged moves are the turn's, whoever plays it: a bot's are not said as yours
   const staged = v.turnSeat === game.you ? v.staged ?? [] : [];
   $("staged").hidden = !staged.length;
-  $("staged").textContent = staged.length ? w.staged(staged.map((t) => stagedPart(parseMove(t))).join("; ")) : "";
+  say($("staged"), staged.length ? w.staged(staged.map((t) => stagedPart(parseMove(t))).join("; ")) : "");
 }
 
 // A meld action of this turn in the staged list, after "Melded this turn:": its cards (and
@@ -735,9 +749,8 @@ function renderActions() {
   }
   setLive($("selection"), guide);
   const buttons = offered.map((m) => {
-    const b = el("button", { type: "button", className: `action ${m.kind}`, textContent: describe(m) });
+    const b = el("button", { type: "button", className: `action ${m.kind}` }, ...spoken(describe(m)));
     b.dataset.move = m.text;
-    b.setAttribute("aria-label", describe(m, SPOKEN));
     b.disabled = !yours;
     if (game.hint?.move === m.text) b.classList.add("hinted");
     b.addEventListener("click", () => play(m.text));
@@ -751,7 +764,7 @@ function renderActions() {
   $("actions").replaceChildren(...buttons);
   const hinted = $("hint-text");
   hinted.hidden = !game.hint;
-  hinted.textContent = game.hint ? w.hintIs(describe(parseMove(game.hint.move))) : "";
+  say(hinted, game.hint ? w.hintIs(describe(parseMove(game.hint.move))) : "");
   if (game.hint) hinted.dataset.move = game.hint.move;
 }
 
@@ -890,7 +903,7 @@ function renderLog() {
   box.start = game.logged;
   box.style.setProperty("--digits", String(String(game.logged).length)); // (table.css, #log)
   box.replaceChildren(...game.log.slice(-60).reverse().map((e) => {
-    const li = el("li", { textContent: sentence(e) });
+    const li = el("li", {}, ...spoken(sentence(e)));
     li.dataset.kind = e.kind;
     li.dataset.seat = String(e.seat);
     if (e.move) li.dataset.move = e.move;
@@ -899,13 +912,16 @@ function renderLog() {
   }));
 }
 
-// Every listed move as a button, in the list's order, with the hand's card faces.
+// Every listed move as a button, in the list's order, with the hand's card faces. Its name
+// is the move as shown, in the notation the box takes, its cards said by name; what it does,
+// in words, is its description (a sentence for its name left the notation shown unheard,
+// WCAG 2.5.3).
 function renderMoveList(v) {
   const yours = yourTurn();
   $("moves").replaceChildren(...(v.legalMoves ?? []).map((text) => {
-    const b = el("button", { type: "button", className: "move", textContent: written(text) });
+    const b = el("button", { type: "button", className: "move", title: describe(parseMove(text), SPOKEN) },
+      ...spoken(written(text)));
     b.dataset.move = text;
-    b.setAttribute("aria-label", describe(parseMove(text), SPOKEN));
     b.disabled = !yours;
     if (game.hint?.move === text) b.classList.add("hinted");
     b.addEventListener("click", () => play(text));

@@ -11,7 +11,7 @@
 //   node tests/web/ask_partner.mjs BASE_URL OUT_DIR CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's findings, any problems.
-import { gate, runTest, watch } from "./chromium.mjs";
+import { gate, runTest, speakNames, watch } from "./chromium.mjs";
 
 const [base, outDir, ...cases] = process.argv.slice(2);
 const problems = [];
@@ -19,6 +19,7 @@ const found = {};
 const sent = []; // your moves as sent: the move's text
 const TURN = "#status[data-state=your-turn], #status[data-state=hand-over], #status[data-state=game-over]";
 await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
+  await speakNames(context);
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
   // while `held` is set, your next move waits at its gate (gate()) on its way to the server,
@@ -38,7 +39,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     status: document.querySelector("#status").textContent,
     state: document.querySelector("#status").dataset.state,
     actions: [...document.querySelectorAll("#actions button")].map((b) => ({
-      move: b.dataset.move, text: b.textContent, label: b.getAttribute("aria-label"), disabled: b.disabled })),
+      move: b.dataset.move, text: b.textContent, label: window.spokenName(b), disabled: b.disabled })),
     rules: [...document.querySelectorAll("#rules li")].map((li) => li.textContent),
     log: [...document.querySelectorAll("#log li")].map((li) => li.textContent),
     error: document.querySelector("#error").hidden ? "" : document.querySelector("#error").textContent,

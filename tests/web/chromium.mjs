@@ -1,11 +1,13 @@
 // Debian's Chromium under playwright-core, as every browser test here launches it: a
 // throw-away profile, headless, no network of its own (no updates, sync or QUIC).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /** A persistent context with `options` (viewport, locale, ...); `close()` also deletes its profile. */
 export async function launch(options) {
@@ -131,4 +133,25 @@ export function gate() {
   const reached = new Promise((done) => { reach = done; });
   const released = new Promise((go) => { release = go; });
   return { reached, release, wait: () => { reach(); return released; } };
+}
+
+// axe-core (package.json) in `page` as it is now, once per page load: window.axe, for an
+// audit (axe.run). Evaluated, not a <script>: the page's Content-Security-Policy allows no
+// inline script.
+export async function injectAxe(page) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(AXE);
+}
+
+// window.spokenName(node) in each page of `context`: a node's words as a screen reader says
+// them, by the markup this page names things with (what is aria-hidden left out, an
+// aria-label in place of the content it labels: a card's image); of a node hidden from sight
+// too (a closed "All moves"), as it is said once shown.
+export async function speakNames(context) {
+  await context.addInitScript(() => {
+    window.spokenName = (n) => {
+      if (n.nodeType === Node.TEXT_NODE) return n.data;
+      if (n.nodeType !== Node.ELEMENT_NODE || n.getAttribute("aria-hidden") === "true") return "";
+      return n.getAttribute("aria-label") ?? [...n.childNodes].map(window.spokenName).join("");
+    };
+  });
 }

@@ -2,9 +2,11 @@
 // the middle of the table, the selection line; aria-live="polite") as they change while a
 // classic game for four is played (greedy bots, seed 5, English and Russian): your draws
 // and discards for a few turns, a move typed in the box and refused, one played from it.
-// Every change of a region's words is recorded (a MutationObserver): a region written again
-// with the words it already had is heard again, for nothing; and a move told among the last
-// ones is told once, not again with each move after it.
+// Every change of a region's words is recorded (a MutationObserver) as a screen reader reads
+// it (speakNames): a region written again with the
+// words it already had is heard again, for nothing; a move told among the last ones is told
+// once, not again with each move after it; and a card is heard by its name ("nine of
+// hearts"), never as its face's suit symbol ("9♥").
 //
 // The typed moves are sent from the keyboard with the box's Play button (Tab, Enter): that
 // button is disabled while the move is on its way, which drops the focus, and the focus must
@@ -14,13 +16,14 @@
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": each case's repeated
 // announcements, its focus after the typed moves, any problems.
-import { runTest, watch } from "./chromium.mjs";
+import { runTest, speakNames, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const found = {};
 const TURNS = 4;
 await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
+  await speakNames(context);
   await context.addInitScript(() => {
     window.heard = [];
     document.addEventListener("DOMContentLoaded", () => {
@@ -29,7 +32,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
         new MutationObserver((records) => {
           for (const r of records) {
             if (r.type === "characterData") window.heard.push([node.id, r.target.data]);
-            for (const added of r.addedNodes) window.heard.push([node.id, added.textContent]);
+            for (const added of r.addedNodes) window.heard.push([node.id, window.spokenName(added)]);
             // (emptied: the same words after it are news again)
             if (!r.addedNodes.length && !node.textContent) window.heard.push([node.id, ""]);
           }
@@ -76,6 +79,8 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     seen.repeated = await page.evaluate(() => window.heard.filter(([id, text], i) => text
       && window.heard.slice(0, i).findLast(([other]) => other === id)?.[1] === text).map(([id, text]) => `${id}: ${text}`));
     seen.heard = await page.evaluate(() => window.heard.length);
+    seen.symbols = await page.evaluate(() => window.heard.filter(([, text]) => /[♠♥♦♣]/.test(text))
+      .map(([id, text]) => `${id}: ${text}`));
     // the moves told in the middle of the table (sentences joined by " · ") against the
     // entries of the log: each move is told once
     seen.toldMoves = await page.evaluate((from) => window.heard.slice(from).filter(([id]) => id === "last-action")

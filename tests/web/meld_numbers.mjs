@@ -42,7 +42,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
       delete seen.team;
     }
     const moves = await page.$$eval("#moves button", (items) => items.map((b) => ({
-      move: b.dataset.move, words: b.getAttribute("aria-label") })));
+      move: b.dataset.move, words: b.title })));
     found[c.name] = { melds, moves };
     await page.locator("#felt").screenshot({ path: `${outDir}/meld-numbers-${c.name.replace(/\W/g, "-")}.png` });
   }

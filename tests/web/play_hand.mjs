@@ -25,7 +25,7 @@
 // Prints one line per turn and "RESULT {json}" at the end; exits non-zero on any failure.
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, watch } from "./chromium.mjs";
+import { launch, speakNames, watch } from "./chromium.mjs";
 
 const [base, outDir, variant = "classic", seed = "7", lang = "en", viewport = "desktop", nextDeal = ""] =
   process.argv.slice(2);
@@ -203,6 +203,7 @@ let refusing = false; // while the one refused move is sent, its 400 is the expe
 let refusalLogged = 0;
 const shots = [];
 try {
+  await speakNames(context);
   // the network: the server under test answers; any other origin is blocked and recorded
   await context.route(() => true, async (route) => {
     const request = route.request();
@@ -351,12 +352,13 @@ try {
     }
     // every card and every button has an accessible name: a card is named as the page's
     // language names it (the hand's: "(just drawn)" may follow), a move button says its
-    // cards by name, neither by code nor by suit symbol
+    // cards by name, neither by code nor by suit symbol (each name as it is heard: speakNames)
     const named = await page.evaluate(() => ({
       unnamed: [...document.querySelectorAll("button, #hand .card, [data-card]")]
-        .filter((e) => !(e.getAttribute("aria-label") || e.textContent).trim()).map((e) => e.outerHTML.slice(0, 80)),
-      cards: [...document.querySelectorAll("[data-card]")].map((e) => [e.dataset.card, e.getAttribute("aria-label") ?? ""]),
-      moves: [...document.querySelectorAll("#actions button.action, #moves button.move")].map((b) => b.getAttribute("aria-label") ?? ""),
+        .filter((e) => !window.spokenName(e).trim()).map((e) => e.outerHTML.slice(0, 80)),
+      cards: [...document.querySelectorAll("[data-card]")].map((e) => [e.dataset.card, window.spokenName(e)]),
+      moves: [...document.querySelectorAll("#actions button.action, #moves button.move")]
+        .map((b) => window.spokenName(b)),
       lang: document.documentElement.lang,
     }));
     if (named.unnamed.length) problems.push(`turn ${turns}: nameless ${named.unnamed}`);
@@ -377,7 +379,7 @@ try {
       const after = await page.evaluate(() => ({
         lang: document.documentElement.lang,
         status: document.querySelector("#status").textContent,
-        card: document.querySelector("#hand .card")?.getAttribute("aria-label") ?? "",
+        card: window.spokenName(document.querySelector("#hand .card") ?? document.createTextNode("")),
         log: document.querySelector("#log li")?.textContent ?? "",
       }));
       const cyrillic = /[а-яё]/i;

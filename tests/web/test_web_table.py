@@ -137,7 +137,8 @@ each entry keeps the number it was logged with, the newest first, shown whole (t
 too); a new game's log counts from 1.
 
 live_regions.mjs plays a few turns of classic Canasta in English and Russian and records what
-the live regions (status, last moves, selection) say: nothing twice in a row; a move typed in
+the live regions (status, last moves, selection) say: nothing twice in a row, no card as its
+suit symbol (by name: "nine of hearts"); a move typed in
 the box and sent with its Play button from the keyboard, refused or played, leaves the focus
 in the box.
 
@@ -145,6 +146,10 @@ canasta_bonus.mjs completes Bolivia with sevens' first canasta: the log tells th
 it draws as its bonus.
 
 dealer.mjs deals hands you deal and North deals: who deals is told, yours beside "Your hand".
+
+axe.mjs runs axe-core (pinned in package.json) in the page at the key moments of a game (the
+new-game form, cards selected with "All moves" open, melds on the table, May I?'s buy window,
+a hand's result and the game's), in English and Russian: no serious or critical violation.
 
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
@@ -1498,7 +1503,8 @@ def test_the_live_regions_speak_once_and_a_typed_move_keeps_the_focus(server: Ru
     is written again with the words it already had (every render did so: "The hand is over."
     three times, the same last move after each bot's turn), and each move among the last ones
     in the middle of the table is told once (the region was rewritten whole, so the two moves
-    before were read again with each new one). A move typed in the box and sent
+    before were read again with each new one). A card is heard by its name, "nine of
+    hearts", "девятка червей" (the selection and the moves said "9♥"). A move typed in the box and sent
     with its Play button from the keyboard (disabled while the move is on its way) brings the
     focus back to the box, refused or played (it fell to the page's body)."""
     cases = ["en", "ru"]
@@ -1507,6 +1513,7 @@ def test_the_live_regions_speak_once_and_a_typed_move_keeps_the_focus(server: Ru
     for lang in cases:
         got = result["cases"][lang]
         assert got["heard"] > 20 and got["repeated"] == [], (lang, got)
+        assert got["symbols"] == [], (lang, got["symbols"])
         assert 0 < got["toldMoves"] <= got["logged"], (lang, got)
         assert got["refused"] == "CARDS_NOT_IN_HAND", (lang, got)
         assert got["refusedFocus"] == got["playedFocus"] == "move-text", (lang, got)
@@ -1857,3 +1864,35 @@ def test_a_page_opened_while_the_service_was_away_loads_the_games_at_new_game(se
         assert down["error"] == "UNAVAILABLE" and down["state"] == "idle", (case, down)
         assert back["error"] == "" and back["state"] == "your-turn", (case, back)
         assert back["games"] == games and back["draw"] == DRAW_TWO[lang], (case, back)
+
+
+# axe.mjs's positions by moment: melds on both sides at your meld (West goes out after your
+# discard of 6C: the hand's end at 0 to 0, the game's at 4900), and May I?'s buy window of
+# the 9♠ East discarded, yours to answer
+AXE_POSITIONS = {
+    "meld": _west_goes_out((0, 0)),
+    "hand-end": _west_goes_out((0, 0)),
+    "game-end": _west_goes_out((0, 4900)),
+    "buy": ("canasta-position 1\nvariant: may_i\nplayers: 3\nphase: buy_window\nturn: 2\n"
+            "discarder: 1\nwindow: 0\nfresh: 1\nhand0: *10\nhand1: *10\nhand2: *10\npile: 9S\n"
+            "stock: *\n"),
+}
+AXE_MOMENTS = ["start", "selected", "meld", "buy", "hand-end", "game-end"]
+
+
+def test_axe_finds_no_serious_violation_at_the_key_moments(server: Running) -> None:
+    """axe-core (tests/web/package.json) audits the page at the key moments of a game, in
+    English and Russian: the new-game form with its rule options, your turn with cards
+    selected, melds on the table, May I?'s buy window, a hand's result and the game's.
+    No violation of serious or critical impact; each one found is named (rule, impact, the
+    first nodes)."""
+    cases = ["en", "ru"]
+    result, done = _in_browser("axe.mjs", server.http_base, json.dumps(AXE_POSITIONS), *cases,
+                               timeout=240)
+    assert result["problems"] == [] and done.returncode == 0, result
+    moments = result["moments"]
+    assert set(moments) == {f"{m}:{lang}" for m in AXE_MOMENTS for lang in cases}, moments
+    grave = [f"{moment}: {v['id']} ({v['impact']}, {v['count']} nodes: {', '.join(v['nodes'])})"
+             for moment, found in moments.items() for v in found
+             if v["impact"] in ("serious", "critical")]
+    assert grave == [], "\n".join(grave)
