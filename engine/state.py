@@ -299,6 +299,13 @@ def partner_of(state: State, seat: int) -> int:
     return -1
 
 
+def next_scores(state: State) -> tuple[int, ...]:
+    """Per team, the cumulative score the next hand starts with: the finished hand's
+    result (the next deal's scores, and the minimum its view states at the hand's end)."""
+    assert state.result is not None
+    return tuple(s.cumulative for s in state.result.sides)
+
+
 def minimum_of(state: State, seat: int) -> int:
     """The initial-meld minimum of a seat's side, from its own cumulative score (CL-MIN-1/2)."""
     return state.rules.minimum_for(state.scores[state.rules.layout.seat_team[seat]])

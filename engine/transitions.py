@@ -18,7 +18,7 @@ from engine.melds import find_label, first_of_rank, insert_meld, meld_rank, repl
 from engine.moves import AddToMeld, Group, Meld, Merge, Move, TakePile, canonical_group
 from engine.rules import PermissionYes, RedThreeTiming, RuleSet
 from engine.scoring import hand_result
-from engine.state import KEEP, MeldPile, Phase, State, Turn, evolve, successor
+from engine.state import KEEP, MeldPile, Phase, State, Turn, evolve, next_scores, successor
 
 T = TypeVar("T")
 
@@ -470,7 +470,6 @@ def answer(state: State, yes: bool) -> State:
 
 def next_deal(state: State, deck: list[Card] | None = None) -> State:
     """The next hand of the match: dealer one seat on among that hand's players (CL-GAME-6)."""
-    assert state.result is not None
     rules = state.rules
     hand_no = state.hand_no + 1
     active = rules.active_seats(hand_no)
@@ -480,5 +479,4 @@ def next_deal(state: State, deck: list[Card] | None = None) -> State:
         if cand in active:
             dealer = cand
             break
-    scores = tuple(s.cumulative for s in state.result.sides)
-    return deal(rules, state.seed, hand_no, dealer, scores, deck)
+    return deal(rules, state.seed, hand_no, dealer, next_scores(state), deck)

@@ -22,7 +22,7 @@ from engine.melds import base_label, labels
 from engine.rule_counts import rule_counts
 from engine.rules import Layout
 from engine.scoring import hand_sides
-from engine.state import MeldPile, Phase, SideResult, State
+from engine.state import MeldPile, Phase, SideResult, State, next_scores
 from engine.takes import pile_frozen_for_both
 
 
@@ -49,6 +49,9 @@ class SideView:
     pile_frozen: bool  # frozen against this side (CL-PILE-3/4)
     melds: tuple[MeldView, ...]
     red_threes: tuple[str, ...]
+    # once the hand is over and the game goes on, the minimum the side's new total gives
+    # for the next hand (CL-MIN-1); 0 while the hand is played, at the game's end, in May I?
+    next_minimum: int = 0
 
 
 @mypyc_attr(native_class=False)
@@ -142,13 +145,16 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
     """:func:`seat_view` of a Canasta-family state."""
     rules = state.rules
     both = pile_frozen_for_both(state)
+    # the next hand's scores once this one is over and the game goes on (the public result)
+    nxt = next_scores(state) if state.phase is Phase.HAND_OVER else ()
     sides = []
     for t, seats in enumerate(rules.layout.teams):
         sides.append(SideView(
             team=t, seats=seats, score=state.scores[t],
             minimum=rules.minimum_for(state.scores[t]), opened=state.opened[t],
             pile_frozen=both or not state.opened[t], melds=meld_views(state.melds[t]),
-            red_threes=tuple(CODES[c] for s in seats for c in state.red3[s])))
+            red_threes=tuple(CODES[c] for s in seats for c in state.red3[s]),
+            next_minimum=rules.minimum_for(nxt[t]) if nxt else 0))
     reveal = rules.reveal_discard_pile
     over = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
     result = state.result

@@ -147,6 +147,9 @@ def test_a_whole_hand_against_a_local_server() -> None:
     assert "you: draw" in out and re.search(r"^seat [123] \(greedy\): ", out, re.MULTILINE)
     assert played and "draw" in played
     _assert_scored(out, sides=2)
+    # the game goes on: each side's minimum for the next hand (SideView.next_minimum, CL-MIN-1)
+    assert re.search(r"^Next hand, first meld needs: team 0 \(you\), seats 0 2: (15|50|90|120) "
+                     r"points · team 1, seats 1 3: (15|50|90|120) points$", out, re.MULTILINE), out
     # a pipe is no terminal: the web table's card faces (10♥, Jk), never a colour code
     assert "\x1b[" not in out and re.search(r"^Your hand \(\d+\): .*[♠♥♦♣]", out, re.MULTILINE)
     # (but what you typed, and the service's words for a refusal)
@@ -1094,6 +1097,26 @@ def test_the_screen_says_what_a_first_meld_needs() -> None:
     may_i = [game.SideView(team=s, seats=[s]) for s in range(3)]
     screen = render(game.SeatView(variant="may_i", players=3, sides=may_i), 0)
     assert "needs" not in screen, screen
+
+
+def test_a_hands_end_says_each_sides_next_minimum() -> None:
+    """CL-MIN-1 (SA-INIT-1, BO-INIT-1, SV-INIT-1): at a hand's end the screen gave the
+    scores alone, and the next hand's minimum (from the new total by the game's bands) only
+    once that hand was dealt. The view's ``next_minimum`` gives it now; none while a hand is
+    played, at the game's end, and in May I? (every such view gives 0)."""
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import next_minimum_line
+
+    sides = [game.SideView(team=0, seats=[0, 2], minimum=50, next_minimum=90),
+             game.SideView(team=1, seats=[1, 3], minimum=90, next_minimum=15)]
+    assert next_minimum_line(game.SeatView(sides=sides), 1) == \
+        "Next hand, first meld needs: team 0, seats 0 2: 90 points · " \
+        "team 1 (you), seats 1 3: 15 points"
+    solo = [game.SideView(team=s, seats=[s], next_minimum=50) for s in range(3)]
+    assert next_minimum_line(game.SeatView(sides=solo), 2) == \
+        "Next hand, first meld needs: seat 0: 50 points · seat 1: 50 points · you: 50 points"
+    played = [game.SideView(team=s, seats=[s], minimum=50) for s in range(2)]
+    assert next_minimum_line(game.SeatView(sides=played), 0) == ""
 
 
 def test_cutthroat_partners_meld_together_on_the_screen() -> None:

@@ -864,26 +864,26 @@ function meldLines(v) {
 
 // Each side's match total: from the result once the hand is over (the view's `score` is
 // the total the hand started with), and the minimum of its first meld in the hand in play.
-// Once the hand is over the minimum is not shown: the view's is the finished hand's (50
-// beside a new total of 1805, which needs 90), and the next hand's comes with its deal's
-// view (CL-MIN-1: from the new total by bands that depend on the game and its options,
-// which neither the result nor /v1/variants carries); at the game's end there is none.
+// Once the hand is over it is the next hand's, the view's nextMinimum (the finished hand's
+// was 50 beside a new total of 1805, which needs 90: CL-MIN-1's bands depend on the game and
+// its options); at the game's end, and for May I?'s buys left, there is none to show.
 function renderScores(v) {
   const w = words();
   const body = $("scores").querySelector("tbody");
   const results = new Map((game.score?.sides ?? v.result ?? []).map((s) => [s.team, s]));
   // May I? has no minimum: its third column is each side's buys left this deal
   const buys = game.variant === "may_i" ? v.mayI?.buysLeft ?? [] : null;
+  const next = game.handOver && !buys && v.sides.some((side) => side.nextMinimum);
   $("scores").querySelector("thead th:nth-child(3)").textContent = buys ? w.buysLeft : w.minimum;
-  $("scores").classList.toggle("over", game.handOver); // (table.css: no third column)
+  $("scores").classList.toggle("over", game.handOver && !next); // (table.css: no third column)
   const third = (side) => (buys ? side.seats.map((s) => buys[s] ?? 0).map((n) => (n < 0 ? w.noLimit : String(n))).join(" / ")
-    : String(side.minimum ?? 0));
+    : next ? w.nextMinimum(side.nextMinimum ?? 0) : String(side.minimum ?? 0));
   body.replaceChildren(...v.sides.map((side) => {
     const done = results.get(side.team);
     const tr = el("tr", {},
       el("td", { textContent: sideName(side) }),
       el("td", { className: "num", textContent: String(done ? done.cumulative ?? 0 : side.score ?? 0) }),
-      el("td", { className: "num", textContent: third(side) }));
+      el("td", { className: next ? "" : "num", textContent: third(side) })); // (words wrap)
     tr.dataset.team = String(side.team);
     if (side.seats.includes(game.you)) tr.className = "mine";
     return tr;

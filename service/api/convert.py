@@ -291,6 +291,7 @@ def _side_pb(v: SideView, out: game.SideView) -> None:
     for m in v.melds:
         _meld_pb(m, out.melds.add())
     out.red_threes.extend(v.red_threes)
+    out.next_minimum = v.next_minimum
 
 
 def view_moves_pb(legal: Sequence[str], out: game.SeatView) -> None:

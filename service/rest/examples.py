@@ -48,7 +48,8 @@ SNAPSHOT, NEXT, OVER = _snapshot(0), _snapshot(1), _snapshot(OVER_SEQ)
 def _side(team: int, red_threes: list[str], score: int = 0, minimum: int = 50
           ) -> dict[str, Any]:
     return {"team": team, "seats": [team], "score": score, "minimum": minimum,
-            "opened": False, "pileFrozen": True, "melds": [], "redThrees": red_threes}
+            "opened": False, "pileFrozen": True, "melds": [], "redThrees": red_threes,
+            "nextMinimum": 0}
 
 
 def _view(phase: str, hand: list[str], stock: int, legal: list[str], total: int

@@ -15,10 +15,12 @@ from typing import Any
 import grpc
 from canasta_client import CanastaClient, UnavailableError
 
+from engine.state import Phase
 from examples.host.store import SqliteStore, Table
 from examples.host.tables import message_of
 from tests.host.hosts import Host, Player, check_record, hosting, stored
 from tests.service.servers import running
+from tests.service.test_view_next_minimum import _hand_over
 from tests.web.test_web_table import CUTTHROAT, _in_browser
 
 
@@ -379,12 +381,14 @@ def test_the_index_page_offers_the_games_rule_options(tmp_path: Path) -> None:
 
 def _imported(db: Path, client: CanastaClient, position: str, bots: dict[int, str]) -> Table:
     """A table stored at an imported position (the service's ImportPosition), as the host
-    would hold it had it been played there."""
+    would hold it had it been played there (a hand or the game over too)."""
     got = client.import_position(position)
+    phase = got.views[0].phase if got.views else ""
     table = Table(game_id=str(uuid.uuid4()), variant=got.header.variant,
                   players=len(got.seat_tokens), seq=0, snapshot=got.snapshot,
                   host_token=got.host_token, seat_tokens=tuple(got.seat_tokens), bots=bots,
-                  awaited=got.views[0].awaited if got.views else 0)
+                  awaited=got.views[0].awaited if got.views else 0,
+                  hand_over=phase in ("hand_over", "game_over"), game_over=phase == "game_over")
     store = SqliteStore(db)
     try:
         asyncio.run(store.create(table))
@@ -424,3 +428,22 @@ def test_the_seat_page_tells_the_cutthroat_partners(tmp_path: Path) -> None:
                              "seat 2 (bot: greedy): 13 cards, partner of seat 1, dealer"], lone
     assert lone["sides"][2] == ("Side 2 (seat 2): match score 0, partners with seat 1 this "
                                 "hand: their melds are side 1's"), lone
+
+
+def test_the_seat_page_says_each_sides_minimum_for_the_next_hand(tmp_path: Path) -> None:
+    """At a hand's end (classic, the stock run out from 1600 and 10: new totals 1150 and -205)
+    the seat page said the finished hand's minimum, "needs 90 to open" beside 1150, which
+    needs 50 next hand (CL-MIN-1). It says the next hand's now, the view's next_minimum, in
+    the web table's words; at the game's end none."""
+    db = tmp_path / "tables.db"
+    with running() as rules, CanastaClient(rules.grpc_target) as client:
+        tables = [_imported(db, client, _hand_over("classic", 4, {}, scores, phase), {})
+                  for scores, phase in (((1600, 10), Phase.HAND_OVER),
+                                        ((6000, 10), Phase.GAME_OVER))]
+        with hosting(db, rules.grpc_target) as host:
+            result, ran = _in_browser("host_seat.mjs", *(_link(host.base, t, 0) for t in tables))
+    assert result["problems"] == [] and ran.returncode == 0, result
+    over, game_over = result["pages"]
+    assert over["sides"] == ["Side 0 (seats 0, 2): match score 1150, next hand: 50 to open",
+                             "Side 1 (seats 1, 3): match score -205, next hand: 15 to open"], over
+    assert not any("open" in side for side in game_over["sides"]), game_over

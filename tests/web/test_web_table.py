@@ -122,6 +122,9 @@ Russian: the result panel's own "New game" takes the focus and is read with the 
 result, the status line tells the game's end once; it and the form's "New game", each
 pressed twice, deal one game.
 
+next_minimum.mjs ends a hand (West goes out after your discard) in English and Russian and
+reads the scores' minimum column at the hand's end and in the next hand.
+
 seed.mjs deals a game with no seed typed (crypto.getRandomValues stubbed) and one with 2^64 - 1
 typed: the 64-bit seed is sent exactly, as a string, in the deal and every SuggestMove, also
 after a reload. A seed of "1e3" or 2^64 is told in the field, in the page's language, and no
@@ -1286,8 +1289,9 @@ def test_a_hand_end_keeps_every_side_readable_and_the_next_hand_starts_afresh(se
     not that the stock ran out in the hand before; the log says you deal it in the words
     for you ("сдаёте вы", not "сдаёт Вы"). At the hand's end the scores showed the finished
     hand's minimum (or May I?'s buys left) beside the new total, which may need another
-    (CL-MIN-1: 50 beside 1805, which needs 90): the column is gone till the next hand's view
-    gives it."""
+    (CL-MIN-1: 50 beside 1805, which needs 90): the column is gone where the view gives no
+    next hand's minimum (this made-up end is a deal's view, nextMinimum 0; the service's is
+    shown: test_a_hands_end_shows_each_sides_minimum_for_the_next_hand)."""
     result, done = _in_browser("hand_end.mjs", server.http_base, *HAND_ENDS)
     assert result["problems"] == [] and done.returncode == 0, result
     for case in HAND_ENDS:
@@ -1739,6 +1743,29 @@ def test_the_game_over_offers_new_game_in_the_result_and_deals_one_game(server: 
         for dealt, focus in ((again, "hand"), (top, "new-game")):
             assert dealt["deals"] == 1 and dealt["state"] == "your-turn" and not dealt["result"], (lang, dealt)
             assert sorted(dealt["hand"]) == ["6C", "9H"] and dealt["focus"] == focus, (lang, dealt)
+
+
+# next_minimum.mjs: _west_goes_out from 1400 and 2900 ends at 2170 and 3770 (CL-MIN-1: 90 and
+# 120 next hand), the column's head and the sides' third cells, at the hand's end and after it
+NEXT_MINIMUM = {"en": (["Side", "Match", "Minimum"], ["next hand: 90 to open", "next hand: 120 to open"]),
+                "ru": (["Сторона", "Партия", "Минимум"], ["следующая раздача: 90 на первую выкладку",
+                                                        "следующая раздача: 120 на первую выкладку"])}
+
+
+def test_a_hands_end_shows_each_sides_minimum_for_the_next_hand(server: Running) -> None:
+    """At a hand's end the scores hid the minimum: the view gave only the finished hand's (50
+    beside a new total of 2170, which needs 90, CL-MIN-1). They show each side's next-hand
+    minimum now, the view's nextMinimum ("next hand: 90 to open", in English and Russian), and
+    in the next hand that deal's minimum, the same numbers."""
+    cases = list(NEXT_MINIMUM)
+    result, done = _in_browser("next_minimum.mjs", server.http_base, _west_goes_out((1400, 2900)),
+                               *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang in cases:
+        over, after = result["cases"][lang]["over"], result["cases"][lang]["next"]
+        assert (over["head"], over["third"]) == NEXT_MINIMUM[lang], (lang, over)
+        assert over["overflow"] <= 0, (lang, over)
+        assert (after["head"], after["third"]) == (NEXT_MINIMUM[lang][0], ["90", "120"]), (lang, after)
 
 
 # seed.mjs's cases: the seed each deals with (random: crypto.getRandomValues stubbed to give

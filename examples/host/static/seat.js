@@ -127,6 +127,15 @@ function matchScore(view, side) {
   return done ? done.cumulative : side.score;
 }
 
+// A side's initial-meld minimum: the side's own, by its score (CL-MIN-1), till it opens (its
+// meld side's opening: a cutthroat pair's, once one of them has melded); at a hand's end the
+// next hand's, the view's next_minimum (the finished hand's is the view's minimum); "" at
+// the game's end and in May I?, which has none.
+function minimumText(view, side) {
+  if (state.hand_over) return side.next_minimum ? `, ${TEXT.en.nextMinimum(side.next_minimum)}` : "";
+  return meldSideOf(view, side.seats[0]).opened || !side.minimum ? "" : `, needs ${side.minimum} to open`;
+}
+
 // What ends the game as it was dealt: the score (target_score), else the number of deals
 // (deals: Bolivia with sevens, May I?) and which of them this is; "" when neither is said.
 // A deal past the last is played only after a tie with tie_policy play_on (SV-GAME-1).
@@ -164,11 +173,8 @@ function renderTable(view) {
   $("sides").replaceChildren(...view.sides.map((side) => {
     const div = document.createElement("div");
     const h = document.createElement("h3");
-    // (the minimum is the side's own, by its score, CL-MIN-1; its opening is its meld side's:
-    // a cutthroat pair's, once one of them has melded)
     h.textContent = `Side ${side.team} (${seatsOf(side.seats)}): match score ${matchScore(view, side)}` +
-      `${meldSideOf(view, side.seats[0]).opened || !side.minimum ? "" : `, needs ${side.minimum} to open`}` +
-      pairText(view, side);
+      `${minimumText(view, side)}${pairText(view, side)}`;
     div.append(h);
     if (side.red_threes.length) div.append(`Red threes: ${cards(side.red_threes)}`);
     for (const meld of side.melds) {

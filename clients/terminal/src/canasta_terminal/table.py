@@ -483,6 +483,18 @@ def render(view: game.SeatView, you: int, style: Style = PLAIN) -> str:
     return "\n".join(lines)
 
 
+def next_minimum_line(view: game.SeatView, you: int) -> str:
+    """At a hand's end, each side's initial-meld minimum for the next hand (the view's
+    ``next_minimum``: from the side's new total by the game's bands, CL-MIN-1, SA-INIT-1,
+    BO-INIT-1, SV-INIT-1, which the table does not derive); "" while a hand is played, at
+    the game's end and in May I?, where the view gives none."""
+    if not any(s.next_minimum for s in view.sides):
+        return ""
+    solo = all(len(s.seats) == 1 for s in view.sides)
+    return "Next hand, first meld needs: " + " · ".join(
+        f"{_side_name(s, you, solo)}: {s.next_minimum} points" for s in view.sides)
+
+
 def render_moves(moves: Sequence[game.Move], style: Style = PLAIN) -> str:
     width = len(str(len(moves)))
     return "Your moves:\n" + "\n".join(f"  {i + 1:>{width}}) {style.text(m.text)}"
@@ -582,7 +594,9 @@ class Table:
         # the bots' and the hints' seed is another (SuggestMove's, which reveals nothing)
         self.seed: int = args.seed if args.seed is not None else secrets.randbits(64)
         self.bot_seed = self.seed if args.seed is not None else secrets.randbits(32)
-        self.top = ""  # the pile's top in your view of the last move's answer
+        # your view in the last move's answer: its pile's top, and at a hand's end the sides'
+        # minimums for the next hand
+        self.view = game.SeatView()
 
     def say(self, text: str = "") -> None:
         self.out.write(self.style.line(text) + "\n")
@@ -688,10 +702,9 @@ class Table:
         """Say a move applied (yours or a bot's) and its events; keep the pile's top of your
         view in its answer: a May I? buy, always after a move (a draw, a pass), takes it.
         A question of yours still unanswered is said here: your screen shows the others."""
-        self.say(_move_line(who, done.move.text, self.top, self.style))
+        self.say(_move_line(who, done.move.text, self.view.pile_top, self.style))
         self.events(done.events, done.seat if done.move.text == "buy" else -1)
-        view = self.yours(done.views)
-        self.top = view.pile_top
+        view = self.view = self.yours(done.views)
         if view.awaited != self.you and (asked := render_question(view, self.you, self.rules, self.style)):
             self.say(asked)
         return done.snapshot
@@ -760,6 +773,8 @@ class Table:
             ply += 1
         score = self.call(self.client.score_hand, snapshot, token=self.mine)
         self.say(render_score(score, self.you, self.variant))
+        if line := next_minimum_line(self.view, self.you):
+            self.say(line)
         return snapshot, score
 
     def read_move(self, answer: str, moves: Sequence[game.Move],

@@ -1184,7 +1184,14 @@ type SideView struct {
 	// Melds on the table.
 	Melds []*MeldView `protobuf:"bytes,7,rep,name=melds,proto3" json:"melds,omitempty"`
 	// Red threes laid by the side.
-	RedThrees     []string `protobuf:"bytes,8,rep,name=red_threes,json=redThrees,proto3" json:"red_threes,omitempty"`
+	RedThrees []string `protobuf:"bytes,8,rep,name=red_threes,json=redThrees,proto3" json:"red_threes,omitempty"`
+	// Once the hand is over and the game goes on: the initial-meld minimum the side's new
+	// cumulative score (its result's `cumulative`) gives for the next hand (CL-MIN-1,
+	// SA-INIT-1, BO-INIT-1, SV-INIT-1: bands that depend on the game and its options), which
+	// the next deal's `minimum` will be. 0 while the hand is played (`minimum` is the hand's),
+	// at the game's end and in games without a minimum (May I?). Public: totals and bands are
+	// known to all, so the same in every view (host, spectator, each seat).
+	NextMinimum   int32 `protobuf:"varint,9,opt,name=next_minimum,json=nextMinimum,proto3" json:"next_minimum,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1273,6 +1280,13 @@ func (x *SideView) GetRedThrees() []string {
 		return x.RedThrees
 	}
 	return nil
+}
+
+func (x *SideView) GetNextMinimum() int32 {
+	if x != nil {
+		return x.NextMinimum
+	}
+	return 0
 }
 
 // A meld on the table.
@@ -2962,7 +2976,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\bMayIDeal\x12\x12\n" +
 	"\x04sets\x18\x01 \x01(\x05R\x04sets\x12\x1c\n" +
 	"\tsequences\x18\x02 \x01(\x05R\tsequences\x12\x1b\n" +
-	"\tbuys_left\x18\x03 \x03(\x05R\bbuysLeft\"\xe8\x01\n" +
+	"\tbuys_left\x18\x03 \x03(\x05R\bbuysLeft\"\x8b\x02\n" +
 	"\bSideView\x12\x12\n" +
 	"\x04team\x18\x01 \x01(\x05R\x04team\x12\x14\n" +
 	"\x05seats\x18\x02 \x03(\x05R\x05seats\x12\x14\n" +
@@ -2973,7 +2987,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"pileFrozen\x12*\n" +
 	"\x05melds\x18\a \x03(\v2\x14.canasta.v1.MeldViewR\x05melds\x12\x1d\n" +
 	"\n" +
-	"red_threes\x18\b \x03(\tR\tredThrees\"\xa4\x01\n" +
+	"red_threes\x18\b \x03(\tR\tredThrees\x12!\n" +
+	"\fnext_minimum\x18\t \x01(\x05R\vnextMinimum\"\xa4\x01\n" +
 	"\bMeldView\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\tR\x04rank\x12\x14\n" +
 	"\x05cards\x18\x02 \x03(\tR\x05cards\x12\x14\n" +
