@@ -143,6 +143,9 @@ class RuleSet:
     # bonus per canasta key, most specific first: "natural:7", "natural", "mixed",
     # "sequence", "wild" (see engine.melds.canasta_keys)
     canasta_bonus: tuple[tuple[str, int], ...] = (("natural", 500), ("mixed", 300))
+    # the game's own names of its canasta kinds beyond natural and mixed, by canasta key: a
+    # samba (SA-SEQ-5), an escalera (BO-SEQ-2), a bolivia (BO-WILD-2); a name, not a rule
+    canasta_names: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     red_three_table: tuple[tuple[int, int], ...] = ()  # count -> points; () = classic
     red_three_plus: str = "meld"  # "meld" | "canastas" | "kinds": when red threes count plus
     red_three_canastas: int = 0  # canastas needed with "canastas"

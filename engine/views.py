@@ -18,7 +18,7 @@ from engine.cards import CODES, Card
 from engine.games import game_of
 from engine.legal import canasta_legal_moves, legal_moves, legal_moves_for
 from engine.mayi.state import AnyState
-from engine.melds import base_label, labels
+from engine.melds import base_label, canasta_keys, labels
 from engine.rule_counts import rule_counts
 from engine.rules import Layout
 from engine.scoring import hand_sides
@@ -36,6 +36,8 @@ class MeldView:
     canasta: str  # "", "natural" or "mixed"
     label: str = ""  # the label that ``add`` and ``take on`` name (K#2 for a second K group)
     kind: str = "group"  # group, black_threes, wild or sequence
+    # the canasta's kind as its game names it: natural, mixed, samba, escalera or bolivia
+    canasta_kind: str = ""
 
 
 @mypyc_attr(native_class=False)
@@ -124,14 +126,27 @@ def codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
     return tuple(map(CODES.__getitem__, cards))
 
 
+def canasta_kind(meld: MeldPile, names: tuple[tuple[str, str], ...]) -> str:
+    """A canasta's kind by the key its bonus is scored by (engine.melds.canasta_keys:
+    natural, mixed, sequence, wild), named as its game names it (``RuleSet.canasta_names``:
+    a samba, an escalera, a bolivia); "" for a meld that is no canasta. A canasta of sevens
+    (SV-CAN-3) is a natural or mixed one of rank 7, no kind of its own."""
+    if not meld.is_canasta:
+        return ""
+    key = canasta_keys(meld)[1]
+    return dict(names).get(key, key)
+
+
 @lru_cache(maxsize=4096)
-def meld_views(melds: tuple[MeldPile, ...]) -> tuple[MeldView, ...]:
-    """The views of one side's melds. Pure, and memoized: a side's melds mostly stay
-    as they are from one move to the next, and every answer shows them."""
+def meld_views(melds: tuple[MeldPile, ...],
+               names: tuple[tuple[str, str], ...]) -> tuple[MeldView, ...]:
+    """The views of one side's melds (``names``: the game's canasta names). Pure, and
+    memoized: a side's melds mostly stay as they are from one move to the next, and every
+    answer shows them."""
     return tuple(
         MeldView(base_label(m), codes(m.cards), m.owner, m.wilds,
                  "natural" if m.is_natural_canasta else ("mixed" if m.is_canasta else ""),
-                 label, m.kind)
+                 label, m.kind, canasta_kind(m, names))
         for m, label in zip(melds, labels(melds), strict=True))
 
 
@@ -152,7 +167,8 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
         sides.append(SideView(
             team=t, seats=seats, score=state.scores[t],
             minimum=rules.minimum_for(state.scores[t]), opened=state.opened[t],
-            pile_frozen=both or not state.opened[t], melds=meld_views(state.melds[t]),
+            pile_frozen=both or not state.opened[t],
+            melds=meld_views(state.melds[t], rules.canasta_names),
             red_threes=tuple(CODES[c] for s in seats for c in state.red3[s]),
             next_minimum=rules.minimum_for(nxt[t]) if nxt else 0))
     reveal = rules.reveal_discard_pile

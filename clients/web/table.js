@@ -608,13 +608,12 @@ function showRecent(box, entries) {
   }
 }
 
-// A canasta's bonus kind by its cards: a Samba sequence canasta is a samba, Bolivia's an
-// escalera, a canasta of wild cards a bolivia; else natural or mixed.
+// A canasta's kind as the view names it (canastaKind: natural, mixed, samba, escalera,
+// bolivia; an older service's view says natural or mixed alone, canasta).
 function canastaName(meld) {
   const w = words();
-  if (meld.kind === "sequence") return game.variant === "samba" ? w.canastaKind.samba : w.canastaKind.escalera;
-  if (meld.kind === "wild") return w.canastaKind.bolivia;
-  return w.canasta[meld.canasta] ?? meld.canasta;
+  const kind = meld.canastaKind || meld.canasta;
+  return w.canastaKind[kind] ?? w.canasta[kind] ?? kind;
 }
 
 function renderMelds(v) {
@@ -992,14 +991,15 @@ function resultHeading(gameOver) {
 }
 
 // A side's canastas in the result, by the names the table gives them: the breakdown counts
-// a samba or an escalera among the natural canastas and a bolivia among the mixed ones (it
-// read "natural 1" for a samba), so those of the side's melds in the hand's last view are
-// taken out of its counts and named on their own ("natural 0 · mixed 2 · samba 1").
+// only natural and mixed canastas, a samba or an escalera among the first and a bolivia among
+// the second (it read "natural 1" for a samba), so the side's melds in the hand's last view
+// whose canastaKind is another are taken out of its counts and named on their own
+// ("natural 0 · mixed 2 · samba 1").
 function canastaCounts(side, breakdown) {
   const counts = { natural: breakdown.naturalCanastas ?? 0, mixed: breakdown.mixedCanastas ?? 0 };
   const named = new Map();
   const melds = game.view.sides.find((v) => v.team === side.team)?.melds ?? [];
-  for (const m of melds.filter((x) => x.canasta && (x.kind === "sequence" || x.kind === "wild"))) {
+  for (const m of melds.filter((x) => x.canasta && x.canastaKind && x.canastaKind !== x.canasta)) {
     counts[m.canasta]--;
     named.set(canastaName(m), (named.get(canastaName(m)) ?? 0) + 1);
   }

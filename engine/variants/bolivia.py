@@ -96,6 +96,7 @@ def bolivia_rules(base: RuleSet, opts: Mapping[str, OptionValue | None]) -> Rule
         going_out=hoyle_out,
         out_needs_sequence=hoyle_out,  # BO-C1: one of the two canastas an escalera
         hand_values=hand_values(opts),
+        canasta_names=(("sequence", "escalera"), ("wild", "bolivia")),  # BO-SEQ-2, BO-WILD-2
     )
 
 

@@ -89,6 +89,7 @@ def family_rules(variant: str, opts: Mapping[str, OptionValue | None], target: i
         wild_limit=2, canasta_closed_to_wilds=True, multi_groups=True, sequences=True,
         pile_pair_only=True, out_bonus=200, concealed_bonus=200,
         red_three_plus="canastas", red_three_canastas=2,
+        canasta_names=(("sequence", "samba"),),  # SA-SEQ-5
     )
 
 

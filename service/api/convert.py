@@ -279,6 +279,7 @@ def _meld_pb(v: MeldView, out: game.MeldView) -> None:
     out.canasta = v.canasta
     out.label = v.label
     out.kind = v.kind
+    out.canasta_kind = v.canasta_kind
 
 
 def _side_pb(v: SideView, out: game.SideView) -> None:

@@ -13,8 +13,10 @@ import httpx
 import pytest
 
 from engine import new_game
+from engine.notation import export_position
 from engine.rule_counts import rule_counts
 from service.api.pb import api
+from tests.positions import position
 from tests.service.helpers import Call, ok
 
 Counts = tuple[int, int, int]  # draw_count, canastas_to_go_out, wild_limit
@@ -120,3 +122,37 @@ def test_the_json_view_says_when_going_out_needs_no_sequence(http: httpx.Client)
     deal = http.post("/v1/deal", json={"variant": "classic", "players": 4, "seed": "9"})
     assert deal.status_code == 200, deal.text
     assert {view["outNeedsSequence"] for view in deal.json()["views"]} == {False}
+
+
+# (variant, team 0's melds) -> each meld's canasta kind by its label, as its game names and
+# scores it
+KINDS: list[tuple[str, str, dict[str, str]]] = [
+    ("classic", "K@0: KS KH KD KC KS KH KD | Q@0: QS QH QD QC 2S JK QH | 5@0: 5S 5H 5D",
+     {"K": "natural", "Q": "mixed", "5": ""}),
+    ("samba", "S:5-J@0: 5S 6S 7S 8S 9S TS JS | K@0: KS KH KD KC KS KH 2D",
+     {"S:5-J": "samba", "K": "mixed"}),  # SA-SEQ-5
+    ("bolivia", "S:5-J@0: 5S 6S 7S 8S 9S TS JS | W@0: JK JK 2S 2H 2D 2C 2H | "
+     "9@0: 9S 9H 9D 9C 9S 9H 9D",
+     {"S:5-J": "escalera", "W": "bolivia", "9": "natural"}),  # BO-SEQ-2, BO-WILD-2
+    ("bolivia_sevens", "7@0: 7S 7H 7D 7C 7S 7H 7D | S:8-K@0: 8S 9S TS JS QS KS",
+     {"7": "natural", "S:8-K": ""}),  # SV-CAN-3: a canasta of sevens is a natural one of rank 7
+]
+
+
+@pytest.mark.parametrize(("variant", "melds", "kinds"), KINDS, ids=[v for v, _, _ in KINDS])
+def test_every_view_names_each_canastas_kind(call: Call, variant: str, melds: str,
+                                             kinds: dict[str, str]) -> None:
+    """MeldView.canasta said natural or mixed only (a samba and an escalera natural, a
+    bolivia mixed), so the web table named a canasta by its meld kind and the game's name.
+    canasta_kind names it as the game scores it (SA-SEQ-5, BO-SEQ-2, BO-WILD-2), the same
+    for the host, a spectator and each seat: melds on the table are public."""
+    state = position(variant, hands={0: "4C 6D 8H"}, melds={0: melds}, opened=[1, 0])
+    imported = ok(call("ImportPosition", api.ImportPositionRequest(
+        position=export_position(state))))
+    views = list(imported.views)
+    for seat, token in [(-1, None), *enumerate(imported.seat_tokens)]:
+        views += ok(call("GetView", api.GetViewRequest(snapshot=imported.snapshot, seat=seat),
+                         token=token)).views
+    assert len(views) == 9
+    for view in views:
+        assert {m.label: m.canasta_kind for m in view.sides[0].melds} == kinds, variant

@@ -1,7 +1,9 @@
 // The canastas of a hand's result by their kinds, without playing the hand: each CASE
 // ("variant:lang") deals a new game whose view the test turns into a hand just over, your
 // side's melds a sequence canasta (a samba, or Bolivia's escalera) and a mixed canasta, the
-// other side's a canasta of wild cards (a bolivia) and a natural one, and answers the page's
+// other side's a canasta of wild cards (a bolivia) and a natural one, each named by its
+// canastaKind as the service names it in the game (a sequence canasta Samba's samba, Bolivia's
+// escalera; the page no longer tells them by the meld's kind and the game), and answers the page's
 // ScoreHand with the breakdown the engine gives such melds: a sequence counted among the
 // natural canastas, a meld of wild cards among the mixed. Read: the line under each side's
 // canasta bonus in the result table.
@@ -14,15 +16,16 @@ import { runTest, watch } from "./chromium.mjs";
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
 const found = {};
-const meld = (label, kind, canasta, cards) => ({
-  label, kind, canasta, cards, rank: label, owner: 0, wilds: cards.filter((c) => c === "JK" || c[0] === "2").length });
-const YOURS = [
-  meld("S:5-J", "sequence", "natural", ["5S", "6S", "7S", "8S", "9S", "TS", "JS"]),
-  meld("K", "group", "mixed", ["KS", "KH", "KD", "KC", "KS", "2S", "JK"]),
+const meld = (label, kind, canasta, canastaKind, cards) => ({
+  label, kind, canasta, canastaKind, cards, rank: label, owner: 0, wilds: cards.filter((c) => c === "JK" || c[0] === "2").length });
+let variant = "";
+const yours = () => [
+  meld("S:5-J", "sequence", "natural", variant === "samba" ? "samba" : "escalera", ["5S", "6S", "7S", "8S", "9S", "TS", "JS"]),
+  meld("K", "group", "mixed", "mixed", ["KS", "KH", "KD", "KC", "KS", "2S", "JK"]),
 ];
 const THEIRS = [
-  meld("W", "wild", "mixed", ["JK", "JK", "2S", "2H", "2D", "2C", "2H"]),
-  meld("9", "group", "natural", ["9S", "9H", "9D", "9C", "9S", "9H", "9D"]),
+  meld("W", "wild", "mixed", "bolivia", ["JK", "JK", "2S", "2H", "2D", "2C", "2H"]),
+  meld("9", "group", "natural", "natural", ["9S", "9H", "9D", "9C", "9S", "9H", "9D"]),
 ];
 await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" }, problems, async (context) => {
   let sides = [];
@@ -30,7 +33,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     const response = await route.fetch();
     const dealt = await response.json();
     const view = dealt.views[0];
-    for (const side of view.sides) side.melds = side.seats.includes(0) ? YOURS : THEIRS;
+    for (const side of view.sides) side.melds = side.seats.includes(0) ? yours() : THEIRS;
     Object.assign(view, { awaited: -1, legalMoves: [] });
     dealt.events = [...(dealt.events ?? []), { type: "EVENT_TYPE_HAND_OVER", seat: -1 }];
     sides = view.sides;
@@ -44,7 +47,8 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);
   for (const name of cases) {
-    const [variant, lang] = name.split(":");
+    const lang = name.split(":")[1];
+    variant = name.split(":")[0];
     await page.goto(`${base}/play?variant=${variant}&players=4&seed=5&bot=greedy&delay=0&lang=${lang}`);
     await page.waitForSelector("body[data-ready=true]");
     await page.click("#new-game");

@@ -1311,7 +1311,14 @@ type MeldView struct {
 	Label string `protobuf:"bytes,6,opt,name=label,proto3" json:"label,omitempty"`
 	// "group", "black_threes", "wild" (wild cards only) or "sequence". In May I?
 	// a set is a "group" and a run a "sequence" (its `rank` is the suit letter).
-	Kind          string `protobuf:"bytes,7,opt,name=kind,proto3" json:"kind,omitempty"`
+	Kind string `protobuf:"bytes,7,opt,name=kind,proto3" json:"kind,omitempty"`
+	// A canasta's kind as its game names and scores it: "natural" or "mixed" (a group), and
+	// the variants' own: "samba" (Samba's sequence canasta, SA-SEQ-5), "escalera" (Bolivia's,
+	// BO-SEQ-2), "bolivia" (a canasta of wild cards, BO-WILD-2); "" for a meld that is no
+	// canasta, and in May I?. `canasta` says only natural or mixed (a samba or an escalera is
+	// natural, a bolivia mixed). A canasta of sevens (SV-CAN-3) is a natural or mixed one of
+	// `rank` 7. Public, as every meld on the table: the same in every view.
+	CanastaKind   string `protobuf:"bytes,8,opt,name=canasta_kind,json=canastaKind,proto3" json:"canasta_kind,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1391,6 +1398,13 @@ func (x *MeldView) GetLabel() string {
 func (x *MeldView) GetKind() string {
 	if x != nil {
 		return x.Kind
+	}
+	return ""
+}
+
+func (x *MeldView) GetCanastaKind() string {
+	if x != nil {
+		return x.CanastaKind
 	}
 	return ""
 }
@@ -2988,7 +3002,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\x05melds\x18\a \x03(\v2\x14.canasta.v1.MeldViewR\x05melds\x12\x1d\n" +
 	"\n" +
 	"red_threes\x18\b \x03(\tR\tredThrees\x12!\n" +
-	"\fnext_minimum\x18\t \x01(\x05R\vnextMinimum\"\xa4\x01\n" +
+	"\fnext_minimum\x18\t \x01(\x05R\vnextMinimum\"\xc7\x01\n" +
 	"\bMeldView\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\tR\x04rank\x12\x14\n" +
 	"\x05cards\x18\x02 \x03(\tR\x05cards\x12\x14\n" +
@@ -2996,7 +3010,8 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\x05wilds\x18\x04 \x01(\x05R\x05wilds\x12\x18\n" +
 	"\acanasta\x18\x05 \x01(\tR\acanasta\x12\x14\n" +
 	"\x05label\x18\x06 \x01(\tR\x05label\x12\x12\n" +
-	"\x04kind\x18\a \x01(\tR\x04kind\"\xa5\x01\n" +
+	"\x04kind\x18\a \x01(\tR\x04kind\x12!\n" +
+	"\fcanasta_kind\x18\b \x01(\tR\vcanastaKind\"\xa5\x01\n" +
 	"\tSideScore\x12\x12\n" +
 	"\x04team\x18\x01 \x01(\x05R\x04team\x12\x14\n" +
 	"\x05seats\x18\x02 \x03(\x05R\x05seats\x12\x14\n" +
