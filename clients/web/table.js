@@ -201,7 +201,9 @@ function meldRef(target) {
   const [seat, index] = target.split(":").map(Number);
   return words().meldOf(nameOf(seat), seat === game.you, index + 1);
 }
-const wildDeuces = () => game.variant !== "may_i";
+// Whether deuces are wild: the game has wild cards, as the view's wildLimit says (0: none,
+// May I?), where the page took them to be unless the game was May I?
+const wildDeuces = () => wildLimit(game.view ?? {}) > 0;
 
 // An image named `name` for screen readers, in place of what it shows.
 function named(node, name) {

@@ -209,7 +209,8 @@ function renderHand(view) {
 function renderMoves(view) {
   const listed = view.legal_moves.map(parseMove);
   const picked = [...selected].map((i) => view.hand[i]);
-  const offered = picked.length ? movesOf(picked, listed, state.variant !== "may_i") : listed;
+  // (deuces are wild where the game has wild cards: the view's wild_limit, 0 in May I?)
+  const offered = picked.length ? movesOf(picked, listed, view.wild_limit > 0) : listed;
   // a seat dealt out of the hand holds no card and has no move in it: said, as the web table
   // says it in place of the hand, lest the empty hand read as a turn to come
   $("selection").textContent = picked.length
