@@ -104,6 +104,66 @@ def test_an_unknown_role_is_invalid_whatever_the_key_id(role: str) -> None:
     assert err.value.reason == "CREDENTIAL_KEY_RETIRED"
 
 
+@pytest.mark.parametrize(("role", "reason"), [
+    ("s0", "CREDENTIAL_KEY_RETIRED"), ("s10", "CREDENTIAL_KEY_RETIRED"),
+    ("s99", "CREDENTIAL_KEY_RETIRED"), ("s100", "CREDENTIAL_INVALID")])
+def test_a_seat_role_is_s_and_one_or_two_digits(role: str, reason: str) -> None:
+    """docs/security.md ``s<N>``, as tests/hardening/credentials.py reads it: a seat role of
+    one or two digits has the form of a token (its retired key is named); three digits do
+    not, and the refusal echoes nothing."""
+    with pytest.raises(ServiceError) as err:
+        tokens.verify(RING, f"ct1.{role}.gone-1.{'A' * 22}", GAME)
+    assert err.value.reason == reason, role
+
+
+def test_a_retired_key_is_named_in_the_refusal() -> None:
+    """docs/api.md: CREDENTIAL_KEY_RETIRED names the key in its metadata (``key_id``) and
+    its message, in every language, so an operator can tell which key left the ring."""
+    with pytest.raises(ServiceError) as err:
+        tokens.verify(RING, f"ct1.s1.gone-1.{'A' * 22}", GAME)
+    assert err.value.metadata == {"key_id": "gone-1"}
+    assert all("gone-1" in err.value.message(lang) for lang in ("en", "ru"))
+
+
+@pytest.mark.parametrize(("version", "reason"), [
+    ("ct0", "CREDENTIAL_VERSION_UNSUPPORTED"), ("ct9999", "CREDENTIAL_VERSION_UNSUPPORTED"),
+    ("ct10000", "CREDENTIAL_INVALID"), ("ct", "CREDENTIAL_INVALID")])
+def test_a_credential_version_is_echoed_only_as_ct_and_one_to_four_digits(
+        version: str, reason: str) -> None:
+    """docs/api.md: a credential format this server does not know (``ct`` and one to four
+    digits) is CREDENTIAL_VERSION_UNSUPPORTED, the version and ``ct1`` in its metadata and
+    message in every language; a longer one is the caller's text, CREDENTIAL_INVALID, and
+    comes back nowhere."""
+    with pytest.raises(ServiceError) as err:
+        tokens.verify(RING, f"{version}.host.fixed-1.{'A' * 22}", GAME)
+    assert err.value.reason == reason, version
+    if reason == "CREDENTIAL_INVALID":
+        assert not err.value.metadata and not err.value.params
+        return
+    assert err.value.metadata == {"version": version, "supported": "ct1"}
+    for lang in ("en", "ru"):
+        assert version in err.value.message(lang) and "ct1" in err.value.message(lang), lang
+
+
+def test_a_token_is_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/security.md: a token's MAC is checked with a constant-time comparison on every
+    call (``hmac.compare_digest``; ``==`` stops at the first wrong character, so its time
+    would tell a forger how much of a guessed MAC is right)."""
+    compared: list[tuple[bytes, bytes]] = []
+    constant_time = hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        compared.append((a, b))
+        return constant_time(a, b)
+
+    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
+    token = tokens.issue(RING, GAME, "s2")
+    assert tokens.verify(RING, token, GAME) == "s2"
+    with pytest.raises(ServiceError):
+        tokens.verify(RING, token[:-22] + "A" * 22, GAME)
+    assert compared == [(token[-22:].encode(),) * 2, (token[-22:].encode(), b"A" * 22)]
+
+
 def test_export_policy_off_refuses_even_the_host() -> None:
     """docs/security.md, *ExportPosition and seeds*: CANASTA_EXPORT_POLICY=off refuses
     ExportPosition to every role, the host included, on dealt and imported games alike;
