@@ -10,6 +10,7 @@ hand, the twin and the bot's seed.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,11 +18,12 @@ from hypothesis import strategies as st
 
 from engine import Phase, apply, new_game
 from engine.bots import LEVELS, random_move, suggest_move
+from engine.cards import IS_RED_THREE
 from engine.legal import legal_moves_for
 from engine.mayi.state import AnyState, MayIState
 from engine.mayi.successor import evolve as mayi_evolve
-from engine.observation import hidden_cards, redact
-from engine.state import evolve
+from engine.observation import hidden_cards, redact, redeal
+from engine.state import State, evolve
 from tests.twins import twin
 
 GAMES = [("classic", 2, {}), ("classic", 3, {}), ("classic", 4, {}), ("classic", 6, {}),
@@ -84,6 +86,69 @@ def test_twins_redact_to_one_state(variant: str, players: int,
             assert [len(h) for h in seen.hands] == [len(h) for h in state.hands]
             assert sorted(hidden_cards(seen, seat)) == sorted(hidden_cards(state, seat))
             assert legal_moves_for(seen, seat) == legal_moves_for(state, seat)
+
+
+CANASTA_GAMES = [g for g in GAMES if g[0] != "may_i"]
+
+
+def _canasta_positions() -> list[State]:
+    """Positions of each Canasta game along its hand, some with melds staged."""
+    found = []
+    for variant, players, options in CANASTA_GAMES:
+        for plies in range(0, 120, 3):
+            state = position(variant, players, options, plies, plies)
+            assert isinstance(state, State)
+            found.append(state)
+    return found
+
+
+def test_CL_R3_1_a_redacted_state_keeps_hidden_red_threes_in_the_stock() -> None:
+    """CL-R3-1, CL-R3-2: a seat that has begun a turn has laid its red threes, so the
+    canonical layout puts the hidden ones in the stock, where one may lie unseen, and
+    not in another seat's hand (a bot reading it would see an impossible hand)."""
+    checked = 0
+    for state in _canasta_positions():
+        for seat in range(state.rules.players):
+            reds = sum(IS_RED_THREE[c] for c in hidden_cards(state, seat))
+            seen = redact(state, seat)
+            assert sum(IS_RED_THREE[c] for c in seen.stock) == min(reds, len(seen.stock))
+            checked += reds > 0 and len(seen.stock) > 0
+    assert checked
+
+
+def test_a_redacted_state_stages_what_the_real_one_stages() -> None:
+    """Redacting for another seat keeps the turn's staging: the same staged moves, and a
+    base hand (what ``undo`` returns to) that is empty while nothing is staged, else the
+    turn seat's redacted hand with the staged cards (engine/transitions.py ``stage``)."""
+    staging = 0
+    for state in _canasta_positions():
+        t = state.turn.seat
+        staged = Counter(state.turn.base_hand) - Counter(state.hands[t])
+        staging += bool(state.turn.staged)
+        for seat in range(state.rules.players):
+            seen = redact(state, seat)
+            assert seen.turn.staged == state.turn.staged
+            assert bool(seen.turn.base_hand) == bool(state.turn.staged), (seat, t)
+            assert Counter(seen.turn.base_hand) - Counter(seen.hands[t]) == staged
+    assert staging
+
+
+def test_CL_R3_1_a_sampled_deal_gives_a_red_three_to_every_hand_yet_to_play() -> None:
+    """CL-R3-1: a seat yet to begin a turn may hold a red three unseen, so the expert's
+    samples (``redeal``) deal the hidden red threes to each such hand too, not only to
+    the stock: at the deal, where only the first seat has begun its turn, every other hand
+    gets some."""
+    state = new_game("classic", 4, seed=7)
+    seat = state.awaited
+    assert all(state.pending_red3[s] for s in range(4) if s != seat)
+    view = redact(state, seat)
+    rng = random.Random(7)
+    held = Counter[int]()
+    for _ in range(200):
+        dealt = redeal(view, seat, rng)
+        held.update(s for s, hand in enumerate(dealt.hands) for c in hand if IS_RED_THREE[c])
+    assert set(held) == set(range(4)) - {seat}, held
+    assert min(held.values()) > 20, held  # about 90 each in 800 red threes dealt
 
 
 def test_the_bot_sees_a_redacted_state(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -248,6 +248,19 @@ def test_a_seat_may_name_its_own_seat_for_views_and_records() -> None:
         assert err.value.reason == "SEAT_NOT_ALLOWED"
 
 
+def test_a_refused_seat_is_named_in_the_refusal() -> None:
+    """docs/api.md: SEAT_NOT_ALLOWED names the seat whose credential asked (metadata
+    ``seat``), and its message says which in every language."""
+    core = Core(Sealer(RING))
+    dealt = _deal(core)
+    with pytest.raises(ServiceError) as err:
+        core.handle("GetView", api.GetViewRequest(snapshot=dealt.snapshot, seat=0),
+                    _call(dealt.seat_tokens[1]))
+    assert (err.value.reason, err.value.metadata) == ("SEAT_NOT_ALLOWED", {"seat": "1"})
+    assert err.value.message("en").startswith("seat 1's credential does not allow this: ")
+    assert err.value.message("ru") == "Ключ доступа места 1 этого не разрешает."
+
+
 def test_spaces_after_the_bearer_scheme_are_not_part_of_the_token() -> None:
     """service/api/access.py ``bearer``: whatever whitespace separates ``Bearer`` from the
     token (a hand-written header, a proxy) is not read as part of the token."""
