@@ -99,7 +99,7 @@ def bearer(values: tuple[str, ...]) -> str:
         raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, ServiceReason.CREDENTIAL_INVALID,
                            english="send one credential per call")
     value = values[0].strip()
-    if value[:len(_BEARER)].lower() != _BEARER or not value[len(_BEARER):].strip():
+    if value[:len(_BEARER)].lower() != _BEARER:  # stripped: a token follows the space
         raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, ServiceReason.CREDENTIAL_INVALID,
                            english="send the credential as 'Bearer <token>'")
     return value[len(_BEARER):].strip()
