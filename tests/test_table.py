@@ -857,6 +857,27 @@ def test_melds_are_named_as_the_moves_name_them() -> None:
     assert "  seat 2: [2:0] 9S 9H 9C | [2:1] 4H 5H 6H 7H\n" in screen, screen
 
 
+def test_each_canasta_is_named_as_its_game_names_it() -> None:
+    """A samba and an escalera were "(natural canasta)" on the screen and a bolivia "(mixed
+    canasta)": the table read ``MeldView.canasta``, natural or mixed only. It reads
+    ``canasta_kind`` (SA-SEQ-5, BO-SEQ-2, BO-WILD-2) in the web table's words; a meld that
+    is no canasta has no name (the service's cases of each game's canastas)."""
+    from canasta_client import CanastaClient
+    from canasta_terminal.table import render
+
+    from tests.service.servers import running
+    from tests.service.test_view_rule_counts import KINDS, kinds_position
+
+    words = {"natural": "natural canasta", "mixed": "mixed canasta", "": None}
+    with running() as server, CanastaClient(server.grpc_target) as client:
+        for variant, melds, kinds in KINDS:
+            view = client.import_position(kinds_position(variant, melds), view_seat=0).views[0]
+            line = next(x for x in render(view, 0).splitlines() if x.startswith("  team 0 "))
+            shown = dict(re.fullmatch(r"\[(.+?)\] [^(]*?(?: \((.+)\))?", meld).groups()  # type: ignore[union-attr]
+                         for meld in line.split(": ", 1)[1].split(" | "))
+            assert shown == {label: words.get(kind, kind) for label, kind in kinds.items()}, line
+
+
 @pytest.mark.parametrize("errors", ["surrogateescape", "strict"])
 def test_a_line_that_is_not_text_is_no_crash(errors: str) -> None:
     """A byte the terminal's encoding does not have (a Latin-1 key, a paste): an input

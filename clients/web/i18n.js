@@ -112,6 +112,16 @@ export function playOrder(order, you) {
   return from(order.includes(you) ? you : order[0]);
 }
 
+/**
+ * A canasta's name by its kind (a view's canasta kind: natural, mixed, samba, escalera,
+ * bolivia; an older service's says natural or mixed alone, by its canasta). Shared with the
+ * reference host's seat page.
+ */
+export function canastaName(kind, lang) {
+  const w = TEXT[lang];
+  return w.canastaKind[kind] ?? w.canasta[kind] ?? kind;
+}
+
 // Each language's words. A value is a string or a function of the parameters named.
 // Sentences about a player take `who` (a seat's name) and `you` (whether it is you):
 // Russian verbs agree with "Вы" (взяли) or a compass name (взял).

@@ -11,7 +11,7 @@
 // page holds the host token only because it is a self-contained demo (clients/web/README.md).
 // It keeps the game in this tab's sessionStorage too, so that a reload resumes it (GAME_KEY).
 
-import { LANGUAGES, OPTION_DOCS, TEXT, cardName, face, faceRuns, places, playOrder } from "./i18n.js";
+import { LANGUAGES, OPTION_DOCS, TEXT, canastaName, cardName, face, faceRuns, places, playOrder } from "./i18n.js";
 import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
 import { intInputMode } from "./options.js";
 
@@ -610,13 +610,9 @@ function showRecent(box, entries) {
   }
 }
 
-// A canasta's kind as the view names it (canastaKind: natural, mixed, samba, escalera,
-// bolivia; an older service's view says natural or mixed alone, canasta).
-function canastaName(meld) {
-  const w = words();
-  const kind = meld.canastaKind || meld.canasta;
-  return w.canastaKind[kind] ?? w.canasta[kind] ?? kind;
-}
+// A canasta's kind as the view names it (canastaKind; an older service's view says natural
+// or mixed alone, canasta).
+const meldCanasta = (meld) => canastaName(meld.canastaKind || meld.canasta, lang);
 
 function renderMelds(v) {
   const w = words();
@@ -658,14 +654,14 @@ function renderMelds(v) {
         mark.setAttribute("aria-hidden", "true"); // (the meld's name says it)
         caption.append(mark);
       }
-      if (m.canasta) caption.append(el("span", { className: "badge canasta-kind", textContent: canastaName(m) }));
+      if (m.canasta) caption.append(el("span", { className: "badge canasta-kind", textContent: meldCanasta(m) }));
       if (m.canasta) caption.append(el("span", { className: "meld-count", textContent: `×${m.cards.length}` }));
       // a canasta is squared into a pile, its naturals on top (the wild cards beneath)
       const codes = m.canasta ? [...m.cards].sort((a, b) => isWild(b) - isWild(a)) : m.cards;
       const cards = el("div", { className: "meld-cards" });
       cards.append(...codes.map((c) => card(c)));
       fig.append(cards, caption);
-      fig.setAttribute("aria-label", [m.label || number, m.canasta ? canastaName(m) : "", w.cards(m.cards.length)].filter(Boolean).join(", "));
+      fig.setAttribute("aria-label", [m.label || number, m.canasta ? meldCanasta(m) : "", w.cards(m.cards.length)].filter(Boolean).join(", "));
       row.append(fig);
     }
     if (!(side.melds ?? []).length) row.append(el("p", { className: "none", textContent: w.noMelds }));
@@ -1003,7 +999,7 @@ function canastaCounts(side, breakdown) {
   const melds = game.view.sides.find((v) => v.team === side.team)?.melds ?? [];
   for (const m of melds.filter((x) => x.canasta && x.canastaKind && x.canastaKind !== x.canasta)) {
     counts[m.canasta]--;
-    named.set(canastaName(m), (named.get(canastaName(m)) ?? 0) + 1);
+    named.set(meldCanasta(m), (named.get(meldCanasta(m)) ?? 0) + 1);
   }
   return [words().canastaCount(counts.natural, counts.mixed), ...[...named].map(([name, n]) => `${name} ${n}`)].join(" · ");
 }

@@ -139,6 +139,13 @@ KINDS: list[tuple[str, str, dict[str, str]]] = [
 ]
 
 
+def kinds_position(variant: str, melds: str) -> str:
+    """A position of ``variant`` with team 0's ``melds`` (a case of KINDS) on the table,
+    exported: shared with the clients' tests of how they name each canasta."""
+    return export_position(position(variant, hands={0: "4C 6D 8H"}, melds={0: melds},
+                                    opened=[1, 0]))
+
+
 @pytest.mark.parametrize(("variant", "melds", "kinds"), KINDS, ids=[v for v, _, _ in KINDS])
 def test_every_view_names_each_canastas_kind(call: Call, variant: str, melds: str,
                                              kinds: dict[str, str]) -> None:
@@ -146,9 +153,8 @@ def test_every_view_names_each_canastas_kind(call: Call, variant: str, melds: st
     bolivia mixed), so the web table named a canasta by its meld kind and the game's name.
     canasta_kind names it as the game scores it (SA-SEQ-5, BO-SEQ-2, BO-WILD-2), the same
     for the host, a spectator and each seat: melds on the table are public."""
-    state = position(variant, hands={0: "4C 6D 8H"}, melds={0: melds}, opened=[1, 0])
     imported = ok(call("ImportPosition", api.ImportPositionRequest(
-        position=export_position(state))))
+        position=kinds_position(variant, melds))))
     views = list(imported.views)
     for seat, token in [(-1, None), *enumerate(imported.seat_tokens)]:
         views += ok(call("GetView", api.GetViewRequest(snapshot=imported.snapshot, seat=seat),

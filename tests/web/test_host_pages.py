@@ -21,6 +21,7 @@ from examples.host.tables import message_of
 from tests.host.hosts import Host, Player, check_record, hosting, stored
 from tests.service.servers import running
 from tests.service.test_view_next_minimum import _hand_over
+from tests.service.test_view_rule_counts import KINDS, kinds_position
 from tests.web.test_web_table import CUTTHROAT, _in_browser
 
 
@@ -428,6 +429,25 @@ def test_the_seat_page_tells_the_cutthroat_partners(tmp_path: Path) -> None:
                              "seat 2 (bot: greedy): 13 cards, partner of seat 1, dealer"], lone
     assert lone["sides"][2] == ("Side 2 (seat 2): match score 0, partners with seat 1 this "
                                 "hand: their melds are side 1's"), lone
+
+
+def test_the_seat_page_names_each_canasta_as_its_game_does(tmp_path: Path) -> None:
+    """A samba and an escalera were "(natural canasta)" on the seat page and a bolivia
+    "(mixed canasta)": it read the view's canasta, natural or mixed only. It reads
+    canasta_kind (SA-SEQ-5, BO-SEQ-2, BO-WILD-2) in the web table's words; a meld that is no
+    canasta has no name (the service's cases of each game's canastas)."""
+    db = tmp_path / "tables.db"
+    with running() as rules, CanastaClient(rules.grpc_target) as client:
+        tables = [_imported(db, client, kinds_position(variant, melds), {})
+                  for variant, melds, _ in KINDS]
+        with hosting(db, rules.grpc_target) as host:
+            result, ran = _in_browser("host_seat.mjs", *(_link(host.base, t, 0) for t in tables))
+    assert result["problems"] == [] and ran.returncode == 0, result
+    words = {"natural": "natural canasta", "mixed": "mixed canasta", "": None}
+    for (variant, _, kinds), page in zip(KINDS, result["pages"], strict=True):
+        shown = dict(re.fullmatch(r"(.+?): [^(]*?(?: \((.+)\))?", meld).groups()  # type: ignore[union-attr]
+                     for meld in page["melds"])
+        assert shown == {label: words.get(kind, kind) for label, kind in kinds.items()}, variant
 
 
 def test_the_seat_page_says_each_sides_minimum_for_the_next_hand(tmp_path: Path) -> None:

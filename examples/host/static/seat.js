@@ -1,10 +1,10 @@
 // One seat's page: it joins with the seat token from the link's fragment, gets its own
 // seat's view over the WebSocket after every change, and sends the moves it picks from its
 // listed legal moves. It never holds a snapshot or the host token: the host keeps them.
-// Card faces, the reading of listed moves, the words for a seat sitting a hand out and the
-// hand's order of play come from the standalone web table.
+// Card faces, the reading of listed moves, the words for a seat sitting a hand out, the
+// hand's order of play and the names of canastas come from the standalone web table.
 
-import { TEXT, cardName, face, playOrder } from "/web/i18n.js";
+import { TEXT, canastaName, cardName, face, playOrder } from "/web/i18n.js";
 import { movesOf, parseMove } from "/web/moves.js";
 
 const $ = (id) => document.getElementById(id);
@@ -107,6 +107,14 @@ function pairText(view, side) {
   return `, partners with ${seatsOf(partners)} this hand${on === side ? "" : `: their melds are side ${on.team}'s`}`;
 }
 
+// A meld's canasta as the game names it (the view's canasta_kind: a samba or an escalera is
+// natural by its canasta, a bolivia mixed), in the web table's words; an older service's view
+// says natural or mixed alone. "" for a meld that is no canasta.
+function meldCanasta(meld) {
+  const kind = meld.canasta_kind || meld.canasta;
+  return kind ? canastaName(kind, "en") : "";
+}
+
 // May I?'s contract, "2 sets and 1 sequence" (the view's public may_i).
 function contract(mayI) {
   const part = (n, one) => (n ? count(n, one) : "");
@@ -181,8 +189,8 @@ function renderTable(view) {
       const p = document.createElement("p");
       p.className = "meld";
       // May I?'s melds have no label, and its sides no minimum (a contract opens them)
-      p.textContent = `${meld.label ? `${meld.label}: ` : ""}${cards(meld.cards)}` +
-        `${meld.canasta ? ` (${meld.canasta} canasta)` : ""}`;
+      const canasta = meldCanasta(meld);
+      p.textContent = `${meld.label ? `${meld.label}: ` : ""}${cards(meld.cards)}${canasta ? ` (${canasta})` : ""}`;
       div.append(p);
     }
     return div;

@@ -318,8 +318,17 @@ def _cards_of(n: int, exact: bool) -> str:
 # --- rendering ----------------------------------------------------------------------------
 
 
+# A canasta's name by its kind, in the web table's words (a samba, an escalera and a
+# bolivia are named by the kind alone)
+_CANASTA_NAMES = {"natural": "natural canasta", "mixed": "mixed canasta"}
+
+
 def _meld_text(m: game.MeldView, name: str, style: Style) -> str:
-    tag = f" ({m.canasta} canasta)" if m.canasta else ""
+    """A meld and its canasta's kind as the game names it (``canasta_kind``: a samba or an
+    escalera is natural by ``canasta``, a bolivia mixed); a view without it (an older
+    service) says ``canasta``'s."""
+    kind = m.canasta_kind or m.canasta
+    tag = f" ({_CANASTA_NAMES.get(kind, kind)})" if kind else ""
     return f"[{name}] {style.cards(m.cards)}{tag}"
 
 
