@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from engine.cards import CODES, Card, parse_cards
+from engine.cards import Card, format_cards, parse_cards
 from engine.errors import BadInput, BadMove, EngineError, Reason
 from engine.mayi.state import AnyState
 from engine.numerals import whole
@@ -30,7 +30,7 @@ Zone = tuple[int, tuple[Card, ...]]  # (cards still to fill, -1 = all the rest; 
 
 
 def cards_text(cards: Iterable[Card]) -> str:
-    return " ".join(CODES[c] for c in cards) or "-"
+    return format_cards(cards) or "-"
 
 
 def ints_text(values: Iterable[int]) -> str:
