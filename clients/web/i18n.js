@@ -216,6 +216,8 @@ export const TEXT = {
     frozenForYou: "frozen for your side",
     noMelds: "no melds yet",
     redThrees: "Red threes",
+    // the table's heading, heard alone: the sides' melds (h3) come under it, before "Your hand"
+    tableTitle: "Card table",
     melds: "Melds",
     canasta: { natural: "natural canasta", mixed: "mixed canasta" },
     canastaKind: { samba: "samba", escalera: "escalera", bolivia: "bolivia" },
@@ -254,6 +256,8 @@ export const TEXT = {
     // the result panel's heading, at a hand's end and at the game's
     result: "Hand result",
     gameResult: "Game result",
+    // the result's corner (heard alone): what its rows count, for each side's column
+    pointsHead: "Points",
     rows: {
       base: "Melded cards", canastas: "Canastas", goingOut: "Going out", redThrees: "Red threes",
       inHand: "Cards in hand", penalties: "Penalties", total: "Hand total", cumulative: "Match total",
@@ -454,6 +458,7 @@ export const TEXT = {
     frozenForYou: "заморожен для вашей стороны",
     noMelds: "комбинаций пока нет",
     redThrees: "Красные тройки",
+    tableTitle: "Игровой стол",
     melds: "Комбинации",
     canasta: { natural: "натуральная канаста", mixed: "смешанная канаста" },
     canastaKind: { samba: "самба", escalera: "эскалера", bolivia: "боливия" },
@@ -486,6 +491,7 @@ export const TEXT = {
     deal: (n, m) => (n <= m ? `Раздача ${n} из ${m}.` : `Раздача ${n}: ещё одна после ничьей.`),
     result: "Итог раздачи",
     gameResult: "Итог игры",
+    pointsHead: "Очки",
     rows: {
       base: "Карты в комбинациях", canastas: "Канасты", goingOut: "Выход", redThrees: "Красные тройки",
       inHand: "Карты на руках", penalties: "Штрафы", total: "За раздачу", cumulative: "Всего в партии",

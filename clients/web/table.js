@@ -938,7 +938,9 @@ function renderResult() {
     ? w.wentOut(nameOf(score.wentOut), you, score.concealed) : w.stockRanOut });
   const sides = score.sides ?? [];
   const table = el("table", { id: "score-table" });
-  const head = el("tr", {}, el("th"));
+  // (the corner heads the rows' names: a name heard alone, axe's empty-table-header)
+  const corner = el("th", { scope: "col" }, el("span", { className: "visually-hidden", textContent: w.pointsHead }));
+  const head = el("tr", {}, corner);
   for (const s of sides) {
     const th = el("th", { scope: "col", textContent: sideName(s) });
     if ((s.seats ?? []).includes(game.you)) th.className = "mine";

@@ -152,7 +152,7 @@ dealer.mjs deals hands you deal and North deals: who deals is told, yours beside
 
 axe.mjs runs axe-core (pinned in package.json) in the page at the key moments of a game (the
 new-game form, cards selected with "All moves" open, melds on the table, May I?'s buy window,
-a hand's result and the game's), in English and Russian: no serious or critical violation.
+a hand's result and the game's), in English and Russian: no violation of any impact.
 
 Swagger UI (/docs) is served from the service's own files: docs_offline.mjs opens it with
 every request to anywhere else blocked and checks that it shows the API's operations.
@@ -1907,19 +1907,19 @@ AXE_POSITIONS = {
 AXE_MOMENTS = ["start", "selected", "meld", "buy", "hand-end", "game-end"]
 
 
-def test_axe_finds_no_serious_violation_at_the_key_moments(server: Running) -> None:
+def test_axe_finds_no_violation_at_the_key_moments(server: Running) -> None:
     """axe-core (tests/web/package.json) audits the page at the key moments of a game, in
     English and Russian: the new-game form with its rule options, your turn with cards
     selected, melds on the table, May I?'s buy window, a hand's result and the game's.
-    No violation of serious or critical impact; each one found is named (rule, impact, the
-    first nodes)."""
+    No violation of any impact, minor and moderate too (heading-order, empty-table-header
+    were found once the serious ones were gone): the page stays clean. Each one found is
+    named (rule, impact, the first nodes)."""
     cases = ["en", "ru"]
     result, done = _in_browser("axe.mjs", server.http_base, json.dumps(AXE_POSITIONS), *cases,
                                timeout=240)
     assert result["problems"] == [] and done.returncode == 0, result
     moments = result["moments"]
     assert set(moments) == {f"{m}:{lang}" for m in AXE_MOMENTS for lang in cases}, moments
-    grave = [f"{moment}: {v['id']} ({v['impact']}, {v['count']} nodes: {', '.join(v['nodes'])})"
-             for moment, found in moments.items() for v in found
-             if v["impact"] in ("serious", "critical")]
-    assert grave == [], "\n".join(grave)
+    named = [f"{moment}: {v['id']} ({v['impact']}, {v['count']} nodes: {', '.join(v['nodes'])})"
+             for moment, found in moments.items() for v in found]
+    assert named == [], "\n".join(named)
