@@ -109,6 +109,11 @@ and a bot answering a buy window is named with the card offered.
 next_hand.mjs presses "Next hand" twice from the keyboard while its deal is on the way: one
 deal, and the focus on your hand once it is your turn.
 
+keyboard.mjs plays a turn of classic Canasta with the keyboard alone, in English and Russian
+(Tab to "New game" and to the draw, arrows along the hand, Space and Enter to select, Tab to
+the discard): after each key the focus is seen, on the hand's one Tab stop or the move's
+button, and back on your hand after each move.
+
 result_view.mjs ends a hand (and a game) while you look at the table, on a phone and a desktop,
 tapping as Chromium does (the button takes the focus) and as Safari does (it does not): the
 result and "Next hand" are brought into view on the phone (at once under reduced motion), the
@@ -1631,6 +1636,51 @@ def test_next_hand_pressed_twice_deals_once_and_gives_the_focus_to_your_hand(ser
         assert got["inFlight"] == {"disabled": True}, (lang, got)
         assert got["nextDeals"] == 1 and len(got["dealt"]) == 2, (lang, got)
         assert got["state"] == "your-turn" and got["focus"] == "hand", (lang, got)
+
+
+# keyboard.mjs's keys in your hand after the draw, and where the focus is after each (your
+# hand's positions: its one Tab stop) with the cards selected
+HAND_KEYS = [("ArrowRight", 1, []), ("ArrowRight", 2, []), ("ArrowRight", 3, []), ("Space", 3, [3]),
+             ("ArrowLeft", 2, [3]), ("Enter", 2, [2, 3]), ("Enter", 2, [3]), ("Escape", 2, []),
+             ("End", -1, []), ("Home", 0, []), ("ArrowLeft", 0, []), ("ArrowRight", 1, []),
+             ("Space", 1, [1])]
+
+
+def test_a_turn_plays_with_the_keyboard_alone_the_focus_seen_at_every_key(server: Running) -> None:
+    """A turn of classic Canasta for four with the keyboard alone, from the page's first Tab:
+    every key leaves the focus on something seen (:focus-visible matches, an outline drawn).
+    Tab reaches "New game" (Enter keeps the focus there), then the hint, your hand as one Tab
+    stop (its first card) and the draw. After the draw the focus is on your hand; the arrows,
+    Home and End move it and the hand's Tab stop with it (← stops at the first card); Space
+    and Enter select and let go, Escape lets go of all, the focus staying on the card. Tab
+    from the card selected reaches its discard; after the discard and the bots' turns, the
+    focus is back on that place in your hand."""
+    cases = ["en", "ru"]
+    keys = json.dumps([key for key, _, _ in HAND_KEYS])
+    result, done = _in_browser("keyboard.mjs", server.http_base, keys, *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for lang in cases:
+        steps = result["cases"][lang]
+        unseen = [s for s in steps if not (s["visible"] and s["outline"])]
+        assert unseen == [], (lang, unseen)
+        at = [s["at"] for s in steps]
+        dealt = at.index("new-game") + 1
+        assert steps[dealt]["key"] == "Enter" and at[dealt] == "new-game", (lang, steps)
+        drawn = at.index("move:draw") + 1
+        assert at[dealt + 1:drawn][-3:] == ["hint", "hand:0", "move:draw"], (lang, at)
+        assert [s["key"] for s in steps[dealt + 1:drawn]] == ["Tab"] * (drawn - dealt - 1), (lang, at)
+        assert steps[drawn]["key"] == "Enter" and at[drawn] == "hand:0", (lang, steps[drawn])
+        size = steps[drawn]["size"]
+        keyed = steps[drawn + 1:drawn + 1 + len(HAND_KEYS)]
+        for step, (key, place, selected) in zip(keyed, HAND_KEYS, strict=True):
+            place %= size
+            assert (step["key"], step["at"], step["tabStop"], step["selected"]) == (
+                key, f"hand:{place}", place, selected), (lang, step)
+        tab, discard = steps[drawn + 1 + len(HAND_KEYS):]
+        assert (tab["key"], discard["key"]) == ("Tab", "Enter"), (lang, tab, discard)
+        assert tab["at"].startswith("move:discard ") and tab["selected"] == [1], (lang, tab)
+        assert discard["at"] == "hand:1" and discard["tabStop"] == 1, (lang, discard)
+        assert discard["size"] == size - 1 and discard["selected"] == [], (lang, discard)
 
 
 # A hand where West goes out right after your discard (result_view.mjs): you discard 6C, West
