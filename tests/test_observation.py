@@ -20,10 +20,13 @@ from engine import Phase, apply, new_game
 from engine.bots import LEVELS, random_move, suggest_move
 from engine.cards import IS_RED_THREE
 from engine.legal import legal_moves_for
+from engine.mayi.moves import Buy, PassBuy
 from engine.mayi.state import AnyState, MayIState
 from engine.mayi.successor import evolve as mayi_evolve
-from engine.observation import hidden_cards, redact, redeal
+from engine.moves import Draw
+from engine.observation import answering_first, hidden_cards, redact, redeal
 from engine.state import State, evolve
+from tests.test_scenarios_may_i import t5
 from tests.twins import twin
 
 GAMES = [("classic", 2, {}), ("classic", 3, {}), ("classic", 4, {}), ("classic", 6, {}),
@@ -165,3 +168,16 @@ def test_the_bot_sees_a_redacted_state(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(bots.BOTS, "spy", spy)
     suggest_move(state, "spy", 1)
     assert handed == [redact(state, state.awaited)] and handed[0] != state
+
+
+def test_MI_BUY_3_a_later_first_call_seat_is_advised_as_the_first_to_answer() -> None:
+    """MI-BUY-3 (``buy_priority=first_call``): any seat of an open buy window may answer,
+    so the bot advising a later seat sees that seat answer first and the others after it,
+    and advises one of that seat's moves (a buy or a pass) at every level."""
+    window = apply(t5({"buy_priority": "first_call"}), Draw())
+    assert window.awaited == 2 and window.turn.window == (2, 3)
+    first = answering_first(window, 3)
+    assert first.awaited == 3 and first.turn.window == (3, 2)
+    assert first.hands == window.hands and first.pile == window.pile
+    for level in LEVELS:
+        assert suggest_move(window, level, 1, 3, 4) in (Buy(), PassBuy())
