@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from engine.cards import CODES, Card
 from engine.games import game_of
-from engine.legal import canasta_legal_moves, legal_moves, legal_moves_for
+from engine.legal import canasta_legal_moves_for, legal_moves, legal_moves_for
 from engine.mayi.state import AnyState
 from engine.melds import base_label, canasta_keys, labels
 from engine.rule_counts import rule_counts
@@ -186,8 +186,7 @@ def canasta_seat_view(state: State, seat: int) -> SeatView:
         pile=codes(state.pile) if reveal else (),
         pile_frozen=both, sides=tuple(sides), asked=state.turn.asked, answer=state.turn.answer,
         staged=tuple(str(m) for m in state.turn.staged),
-        legal_moves=tuple(str(m) for m in canasta_legal_moves(state))
-        if seat == state.awaited and seat >= 0 else (),
+        legal_moves=tuple(str(m) for m in canasta_legal_moves_for(state, seat)),
         result=result.sides if result and over else (),
         went_out=result.went_out if result else -1,
         winner=result.winner if result else -1,
