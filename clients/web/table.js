@@ -1166,7 +1166,7 @@ async function guarded(work) {
     if (game.view) {
       render();
       // a keyboard user's focus, lost with the buttons drawn anew, goes to "Try again"
-      if (document.activeElement === document.body) $("retry")?.focus();
+      if (focusFree()) $("retry")?.focus();
     } else {
       // a deal refused: the game before is gone, and so is its table (its moves would do nothing)
       $("board").hidden = true;
@@ -1182,9 +1182,11 @@ async function guarded(work) {
 // the focus too) brings the focus back to the box, refused or played.
 const pressedMove = () => ["actions", "moves", "move-form"].some((id) => $(id).contains(document.activeElement));
 
+// (your hand, where the focus waits while the bots play, gives it up as the body does)
+const focusFree = () => document.activeElement === document.body || $("hand").contains(document.activeElement);
+
 function refocus() {
-  const active = document.activeElement;
-  if (active && active !== document.body) return; // the focus has gone somewhere meanwhile
+  if (document.activeElement && !focusFree()) return; // the focus has gone somewhere meanwhile
   // at the game's end, the result panel's own "New game" (the form's is at the top of the
   // page, far from the result on a phone); a screen reader reads the game's result with it
   const target = $("retry") ?? (game.handOver ? (game.gameOver ? $("again") : $("next-hand"))
@@ -1211,6 +1213,8 @@ async function play(text) {
     if (gen !== generation) return;
     take(done);
     $("move-text").value = "";
+    // while the bots play, your hand (not the page's body, where Tab starts from the top)
+    if (keyboard && !typed && !game.handOver) refocus();
     await runBots();
   });
   // (a refused move too: its error is shown, and the buttons were drawn anew)

@@ -2,7 +2,7 @@
 // the page and, from its first Tab on: Tab to "New game", Enter; Tab to the draw, Enter; in
 // your hand the KEYS_JSON keys (arrows, Home, End, Space, Enter, Escape: the last of them
 // leaves a card selected); Tab to its discard, Enter, and the bots play till it is your turn
-// again. After each key: where the focus is (a hand card by position, a move button by its
+// again (a step "bots": the focus while they play, 300 ms before each of their moves). After each key: where the focus is (a hand card by position, a move button by its
 // move, a language button by its language, else the element's id or tag), whether it is seen
 // (:focus-visible matches, an outline drawn), the hand's one Tab stop (the card of tabindex
 // 0), the hand's size and the cards selected.
@@ -57,7 +57,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
         .catch(() => {});
       steps.push({ key, ...(await focusNow(page)) });
     };
-    await page.goto(`${base}/play?variant=classic&players=4&seed=1&bot=greedy&delay=0&lang=${lang}`);
+    await page.goto(`${base}/play?variant=classic&players=4&seed=1&bot=greedy&delay=300&lang=${lang}`);
     await page.waitForSelector("body[data-ready=true]");
     await tabTo("#new-game");
     await page.keyboard.press("Enter");
@@ -69,6 +69,11 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     for (const key of keys) await press(key);
     await tabTo("#actions button[data-move^=discard]");
     await page.keyboard.press("Enter");
+    // while the bots play (a delay of 300 ms before each move): where the focus waits
+    await page.waitForSelector("#status[data-state=bots]", { timeout: 10_000 });
+    await page.waitForFunction(() => document.activeElement !== document.body, null, { timeout: 250 })
+      .catch(() => {});
+    steps.push({ key: "bots", ...(await focusNow(page)) });
     await page.waitForSelector('#actions button[data-move="draw"]', { timeout: 30_000 });
     await settled("Enter");
   }

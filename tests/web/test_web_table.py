@@ -1653,8 +1653,9 @@ def test_a_turn_plays_with_the_keyboard_alone_the_focus_seen_at_every_key(server
     stop (its first card) and the draw. After the draw the focus is on your hand; the arrows,
     Home and End move it and the hand's Tab stop with it (← stops at the first card); Space
     and Enter select and let go, Escape lets go of all, the focus staying on the card. Tab
-    from the card selected reaches its discard; after the discard and the bots' turns, the
-    focus is back on that place in your hand."""
+    from the card selected reaches its discard; after the discard the focus is on that place
+    in your hand while the bots play (it was on the page's body, where a keyboard user had to
+    Tab from the top again) and when your turn comes back."""
     cases = ["en", "ru"]
     keys = json.dumps([key for key, _, _ in HAND_KEYS])
     result, done = _in_browser("keyboard.mjs", server.http_base, keys, *cases)
@@ -1676,8 +1677,9 @@ def test_a_turn_plays_with_the_keyboard_alone_the_focus_seen_at_every_key(server
             place %= size
             assert (step["key"], step["at"], step["tabStop"], step["selected"]) == (
                 key, f"hand:{place}", place, selected), (lang, step)
-        tab, discard = steps[drawn + 1 + len(HAND_KEYS):]
-        assert (tab["key"], discard["key"]) == ("Tab", "Enter"), (lang, tab, discard)
+        tab, bots, discard = steps[drawn + 1 + len(HAND_KEYS):]
+        assert (tab["key"], bots["key"], discard["key"]) == ("Tab", "bots", "Enter"), (lang, steps)
+        assert bots["at"] == "hand:1", (lang, bots)  # not the page's body while they play
         assert tab["at"].startswith("move:discard ") and tab["selected"] == [1], (lang, tab)
         assert discard["at"] == "hand:1" and discard["tabStop"] == 1, (lang, discard)
         assert discard["size"] == size - 1 and discard["selected"] == [], (lang, discard)
