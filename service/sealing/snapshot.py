@@ -15,8 +15,10 @@ The clear header (everything before the nonce) is the GCM associated data, so
 it cannot be changed without the tag failing; a host can read ``game_id``,
 ``seq`` and the flags without any key. The plaintext is ``encode_state(state)`` (see
 engine/codec.py: one character per card) padded with zero bytes to a multiple
-of 32. It is not compressed: compression would make the length depend on which
-cards lie where, and sealing is on every state-changing call. Format 1, the
+of 32, after as many zero bytes as the seed lacks digits of :data:`SEED_DIGITS` (the
+encoding writes the secret seed in decimal: its length would tell a seat whether the
+seed has 19 digits or 20, or 1). It is not compressed: compression would make the
+length depend on which cards lie where, and sealing is on every state-changing call. Format 1, the
 same with ``zlib`` applied before padding, still opens (N-1, docs/api.md).
 Checks run cheapest first: size, magic, version, key id, tag, (format 1:
 decompression bound), the encoding. A well-formed key id that the ring does not
@@ -54,6 +56,7 @@ FLAGS = FLAG_IMPORTED | FLAG_STACKED
 NONCE_BYTES = 12
 TAG_BYTES = 16
 PAD = 32
+SEED_DIGITS = len(str(2**64 - 1))  # a 64-bit seed's most digits: every seed takes this room
 MAX_PLAINTEXT = 64 * 1024
 AAD_PREFIX = b"canasta.v1.snapshot\x00"
 _SEQ = struct.Struct(">Q")
@@ -166,6 +169,7 @@ class Sealer:
                         stacked)
         clear = header.encode()
         packed = encode_state(state)
+        packed += bytes(max(0, SEED_DIGITS - len(str(state.seed))))
         packed += bytes(-len(packed) % PAD)
         nonce = os.urandom(NONCE_BYTES)
         blob = clear + nonce + key.aead.encrypt(nonce, packed, AAD_PREFIX + clear)
