@@ -209,6 +209,21 @@ def canasta_keys(meld: MeldPile) -> tuple[str, str]:
     return f"{base}:{RANK_CHARS[meld.rank]}", base
 
 
+# The canasta keys' order in a side's tallies (engine.scoring.canasta_tallies)
+CANASTA_KEYS: Final = ("natural", "mixed", SEQUENCE, WILD)
+
+
+def canasta_kind(meld: MeldPile, names: tuple[tuple[str, str], ...]) -> str:
+    """A canasta's kind by the key its bonus is scored by (:func:`canasta_keys`: natural,
+    mixed, sequence, wild), named as its game names it (``RuleSet.canasta_names``: a samba,
+    an escalera, a bolivia); "" for a meld that is no canasta. A canasta of sevens (SV-CAN-3)
+    is a natural or mixed one of rank 7, no kind of its own."""
+    if not meld.is_canasta:
+        return ""
+    key = canasta_keys(meld)[1]
+    return dict(names).get(key, key)
+
+
 # --- shapes of the family's melds ----------------------------------------------------
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.cards import IS_RED_THREE
-from engine.melds import canasta_keys
+from engine.melds import CANASTA_KEYS, canasta_keys, canasta_kind
 from engine.rules import RuleSet, TiePolicy
-from engine.state import HandResult, MeldPile, SideResult, State
+from engine.state import CanastaTally, HandResult, MeldPile, SideResult, State
 
 
 def red_three_points(rules_six_pack: bool, count: int) -> int:
@@ -23,6 +23,30 @@ def canasta_bonus(rules: RuleSet, meld: MeldPile) -> int:
         if key in table:
             return table[key]
     return 0
+
+
+def canasta_tallies(rules: RuleSet, melds: tuple[MeldPile, ...]) -> tuple[CanastaTally, ...]:
+    """A side's canastas by kind, each kind's count and bonuses (:func:`canasta_bonus`), in
+    the order natural, mixed, sequence, wild: what the score's canasta bonus is made of, named
+    as the view names each canasta (a samba SA-SEQ-5, an escalera BO-SEQ-2, a bolivia BO-WILD-2;
+    a sevens canasta SV-CAN-3 is a natural or mixed one, its bonus its own)."""
+    found: dict[str, tuple[str, int, int]] = {}
+    for m in melds:
+        if m.is_canasta:
+            key = canasta_keys(m)[1]
+            _, count, bonus = found.get(key, ("", 0, 0))
+            found[key] = (canasta_kind(m, rules.canasta_names), count + 1,
+                          bonus + canasta_bonus(rules, m))
+    return tuple(CanastaTally(*found[key]) for key in CANASTA_KEYS if key in found)
+
+
+def canasta_counts(rules: RuleSet, melds: tuple[MeldPile, ...]) -> tuple[int, int,
+                                                                         tuple[CanastaTally, ...]]:
+    """A side's natural canastas (a samba and an escalera among them), its mixed ones (a
+    bolivia among them) and its tallies by kind (CL-SCORE-2, CL-SCORE-8)."""
+    natural = sum(1 for m in melds if m.is_natural_canasta)
+    mixed = sum(1 for m in melds if m.is_canasta and not m.is_natural_canasta)
+    return natural, mixed, canasta_tallies(rules, melds)
 
 
 def red_three_value(rules: RuleSet, count: int) -> int:
@@ -51,9 +75,8 @@ def side_result(
     values = rules.values
     seats = rules.layout.teams[team]
     base = sum(values[c] for m in melds for c in m.cards)
-    natural = sum(1 for m in melds if m.is_natural_canasta)
-    mixed = sum(1 for m in melds if m.is_canasta and not m.is_natural_canasta)
-    bonus = sum(canasta_bonus(rules, m) for m in melds if m.is_canasta)
+    natural, mixed, tallies = canasta_counts(rules, melds)
+    bonus = sum(t.bonus for t in tallies)
     out_bonus = 0
     if went_out >= 0 and went_out in seats:
         out_bonus = rules.concealed_bonus if concealed else rules.out_bonus
@@ -71,7 +94,7 @@ def side_result(
         team=team, base=base, natural_canastas=natural, mixed_canastas=mixed,
         canasta_bonus=bonus, going_out=out_bonus, red_threes=reds, red_three_points=r3,
         in_hand=in_hand, penalties=penalties, total=total,
-        cumulative=state.scores[team] + total,
+        cumulative=state.scores[team] + total, canastas=tallies,
     )
 
 
@@ -128,9 +151,8 @@ def cutthroat_results(state: State, went_out: int, concealed: bool) -> tuple[Sid
         melds = state.melds[side]
         members = [s for s in range(rules.players) if state.side_of[s] == side]
         base = sum(values[c] for m in melds for c in m.cards)
-        natural = sum(1 for m in melds if m.is_natural_canasta)
-        mixed = sum(1 for m in melds if m.is_canasta and not m.is_natural_canasta)
-        bonus = 500 * natural + 300 * mixed
+        natural, mixed, tallies = canasta_counts(rules, melds)
+        bonus = sum(t.bonus for t in tallies)
         out_bonus = (200 if concealed else 100) if went_out in members else 0
         reds = len(state.red3[seat]) + sum(1 for c in state.hands[seat] if IS_RED_THREE[c])
         r3 = red_three_points(False, reds) * (1 if melds else -1)
@@ -141,5 +163,5 @@ def cutthroat_results(state: State, went_out: int, concealed: bool) -> tuple[Sid
             team=seat, base=base, natural_canastas=natural, mixed_canastas=mixed,
             canasta_bonus=bonus, going_out=out_bonus, red_threes=reds, red_three_points=r3,
             in_hand=in_hand, penalties=penalties, total=total,
-            cumulative=state.scores[seat] + total))
+            cumulative=state.scores[seat] + total, canastas=tallies))
     return tuple(out)

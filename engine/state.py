@@ -209,6 +209,16 @@ class Turn:
 
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
+class CanastaTally:
+    """A side's canastas of one kind in a hand's score, and their bonuses together."""
+
+    kind: "str"  # as the view names it (engine.melds.canasta_kind): natural, mixed, samba...
+    count: "int"
+    bonus: "int"
+
+
+@mypyc_attr(native_class=False)
+@dataclass(frozen=True, slots=True)
 class SideResult:
     """One team's score for a hand, with every component (CL-SCORE-8)."""
 
@@ -224,6 +234,9 @@ class SideResult:
     penalties: "int"
     total: "int"
     cumulative: "int"
+    # the canastas by kind, whose bonuses make canasta_bonus (last, with a default: the
+    # result of a snapshot sealed before it opens with none)
+    canastas: "tuple[CanastaTally, ...]" = ()
 
 
 @mypyc_attr(native_class=False)

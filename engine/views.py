@@ -18,7 +18,7 @@ from engine.cards import CODES, Card
 from engine.games import game_of
 from engine.legal import canasta_legal_moves_for, legal_moves, legal_moves_for
 from engine.mayi.state import AnyState
-from engine.melds import base_label, canasta_keys, labels
+from engine.melds import base_label, canasta_kind, labels
 from engine.rule_counts import rule_counts
 from engine.rules import Layout
 from engine.scoring import hand_sides
@@ -124,17 +124,6 @@ def seats_in_play(layout: Layout, hand_no: int) -> tuple[int, ...]:
 def codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
     """The text codes of some cards."""
     return tuple(map(CODES.__getitem__, cards))
-
-
-def canasta_kind(meld: MeldPile, names: tuple[tuple[str, str], ...]) -> str:
-    """A canasta's kind by the key its bonus is scored by (engine.melds.canasta_keys:
-    natural, mixed, sequence, wild), named as its game names it (``RuleSet.canasta_names``:
-    a samba, an escalera, a bolivia); "" for a meld that is no canasta. A canasta of sevens
-    (SV-CAN-3) is a natural or mixed one of rank 7, no kind of its own."""
-    if not meld.is_canasta:
-        return ""
-    key = canasta_keys(meld)[1]
-    return dict(names).get(key, key)
 
 
 @lru_cache(maxsize=4096)

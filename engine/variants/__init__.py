@@ -11,6 +11,7 @@ from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
+from engine.card_points import CardPoints, card_points
 from engine.cards import CARDS, JOKER, Card
 from engine.deck import composition
 from engine.errors import BadInput, Reason
@@ -92,6 +93,8 @@ class TableFacts:
     wild_limit: int = 0  # most wild cards in a group; 0: no wild cards (May I?)
     target_score: int = 0  # the score that ends the game; 0: none does (SV-GAME-1, May I?)
     deals: int = 0  # the deals that end the game (SV-GAME-1, MI-GAME-1); 0: a score does
+    # what each card of the deck counts in a meld and left in a hand, every card once
+    card_points: tuple[CardPoints, ...] = ()
 
 
 @cache
@@ -100,7 +103,8 @@ def table_facts(variant: str, players: int) -> TableFacts:
 
     :raises BadInput: ``UNKNOWN_VARIANT`` or ``BAD_PLAYER_COUNT``.
     """
-    rules = variant_module(variant).build(players)
+    module = variant_module(variant)
+    rules = module.build(players)
     if isinstance(rules, MayIRules):
         deck: Counter[Card] = mayi_transitions.composition()
         hand, sizes, target = rules.hand_sizes[0], rules.hand_sizes, 0
@@ -112,4 +116,6 @@ def table_facts(variant: str, players: int) -> TableFacts:
                       cards=sum(deck.values()), hand_size=hand, draw_count=counts.draw_count,
                       seats_in_play=rules.layout.rotation, sides=rules.layout.teams,
                       hand_sizes=sizes, canastas_to_go_out=counts.canastas_to_go_out,
-                      wild_limit=counts.wild_limit, target_score=target, deals=rules.deals)
+                      wild_limit=counts.wild_limit, target_score=target, deals=rules.deals,
+                      card_points=card_points(lambda options: module.build(players, options),
+                                              module.OPTIONS, deck))

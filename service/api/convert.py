@@ -268,6 +268,8 @@ def side_score_pb(r: SideResult, seats: Sequence[int], out: game.SideScore) -> g
     b.red_three_points = r.red_three_points
     b.in_hand = r.in_hand
     b.penalties = r.penalties
+    for t in r.canastas:
+        b.canastas.add(kind=t.kind, count=t.count, bonus=t.bonus)
     return out
 
 
@@ -392,6 +394,10 @@ def _table_pb(t: TableFacts, out: game.VariantTable) -> None:
     out.wild_limit = t.wild_limit
     out.target_score = t.target_score
     out.deals = t.deals
+    for p in t.card_points:
+        out.card_points.add(cards=p.cards, meld=p.meld, in_hand=p.in_hand,
+                            counts_toward_minimum=p.counts_toward_minimum,
+                            red_three=p.red_three, options=p.options)
 
 
 def variant_pb(info: VariantInfo, lang: str, out: game.Variant) -> game.Variant:

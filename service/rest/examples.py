@@ -149,8 +149,21 @@ def _score(team: int, in_hand: int) -> dict[str, Any]:
             "cumulative": -100 - in_hand, "breakdown": {
                 "base": 0, "naturalCanastas": 0, "mixedCanastas": 0, "canastaBonus": 0,
                 "goingOut": 0, "redThrees": 1, "redThreePoints": -100, "inHand": in_hand,
-                "penalties": 0}}
+                "penalties": 0, "canastas": []}}
 
+
+def _points(cards: str, meld: int, in_hand: int, minimum: bool = True,
+            red_three: bool = False) -> dict[str, Any]:
+    return {"cards": cards.split(), "meld": meld, "inHand": in_hand,
+            "countsTowardMinimum": minimum, "redThree": red_three, "options": []}
+
+
+# CL-DECK-4 as ListVariants states it: what each card counts, every card once
+CLASSIC_CARD_POINTS = [
+    _points("JK", 50, 50), _points("AS AH AD AC 2S 2H 2D 2C", 20, 20),
+    _points("KS KH KD KC QS QH QD QC JS JH JD JC TS TH TD TC 9S 9H 9D 9C 8S 8H 8D 8C", 10, 10),
+    _points("7S 7H 7D 7C 6S 6H 6D 6C 5S 5H 5D 5C 4S 4H 4D 4C 3S 3C", 5, 5),
+    _points("3H 3D", 0, 0, minimum=False, red_three=True)]
 
 # RPC name -> (request body, answer); ListVariants takes no body.
 EXAMPLES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
@@ -165,7 +178,7 @@ EXAMPLES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                     "drawCount": 2, "seatsInPlay": [{"seats": [0, 1]}],
                     "sides": [{"seats": [0]}, {"seats": [1]}], "handSizes": [],
                     "canastasToGoOut": 2, "wildLimit": 3, "targetScore": 5000,
-                    "deals": 0}]}]}),
+                    "deals": 0, "cardPoints": CLASSIC_CARD_POINTS}]}]}),
     "Deal": ({"variant": "classic", "players": 2, "seed": "8236417", "viewSeat": 0}, DEALT),
     "LegalMoves": ({"snapshot": SNAPSHOT}, {
         "seat": 0, "moves": [DRAW, TAKE_TO_MELD, TAKE], "phase": "draw", "nextPageToken": "",

@@ -26,9 +26,11 @@ import pytest
 from google.protobuf import json_format
 from google.protobuf.message_factory import GetMessageClass
 
+from engine.notation import export_position
 from service.api.pb import api, api_grpc
 from service.rest import openapi
 from tests import apidoc
+from tests.positions import position
 from tests.service.helpers import Failure, call_grpc, rest_failure
 from tests.service.servers import Running
 
@@ -141,12 +143,17 @@ def test_each_example_call_is_answered_as_shown_over_grpc(stub: api_grpc.Canasta
     assert not found, "\n".join(found)
 
 
-def test_the_score_example_has_the_answer_keys(http: httpx.Client, dealt: Dealt) -> None:
+def test_the_score_example_has_the_answer_keys(http: httpx.Client) -> None:
     """ScoreHand's example (a finished hand of another game) has every key of a real
-    answer, each of its JSON type."""
+    answer, each of its JSON type: the score of a hand in which the first side has a mixed
+    canasta, as the example's (its canastas by kind hold one tally)."""
     shown = next(e.answer for e in apidoc.examples() if e.section == "ScoreHand")
-    real = http.post("/v1/score-hand", json={"snapshot": dealt.snapshot},
-                     headers={"authorization": f"Bearer {dealt.host}"})
+    state = position("classic", hands={0: "4C", 1: "4D", 2: "4H", 3: "4S"},
+                     melds={0: "Q@0: QS QH QD QC QS 2C JK | 5@2: 5S 5H 5D"})
+    imported = http.post("/v1/position:import", json={"position": export_position(state)})
+    assert imported.status_code == 200, imported.text
+    real = http.post("/v1/score-hand", json={"snapshot": imported.json()["snapshot"]},
+                     headers={"authorization": f"Bearer {imported.json()['hostToken']}"})
     assert real.status_code == 200, real.text
     found = differences(shown, real.json(), values=False)
     assert not found, "\n".join(found)

@@ -1511,7 +1511,15 @@ type ScoreBreakdown struct {
 	// Points of cards left in hands (subtracted).
 	InHand int32 `protobuf:"varint,8,opt,name=in_hand,json=inHand,proto3" json:"in_hand,omitempty"`
 	// Penalty points (subtracted).
-	Penalties     int32 `protobuf:"varint,9,opt,name=penalties,proto3" json:"penalties,omitempty"`
+	Penalties int32 `protobuf:"varint,9,opt,name=penalties,proto3" json:"penalties,omitempty"`
+	// The side's canastas by kind, one entry per kind it has (count above 0), in the order
+	// natural, mixed, then the game's own kinds (a sequence canasta, then one of wild cards).
+	// Their `bonus`es add up to `canasta_bonus`, their `count`s to natural_canastas +
+	// mixed_canastas (which keep their meaning: a samba or an escalera counts there as
+	// natural, a bolivia as mixed). Empty in May I?, which has no canastas, and in the score
+	// of a hand that ended before a server that fills it (a snapshot sealed by an older one).
+	// Public, as the melds are: the same for the host, each seat and a spectator, mid-hand too.
+	Canastas      []*CanastaTally `protobuf:"bytes,10,rep,name=canastas,proto3" json:"canastas,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1609,6 +1617,81 @@ func (x *ScoreBreakdown) GetPenalties() int32 {
 	return 0
 }
 
+func (x *ScoreBreakdown) GetCanastas() []*CanastaTally {
+	if x != nil {
+		return x.Canastas
+	}
+	return nil
+}
+
+// A side's canastas of one kind in a hand's score.
+type CanastaTally struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The kind, in MeldView.canasta_kind's words: "natural" or "mixed" (a group), "samba"
+	// (Samba's sequence canasta, SA-SEQ-5), "escalera" (Bolivia's, BO-SEQ-2), "bolivia" (a
+	// canasta of wild cards, BO-WILD-2). A canasta of sevens (SV-CAN-3) is a natural or mixed
+	// one, its higher bonus in the kind's `bonus`.
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// How many canastas of the kind the side has.
+	Count int32 `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	// Their bonuses together, from the game's table (CL-SCORE-2, SA-CAN-1/2, BO-CAN-2,
+	// SV-CAN-3), its options applied (bolivia.bolivia_bonus, sv.escalera_bonus).
+	Bonus         int32 `protobuf:"varint,3,opt,name=bonus,proto3" json:"bonus,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CanastaTally) Reset() {
+	*x = CanastaTally{}
+	mi := &file_canasta_v1_game_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CanastaTally) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CanastaTally) ProtoMessage() {}
+
+func (x *CanastaTally) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CanastaTally.ProtoReflect.Descriptor instead.
+func (*CanastaTally) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *CanastaTally) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *CanastaTally) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *CanastaTally) GetBonus() int32 {
+	if x != nil {
+		return x.Bonus
+	}
+	return 0
+}
+
 // A game of the catalogue.
 type Variant struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1631,7 +1714,7 @@ type Variant struct {
 
 func (x *Variant) Reset() {
 	*x = Variant{}
-	mi := &file_canasta_v1_game_proto_msgTypes[10]
+	mi := &file_canasta_v1_game_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1726,7 @@ func (x *Variant) String() string {
 func (*Variant) ProtoMessage() {}
 
 func (x *Variant) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[10]
+	mi := &file_canasta_v1_game_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1739,7 @@ func (x *Variant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Variant.ProtoReflect.Descriptor instead.
 func (*Variant) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{10}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Variant) GetId() string {
@@ -1737,14 +1820,20 @@ type VariantTable struct {
 	// The deals that end the game (SeatView.deals) with the default options: 4 for
 	// Bolivia with sevens (SV-GAME-1), 5 for May I? (MI-GAME-1, the zioncheck5
 	// schedule); 0 when a score ends it.
-	Deals         int32 `protobuf:"varint,13,opt,name=deals,proto3" json:"deals,omitempty"`
+	Deals int32 `protobuf:"varint,13,opt,name=deals,proto3" json:"deals,omitempty"`
+	// What each card counts in a meld and left in a hand with the default options: the
+	// cards grouped by their points, every card code of the deck (JK only where `jokers`)
+	// in exactly one entry, entries from the highest card (the joker, then aces down to
+	// deuces). A client looks a card up by its code; an entry's `options` say where a game
+	// dealt with other options may count it otherwise.
+	CardPoints    []*CardPoints `protobuf:"bytes,14,rep,name=card_points,json=cardPoints,proto3" json:"card_points,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *VariantTable) Reset() {
 	*x = VariantTable{}
-	mi := &file_canasta_v1_game_proto_msgTypes[11]
+	mi := &file_canasta_v1_game_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1756,7 +1845,7 @@ func (x *VariantTable) String() string {
 func (*VariantTable) ProtoMessage() {}
 
 func (x *VariantTable) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[11]
+	mi := &file_canasta_v1_game_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1769,7 +1858,7 @@ func (x *VariantTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VariantTable.ProtoReflect.Descriptor instead.
 func (*VariantTable) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{11}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *VariantTable) GetPlayers() int32 {
@@ -1863,6 +1952,121 @@ func (x *VariantTable) GetDeals() int32 {
 	return 0
 }
 
+func (x *VariantTable) GetCardPoints() []*CardPoints {
+	if x != nil {
+		return x.CardPoints
+	}
+	return nil
+}
+
+// Cards of a game that count alike (VariantTable.card_points), from the rule set the
+// engine scores by.
+type CardPoints struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The card codes, as the API writes cards (`JK`, `AS`, `TH`): each rank's suits in the
+	// order S H D C, ranks from the highest. A rank may be split between entries (red and
+	// black threes).
+	Cards []string `protobuf:"bytes,1,rep,name=cards,proto3" json:"cards,omitempty"`
+	// Points of each of these cards in a meld: ScoreBreakdown.base counts them (CL-DECK-4:
+	// joker 50, deuce and ace 20, K to 8 10, 7 to 4 and black three 5; the Samba family
+	// alike). 0 for red threes, never melded, and in May I?, whose melds score nothing
+	// (MI-SCORE-1).
+	Meld int32 `protobuf:"varint,2,opt,name=meld,proto3" json:"meld,omitempty"`
+	// Points each costs left in a hand at the hand's end, subtracted as
+	// ScoreBreakdown.in_hand: `meld` in classic and Samba; Bolivia's black three 200
+	// (BO-B3-4; 100 with bolivia.black3 hoyle, 5 more with bolivia.black3_penalty_additive),
+	// a seven in Bolivia with sevens 500 (SV-SEVEN-2; 505 with sv.seven_penalty_additive);
+	// May I?'s cards A 15, K to 10 10, 9 to 2 their face (MI-COMP-2). 0 for red threes.
+	InHand int32 `protobuf:"varint,3,opt,name=in_hand,json=inHand,proto3" json:"in_hand,omitempty"`
+	// Whether `meld` counts toward the side's initial-meld minimum (SideView.minimum,
+	// CL-MIN-3): false for red threes, for Bolivia's black threes (BO-INIT-2, unless
+	// bolivia.black3_counts_for_initial) and in May I?, which has no minimum.
+	CountsTowardMinimum bool `protobuf:"varint,4,opt,name=counts_toward_minimum,json=countsTowardMinimum,proto3" json:"counts_toward_minimum,omitempty"`
+	// Red threes (Canasta games): scored apart, never in `base` or `in_hand` (`meld` and
+	// `in_hand` 0), but together as the side's ScoreBreakdown.red_three_points, plus or minus
+	// by the game's rule (CL-SCORE-4, SA-R3-2/3, BO-R3-2, SV-R3-1/2); one still in a hand at
+	// the end counts as laid. False in May I?, where a three is a card like any other.
+	RedThree bool `protobuf:"varint,5,opt,name=red_three,json=redThree,proto3" json:"red_three,omitempty"`
+	// The rule options (VariantOption.name) with which some card of the entry counts
+	// otherwise (its `meld`, `in_hand` or `counts_toward_minimum`): a game dealt with one of
+	// them set scores these cards by that option's rule. Empty: no option changes them.
+	Options       []string `protobuf:"bytes,6,rep,name=options,proto3" json:"options,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CardPoints) Reset() {
+	*x = CardPoints{}
+	mi := &file_canasta_v1_game_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CardPoints) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CardPoints) ProtoMessage() {}
+
+func (x *CardPoints) ProtoReflect() protoreflect.Message {
+	mi := &file_canasta_v1_game_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CardPoints.ProtoReflect.Descriptor instead.
+func (*CardPoints) Descriptor() ([]byte, []int) {
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *CardPoints) GetCards() []string {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+func (x *CardPoints) GetMeld() int32 {
+	if x != nil {
+		return x.Meld
+	}
+	return 0
+}
+
+func (x *CardPoints) GetInHand() int32 {
+	if x != nil {
+		return x.InHand
+	}
+	return 0
+}
+
+func (x *CardPoints) GetCountsTowardMinimum() bool {
+	if x != nil {
+		return x.CountsTowardMinimum
+	}
+	return false
+}
+
+func (x *CardPoints) GetRedThree() bool {
+	if x != nil {
+		return x.RedThree
+	}
+	return false
+}
+
+func (x *CardPoints) GetOptions() []string {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
 // Some seats.
 type SeatList struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1874,7 +2078,7 @@ type SeatList struct {
 
 func (x *SeatList) Reset() {
 	*x = SeatList{}
-	mi := &file_canasta_v1_game_proto_msgTypes[12]
+	mi := &file_canasta_v1_game_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1886,7 +2090,7 @@ func (x *SeatList) String() string {
 func (*SeatList) ProtoMessage() {}
 
 func (x *SeatList) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[12]
+	mi := &file_canasta_v1_game_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1899,7 +2103,7 @@ func (x *SeatList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatList.ProtoReflect.Descriptor instead.
 func (*SeatList) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{12}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SeatList) GetSeats() []int32 {
@@ -1939,7 +2143,7 @@ type VariantOption struct {
 
 func (x *VariantOption) Reset() {
 	*x = VariantOption{}
-	mi := &file_canasta_v1_game_proto_msgTypes[13]
+	mi := &file_canasta_v1_game_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1951,7 +2155,7 @@ func (x *VariantOption) String() string {
 func (*VariantOption) ProtoMessage() {}
 
 func (x *VariantOption) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[13]
+	mi := &file_canasta_v1_game_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1964,7 +2168,7 @@ func (x *VariantOption) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VariantOption.ProtoReflect.Descriptor instead.
 func (*VariantOption) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{13}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *VariantOption) GetName() string {
@@ -2054,7 +2258,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_canasta_v1_game_proto_msgTypes[14]
+	mi := &file_canasta_v1_game_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2066,7 +2270,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[14]
+	mi := &file_canasta_v1_game_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2079,7 +2283,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_canasta_v1_game_proto_rawDescGZIP(), []int{14}
+	return file_canasta_v1_game_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Event) GetType() EventType {
@@ -2133,7 +2337,7 @@ type Move_Draw struct {
 
 func (x *Move_Draw) Reset() {
 	*x = Move_Draw{}
-	mi := &file_canasta_v1_game_proto_msgTypes[15]
+	mi := &file_canasta_v1_game_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2145,7 +2349,7 @@ func (x *Move_Draw) String() string {
 func (*Move_Draw) ProtoMessage() {}
 
 func (x *Move_Draw) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[15]
+	mi := &file_canasta_v1_game_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2181,7 +2385,7 @@ type Move_TakePile struct {
 
 func (x *Move_TakePile) Reset() {
 	*x = Move_TakePile{}
-	mi := &file_canasta_v1_game_proto_msgTypes[16]
+	mi := &file_canasta_v1_game_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2193,7 +2397,7 @@ func (x *Move_TakePile) String() string {
 func (*Move_TakePile) ProtoMessage() {}
 
 func (x *Move_TakePile) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[16]
+	mi := &file_canasta_v1_game_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2241,7 +2445,7 @@ type Move_MeldCards struct {
 
 func (x *Move_MeldCards) Reset() {
 	*x = Move_MeldCards{}
-	mi := &file_canasta_v1_game_proto_msgTypes[17]
+	mi := &file_canasta_v1_game_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2253,7 +2457,7 @@ func (x *Move_MeldCards) String() string {
 func (*Move_MeldCards) ProtoMessage() {}
 
 func (x *Move_MeldCards) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[17]
+	mi := &file_canasta_v1_game_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2296,7 +2500,7 @@ type Move_AddToMeld struct {
 
 func (x *Move_AddToMeld) Reset() {
 	*x = Move_AddToMeld{}
-	mi := &file_canasta_v1_game_proto_msgTypes[18]
+	mi := &file_canasta_v1_game_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2308,7 +2512,7 @@ func (x *Move_AddToMeld) String() string {
 func (*Move_AddToMeld) ProtoMessage() {}
 
 func (x *Move_AddToMeld) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[18]
+	mi := &file_canasta_v1_game_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2359,7 +2563,7 @@ type Move_Merge struct {
 
 func (x *Move_Merge) Reset() {
 	*x = Move_Merge{}
-	mi := &file_canasta_v1_game_proto_msgTypes[19]
+	mi := &file_canasta_v1_game_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2371,7 +2575,7 @@ func (x *Move_Merge) String() string {
 func (*Move_Merge) ProtoMessage() {}
 
 func (x *Move_Merge) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[19]
+	mi := &file_canasta_v1_game_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2410,7 +2614,7 @@ type Move_Buy struct {
 
 func (x *Move_Buy) Reset() {
 	*x = Move_Buy{}
-	mi := &file_canasta_v1_game_proto_msgTypes[20]
+	mi := &file_canasta_v1_game_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2422,7 +2626,7 @@ func (x *Move_Buy) String() string {
 func (*Move_Buy) ProtoMessage() {}
 
 func (x *Move_Buy) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[20]
+	mi := &file_canasta_v1_game_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2447,7 +2651,7 @@ type Move_PassBuy struct {
 
 func (x *Move_PassBuy) Reset() {
 	*x = Move_PassBuy{}
-	mi := &file_canasta_v1_game_proto_msgTypes[21]
+	mi := &file_canasta_v1_game_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2459,7 +2663,7 @@ func (x *Move_PassBuy) String() string {
 func (*Move_PassBuy) ProtoMessage() {}
 
 func (x *Move_PassBuy) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[21]
+	mi := &file_canasta_v1_game_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2487,7 +2691,7 @@ type Move_GoDown struct {
 
 func (x *Move_GoDown) Reset() {
 	*x = Move_GoDown{}
-	mi := &file_canasta_v1_game_proto_msgTypes[22]
+	mi := &file_canasta_v1_game_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2499,7 +2703,7 @@ func (x *Move_GoDown) String() string {
 func (*Move_GoDown) ProtoMessage() {}
 
 func (x *Move_GoDown) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[22]
+	mi := &file_canasta_v1_game_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2537,7 +2741,7 @@ type Move_LayOff struct {
 
 func (x *Move_LayOff) Reset() {
 	*x = Move_LayOff{}
-	mi := &file_canasta_v1_game_proto_msgTypes[23]
+	mi := &file_canasta_v1_game_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2549,7 +2753,7 @@ func (x *Move_LayOff) String() string {
 func (*Move_LayOff) ProtoMessage() {}
 
 func (x *Move_LayOff) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[23]
+	mi := &file_canasta_v1_game_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2597,7 +2801,7 @@ type Move_Discard struct {
 
 func (x *Move_Discard) Reset() {
 	*x = Move_Discard{}
-	mi := &file_canasta_v1_game_proto_msgTypes[24]
+	mi := &file_canasta_v1_game_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2609,7 +2813,7 @@ func (x *Move_Discard) String() string {
 func (*Move_Discard) ProtoMessage() {}
 
 func (x *Move_Discard) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[24]
+	mi := &file_canasta_v1_game_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2643,7 +2847,7 @@ type Move_GoOut struct {
 
 func (x *Move_GoOut) Reset() {
 	*x = Move_GoOut{}
-	mi := &file_canasta_v1_game_proto_msgTypes[25]
+	mi := &file_canasta_v1_game_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2655,7 +2859,7 @@ func (x *Move_GoOut) String() string {
 func (*Move_GoOut) ProtoMessage() {}
 
 func (x *Move_GoOut) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[25]
+	mi := &file_canasta_v1_game_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2687,7 +2891,7 @@ type Move_Ask struct {
 
 func (x *Move_Ask) Reset() {
 	*x = Move_Ask{}
-	mi := &file_canasta_v1_game_proto_msgTypes[26]
+	mi := &file_canasta_v1_game_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2699,7 +2903,7 @@ func (x *Move_Ask) String() string {
 func (*Move_Ask) ProtoMessage() {}
 
 func (x *Move_Ask) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[26]
+	mi := &file_canasta_v1_game_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2726,7 +2930,7 @@ type Move_Answer struct {
 
 func (x *Move_Answer) Reset() {
 	*x = Move_Answer{}
-	mi := &file_canasta_v1_game_proto_msgTypes[27]
+	mi := &file_canasta_v1_game_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2738,7 +2942,7 @@ func (x *Move_Answer) String() string {
 func (*Move_Answer) ProtoMessage() {}
 
 func (x *Move_Answer) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[27]
+	mi := &file_canasta_v1_game_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2770,7 +2974,7 @@ type Move_Undo struct {
 
 func (x *Move_Undo) Reset() {
 	*x = Move_Undo{}
-	mi := &file_canasta_v1_game_proto_msgTypes[28]
+	mi := &file_canasta_v1_game_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2782,7 +2986,7 @@ func (x *Move_Undo) String() string {
 func (*Move_Undo) ProtoMessage() {}
 
 func (x *Move_Undo) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[28]
+	mi := &file_canasta_v1_game_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2807,7 +3011,7 @@ type Move_Decline struct {
 
 func (x *Move_Decline) Reset() {
 	*x = Move_Decline{}
-	mi := &file_canasta_v1_game_proto_msgTypes[29]
+	mi := &file_canasta_v1_game_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2819,7 +3023,7 @@ func (x *Move_Decline) String() string {
 func (*Move_Decline) ProtoMessage() {}
 
 func (x *Move_Decline) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[29]
+	mi := &file_canasta_v1_game_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2844,7 +3048,7 @@ type Move_EndHand struct {
 
 func (x *Move_EndHand) Reset() {
 	*x = Move_EndHand{}
-	mi := &file_canasta_v1_game_proto_msgTypes[30]
+	mi := &file_canasta_v1_game_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2856,7 +3060,7 @@ func (x *Move_EndHand) String() string {
 func (*Move_EndHand) ProtoMessage() {}
 
 func (x *Move_EndHand) ProtoReflect() protoreflect.Message {
-	mi := &file_canasta_v1_game_proto_msgTypes[30]
+	mi := &file_canasta_v1_game_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3019,7 +3223,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\n" +
 	"cumulative\x18\x04 \x01(\x05R\n" +
 	"cumulative\x128\n" +
-	"\tbreakdown\x18\x05 \x01(\v2\x1a.canasta.v1.ScoreBreakdownR\tbreakdown\"\xb8\x02\n" +
+	"\tbreakdown\x18\x05 \x01(\v2\x1a.canasta.v1.ScoreBreakdownR\tbreakdown\"\xee\x02\n" +
 	"\x0eScoreBreakdown\x12\x12\n" +
 	"\x04base\x18\x01 \x01(\x05R\x04base\x12)\n" +
 	"\x10natural_canastas\x18\x02 \x01(\x05R\x0fnaturalCanastas\x12%\n" +
@@ -3030,7 +3234,13 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"red_threes\x18\x06 \x01(\x05R\tredThrees\x12(\n" +
 	"\x10red_three_points\x18\a \x01(\x05R\x0eredThreePoints\x12\x17\n" +
 	"\ain_hand\x18\b \x01(\x05R\x06inHand\x12\x1c\n" +
-	"\tpenalties\x18\t \x01(\x05R\tpenalties\"\xd6\x01\n" +
+	"\tpenalties\x18\t \x01(\x05R\tpenalties\x124\n" +
+	"\bcanastas\x18\n" +
+	" \x03(\v2\x18.canasta.v1.CanastaTallyR\bcanastas\"N\n" +
+	"\fCanastaTally\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\x12\x14\n" +
+	"\x05bonus\x18\x03 \x01(\x05R\x05bonus\"\xd6\x01\n" +
 	"\aVariant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
@@ -3039,7 +3249,7 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\vmax_players\x18\x04 \x01(\x05R\n" +
 	"maxPlayers\x123\n" +
 	"\aoptions\x18\x05 \x03(\v2\x19.canasta.v1.VariantOptionR\aoptions\x120\n" +
-	"\x06tables\x18\x06 \x03(\v2\x18.canasta.v1.VariantTableR\x06tables\"\xb2\x03\n" +
+	"\x06tables\x18\x06 \x03(\v2\x18.canasta.v1.VariantTableR\x06tables\"\xeb\x03\n" +
 	"\fVariantTable\x12\x18\n" +
 	"\aplayers\x18\x01 \x01(\x05R\aplayers\x12\x14\n" +
 	"\x05packs\x18\x02 \x01(\x05R\x05packs\x12\x16\n" +
@@ -3057,7 +3267,17 @@ const file_canasta_v1_game_proto_rawDesc = "" +
 	"\n" +
 	"wild_limit\x18\v \x01(\x05R\twildLimit\x12!\n" +
 	"\ftarget_score\x18\f \x01(\x05R\vtargetScore\x12\x14\n" +
-	"\x05deals\x18\r \x01(\x05R\x05deals\" \n" +
+	"\x05deals\x18\r \x01(\x05R\x05deals\x127\n" +
+	"\vcard_points\x18\x0e \x03(\v2\x16.canasta.v1.CardPointsR\n" +
+	"cardPoints\"\xba\x01\n" +
+	"\n" +
+	"CardPoints\x12\x14\n" +
+	"\x05cards\x18\x01 \x03(\tR\x05cards\x12\x12\n" +
+	"\x04meld\x18\x02 \x01(\x05R\x04meld\x12\x17\n" +
+	"\ain_hand\x18\x03 \x01(\x05R\x06inHand\x122\n" +
+	"\x15counts_toward_minimum\x18\x04 \x01(\bR\x13countsTowardMinimum\x12\x1b\n" +
+	"\tred_three\x18\x05 \x01(\bR\bredThree\x12\x18\n" +
+	"\aoptions\x18\x06 \x03(\tR\aoptions\" \n" +
 	"\bSeatList\x12\x14\n" +
 	"\x05seats\x18\x01 \x03(\x05R\x05seats\"\xa9\x02\n" +
 	"\rVariantOption\x12\x12\n" +
@@ -3108,7 +3328,7 @@ func file_canasta_v1_game_proto_rawDescGZIP() []byte {
 }
 
 var file_canasta_v1_game_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_canasta_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_canasta_v1_game_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_canasta_v1_game_proto_goTypes = []any{
 	(OptionType)(0),        // 0: canasta.v1.OptionType
 	(EventType)(0),         // 1: canasta.v1.EventType
@@ -3122,65 +3342,69 @@ var file_canasta_v1_game_proto_goTypes = []any{
 	(*MeldView)(nil),       // 9: canasta.v1.MeldView
 	(*SideScore)(nil),      // 10: canasta.v1.SideScore
 	(*ScoreBreakdown)(nil), // 11: canasta.v1.ScoreBreakdown
-	(*Variant)(nil),        // 12: canasta.v1.Variant
-	(*VariantTable)(nil),   // 13: canasta.v1.VariantTable
-	(*SeatList)(nil),       // 14: canasta.v1.SeatList
-	(*VariantOption)(nil),  // 15: canasta.v1.VariantOption
-	(*Event)(nil),          // 16: canasta.v1.Event
-	(*Move_Draw)(nil),      // 17: canasta.v1.Move.Draw
-	(*Move_TakePile)(nil),  // 18: canasta.v1.Move.TakePile
-	(*Move_MeldCards)(nil), // 19: canasta.v1.Move.MeldCards
-	(*Move_AddToMeld)(nil), // 20: canasta.v1.Move.AddToMeld
-	(*Move_Merge)(nil),     // 21: canasta.v1.Move.Merge
-	(*Move_Buy)(nil),       // 22: canasta.v1.Move.Buy
-	(*Move_PassBuy)(nil),   // 23: canasta.v1.Move.PassBuy
-	(*Move_GoDown)(nil),    // 24: canasta.v1.Move.GoDown
-	(*Move_LayOff)(nil),    // 25: canasta.v1.Move.LayOff
-	(*Move_Discard)(nil),   // 26: canasta.v1.Move.Discard
-	(*Move_GoOut)(nil),     // 27: canasta.v1.Move.GoOut
-	(*Move_Ask)(nil),       // 28: canasta.v1.Move.Ask
-	(*Move_Answer)(nil),    // 29: canasta.v1.Move.Answer
-	(*Move_Undo)(nil),      // 30: canasta.v1.Move.Undo
-	(*Move_Decline)(nil),   // 31: canasta.v1.Move.Decline
-	(*Move_EndHand)(nil),   // 32: canasta.v1.Move.EndHand
+	(*CanastaTally)(nil),   // 12: canasta.v1.CanastaTally
+	(*Variant)(nil),        // 13: canasta.v1.Variant
+	(*VariantTable)(nil),   // 14: canasta.v1.VariantTable
+	(*CardPoints)(nil),     // 15: canasta.v1.CardPoints
+	(*SeatList)(nil),       // 16: canasta.v1.SeatList
+	(*VariantOption)(nil),  // 17: canasta.v1.VariantOption
+	(*Event)(nil),          // 18: canasta.v1.Event
+	(*Move_Draw)(nil),      // 19: canasta.v1.Move.Draw
+	(*Move_TakePile)(nil),  // 20: canasta.v1.Move.TakePile
+	(*Move_MeldCards)(nil), // 21: canasta.v1.Move.MeldCards
+	(*Move_AddToMeld)(nil), // 22: canasta.v1.Move.AddToMeld
+	(*Move_Merge)(nil),     // 23: canasta.v1.Move.Merge
+	(*Move_Buy)(nil),       // 24: canasta.v1.Move.Buy
+	(*Move_PassBuy)(nil),   // 25: canasta.v1.Move.PassBuy
+	(*Move_GoDown)(nil),    // 26: canasta.v1.Move.GoDown
+	(*Move_LayOff)(nil),    // 27: canasta.v1.Move.LayOff
+	(*Move_Discard)(nil),   // 28: canasta.v1.Move.Discard
+	(*Move_GoOut)(nil),     // 29: canasta.v1.Move.GoOut
+	(*Move_Ask)(nil),       // 30: canasta.v1.Move.Ask
+	(*Move_Answer)(nil),    // 31: canasta.v1.Move.Answer
+	(*Move_Undo)(nil),      // 32: canasta.v1.Move.Undo
+	(*Move_Decline)(nil),   // 33: canasta.v1.Move.Decline
+	(*Move_EndHand)(nil),   // 34: canasta.v1.Move.EndHand
 }
 var file_canasta_v1_game_proto_depIdxs = []int32{
-	17, // 0: canasta.v1.Move.draw:type_name -> canasta.v1.Move.Draw
-	18, // 1: canasta.v1.Move.take_pile:type_name -> canasta.v1.Move.TakePile
-	19, // 2: canasta.v1.Move.meld:type_name -> canasta.v1.Move.MeldCards
-	20, // 3: canasta.v1.Move.add_to_meld:type_name -> canasta.v1.Move.AddToMeld
-	26, // 4: canasta.v1.Move.discard:type_name -> canasta.v1.Move.Discard
-	27, // 5: canasta.v1.Move.go_out:type_name -> canasta.v1.Move.GoOut
-	28, // 6: canasta.v1.Move.ask:type_name -> canasta.v1.Move.Ask
-	29, // 7: canasta.v1.Move.answer:type_name -> canasta.v1.Move.Answer
-	30, // 8: canasta.v1.Move.undo:type_name -> canasta.v1.Move.Undo
-	31, // 9: canasta.v1.Move.decline:type_name -> canasta.v1.Move.Decline
-	32, // 10: canasta.v1.Move.end_hand:type_name -> canasta.v1.Move.EndHand
-	21, // 11: canasta.v1.Move.merge:type_name -> canasta.v1.Move.Merge
-	22, // 12: canasta.v1.Move.buy:type_name -> canasta.v1.Move.Buy
-	23, // 13: canasta.v1.Move.pass_buy:type_name -> canasta.v1.Move.PassBuy
-	24, // 14: canasta.v1.Move.go_down:type_name -> canasta.v1.Move.GoDown
-	25, // 15: canasta.v1.Move.lay_off:type_name -> canasta.v1.Move.LayOff
+	19, // 0: canasta.v1.Move.draw:type_name -> canasta.v1.Move.Draw
+	20, // 1: canasta.v1.Move.take_pile:type_name -> canasta.v1.Move.TakePile
+	21, // 2: canasta.v1.Move.meld:type_name -> canasta.v1.Move.MeldCards
+	22, // 3: canasta.v1.Move.add_to_meld:type_name -> canasta.v1.Move.AddToMeld
+	28, // 4: canasta.v1.Move.discard:type_name -> canasta.v1.Move.Discard
+	29, // 5: canasta.v1.Move.go_out:type_name -> canasta.v1.Move.GoOut
+	30, // 6: canasta.v1.Move.ask:type_name -> canasta.v1.Move.Ask
+	31, // 7: canasta.v1.Move.answer:type_name -> canasta.v1.Move.Answer
+	32, // 8: canasta.v1.Move.undo:type_name -> canasta.v1.Move.Undo
+	33, // 9: canasta.v1.Move.decline:type_name -> canasta.v1.Move.Decline
+	34, // 10: canasta.v1.Move.end_hand:type_name -> canasta.v1.Move.EndHand
+	23, // 11: canasta.v1.Move.merge:type_name -> canasta.v1.Move.Merge
+	24, // 12: canasta.v1.Move.buy:type_name -> canasta.v1.Move.Buy
+	25, // 13: canasta.v1.Move.pass_buy:type_name -> canasta.v1.Move.PassBuy
+	26, // 14: canasta.v1.Move.go_down:type_name -> canasta.v1.Move.GoDown
+	27, // 15: canasta.v1.Move.lay_off:type_name -> canasta.v1.Move.LayOff
 	8,  // 16: canasta.v1.SeatView.sides:type_name -> canasta.v1.SideView
 	10, // 17: canasta.v1.SeatView.result:type_name -> canasta.v1.SideScore
 	6,  // 18: canasta.v1.SeatView.seat_red_threes:type_name -> canasta.v1.SeatCards
 	7,  // 19: canasta.v1.SeatView.may_i:type_name -> canasta.v1.MayIDeal
 	9,  // 20: canasta.v1.SideView.melds:type_name -> canasta.v1.MeldView
 	11, // 21: canasta.v1.SideScore.breakdown:type_name -> canasta.v1.ScoreBreakdown
-	15, // 22: canasta.v1.Variant.options:type_name -> canasta.v1.VariantOption
-	13, // 23: canasta.v1.Variant.tables:type_name -> canasta.v1.VariantTable
-	14, // 24: canasta.v1.VariantTable.seats_in_play:type_name -> canasta.v1.SeatList
-	14, // 25: canasta.v1.VariantTable.sides:type_name -> canasta.v1.SeatList
-	0,  // 26: canasta.v1.VariantOption.type:type_name -> canasta.v1.OptionType
-	1,  // 27: canasta.v1.Event.type:type_name -> canasta.v1.EventType
-	3,  // 28: canasta.v1.Move.TakePile.extras:type_name -> canasta.v1.CardGroup
-	3,  // 29: canasta.v1.Move.MeldCards.groups:type_name -> canasta.v1.CardGroup
-	3,  // 30: canasta.v1.Move.GoDown.groups:type_name -> canasta.v1.CardGroup
-	31, // [31:31] is the sub-list for method output_type
-	31, // [31:31] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	12, // 22: canasta.v1.ScoreBreakdown.canastas:type_name -> canasta.v1.CanastaTally
+	17, // 23: canasta.v1.Variant.options:type_name -> canasta.v1.VariantOption
+	14, // 24: canasta.v1.Variant.tables:type_name -> canasta.v1.VariantTable
+	16, // 25: canasta.v1.VariantTable.seats_in_play:type_name -> canasta.v1.SeatList
+	16, // 26: canasta.v1.VariantTable.sides:type_name -> canasta.v1.SeatList
+	15, // 27: canasta.v1.VariantTable.card_points:type_name -> canasta.v1.CardPoints
+	0,  // 28: canasta.v1.VariantOption.type:type_name -> canasta.v1.OptionType
+	1,  // 29: canasta.v1.Event.type:type_name -> canasta.v1.EventType
+	3,  // 30: canasta.v1.Move.TakePile.extras:type_name -> canasta.v1.CardGroup
+	3,  // 31: canasta.v1.Move.MeldCards.groups:type_name -> canasta.v1.CardGroup
+	3,  // 32: canasta.v1.Move.GoDown.groups:type_name -> canasta.v1.CardGroup
+	33, // [33:33] is the sub-list for method output_type
+	33, // [33:33] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_canasta_v1_game_proto_init() }
@@ -3206,15 +3430,15 @@ func file_canasta_v1_game_proto_init() {
 		(*Move_GoDown_)(nil),
 		(*Move_LayOff_)(nil),
 	}
-	file_canasta_v1_game_proto_msgTypes[13].OneofWrappers = []any{}
-	file_canasta_v1_game_proto_msgTypes[25].OneofWrappers = []any{}
+	file_canasta_v1_game_proto_msgTypes[15].OneofWrappers = []any{}
+	file_canasta_v1_game_proto_msgTypes[27].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_canasta_v1_game_proto_rawDesc), len(file_canasta_v1_game_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   31,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
