@@ -48,6 +48,12 @@ const NAMES = {
     suits: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
     joker: "joker",
     card: (rank, suit) => `${rank} of ${suit}`,
+    // cards by their points (meldValues): a rank alone, a range of ranks, a rank's cards
+    // of one colour, a list
+    rank: (r) => (r === "2" ? "deuce" : NAMES.en.ranks[r]),
+    range: (hi, lo) => `${RANK_FACES[hi] ?? hi} to ${RANK_FACES[lo] ?? lo}`,
+    colour: (colour, r) => `${colour} ${NAMES.en.ranks[r]}${NAMES.en.ranks[r].endsWith("x") ? "es" : "s"}`,
+    and: (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`),
   },
   ru: {
     ranks: { A: "туз", K: "король", Q: "дама", J: "валет", T: "десятка", 9: "девятка",
@@ -56,8 +62,72 @@ const NAMES = {
     suits: { S: "пик", H: "червей", D: "бубен", C: "треф" },
     joker: "джокер",
     card: (rank, suit) => `${rank} ${suit}`,
+    rank: (r) => NAMES.ru.ranks[r],
+    // "от короля до восьмёрки": the genitive
+    range: (hi, lo) => `от ${RU_GENITIVE[hi]} до ${RU_GENITIVE[lo]}`,
+    colour: (colour, r) => `${colour === "black" ? "чёрные" : "красные"} ${RU_PLURAL[r]}`,
+    and: (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} и ${items.at(-1)}`),
   },
 };
+
+const RU_GENITIVE = { A: "туза", K: "короля", Q: "дамы", J: "валета", T: "десятки", 9: "девятки",
+  8: "восьмёрки", 7: "семёрки", 6: "шестёрки", 5: "пятёрки", 4: "четвёрки", 3: "тройки", 2: "двойки" };
+const RU_PLURAL = { A: "тузы", K: "короли", Q: "дамы", J: "валеты", T: "десятки", 9: "девятки",
+  8: "восьмёрки", 7: "семёрки", 6: "шестёрки", 5: "пятёрки", 4: "четвёрки", 3: "тройки", 2: "двойки" };
+// Ranks from the highest, as a card code's first character
+const RANKS_DOWN = "AKQJT98765432";
+const COLOURS = { SC: "black", HD: "red" };
+
+/**
+ * What the cards count toward the initial-meld minimum, in words, from the game's card
+ * points as ListVariants' table states them (its cardPoints: those that count toward the
+ * minimum, by their points in a meld, highest first): "joker 50, ace and deuce 20, K to 8
+ * 10, 7 to 4 and black threes 5". "" when none counts (May I?) or the table has none.
+ */
+export function meldValues(points, lang) {
+  const byPoints = new Map();
+  for (const p of points ?? []) {
+    if (p.countsTowardMinimum && p.meld) byPoints.set(p.meld, [...(byPoints.get(p.meld) ?? []), ...(p.cards ?? [])]);
+  }
+  const n = NAMES[lang];
+  return [...byPoints].map(([meld, codes]) => `${n.and(cardParts(codes).map((part) => partWords(part, n)))} ${meld}`).join(", ");
+}
+
+// Some cards as the parts a sentence names, highest first: the joker, whole ranks (three in
+// a row or more as a range), a rank's cards of one colour (black threes), other cards.
+function cardParts(codes) {
+  const byRank = new Map();
+  for (const code of codes) {
+    const r = code === "JK" ? "JK" : code[0];
+    byRank.set(r, [...(byRank.get(r) ?? []), code]);
+  }
+  const parts = byRank.has("JK") ? [{ joker: true }] : [];
+  let run = [];
+  const flush = () => {
+    parts.push(...(run.length >= 3 ? [{ from: run[0], to: run.at(-1) }] : run.map((r) => ({ rank: r }))));
+    run = [];
+  };
+  for (const r of RANKS_DOWN) {
+    const suits = [...new Set((byRank.get(r) ?? []).map((code) => code[1]))].sort((a, b) => "SHDC".indexOf(a) - "SHDC".indexOf(b)).join("");
+    if (suits.length === 4) {
+      run.push(r);
+      continue;
+    }
+    flush();
+    if (COLOURS[suits]) parts.push({ colour: COLOURS[suits], rank: r });
+    else if (suits) parts.push({ cards: byRank.get(r) });
+  }
+  flush();
+  return parts;
+}
+
+function partWords(part, n) {
+  if (part.joker) return n.joker;
+  if (part.from) return n.range(part.from, part.to);
+  if (part.colour) return n.colour(part.colour, part.rank);
+  if (part.rank) return n.rank(part.rank);
+  return faces(part.cards);
+}
 
 /** A card's name in words ("ten of hearts", "десятка червей"). */
 export function cardName(code, lang) {
@@ -262,7 +332,10 @@ export const TEXT = {
       base: "Melded cards", canastas: "Canastas", goingOut: "Going out", redThrees: "Red threes",
       inHand: "Cards in hand", penalties: "Penalties", total: "Hand total", cumulative: "Match total",
     },
-    canastaCount: (nat, mix) => `natural ${nat} · mixed ${mix}`,
+    // a side's canastas of one kind in the result, and their bonuses: "samba 2 (3000)",
+    // "natural 0"; natural and mixed canastas are named short there
+    canastaTally: (name, n, bonus) => `${name} ${n}${n ? ` (${bonus})` : ""}`,
+    canastaShort: { natural: "natural", mixed: "mixed" },
     wentOut: (who, you, concealed) => `${who} went out${concealed ? " concealed" : ""}.`,
     stockRanOut: "The stock ran out.",
     nextHand: "Next hand",
@@ -351,7 +424,8 @@ export const TEXT = {
       blackThree: "A black three on top blocks the pile: nobody may take it now.",
       wildTop: "A wild card on top blocks the pile: nobody may take it now.",
       sambaPile: "The pile is taken with a natural pair of its top card or, when it is not frozen for your side, by adding the top card alone to one of your unfinished melds.",
-      minimum: (n) => `Your side has not melded yet: its first meld must count at least ${n} points (joker 50, deuce and ace 20, K to 8 10, 7 to 4 5).`,
+      // values: what the cards count (meldValues), "" unsaid
+      minimum: (n, values = "") => `Your side has not melded yet: its first meld must count at least ${n} points${values ? ` (${values})` : ""}.`,
       opened: "Your side has melded: any meld or addition is fine now.",
       meld: "Meld or add cards now (select them in your hand), then discard one card to end your turn.",
       undo: "Melds laid this turn can be taken back with “Undo the last meld” until you discard.",
@@ -496,7 +570,8 @@ export const TEXT = {
       base: "Карты в комбинациях", canastas: "Канасты", goingOut: "Выход", redThrees: "Красные тройки",
       inHand: "Карты на руках", penalties: "Штрафы", total: "За раздачу", cumulative: "Всего в партии",
     },
-    canastaCount: (nat, mix) => `натур. ${nat} · смеш. ${mix}`,
+    canastaTally: (name, n, bonus) => `${name} ${n}${n ? ` (${bonus})` : ""}`,
+    canastaShort: { natural: "натур.", mixed: "смеш." },
     wentOut: (who, you, concealed) => `${who} ${you ? "вышли" : "вышел"}${concealed ? " с рук" : ""}.`,
     stockRanOut: "Колода кончилась.",
     nextHand: "Следующая раздача",
@@ -577,7 +652,7 @@ export const TEXT = {
       blackThree: "Чёрная тройка сверху закрывает сброс: сейчас его взять нельзя.",
       wildTop: "Свободная карта сверху закрывает сброс: сейчас его взять нельзя.",
       sambaPile: "Сброс берут натуральной парой к его верхней карте или, если он не заморожен для вашей стороны, добавив одну верхнюю карту к своей незаконченной комбинации.",
-      minimum: (n) => `Ваша сторона ещё не выкладывала: первая выкладка должна набрать не меньше ${n} ${ruPlural(n, "очка", "очков", "очков")} (джокер 50, двойка и туз 20, от короля до восьмёрки 10, от семёрки до четвёрки 5).`,
+      minimum: (n, values = "") => `Ваша сторона ещё не выкладывала: первая выкладка должна набрать не меньше ${n} ${ruPlural(n, "очка", "очков", "очков")}${values ? ` (${values})` : ""}.`,
       opened: "Ваша сторона уже выложилась: теперь годится любая комбинация или добавление.",
       meld: "Выкладывайте комбинации или добавляйте к ним карты (выберите их на руке), затем сбросьте одну карту — это конец хода.",
       undo: "Выложенное в этот ход можно отменить кнопкой «Отменить последнюю выкладку» до сброса.",

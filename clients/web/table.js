@@ -11,7 +11,7 @@
 // page holds the host token only because it is a self-contained demo (clients/web/README.md).
 // It keeps the game in this tab's sessionStorage too, so that a reload resumes it (GAME_KEY).
 
-import { LANGUAGES, OPTION_DOCS, TEXT, canastaName, cardName, face, faceRuns, places, playOrder } from "./i18n.js";
+import { LANGUAGES, OPTION_DOCS, TEXT, canastaName, cardName, face, faceRuns, meldValues, places, playOrder } from "./i18n.js";
 import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
 import { intInputMode } from "./options.js";
 
@@ -814,7 +814,7 @@ function renderRules(v) {
     if (v.phase === "meld") lines.push(r.meld);
     if ((v.staged ?? []).length) lines.push(r.undo);
     // (the minimum is your team's own, by its score, CL-MIN-1: a cutthroat pair has two)
-    if (canastaGame()) lines.push(side?.opened ? r.opened : r.minimum(sideOf(game.you)?.minimum ?? 0));
+    if (canastaGame()) lines.push(side?.opened ? r.opened : r.minimum(sideOf(game.you)?.minimum ?? 0, meldValues(cardPoints(), lang)));
     if (v.phase === "meld") lines.push(...meldLines(v));
     if (game.moves.some((m) => m.kind === "ask")) lines.push(r.ask);
   }
@@ -845,6 +845,11 @@ function pileLines(v, side) {
   if (sambaFamily()) lines.push(r.sambaPile);
   return lines;
 }
+
+// What each card of this game counts, as GET /v1/variants' table for its player count says
+// (cardPoints: the default options'; an entry's options name those that change it)
+const cardPoints = () => game.variantNames.find((v) => v.id === game.variant)?.tables
+  ?.find((t) => t.players === game.players)?.cardPoints ?? [];
 
 // What a meld may be, and what going out needs.
 function meldLines(v) {
@@ -966,7 +971,7 @@ function renderResult() {
         cumulative: s.cumulative ?? 0,
       }[key];
       const td = el("td", { className: "num", textContent: String(value) });
-      if (key === "canastas") td.append(el("small", { className: "sub", textContent: canastaCounts(s, b) }));
+      if (key === "canastas") td.append(el("small", { className: "sub", textContent: canastaCounts(b) }));
       tr.append(td);
     }
     table.append(tr);
@@ -990,20 +995,17 @@ function resultHeading(gameOver) {
   heading.textContent = words()[heading.dataset.t];
 }
 
-// A side's canastas in the result, by the names the table gives them: the breakdown counts
-// only natural and mixed canastas, a samba or an escalera among the first and a bolivia among
-// the second (it read "natural 1" for a samba), so the side's melds in the hand's last view
-// whose canastaKind is another are taken out of its counts and named on their own
-// ("natural 0 · mixed 2 · samba 1").
-function canastaCounts(side, breakdown) {
-  const counts = { natural: breakdown.naturalCanastas ?? 0, mixed: breakdown.mixedCanastas ?? 0 };
-  const named = new Map();
-  const melds = game.view.sides.find((v) => v.team === side.team)?.melds ?? [];
-  for (const m of melds.filter((x) => x.canasta && x.canastaKind && x.canastaKind !== x.canasta)) {
-    counts[m.canasta]--;
-    named.set(meldCanasta(m), (named.get(meldCanasta(m)) ?? 0) + 1);
-  }
-  return [words().canastaCount(counts.natural, counts.mixed), ...[...named].map(([name, n]) => `${name} ${n}`)].join(" · ");
+// A side's canastas in the result by kind, as the score tallies them (the breakdown's
+// canastas: natural, mixed and the game's own, a samba, an escalera, a bolivia, each with its
+// count and bonuses): "natural 0 · mixed 1 (300) · samba 1 (1500)". A score without tallies
+// (a hand scored by an older service) gives the natural and mixed counts alone.
+function canastaCounts(breakdown) {
+  const w = words();
+  const tallies = breakdown.canastas?.length ? breakdown.canastas
+    : [{ kind: "natural", count: breakdown.naturalCanastas }, { kind: "mixed", count: breakdown.mixedCanastas }];
+  const byKind = new Map(tallies.map((t) => [t.kind, t]));
+  const kinds = ["natural", "mixed", ...byKind.keys()].filter((k, i, all) => all.indexOf(k) === i);
+  return kinds.map((k) => w.canastaTally(w.canastaShort[k] ?? canastaName(k, lang), byKind.get(k)?.count ?? 0, byKind.get(k)?.bonus ?? 0)).join(" · ");
 }
 
 // --- playing ---------------------------------------------------------------------------

@@ -1,12 +1,12 @@
 // The canastas of a hand's result by their kinds, without playing the hand: each CASE
 // ("variant:lang") deals a new game whose view the test turns into a hand just over, your
 // side's melds a sequence canasta (a samba, or Bolivia's escalera) and a mixed canasta, the
-// other side's a canasta of wild cards (a bolivia) and a natural one, each named by its
-// canastaKind as the service names it in the game (a sequence canasta Samba's samba, Bolivia's
-// escalera; the page no longer tells them by the meld's kind and the game), and answers the page's
-// ScoreHand with the breakdown the engine gives such melds: a sequence counted among the
-// natural canastas, a meld of wild cards among the mixed. Read: the line under each side's
-// canasta bonus in the result table.
+// other side's a canasta of wild cards (a bolivia) and a natural one, and answers the page's
+// ScoreHand with the breakdown the engine gives such melds: the natural and mixed counts (a
+// sequence among the natural canastas, a meld of wild cards among the mixed) and the
+// canastas by kind (breakdown.canastas), each kind's count and bonuses, named as the service
+// names them in the game. Read: the line under each side's canasta bonus in the result table,
+// which the page takes from the tallies alone (it took the melds of the view out of the counts).
 //
 //   node tests/web/canasta_kinds.mjs BASE_URL CASE...
 //
@@ -39,10 +39,15 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
     sides = view.sides;
     await route.fulfill({ response, json: dealt });
   });
+  // the engine's tallies of those melds, in its order (natural, mixed, sequence, wild)
+  const tallies = (mine) => (mine
+    ? [{ kind: "mixed", count: 1, bonus: 300 }, { kind: variant === "samba" ? "samba" : "escalera", count: 1, bonus: 1500 }]
+    : [{ kind: "natural", count: 1, bonus: 500 }, { kind: "bolivia", count: 1, bonus: 2500 }]);
   await context.route("**/v1/score-hand", (route) => route.fulfill({ json: {
     handOver: true, gameOver: false, wentOut: -1, winner: -1,
     sides: sides.map((s) => ({ team: s.team, seats: s.seats, total: 0, cumulative: 0,
-      breakdown: { canastaBonus: 2300, naturalCanastas: 1, mixedCanastas: 1 } })),
+      breakdown: { canastaBonus: s.seats.includes(0) ? 1800 : 3000, naturalCanastas: 1, mixedCanastas: 1,
+        canastas: tallies(s.seats.includes(0)) } })),
   } }));
   const page = context.pages()[0] ?? await context.newPage();
   watch(page, problems);

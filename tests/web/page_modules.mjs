@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 const load = (name) => import("data:text/javascript;base64," + Buffer.from(
   readFileSync(new URL(`../../clients/web/${name}`, import.meta.url), "utf8")).toString("base64"));
 const { makes, movesOf, parseMove, partOf, positionsOf } = await load("moves.js");
-const { LANGUAGES, TEXT, cardName, face, places } = await load("i18n.js");
+const { LANGUAGES, TEXT, cardName, face, meldValues, places } = await load("i18n.js");
 
 const cards = (text) => text.split(" ");
 const listed = (...texts) => texts.map(parseMove);
@@ -241,6 +241,24 @@ check(() => {
   // a limit of one wild card (no game has it now) is said in words, as one canasta is
   assert.match(rules.wilds(1), /не больше одной свободной \(джокера или двойки\)\.$/);
   assert.match(TEXT.en.rules.wilds(1), /at most one wild card \(a joker or a deuce\)\.$/);
+});
+
+// what the cards count toward the minimum, from a table's cardPoints: entries of one meld
+// value said together (Bolivia with sevens' sevens, 500 in a hand, beside 6 to 4), whole
+// ranks three in a row as a range, a rank's cards of one colour by it, others by their faces;
+// cards that count toward no minimum (red threes, May I?'s) unsaid
+check(() => {
+  const points = (cards, meld, counts = true) => ({ cards: cards.split(" "), meld, inHand: meld, countsTowardMinimum: counts });
+  const whole = (ranks) => [...ranks].flatMap((r) => [..."SHDC"].map((s) => r + s)).join(" ");
+  const sevens = [points("JK", 50), points(whole("A2"), 20), points(whole("KQJT98"), 10), points(whole("7"), 5),
+    points(whole("654"), 5), points("3S 3C", 5, false), points("3H 3D", 0, false)];
+  assert.equal(meldValues(sevens, "en"), "joker 50, ace and deuce 20, K to 8 10, 7 to 4 5");
+  assert.equal(meldValues(sevens, "ru"), "джокер 50, туз и двойка 20, от короля до восьмёрки 10, от семёрки до четвёрки 5");
+  const odd = [points(`${whole("QJ")} 3S 3C`, 10), points("TS TH 9D 9C", 5)];
+  assert.equal(meldValues(odd, "en"), "queen, jack and black threes 10, 10♠ 10♥ and 9♦ 9♣ 5");
+  assert.equal(meldValues(odd, "ru"), "дама, валет и чёрные тройки 10, 10♠ 10♥ и 9♦ 9♣ 5");
+  assert.equal(meldValues([points(whole("A"), 0, false)], "en"), "");
+  assert.equal(meldValues(undefined, "ru"), "");
 });
 
 console.log(`moves.js and i18n.js: ${checks} checks passed`);

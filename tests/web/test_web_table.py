@@ -67,7 +67,8 @@ lists them by their cards. bots_staged.mjs holds the bots' next move after a bot
 hand does not list the bot's meld as yours.
 
 canasta_kinds.mjs ends a hand of Samba and of Bolivia with sequence and wild canastas: the
-result's count of canastas names sambas, escaleras and bolivias apart from natural and mixed.
+result's canastas by kind, from the score's tallies, name sambas, escaleras and bolivias apart
+from natural and mixed, each with its bonuses.
 
 errors.mjs breaks one answer at a time (a second seat's view, a proxy's 502, no network):
 the page's own error is a sentence in the page's language, with no English of the browser's
@@ -504,6 +505,32 @@ def test_the_rules_panel_says_how_each_game_draws(server: Running) -> None:
             status = CANASTA_STATUS[lang] if takes else DRAW_STOCK[lang]
             assert result["statuses"][case] == status, (case, result["statuses"], result["moves"])
             assert (BLACK_THREE[lang] in lines) == case.endswith("+3S"), (case, lines)
+
+
+# The rules panel's minimum line at your first draw (rules_panel.mjs case: how it ends), the
+# cards' points from ListVariants' cardPoints as each game counts them toward the minimum
+# (CL-DECK-4; BO-INIT-2: Bolivia's black threes count for none)
+MINIMUM_VALUES = {
+    "classic:4:en": "(joker 50, ace and deuce 20, K to 8 10, 7 to 4 and black threes 5).",
+    "classic:2:ru": "(джокер 50, туз и двойка 20, от короля до восьмёрки 10, "
+                    "от семёрки до четвёрки и чёрные тройки 5).",
+    "bolivia:4:en": "(joker 50, ace and deuce 20, K to 8 10, 7 to 4 5).",
+    "bolivia_sevens:4:ru": "(джокер 50, туз и двойка 20, от короля до восьмёрки 10, "
+                           "от семёрки до четвёрки 5).",
+}
+MINIMUM = {"en": "Your side has not melded yet: ", "ru": "Ваша сторона ещё не выкладывала: "}
+
+
+def test_the_minimum_line_says_what_the_cards_count_in_this_game(server: Running) -> None:
+    """The rules panel's initial-meld minimum says what the cards count, from ListVariants'
+    card points of the game (it said classic's "joker 50, deuce and ace 20, K to 8 10, 7 to 4
+    5" in every game): classic's black threes count 5, Bolivia's none (BO-INIT-2)."""
+    result, done = _in_browser("rules_panel.mjs", server.http_base, *MINIMUM_VALUES)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case, values in MINIMUM_VALUES.items():
+        lang = case.split(":")[2]
+        lines = [line for line in result["panels"][case] if line.startswith(MINIMUM[lang])]
+        assert len(lines) == 1 and lines[0].endswith(values), (case, result["panels"][case])
 
 
 # The line under the scores (match_target.mjs case: its text), in each language
@@ -1316,16 +1343,19 @@ def test_a_hand_end_keeps_every_side_readable_and_the_next_hand_starts_afresh(se
 # The canastas under each side's bonus (canasta_kinds.mjs case, "variant:lang"): yours a
 # sequence canasta and a mixed one, the other side's a canasta of wild cards and a natural one
 CANASTA_KINDS = {
-    "samba:en": ["natural 0 · mixed 1 · samba 1", "natural 1 · mixed 0 · bolivia 1"],
-    "bolivia:ru": ["натур. 0 · смеш. 1 · эскалера 1", "натур. 1 · смеш. 0 · боливия 1"],
+    "samba:en": ["natural 0 · mixed 1 (300) · samba 1 (1500)",
+                 "natural 1 (500) · mixed 0 · bolivia 1 (2500)"],
+    "bolivia:ru": ["натур. 0 · смеш. 1 (300) · эскалера 1 (1500)",
+                   "натур. 1 (500) · смеш. 0 · боливия 1 (2500)"],
 }
 
 
 def test_the_result_names_sambas_escaleras_and_bolivias_apart(server: Running) -> None:
-    """The result's count of canastas under each side's bonus names a sequence canasta (a samba,
-    an escalera) and a canasta of wild cards (a bolivia) as the table's melds do: the
-    breakdown counts the first among the natural canastas and the second among the mixed, and
-    the line read "natural 1" for a side whose only natural-looking canasta was a samba."""
+    """The result's line under each side's canasta bonus gives its canastas by kind with
+    their bonuses, from the score's tallies (ScoreBreakdown.canastas): a sequence canasta (a
+    samba, an escalera) and a canasta of wild cards (a bolivia) apart from the natural and
+    mixed ones, which the breakdown's counts hold them among (the line read "natural 1" for
+    a side whose only natural-looking canasta was a samba, and said no bonus by kind)."""
     result, done = _in_browser("canasta_kinds.mjs", server.http_base, *CANASTA_KINDS)
     assert result["problems"] == [] and done.returncode == 0, result
     assert result["cases"] == CANASTA_KINDS, result["cases"]
