@@ -17,7 +17,7 @@ import uvicorn
 from canasta_client import AsyncCanastaClient
 
 from .app import create_app
-from .listener import listener
+from .listener import listener, server_config
 from .store import SqliteStore
 
 log = logging.getLogger("canasta.host")
@@ -46,7 +46,7 @@ def main() -> int:
     store = SqliteStore(db)
     log.info("tables in %s; rules service at %s; open %s", db, rules, page_url(bind, port))
     app = create_app(store, lambda: AsyncCanastaClient(rules, timeout=10.0))
-    config = uvicorn.Config(app, host=bind, port=port, ws="websockets-sansio", log_level="info")
+    config = server_config(app, bind, port, "info")
     server = uvicorn.Server(config)
     server.run(sockets=[listener(config)])
     store.close()

@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from engine import records
 from examples.host.app import create_app
-from examples.host.listener import listener
+from examples.host.listener import listener, server_config
 from examples.host.store import SqliteStore, Table
 
 
@@ -37,8 +37,7 @@ class Host:
         self.client = CanastaClient(rules_target, timeout=20.0)
         self.app = create_app(self.store, connect or (
             lambda: AsyncCanastaClient(rules_target, timeout=20.0)))
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, ws="websockets-sansio",
-                                log_level="warning", lifespan="on")
+        config = server_config(self.app, "127.0.0.1", 0, "warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, args=([listener(config)],),
                                        daemon=True)
