@@ -179,6 +179,14 @@ def bearer(request: Request) -> str:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
+def is_json(request: Request) -> bool:
+    """Whether the body is ``application/json``: a page of another site can POST a form to
+    the host in its visitor's browser with no preflight, but only as ``text/plain`` (whose
+    body can be JSON), a urlencoded form or multipart, never this type."""
+    kind = request.headers.get("content-type", "").partition(";")[0]
+    return kind.strip().lower() == "application/json"
+
+
 def join_links(table: Table) -> list[dict[str, Any]]:
     """Each seat's join link (its token in the fragment: browsers never send a fragment to
     a server, so it stays out of logs), or the bot that plays it."""
@@ -217,6 +225,8 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
 
     @guarded
     async def create(request: Request) -> Response:
+        if not is_json(request):
+            return refused("UNSUPPORTED_MEDIA_TYPE", "a table's body is application/json", 415)
         try:
             body = json_object(loads(await read_body(request)))
             bot_seats = {int(s): json_str(level)

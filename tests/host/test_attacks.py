@@ -4,9 +4,11 @@ another site's page in its visitor's browser."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
+import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -40,3 +42,29 @@ def test_a_huge_frame_closes_the_socket_unread(rules: Running, tmp_path: Path) -
             player.ws.recv(timeout=5.0)
         assert player.ws.close_code == 1009
         assert player.refusals == []
+
+
+SIMPLE_TYPES = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; b=x"]
+
+
+@pytest.mark.parametrize("kind", SIMPLE_TYPES)
+def test_another_sites_page_creates_no_table(rules: Running, tmp_path: Path, kind: str) -> None:
+    """A page of any site may POST a form to the host in its visitor's browser, with no
+    preflight, in one of the three types a form sends: ``enctype="text/plain"`` writes a
+    JSON body (a field named ``{"variant": ..., "x": "`` and valued ``"}``). The host read
+    any body as JSON, so a site could make the browser of whoever runs ``make host`` on
+    127.0.0.1 deal tables of expert bots that play whole games there. A table's body is
+    ``application/json`` alone, which a page of another site cannot send unasked."""
+    body = json.dumps({"variant": "classic", "players": 2, "bots": {"0": "expert",
+                                                                    "1": "expert"}})
+    with hosting(tmp_path / "tables.db", rules.grpc_target) as host:
+        answer = httpx.post(f"{host.base}/api/tables", content=body, timeout=20,
+                            headers={"Content-Type": kind, "Origin": "http://evil.example"})
+        assert answer.status_code == 415, answer.text
+        assert answer.json()["reason"] == "UNSUPPORTED_MEDIA_TYPE"
+        assert asyncio.run(host.store.game_ids()) == []
+        # the page's own type, a charset named or not, still deals
+        answer = httpx.post(f"{host.base}/api/tables", timeout=20,
+                            content=json.dumps({"variant": "classic", "players": 2}),
+                            headers={"Content-Type": "Application/JSON; charset=utf-8"})
+        assert answer.status_code == 201, answer.text
