@@ -16,6 +16,11 @@ from canasta_client import AsyncCanastaClient, CanastaError, SeatView
 from .store import Store, Table
 
 LEVELS = ("random", "greedy", "expert")
+# A seat's undos in one hand past which the host takes no more of its meld actions (the
+# verbs ``undo`` takes back) until the next hand: each meld and undo adds a record line, and
+# a record past 64 KiB can no longer be exported (no ExportRecord request holds it).
+MAX_UNDOS = 30
+STAGING = frozenset({"meld", "add", "merge"})
 
 Changed = Callable[[Table], Awaitable[None]]
 
@@ -28,6 +33,11 @@ class Refused(Exception):
         super().__init__(message)
         self.reason = reason
         self.message = message
+
+
+def undos(record: str, seat: int) -> int:
+    """``seat``'s undos in the hand being played: its record lines since the last ``hand N``."""
+    return record[record.rfind("\nhand "):].count(f"\n{seat} undo\n")
 
 
 def reason_of(err: CanastaError) -> str:
@@ -133,8 +143,14 @@ class Tables:
 
     async def move(self, game_id: str, seat: int, token: str, move: str, seq: int) -> Table:
         """A player's move, sent with that player's seat token (the service checks the
-        seat); ``seq`` is the move the player saw, refused unless it is the latest."""
+        seat); ``seq`` is the move the player saw, refused unless it is the latest. Past
+        :data:`MAX_UNDOS` undos in a hand its meld actions are refused (``undo`` never is,
+        so staged melds short of a minimum never leave the seat stuck)."""
         table = await self._seat_table(game_id, seat, token, seq)
+        verb = move.split(None, 1)[:1]  # as the engine reads it: any case, spaces around
+        if verb and verb[0].lower() in STAGING and undos(table.record, seat) >= MAX_UNDOS:
+            raise Refused("UNDO_LIMIT", f"{MAX_UNDOS} undos this hand: this host takes no more"
+                          " melds from this seat until the next hand")
         return await self._apply(table, move, seat, table.seat_tokens[seat])
 
     async def bot_move(self, table: Table) -> Table:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from pathlib import Path
 
 import httpx
@@ -13,7 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.host.hosts import Player, hosting
+from tests.host.hosts import Player, hosting, stored
 from tests.service.servers import Running
 
 HUGE = 1024 * 1024  # twice the host's limit of a message
@@ -68,3 +69,46 @@ def test_another_sites_page_creates_no_table(rules: Running, tmp_path: Path, kin
                             content=json.dumps({"variant": "classic", "players": 2}),
                             headers={"Content-Type": "Application/JSON; charset=utf-8"})
         assert answer.status_code == 201, answer.text
+
+
+UNDOS = 30  # examples/host/tables.py's MAX_UNDOS
+
+
+def test_a_seat_cannot_meld_and_undo_without_end(rules: Running, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``undo`` takes back a meld of this turn, and the record keeps both lines (a replay
+    must reach the snapshot's ply count, docs/records.md). One seat melding and undoing in
+    a loop, 150 moves a second, took its table's record past 64 KiB in 45 s, the most an
+    ``ExportRecord`` request holds: every seat's record download then answered 502
+    ``REQUEST_TOO_LARGE`` and the host's whole record could not be exported, while every
+    commit wrote the growing record whole. Past :data:`UNDOS` undos in a hand the host
+    takes no more meld actions of that seat until the next hand; ``undo`` and the rest of
+    its moves stay (a seat with staged melds short of its minimum is never stuck)."""
+    monkeypatch.setattr(secrets, "randbits", lambda bits: 1)  # seat 0 draws, then may meld
+    with hosting(tmp_path / "tables.db", rules.grpc_target) as host:
+        created = host.create("classic", 2, {1: "greedy"})
+        player = Player(host, created["seats"][0]["link"])
+        player.wait(lambda s: s["type"] == "state")
+
+        def play(move: str) -> None:
+            seq, refusals = player.state["seq"], len(player.refusals)
+            player.play(move)
+            player.wait(lambda s: s["seq"] > seq or len(player.refusals) > refusals)
+
+        play("draw")
+        meld = next(m for m in player.state["view"]["legal_moves"] if m.startswith("meld"))
+        for _ in range(UNDOS):
+            play(meld)
+            play("undo")
+        assert player.refusals == []
+        for move in (meld, meld.upper().replace("MELD", " Meld")):  # as the engine reads it
+            play(move)
+            assert [r["reason"] for r in player.refusals[-1:]] == ["UNDO_LIMIT"], player.state["seq"]
+        discard = next(m for m in player.state["view"]["legal_moves"]
+                       if m.startswith("discard"))
+        play(discard)  # the game goes on
+        assert len(player.refusals) == 2
+        table = stored(tmp_path / "tables.db", created["game_id"])
+        assert table.record.count("\n0 undo\n") == UNDOS
+        assert f"\n0 {discard}\n" in table.record
+        player.close()
