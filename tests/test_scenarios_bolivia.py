@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Phase, Reason, RuleViolation, State, apply, legal_moves, new_game, parse_move
+from engine import (
+    Phase,
+    Reason,
+    RuleViolation,
+    State,
+    apply,
+    canonicalize,
+    legal_moves,
+    new_game,
+    parse_move,
+)
+from engine.checks import refusal
 from engine.deck import composition
 from engine.game import rules_for
 from engine.moves import Decline, GoOut, TakePile
@@ -295,3 +306,20 @@ def test_BO_END_4_no_going_out_bonus() -> None:
     assert end.result is not None and end.result.went_out == -1
     assert [x.going_out for x in end.result.sides] == [0, 0]
     assert end.result.sides[0].red_three_points == 400  # two canastas: plus
+
+
+def test_BO_B3_1_hoyle_one_black_three_set_a_side() -> None:
+    """BO-B3-1 (``bolivia.black3=hoyle``), SA-B3-1: black threes meld as in Samba, one set of
+    three or four a side (engine/meld_checks.py) that only black threes join, up to four
+    (BO-B3-2, docs/errors.md ``MELD_CLOSED``); a second set is refused with
+    ``MELD_EXISTS`` where the seed rules list it and every rule check passes it (BO-B3-2,
+    CL-TURN-3)."""
+    hand, melds = {0: "3S 3S 3C 9D 8C 4H"}, {0: "3@0: 3C 3S 3C | K@0: KS KH KD"}
+    s = position(BO, options={"bolivia.black3": "hoyle"}, hands=hand, melds=melds)
+    refuse(s, "meld 3S 3S 3C", Reason.MELD_EXISTS, "SA-B3-1")
+    # what joins the set: black threes only (SA-B3-1), up to four (BO-B3-2)
+    refuse(s, "add 3 9D", Reason.MIXED_RANKS, "SA-B3-1")
+    refuse(s, "add 3 3S 3S", Reason.MELD_CLOSED, "BO-B3-2")
+    seed = position(BO, hands=hand, melds=melds)
+    second = canonicalize(seed, parse_move("meld 3S 3S 3C"))
+    assert listed(seed, str(second)) and refusal(seed, second) is None

@@ -31,6 +31,7 @@ from engine import (
     rules_for,
 )
 from engine.cards import CODES, IS_RED_THREE, RANK, Card, parse_cards, rank_of_char
+from engine.checks import refusal
 from engine.deck import composition
 from engine.events import EventKind, move_events
 from engine.moves import Discard, GoOut, Meld, TakePile
@@ -1559,3 +1560,91 @@ def test_CL_OUT_12_concealed_going_out_by_the_pile_needs_the_minimum() -> None:
     stock = position(hands={0: "4S 4S 4D 4D 4C 4C 4H 9D"})
     end = play(stock, "meld 4S 4S 4D 4D 4C 4C 4H", "out 9D")
     assert end.result is not None and end.result.concealed
+
+
+# --- refusals the mutation run found untested (each reason and rule ID exact) ----------
+
+
+def test_CL_MELD_5_melds_are_never_merged() -> None:
+    """CL-MELD-5 (docs/errors.md ``MERGE_NOT_ALLOWED``): classic canasta holds one meld of a
+    rank, so any ``merge`` is refused by that rule."""
+    s = position(hands={0: "9C 4D 6S"}, melds={0: "K@0: KS KH KD | Q@2: QS QH QD"})
+    refuse(s, "merge K Q", Reason.MERGE_NOT_ALLOWED, "CL-MELD-5")
+
+
+def test_CL_MIN_8_one_meld_per_action_outside_a_batch_opening() -> None:
+    """CL-MIN-8 (docs/engine.md, *Staging and undo*): a ``meld`` action lays one meld, under
+    ``turn_total`` whether the side has opened or not; under ``batch`` only the opening
+    lays several, and once it is staged later melds come one per action again. A listed
+    batch opening passes every rule check (CL-TURN-3)."""
+    hand = "AS AH AD 8S 8H 8D JK 5D 6C 7S 9C QD"
+    several = "meld AS AH AD / 8S 8H 8D"
+    opened = position(hands={0: hand}, melds={0: "K@2: KS KH KD"})
+    refuse(opened, several, Reason.ONE_MELD_PER_ACTION, "CL-MIN-8")
+    unopened = position(hands={0: hand}, scores=(0, 0))
+    refuse(unopened, several, Reason.ONE_MELD_PER_ACTION, "CL-MIN-8")
+    batch = {"initial_meld_validation": "batch"}
+    refuse(position(hands={0: hand}, melds={0: "K@2: KS KH KD"}, options=batch), several,
+           Reason.ONE_MELD_PER_ACTION, "CL-MIN-8")
+    b = position(hands={0: hand + " 4S 4H 4D TS TH TD"}, scores=(0, 0), options=batch)
+    opening = canonicalize(b, parse_move("meld TS TH TD / 8S 8H 8D"))  # 30 + 30 >= 50
+    assert listed(b, str(opening)) and refusal(b, opening) is None
+    staged = play(b, str(opening))
+    assert not staged.opened[0]
+    refuse(staged, "meld 4S 4H 4D / AS AH AD", Reason.ONE_MELD_PER_ACTION, "CL-MIN-8")
+    assert listed(staged, "meld 4S 4H 4D")
+
+
+def test_CL_MELD_1_3_what_a_classic_meld_holds() -> None:
+    """CL-MELD-1 (docs/errors.md): a meld holds one natural rank, also when cards join the
+    side's meld of a rank (``MIXED_RANKS``), and a new meld three cards at least
+    (``MELD_TOO_SMALL``), black threes too; CL-MELD-3: black threes meld without wild cards
+    (``TOO_MANY_WILDS``); CL-MELD-5: a second meld of a rank is refused (``MELD_EXISTS``)."""
+    s = position(hands={0: "QS QD KS KH 3S 3C 2D 2C JK 9C 5D"}, melds={0: "K@2: KS KH KD"})
+    refuse(s, "add K QS", Reason.MIXED_RANKS, "CL-MELD-1")
+    # three wild cards are within the limit: the refusal is the existing king meld's
+    refuse(s, "meld KS KH 2C 2D JK", Reason.MELD_EXISTS, "CL-MELD-5")
+    refuse(s, "meld KS KH QD", Reason.MIXED_RANKS, "CL-MELD-1")
+    refuse(s, "meld QS QD", Reason.MELD_TOO_SMALL, "CL-MELD-1")
+    refuse(s, "meld 3S 3C 2D", Reason.TOO_MANY_WILDS, "CL-MELD-3")
+    refuse(s, "meld 3S 3C", Reason.MELD_TOO_SMALL, "CL-MELD-1")
+    assert listed(s, "add K KS") and listed(s, "meld QS QD 2D")
+
+
+def test_CL_MELD_3_6_additions_name_a_rank_and_black_threes_take_no_wild() -> None:
+    """CL-MELD-6: an addition names the side's meld by its rank alone (a ``9#2`` label is
+    ``NO_SUCH_MELD``); CL-MELD-3: staged black threes take more black threes, never a wild
+    card (``TOO_MANY_WILDS``). A listed addition passes every rule check (CL-TURN-3)."""
+    s = position(hands={0: "3S 3S 3C 3C 9C 2D 5D"},
+                 melds={0: "K@2: KS KH KD KC KS KH KD | 9@0: 9S 9H 9D"})
+    refuse(s, "add 9#2 9C", Reason.NO_SUCH_MELD, "CL-MELD-6")
+    black = play(s, "meld 3S 3S 3C")
+    refuse(black, "add 3 2D", Reason.TOO_MANY_WILDS, "CL-MELD-3")
+    more = canonicalize(black, parse_move("add 3 3C"))
+    assert listed(black, str(more)) and refusal(black, more) is None
+
+
+def test_CL_CAN_3_naturals_still_join_a_natural_canasta_closed_to_wilds() -> None:
+    """CL-CAN-3 (``natural_canasta_closed_to_wilds``): only a wild card is kept off a natural
+    canasta; a natural king joins it and passes every rule check (CL-TURN-3)."""
+    s = position(hands={0: "KC 2C 5D 9C"}, options={"natural_canasta_closed_to_wilds": True},
+                 melds={0: "K@2: KS KH KD KC KS KH KD"})
+    refuse(s, "add K 2C", Reason.NATURAL_CANASTA_CLOSED, "CL-CAN-3")
+    king = canonicalize(s, parse_move("add K KC"))
+    assert listed(s, str(king)) and refusal(s, king) is None
+
+
+def test_CL_MELD_1_wild_limit_of_an_addition() -> None:
+    """CL-MELD-1: an addition may bring a meld up to three wild cards, not past them; under
+    ``wilds_not_exceed_naturals`` never past its natural cards either. The additions within
+    the limit are listed and pass every rule check (CL-TURN-3)."""
+    hand = {0: "9D 2D 2H JK 5D 6C"}
+    s = position(hands=hand, melds={0: "9@0: 9S 9H 2C"})
+    three = canonicalize(s, parse_move("add 9 2D 2H"))
+    assert listed(s, str(three)) and refusal(s, three) is None
+    refuse(s, "add 9 2D 2H JK", Reason.TOO_MANY_WILDS, "CL-MELD-1")
+    o = position(hands=hand, melds={0: "9@0: 9S 9H 2C"},
+                 options={"wilds_not_exceed_naturals": True})
+    refuse(o, "add 9 2D 2H", Reason.TOO_MANY_WILDS, "CL-MELD-1")  # 3 wild cards, 2 naturals
+    even = canonicalize(o, parse_move("add 9 9D 2D"))
+    assert listed(o, str(even)) and refusal(o, even) is None

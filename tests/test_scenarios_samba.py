@@ -118,6 +118,10 @@ def test_SA_T11_black_threes_only_when_going_out() -> None:
     assert out1.result.sides[0].going_out == 200  # SA-OUT-3
     one = position(SA, hands={0: "3S 3C 3C"}, melds={0: f"K@0: {K_CANASTA}"})
     refuse(one, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT, "SA-B3-1")
+    # a set of four has the right size: only the turn's going out is missing
+    four = position(SA, hands={0: "3S 3S 3C 3C 9D 4C 6H"},
+                    melds={0: f"K@0: {K_CANASTA} | H:5-J@2: {SAMBA_H}"})
+    refuse(four, "meld 3S 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT, "SA-B3-1")
 
 
 def _reds(count_ns: int, canastas: int, options: dict[str, object] | None = None) -> State:
@@ -419,3 +423,37 @@ def test_SA_SEQ_4_each_rank_once_in_a_sequence() -> None:
     s1 = play(s, "meld 5S 6S 7S")
     _refused(s1, "add S:5-7 6S")
     assert listed(s1, "add S:5-7 8S")
+
+
+# --- refusals the mutation run found untested (each reason and rule ID exact) ----------
+
+
+def test_SA_MELD_7_add_only_to_a_meld_of_ones_side() -> None:
+    """SA-MELD-7: an addition goes only to the side's own melds (docs/errors.md
+    ``NO_SUCH_MELD``): the opponents' nines are not a target, and a meld identical to an
+    earlier one of the side is named by the first label only (``K``, never ``K#2``)."""
+    s = position(SA, hands={0: "9C KC 4C 6D QH"},
+                 melds={0: "K@0: KS KH KD", 1: "9@1: 9S 9H 9D"})
+    refuse(s, "add 9 9C", Reason.NO_SUCH_MELD, "SA-MELD-7")
+    twins = position(SA, hands={0: "KC 4C 6D QH"},
+                     melds={0: "K@0: KS KH KD | K@2: KS KH KD"})
+    refuse(twins, "add K#2 KC", Reason.NO_SUCH_MELD, "SA-MELD-7")
+    assert listed(twins, "add K KC")
+
+
+def test_SA_MELD_2_5_an_addition_checks_the_group_its_label_names() -> None:
+    """SA-MELD-5, SA-MELD-2: with two king groups, ``add K#2`` is judged on the second:
+    a joker onto its two deuces makes three wild cards (``TOO_MANY_WILDS``), though the
+    first group, without wild cards, would take it."""
+    s = position(SA, hands={0: "JK 4C 6D QH 9S"},
+                 melds={0: "K@0: KS KH KD | K@2: KS KC 2C 2D"})
+    refuse(s, "add K#2 JK", Reason.TOO_MANY_WILDS, "SA-MELD-2")
+    assert listed(s, "add K JK")
+
+
+def test_SA_INIT_2_one_meld_per_action() -> None:
+    """SA-INIT-2 (docs/engine.md, *Staging and undo*): each ``meld`` lays one meld, so two
+    groups in one action are refused with ``ONE_MELD_PER_ACTION``, each alone is listed."""
+    s = position(SA, hands={0: "8S 8H 8D 9S 9H 9D 4C"}, melds={0: "K@0: KS KH KD"})
+    refuse(s, "meld 8S 8H 8D / 9S 9H 9D", Reason.ONE_MELD_PER_ACTION, "SA-INIT-2")
+    assert listed(s, "meld 8S 8H 8D") and listed(s, "meld 9S 9H 9D")
