@@ -323,3 +323,17 @@ def test_BO_B3_1_hoyle_one_black_three_set_a_side() -> None:
     seed = position(BO, hands=hand, melds=melds)
     second = canonicalize(seed, parse_move("meld 3S 3S 3C"))
     assert listed(seed, str(second)) and refusal(seed, second) is None
+
+
+def test_BO_WILD_2_no_new_meld_past_seven_cards() -> None:
+    """BO-WILD-2: a wild meld holds seven wild cards at most (seven are listed and pass every
+    rule check, CL-TURN-3); SV-CAN-1: in Bolivia with
+    sevens no new meld of any kind passes seven cards (``MELD_CLOSED`` both)."""
+    wilds = "JK JK JK 2C 2C 2D 2D 2H"
+    s = position(BO, hands={0: wilds + " 4C 6D"}, melds={0: "K@0: KS KH KD"})
+    refuse(s, "meld " + wilds, Reason.MELD_CLOSED, "BO-WILD-2")
+    seven = canonicalize(s, parse_move("meld JK JK JK 2C 2C 2D 2D"))
+    assert listed(s, str(seven)) and refusal(s, seven) is None
+    nines = "9S 9S 9H 9H 9D 9D 9C 9C"
+    sv = position("bolivia_sevens", hands={0: nines + " 4C 6D"}, melds={0: "K@0: KS KH KD"})
+    refuse(sv, "meld " + nines, Reason.MELD_CLOSED, "SV-CAN-1")

@@ -1123,6 +1123,10 @@ def test_extra_CL_PILE_4_black_three_freezes_option() -> None:
                  melds={0: "K@2: KS KH KD"}, options={"black_three_freezes": True})
     assert seat_view(s, 0).pile_frozen
     refuse(s, "take 6C JK", Reason.PILE_FROZEN, "CL-PILE-6")
+    # only a black three freezes it: without one, one natural and a wild take it
+    t = position(hands={0: "6C JK 9S TD QH 5C 7D"}, phase="draw", pile="KD 4S 6H",
+                 melds={0: "K@2: KS KH KD"}, options={"black_three_freezes": True})
+    assert not seat_view(t, 0).pile_frozen and listed(t, "take 6C JK")
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -1648,3 +1652,13 @@ def test_CL_MELD_1_wild_limit_of_an_addition() -> None:
     refuse(o, "add 9 2D 2H", Reason.TOO_MANY_WILDS, "CL-MELD-1")  # 3 wild cards, 2 naturals
     even = canonicalize(o, parse_move("add 9 9D 2D"))
     assert listed(o, str(even)) and refusal(o, even) is None
+
+
+def test_CL_EXH_4_no_compulsory_take_without_a_legal_take() -> None:
+    """CL-EXH-4, CL-PILE-9: the take is compulsory only when there is one to make: a
+    one-card hand may not take a one-card pile, so with the top card fitting the side's
+    meld ``decline`` is still listed."""
+    s = position(hands={0: "4C"}, phase="draw_exhausted", stock=0, pile="9H",
+                 melds={0: "9@2: 9S 9C 9D"}, red3={1: "3H 3D", 3: "3H 3D"})
+    assert not any(isinstance(m, TakePile) for m in legal_moves(s))
+    assert listed(s, "decline")

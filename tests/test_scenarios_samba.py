@@ -15,6 +15,7 @@ from engine import (
     RuleViolation,
     State,
     apply,
+    canonicalize,
     legal_moves,
     new_game,
     next_deal,
@@ -22,6 +23,7 @@ from engine import (
     parse_move,
     rules_for,
 )
+from engine.checks import refusal
 from engine.moves import TakePile
 from engine.views import provisional_score, seat_view
 from tests.positions import cards, discards, listed, meld_cards, play, position, refuse
@@ -457,3 +459,40 @@ def test_SA_INIT_2_one_meld_per_action() -> None:
     s = position(SA, hands={0: "8S 8H 8D 9S 9H 9D 4C"}, melds={0: "K@0: KS KH KD"})
     refuse(s, "meld 8S 8H 8D / 9S 9H 9D", Reason.ONE_MELD_PER_ACTION, "SA-INIT-2")
     assert listed(s, "meld 8S 8H 8D") and listed(s, "meld 9S 9H 9D")
+
+
+def test_SA_MELD_1_3_what_a_new_group_is_refused_for() -> None:
+    """SA-MELD-1: a new group has three cards (``MELD_TOO_SMALL``) and two naturals
+    (``MELD_NEEDS_NATURALS``); SA-MELD-3: wild cards never meld alone in Samba
+    (``MELD_NEEDS_NATURALS``), where Bolivia has wild melds. Two wild cards and a second
+    group of a rank (SA-MELD-2, SA-MELD-5) are listed and pass every rule check (CL-TURN-3)."""
+    s = position(SA, hands={0: "8S 8H 2C 2D JK KC KC 4C 6D"}, melds={0: "K@0: KS KH KD"})
+    refuse(s, "meld 8S 8H", Reason.MELD_TOO_SMALL, "SA-MELD-1")
+    refuse(s, "meld 8S 2C 2D", Reason.MELD_NEEDS_NATURALS, "SA-MELD-1")
+    refuse(s, "meld 2C 2D JK", Reason.MELD_NEEDS_NATURALS, "SA-MELD-3")
+    for text in ("meld 8S 8H 2C 2D", "meld KC KC JK"):
+        move = canonicalize(s, parse_move(text))
+        assert listed(s, str(move)) and refusal(s, move) is None, text
+
+
+def test_SA_SEQ_1_5_what_a_new_sequence_is_refused_for() -> None:
+    """SA-SEQ-1: a sequence is three to seven consecutive naturals of one suit, no wild card
+    (``NOT_A_SEQUENCE``, two cards ``MELD_TOO_SMALL``); SA-SEQ-5: eight are too many
+    (``MELD_CLOSED``); seven are listed and pass every rule check (CL-TURN-3)."""
+    s = position(SA, hands={0: "4S 5S 6S 7S 8S 9S TS JS 2C 4C"}, melds={0: "K@0: KS KH KD"})
+    refuse(s, "meld 4S 5S 6S 7S 8S 9S TS JS", Reason.MELD_CLOSED, "SA-SEQ-5")
+    refuse(s, "meld 4S 5S", Reason.MELD_TOO_SMALL, "SA-SEQ-1")
+    refuse(s, "meld 4S 5S 2C", Reason.NOT_A_SEQUENCE, "SA-SEQ-1")
+    refuse(s, "meld 4S 6S 7S", Reason.NOT_A_SEQUENCE, "SA-SEQ-1")
+    refuse(s, "meld 4S 5S 4C", Reason.NOT_A_SEQUENCE, "SA-SEQ-1")
+    seven = canonicalize(s, parse_move("meld 4S 5S 6S 7S 8S 9S TS"))
+    assert listed(s, str(seven)) and refusal(s, seven) is None
+
+
+def test_SA_END_3_no_compulsory_take_onto_a_canasta() -> None:
+    """SA-END-3, SA-PILE-5: after the stock the take is compulsory only when the top card
+    extends a meld by itself; it never goes onto a completed canasta, so with a canasta of
+    nines and a pair of nines in hand the take is optional and ``decline`` is listed."""
+    s = _sa_exhausted("9S 9C 4C", "9@0: 9S 9S 9C 9C 9D 9D 9D")
+    assert listed(s, "take 9S 9C") and not listed(s, "take on 9")
+    assert listed(s, "decline")
