@@ -146,6 +146,10 @@ def test_BO_B3_2_black_three_sets_are_closed_and_two_are_allowed() -> None:
     assert [m.kind for m in s1.melds[0]] == ["black_threes", "black_threes"]
     five = position(BO, hands={0: "3S 3S 3S 3C 3C 9D 8C"}, melds={0: "K@0: KS KH KD"})
     refuse(five, "meld 3S 3S 3S 3C 3C", Reason.MELD_CLOSED, "BO-B3-2")
+    # BO-B3-1: three or four, no wild cards
+    refuse(five, "meld 3S 3C", Reason.MELD_TOO_SMALL, "BO-B3-1")
+    wild = position(BO, hands={0: "3S 3C 2D 9D 8C"}, melds={0: "K@0: KS KH KD"})
+    refuse(wild, "meld 3S 3C 2D", Reason.TOO_MANY_WILDS, "BO-B3-1")
 
 
 def test_BO_PILE_10_wild_top_blocks() -> None:

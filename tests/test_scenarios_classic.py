@@ -1662,3 +1662,13 @@ def test_CL_EXH_4_no_compulsory_take_without_a_legal_take() -> None:
                  melds={0: "9@2: 9S 9C 9D"}, red3={1: "3H 3D", 3: "3H 3D"})
     assert not any(isinstance(m, TakePile) for m in legal_moves(s))
     assert listed(s, "decline")
+
+
+def test_CL_CAN_3_no_wild_card_takes_the_pile_onto_a_closed_natural_canasta() -> None:
+    """CL-CAN-3 (``natural_canasta_closed_to_wilds``): the top card may join the side's natural
+    canasta, a wild card with it may not (``NATURAL_CANASTA_CLOSED``)."""
+    s = position(hands={0: "2C 9S 4D 6C"}, phase="draw", pile="5D KH",
+                 melds={0: "K@2: KS KH KD KC KS KC KD"},
+                 options={"natural_canasta_closed_to_wilds": True})
+    refuse(s, "take 2C", Reason.NATURAL_CANASTA_CLOSED, "CL-CAN-3")
+    assert listed(s, "take")

@@ -121,9 +121,10 @@ def test_SA_T11_black_threes_only_when_going_out() -> None:
     one = position(SA, hands={0: "3S 3C 3C"}, melds={0: f"K@0: {K_CANASTA}"})
     refuse(one, "meld 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT, "SA-B3-1")
     # a set of four has the right size: only the turn's going out is missing
-    four = position(SA, hands={0: "3S 3S 3C 3C 9D 4C 6H"},
+    four = position(SA, hands={0: "3S 3S 3C 3C 2C 9D 4C 6H"},
                     melds={0: f"K@0: {K_CANASTA} | H:5-J@2: {SAMBA_H}"})
     refuse(four, "meld 3S 3S 3C 3C", Reason.BLACK_THREES_ONLY_GOING_OUT, "SA-B3-1")
+    refuse(four, "meld 3S 3C 2C", Reason.TOO_MANY_WILDS, "SA-B3-1")  # never a wild card
 
 
 def _reds(count_ns: int, canastas: int, options: dict[str, object] | None = None) -> State:
@@ -478,15 +479,16 @@ def test_SA_MELD_1_3_what_a_new_group_is_refused_for() -> None:
 def test_SA_SEQ_1_5_what_a_new_sequence_is_refused_for() -> None:
     """SA-SEQ-1: a sequence is three to seven consecutive naturals of one suit, no wild card
     (``NOT_A_SEQUENCE``, two cards ``MELD_TOO_SMALL``); SA-SEQ-5: eight are too many
-    (``MELD_CLOSED``); seven are listed and pass every rule check (CL-TURN-3)."""
+    (``MELD_CLOSED``); three and seven are listed and pass every rule check (CL-TURN-3)."""
     s = position(SA, hands={0: "4S 5S 6S 7S 8S 9S TS JS 2C 4C"}, melds={0: "K@0: KS KH KD"})
     refuse(s, "meld 4S 5S 6S 7S 8S 9S TS JS", Reason.MELD_CLOSED, "SA-SEQ-5")
     refuse(s, "meld 4S 5S", Reason.MELD_TOO_SMALL, "SA-SEQ-1")
     refuse(s, "meld 4S 5S 2C", Reason.NOT_A_SEQUENCE, "SA-SEQ-1")
     refuse(s, "meld 4S 6S 7S", Reason.NOT_A_SEQUENCE, "SA-SEQ-1")
     refuse(s, "meld 4S 5S 4C", Reason.NOT_A_SEQUENCE, "SA-SEQ-1")
-    seven = canonicalize(s, parse_move("meld 4S 5S 6S 7S 8S 9S TS"))
-    assert listed(s, str(seven)) and refusal(s, seven) is None
+    for text in ("meld 4S 5S 6S", "meld 4S 5S 6S 7S 8S 9S TS"):
+        move = canonicalize(s, parse_move(text))
+        assert listed(s, str(move)) and refusal(s, move) is None, text
 
 
 def test_SA_END_3_no_compulsory_take_onto_a_canasta() -> None:
