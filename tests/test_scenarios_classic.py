@@ -1672,3 +1672,12 @@ def test_CL_CAN_3_no_wild_card_takes_the_pile_onto_a_closed_natural_canasta() ->
                  options={"natural_canasta_closed_to_wilds": True})
     refuse(s, "take 2C", Reason.NATURAL_CANASTA_CLOSED, "CL-CAN-3")
     assert listed(s, "take")
+
+
+def test_CL_MELD_1_a_take_keeps_the_wild_limit() -> None:
+    """CL-MELD-1, CL-PILE-7: the top card taken onto the side's meld with wild cards keeps the
+    meld at three wild cards at most (``TOO_MANY_WILDS``)."""
+    s = position(hands={0: "2C 2D 9S 4D 6C"}, phase="draw", pile="5D KH",
+                 melds={0: "K@2: KS KD 2H JK"})
+    refuse(s, "take 2C 2D", Reason.TOO_MANY_WILDS, "CL-MELD-1")
+    assert listed(s, "take 2C")

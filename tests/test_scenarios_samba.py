@@ -76,6 +76,7 @@ def test_SA_T7_samba_is_closed_at_seven() -> None:
                  melds={0: f"H:5-J@0: {SAMBA_H}"})
     refuse(s, "add H:5-J QH", Reason.MELD_CLOSED, "SA-SEQ-5")
     refuse(s, "add H:5-J 4H", Reason.MELD_CLOSED, "SA-SEQ-5")
+    refuse(s, "add H:5-J 2D", Reason.MELD_CLOSED, "SA-SEQ-5")  # closed before any wild check
     t = position(SA, hands={0: "JH 4C 6C 9S 2D"}, melds={0: "H:5-T@0: 5H 6H 7H 8H 9H TH"})
     before = provisional_score(t)[0]
     t1 = play(t, "add H:5-T JH")
@@ -447,11 +448,14 @@ def test_SA_MELD_7_add_only_to_a_meld_of_ones_side() -> None:
 def test_SA_MELD_2_5_an_addition_checks_the_group_its_label_names() -> None:
     """SA-MELD-5, SA-MELD-2: with two king groups, ``add K#2`` is judged on the second:
     a joker onto its two deuces makes three wild cards (``TOO_MANY_WILDS``), though the
-    first group, without wild cards, would take it."""
+    first group, without wild cards, would take it (and does: listed, it passes every rule
+    check, CL-TURN-3); a nine joins neither (SA-MELD-1)."""
     s = position(SA, hands={0: "JK 4C 6D QH 9S"},
                  melds={0: "K@0: KS KH KD | K@2: KS KC 2C 2D"})
     refuse(s, "add K#2 JK", Reason.TOO_MANY_WILDS, "SA-MELD-2")
-    assert listed(s, "add K JK")
+    refuse(s, "add K 9S", Reason.MIXED_RANKS, "SA-MELD-1")
+    joker = canonicalize(s, parse_move("add K JK"))
+    assert listed(s, str(joker)) and refusal(s, joker) is None
 
 
 def test_SA_INIT_2_one_meld_per_action() -> None:
@@ -498,3 +502,9 @@ def test_SA_END_3_no_compulsory_take_onto_a_canasta() -> None:
     s = _sa_exhausted("9S 9C 4C", "9@0: 9S 9S 9C 9C 9D 9D 9D")
     assert listed(s, "take 9S 9C") and not listed(s, "take on 9")
     assert listed(s, "decline")
+
+
+def test_SA_CAN_3_no_wild_card_joins_a_canasta() -> None:
+    """SA-CAN-3: no wild card joins a completed canasta (``NATURAL_CANASTA_CLOSED``)."""
+    s = position(SA, hands={0: "2C 4C 6D 9S"}, melds={0: f"K@0: {K_CANASTA}"})
+    refuse(s, "add K 2C", Reason.NATURAL_CANASTA_CLOSED, "SA-CAN-3")
