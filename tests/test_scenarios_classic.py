@@ -1532,12 +1532,14 @@ def test_CL_P6_2_4_5_6_six_players() -> None:
 
 
 def test_CL_P6_9_black_three_meld_size() -> None:
-    """CL-P6-9, CL-MELD-3: with three packs a going-out black-three meld is three or four cards;
-    five only with black_three_meld_max."""
+    """CL-P6-9, CL-MELD-3: with three packs a going-out black-three meld is three or four cards
+    (``MELD_CLOSED``, citing CL-P6-9, the rule of the option: a classic refusal cited Bolivia's
+    BO-B3-2), as is one that staged black threes grow to; five only with black_three_meld_max."""
     melds = {0: f"K@2: {K_CANASTA} | A@4: AS AH AD AC AS AH AD"}
     hand = {0: "3S 3S 3S 3C 3C"}
     s = position(players=6, hands=hand, melds=melds)
-    _refused(s, "meld 3S 3S 3S 3C 3C")
+    refuse(s, "meld 3S 3S 3S 3C 3C", Reason.MELD_CLOSED, "CL-P6-9")
+    refuse(play(s, "meld 3S 3S 3S"), "add 3 3C 3C", Reason.MELD_CLOSED, "CL-P6-9")
     o = position(players=6, hands=hand, melds=melds, options={"black_three_meld_max": 6})
     end = play(o, "meld 3S 3S 3S 3C 3C", "out")
     assert end.result is not None and end.result.went_out == 0
