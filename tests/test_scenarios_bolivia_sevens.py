@@ -111,6 +111,7 @@ def test_SV_T9_four_deals_higher_total_wins() -> None:
     assert [x.total for x in end.result.sides] == [4100, 400]
     assert [x.cumulative for x in end.result.sides] == [7990, 7975]
     assert end.phase is Phase.GAME_OVER and end.result.winner == 0
+    assert not end.result.draw  # a sole leader wins: no draw
     third = play(_last_deal(2, (3890, 7575)), "decline")
     assert third.phase is Phase.HAND_OVER and third.result is not None
     assert third.result.winner == -1  # no target: only the fourth deal decides

@@ -94,3 +94,74 @@ def test_CL_P3_2_each_player_keeps_his_own_score_and_red_threes_count_minus_unme
     assert [rows[s].cumulative for s in range(3)] == [
         score + rows[s].total for s, score in enumerate((1000, 2000, 3500))]
     assert (rows[1].red_three_points, rows[2].red_three_points) == (-100, -200)
+
+
+def _cutthroat_pair(**zones: object) -> State:
+    """A cutthroat hand (CL-P3-2) in which seat 0 is the lone hand and seats 1 and 2 the
+    pair, from the zones a scenario fixes."""
+    defaults: dict[str, object] = {
+        "hands": {0: "KH KD 2C 6S", 1: "5C 4D", 2: "8S 8C"},
+        "melds": {0: "9@0: 9S 9C 9H", 1: "5@1: 5S 5H 5D"}, "pile": "7C",
+        "opened": [1, 1, 0], "melded": [1, 1, 0]}
+    return form_pair(position(players=3, options={"p3_mode": "cutthroat"}, phase="meld",
+                              turn=1, drew="stock", **{**defaults, **zones}), 0)  # type: ignore[arg-type]
+
+
+def test_CL_P3_2_the_pair_earns_no_going_out_bonus_when_it_did_not_go_out() -> None:
+    """CL-P3-2, CL-SCORE-3: the going-out bonus is the side's that went out: when the lone
+    hand goes out the pair earns nothing for it (and the lone hand its 100), and a hand
+    that ends with no one out pays no bonus at all. Every seat scores one row, in seat
+    order."""
+    state = _cutthroat_pair()
+    lone_out = cutthroat_results(state, 0, False)
+    assert [r.team for r in lone_out] == [0, 1, 2]
+    assert [r.going_out for r in lone_out] == [100, 0, 0]
+    # the pair: its 5s 15, minus 5C 4D (5 each) and 8S 8C (10 each) in hand
+    assert lone_out[1].total == lone_out[2].total == 15 - 30
+    assert [r.going_out for r in cutthroat_results(state, -1, False)] == [0, 0, 0]
+
+
+def test_CL_P3_2_a_partners_red_three_still_in_hand_scores_as_laid() -> None:
+    """CL-P3-2, CL-R3-1, CL-SCORE-4 and docs/rules-classic.md (*Engine decisions*): a red
+    three still in the hand of a partner who never had a turn counts as laid, with the
+    ones he laid: 3D laid and 3H in hand are two red threes, +200 for a pair with a meld."""
+    state = _dealt_red_three(_cutthroat_pair(red3={2: "3D"}), 2)
+    rows = cutthroat_results(state, -1, False)
+    assert (rows[2].red_threes, rows[2].red_three_points) == (2, 200)
+    assert (rows[1].red_threes, rows[1].red_three_points) == (0, 0)
+
+
+def test_CL_P3_2_a_partner_with_all_four_red_threes_scores_800() -> None:
+    """CL-P3-2, CL-SCORE-4: all four red threes of the two packs count 800 (not 4 x 100),
+    plus for a pair with a meld and minus for one without."""
+    rows = cutthroat_results(_cutthroat_pair(red3={1: "3H 3H 3D 3D"}), -1, False)
+    assert (rows[1].red_threes, rows[1].red_three_points) == (4, 800)
+    bare = _cutthroat_pair(red3={1: "3H 3H 3D 3D"}, melds={0: "9@0: 9S 9C 9H"},
+                           opened=[1, 0, 0], melded=[1, 0, 0])
+    assert cutthroat_results(bare, -1, False)[1].red_three_points == -800
+
+
+def test_CL_P3_2_the_pairs_penalties_come_off_both_partners_totals() -> None:
+    """CL-P3-2, CL-PEN-2, CL-SCORE-6: a penalty charged to the pair is taken off each
+    partner's total, as the pair's hands are."""
+    state = _cutthroat_pair()
+    pair = state.side_of[1]
+    charged = evolve(state, penalties=tuple(100 if t == pair else 0
+                                            for t in range(len(state.penalties))))
+    clear = cutthroat_results(state, -1, False)
+    rows = cutthroat_results(charged, -1, False)
+    for seat in (1, 2):
+        assert rows[seat].penalties == 100
+        assert rows[seat].total == clear[seat].total - 100
+    assert rows[0] == clear[0]
+
+
+def test_CL_P3_2_the_pairs_canastas_earn_500_natural_and_300_mixed() -> None:
+    """CL-P3-2, CL-SCORE-2: the pair's canastas earn their bonus for both partners, 500
+    for each natural one and 300 for each mixed one: two natural canastas are 1 000."""
+    state = _cutthroat_pair(melds={0: "9@0: 9S 9C 9H", 1: "A@1: AS AH AD AC AS AH AD | "
+                                                      "Q@1: QS QH QD QC QS QH QD"})
+    rows = cutthroat_results(state, -1, False)
+    for seat in (1, 2):
+        assert (rows[seat].natural_canastas, rows[seat].mixed_canastas) == (2, 0)
+        assert rows[seat].canasta_bonus == 1000
