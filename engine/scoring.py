@@ -78,7 +78,7 @@ def side_result(
     natural, mixed, tallies = canasta_counts(rules, melds)
     bonus = sum(t.bonus for t in tallies)
     out_bonus = 0
-    if went_out >= 0 and went_out in seats:
+    if went_out in seats:
         out_bonus = rules.concealed_bonus if concealed else rules.out_bonus
     # Red threes still in a hand (a seat that never had its first turn) count as laid.
     reds = sum(len(state.red3[s]) for s in seats) + sum(
