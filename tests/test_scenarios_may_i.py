@@ -34,7 +34,7 @@ from engine.mayi.rules import NO_BUY_LIMIT
 from engine.mayi.scoring import hand_points
 from engine.mayi.state import MayIState
 from engine.mayi.transitions import composition
-from engine.mayi.views import buy_window
+from engine.mayi.views import buy_window, standing
 from engine.moves import Discard, Draw, TakePile
 from engine.notation import export_position, import_position
 from engine.notation_lines import option_text
@@ -304,6 +304,33 @@ def test_MI_T11_deal_scoring() -> None:
     assert [r.cumulative for r in over.result.sides] == [5, 44, 49, 78]
     assert over.result.winner == -1 and not over.result.draw
     assert provisional_score(over) == over.result.sides
+    assert seat_view(over, 2).result == over.result.sides  # the deal's result, public
+
+
+def test_MI_SCORE_1_a_row_holds_the_deals_points_and_nothing_else() -> None:
+    """MI-SCORE-1 (docs/rules-may-i.md, *Scoring and result*): a row's ``total`` and
+    ``in_hand`` are the deal's penalty points and every other field is 0; May I? knows no
+    concealed going out, so no result is concealed, in the last deal or before it."""
+    for hand_no in (0, 4):
+        state = position(hands={0: "4C", 1: "AS KD 7C 2H", 2: "TS TS 9D", 3: "AH AD QC 5S 3D"},
+                         melds={0: "7S 7H 7D | QS QH QD | 2S 3S 4S 5S"}, turn=0,
+                         hand_no=hand_no)
+        over = apply(state, Discard(parse_cards("4C")[0]))
+        assert over.result is not None and not over.result.concealed
+        for row in over.result.sides:
+            assert (row.base, row.natural_canastas, row.mixed_canastas, row.canasta_bonus,
+                    row.going_out, row.red_threes, row.red_three_points,
+                    row.penalties) == (0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def test_MI_SCORE_1_a_bots_standing_is_the_others_mean_less_its_own() -> None:
+    """MI-SCORE-1 as a bot measures a position (engine.mayi.views.standing): the other
+    players' mean penalty points less its own, from the hands as they stand (4, 34, 29,
+    48 in MI-T11): seat 0 stands at (34 + 29 + 48) / 3 - 4 = 33."""
+    state = position(hands={0: "4C", 1: "AS KD 7C 2H", 2: "TS TS 9D", 3: "AH AD QC 5S 3D"},
+                     melds={0: "7S 7H 7D | QS QH QD"}, turn=0)
+    assert standing(state, 0) == 33.0
+    assert standing(state, 3) == (4 + 34 + 29) / 3 - 48
 
 
 def test_MI_T13_first_turn_has_no_discard() -> None:
@@ -427,6 +454,17 @@ def test_MI_GAME_1_game_over_after_the_last_deal() -> None:
     with pytest.raises(RuleViolation) as err:
         next_deal(over)
     assert err.value.reason is Reason.GAME_OVER
+
+
+def test_MI_GAME_1_the_deal_before_the_last_does_not_end_the_game() -> None:
+    """MI-GAME-1: the fourth of five deals ends with a deal result only: the game goes
+    on, with no winner named, even for the lowest total."""
+    state = position(hands={0: "4C", 1: "2C", 2: "3C", 3: "KD"}, hand_no=3, turn=0,
+                     melds={0: "7S 7H 7D | QS QH QD | 2S 3S 4S 5S"}, scores=(50, 60, 70, 80))
+    over = apply(state, Discard(parse_cards("4C")[0]))
+    assert over.phase is Phase.HAND_OVER and over.result is not None
+    assert over.result.winner == -1 and not over.result.draw
+    assert over.result.winners == ()  # type: ignore[attr-defined]
 
 
 def test_MI_GAME_2_lowest_total_wins_ties_share() -> None:
@@ -657,6 +695,19 @@ def test_MI_BUY_window_view_for_hosts() -> None:
     assert all(v.awaited == 2 and v.phase == "buy_window" and v.turn_seat == 1 for v in views)
 
 
+def test_MI_BUY_5_buys_left_and_a_closed_window_for_hosts() -> None:
+    """MI-BUY-5, MI-BUY-3: each seat's buys left count down from ``max_buys_per_deal`` (3)
+    to 0, -1 for no limit, in every view; once the window has closed nothing is offered
+    (no card, discarder -1, no seats to answer)."""
+    bought = apply(apply(t5(), Draw()), Buy())  # P3 (seat 2) buys 9H
+    info = buy_window(bought)
+    assert info.buys_left == (3, 3, 2, 3)
+    assert (info.offered, info.discarder, info.window) == ("", -1, ())
+    assert seat_view(bought, 0).buys_left == (3, 3, 2, 3)
+    assert buy_window(t5(buys=(0, 0, 3, 1))).buys_left == (3, 3, 0, 2)
+    assert buy_window(t5({"max_buys_per_deal": "none"})).buys_left == (-1, -1, -1, -1)
+
+
 # --- laying off and going out ----------------------------------------------------------------
 
 
@@ -758,6 +809,14 @@ def test_MI_views_follow_the_shared_shape() -> None:
     assert [s.team for s in view.sides] == [0, 1, 2, 3]
     assert [m.cards for m in view.sides[2].melds] == [("9S", "9H", "9C"), ("2S", "3S", "4S", "5S")]
     assert [m.rank for m in view.sides[2].melds] == ["9", "S"]
+    # May I? melds have no wild count, canasta or label; a set is a group, a run a sequence
+    assert [(m.wilds, m.canasta, m.label, m.kind) for m in view.sides[2].melds] == [
+        (0, "", "", "group"), (0, "", "", "sequence")]
+    assert not view.pile_frozen and not any(s.pile_frozen for s in view.sides)  # MI-TURN-3
+    # no minimum, no permission question, no staging in May I?: those fields stay empty
+    assert [s.minimum for s in view.sides] == [0, 0, 0, 0]
+    assert (view.asked, view.answer, view.staged) == (False, "", ())
+    assert seat_view(new_game("may_i", 4, seed=13), 0).pile_top == ""  # no pile yet
     assert view.sides[2].opened and not view.sides[0].opened
     assert len(view.hand) == 10 and view.legal_moves == () and view.hand_sizes[1] == 3
     assert len(view.pile) == view.pile_size == 5
