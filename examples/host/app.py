@@ -21,8 +21,7 @@ from canasta_client import AsyncCanastaClient, CanastaError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from .bots import Bots
@@ -33,9 +32,14 @@ from .tables import Refused, Tables, message_of, reason_of
 
 log = logging.getLogger("canasta.host.app")
 STATIC = Path(__file__).parent / "static"
-# the standalone web table's modules (card faces, reading listed moves), reused by seat.js
+# what the pages load: served alone, never their folder (its .html pages lack the CSP)
+STATIC_FILES = ("host.css", "index.js", "seat.js")
+# the standalone web table's modules the pages import (card faces, reading listed moves, an
+# integer option's keyboard); never the table's own page and table.js
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
-CSP = "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:"
+WEB_MODULES = ("i18n.js", "moves.js", "options.js")
+# 'self' takes the page's own origin's ws: (wss: behind TLS) too, by CSP Level 3
+CSP = "default-src 'self'; img-src 'self' data:; connect-src 'self'"
 HELLO_SECONDS = 10.0
 INTERNAL = "the host failed; join again"  # the close reason of 1011: no internals
 MAX_BODY = 256 * 1024  # a table's body is a few hundred bytes
@@ -172,6 +176,17 @@ def guarded(endpoint: Endpoint) -> Endpoint:
 def page(name: str) -> Response:
     return FileResponse(STATIC / name, headers={"Content-Security-Policy": CSP,
                                                 "Cache-Control": "no-store"})
+
+
+def files(prefix: str, folder: Path, names: tuple[str, ...]) -> list[Route]:
+    """A route for each of ``folder``'s files ``names`` at ``prefix/NAME``: any other path
+    under ``prefix`` is a 404."""
+    def serving(path: Path) -> Endpoint:
+        async def serve(request: Request) -> Response:
+            return FileResponse(path)
+        return serve
+
+    return [Route(f"{prefix}/{name}", serving(folder / name)) for name in names]
 
 
 def bearer(request: Request) -> str:
@@ -350,7 +365,7 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         await bots.stop()
         await tables.close()
 
-    routes: list[Route | WebSocketRoute | Mount] = [
+    routes: list[Route | WebSocketRoute] = [
         Route("/", index),
         Route("/play/{game_id}/{seat:int}", seat_page),
         Route("/api/variants", variants),
@@ -358,10 +373,10 @@ def create_app(store: Store, connect: Callable[[], AsyncCanastaClient]) -> Starl
         Route("/api/tables/{game_id}", table_status),
         Route("/api/tables/{game_id}/record", record),
         WebSocketRoute("/ws/{game_id}/{seat:int}", socket),
-        Mount("/static", StaticFiles(directory=STATIC)),
+        *files("/static", STATIC, STATIC_FILES),
     ]
     if WEB.is_dir():
-        routes.append(Mount("/web", StaticFiles(directory=WEB)))
+        routes += files("/web", WEB, WEB_MODULES)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = tables
     app.state.bots = bots

@@ -467,3 +467,18 @@ def test_the_seat_page_says_each_sides_minimum_for_the_next_hand(tmp_path: Path)
     assert over["sides"] == ["Side 0 (seats 0, 2): match score 1150, next hand: 50 to open",
                              "Side 1 (seats 1, 3): match score -205, next hand: 15 to open"], over
     assert not any("open" in side for side in game_over["sides"]), game_over
+
+
+def test_the_seat_page_connects_to_its_own_origin_alone(tmp_path: Path) -> None:
+    """The seat page's policy allows its own origin's WebSocket alone (``connect-src
+    'self'``; it was ``'self' ws: wss:``, any host's): in Chromium the page still joins over
+    its socket, unrouted, and a move clicked is played; a socket a script on the page opens
+    to another origin (the same host named ``localhost``) is refused by the policy, where it
+    opened (tests/host/test_pages.py checks the header)."""
+    db = tmp_path / "tables.db"
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        [link] = _seat_0_links(host, db, [("classic", 2, {})])
+        result, ran = _in_browser("host_connect.mjs", link)
+    assert result["problems"] == [] and ran.returncode == 0, result
+    assert _move_no(result["after"]) > _move_no(result["before"]), result
+    assert result["other"] == {"blocked": "connect-src"}, result
