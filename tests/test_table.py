@@ -793,6 +793,41 @@ def test_the_winner_is_named_as_the_table_names_sides() -> None:
     assert render_score(teams, 1, "classic").endswith("\nGame over: you win.")
 
 
+def test_the_score_names_each_sides_canastas_by_kind() -> None:
+    """Under a side's row, its canastas by kind with their bonuses, as the score tallies
+    them (``ScoreBreakdown.canastas``): the score said the bonuses' sum alone, not which
+    canastas made it (two sambas or six natural canastas). A score without tallies (a hand
+    an older server scored) says the natural and mixed counts; a side with none, no line."""
+    from canasta.v1 import engine_service_pb2 as api
+    from canasta.v1 import game_pb2 as game
+    from canasta_terminal.table import render_score
+
+    def side(team: int, seats: list[int], tallies: list[tuple[str, int, int]],
+             natural: int = 0, mixed: int = 0) -> game.SideScore:
+        canastas = [game.CanastaTally(kind=k, count=n, bonus=b) for k, n, b in tallies]
+        return game.SideScore(team=team, seats=seats, breakdown=game.ScoreBreakdown(
+            natural_canastas=natural, mixed_canastas=mixed, canastas=canastas,
+            canasta_bonus=sum(b for _, _, b in tallies)))
+
+    samba = api.ScoreHandResponse(went_out=0, sides=[
+        side(0, [0, 2], [("natural", 1, 500), ("samba", 2, 3000)], natural=3),
+        side(1, [1, 3], [("mixed", 1, 300)], mixed=1)])
+    lines = render_score(samba, 0, "samba").splitlines()
+    assert lines[3] == "    canastas: 1 natural canasta 500, 2 sambas 3000", lines
+    assert lines[5] == "    canastas: 1 mixed canasta 300", lines
+    bolivia = api.ScoreHandResponse(went_out=1, sides=[
+        side(0, [0], [("escalera", 1, 2000), ("bolivia", 2, 5000)], natural=1, mixed=2),
+        side(1, [1], [])])
+    lines = render_score(bolivia, 0, "bolivia").splitlines()
+    assert lines[3] == "    canastas: 1 escalera 2000, 2 bolivias 5000", lines
+    assert len(lines) == 5 and not lines[4].startswith("    "), lines  # none: no line
+    older = api.ScoreHandResponse(went_out=1, sides=[
+        side(0, [0], [], natural=2, mixed=1), side(1, [1], [], mixed=1)])
+    lines = render_score(older, 0, "classic").splitlines()
+    assert lines[3] == "    canastas: 2 natural canastas, 1 mixed canasta", lines
+    assert lines[5] == "    canastas: 1 mixed canasta", lines
+
+
 def test_the_screen_says_what_ends_the_game() -> None:
     """The score that ends the game (``SeatView.target_score``: CL-GAME-1, SA-GAME-1,
     BO-GAME-1) under the scores, or which hand this is of how many where a number of deals

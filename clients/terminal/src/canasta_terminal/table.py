@@ -531,6 +531,8 @@ def render_score(score: api.ScoreHandResponse, you: int, variant: str) -> str:
             lines.append(f"  {who:<26}{b.base:>7}{b.canasta_bonus:>9}{b.going_out:>6}"
                          f"{b.red_three_points:>7}{-b.in_hand - b.penalties:>8}{s.total:>7}"
                          f"{s.cumulative:>7}")
+            if canastas := _canasta_tallies(b):
+                lines.append(f"    canastas: {canastas}")
     if score.game_over:
         if score.draw or score.winner < 0:
             lines.append("Game over: a draw.")
@@ -545,6 +547,19 @@ def render_score(score: api.ScoreHandResponse, you: int, variant: str) -> str:
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _canasta_tallies(b: game.ScoreBreakdown) -> str:
+    """A side's canastas by kind with their bonuses, as the score tallies them (natural,
+    mixed, then the game's own: "1 natural canasta 500, 2 sambas 3000"), which the bonus
+    column adds up; a score without tallies (a hand an older server scored) gives the
+    natural and mixed counts alone. "" for a side with none."""
+    if b.canastas:
+        return ", ".join(f"{_count(t.count, _CANASTA_NAMES.get(t.kind, t.kind))} {t.bonus}"
+                         for t in b.canastas if t.count)
+    return ", ".join(_count(n, _CANASTA_NAMES[kind])
+                     for kind, n in (("natural", b.natural_canastas),
+                                     ("mixed", b.mixed_canastas)) if n)
 
 
 def _event_text(e: game.Event, you: int, style: Style, buyer: int = -1) -> str:
