@@ -349,7 +349,7 @@ def _staged(rules: RuleSet, r: Reader, state: State) -> State:
 
 def _check(state: State) -> None:
     """Structural checks: seats in range and playing, the deck conserved, red threes
-    only where play leaves them."""
+    only where play leaves them (the seat in turn has laid its own)."""
     rules = state.rules
     if state.turn.seat not in state.order:
         raise BadInput(Reason.BAD_NOTATION, f"seat {state.turn.seat} is not playing this hand")
@@ -361,6 +361,9 @@ def _check(state: State) -> None:
             total.update(m.cards)
     if total != composition(rules):
         raise BadInput(Reason.BAD_NOTATION, "the position does not hold exactly the game's cards")
+    if state.pending_red3[state.turn.seat]:  # CL-R3-1: a turn begins by laying them
+        raise BadInput(Reason.BAD_NOTATION, f"seat {state.turn.seat} has begun its turn, so "
+                                            "its red threes are laid (pending_red3 0)")
     for seat, hand in enumerate(state.hands):  # CL-R3-1, CL-R3-2: laid at once
         if not state.pending_red3[seat] and any(IS_RED_THREE[c] for c in hand):
             raise BadInput(Reason.BAD_NOTATION, f"hand{seat} holds a red three, which only a "

@@ -297,11 +297,15 @@ def test_a_may_i_option_of_no_limit_survives_the_notation() -> None:
     (CANASTA.replace("red3_1: 3H 3D", "red3_1: 3H").replace("hand0: *11", "hand0: *10 3D")
      + "stock: *\n", "hand0 holds a red three, which only a seat yet to begin a turn "
                      "(pending_red3) holds"),
+    (CANASTA.replace("red3_1: 3H 3D", "red3_1: 3H").replace("hand0: *11", "hand0: *10 3D")
+     + "pending_red3: 1 0 0 0\nstock: *\n",
+     "seat 0 has begun its turn, so its red threes are laid (pending_red3 0)"),
 ])
 def test_a_canasta_position_is_refused_for_what_play_never_leaves(text: str,
                                                                   message: str) -> None:
     """CL-SEAT-3: the dealer and the seat to play are seats of the table; CL-R3-1/2: a red
-    three is laid at once, so only a seat yet to begin a turn holds one."""
+    three is laid at once, so only a seat yet to begin a turn holds one, and the seat in turn
+    has begun its own (an imported seat in its meld phase could hold one, CL-MELD-4)."""
     with pytest.raises(BadInput) as err:
         import_position(text)
     assert err.value.reason is Reason.BAD_NOTATION
