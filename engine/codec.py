@@ -43,6 +43,7 @@ from engine.game import rules_for
 from engine.mayi.rules import MayIRules
 from engine.moves import parse_move
 from engine.rules import RuleSet
+from engine.scoring import with_tallies
 
 Encoder = Callable[[Any], Any]
 Decoder = Callable[[Any], Any]
@@ -230,7 +231,9 @@ def decode_state(data: bytes) -> Any:
         if fmt != FORMAT:
             raise ValueError(f"format {fmt}")
         _, dec = _coders(classes[name])
-        return dec(body)
+        state = dec(body)
+        # a hand's result sealed before its canastas by kind were scored opens with them
+        return with_tallies(state) if isinstance(state, State) else state
     except BadInput:
         raise
     except (ValueError, TypeError, KeyError, IndexError) as err:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.cards import IS_RED_THREE
 from engine.melds import CANASTA_KEYS, canasta_keys, canasta_kind
 from engine.rules import RuleSet, TiePolicy
-from engine.state import CanastaTally, HandResult, MeldPile, SideResult, State
+from engine.state import CanastaTally, HandResult, MeldPile, SideResult, State, evolve
 
 
 def red_three_points(rules_six_pack: bool, count: int) -> int:
@@ -100,12 +102,33 @@ def side_result(
 
 def hand_sides(state: State, went_out: int, concealed: bool) -> tuple[SideResult, ...]:
     """Every scoring team's result for the hand as it stands."""
-    if state.rules.cutthroat and state.lone >= 0:
+    if by_seat(state):
         return cutthroat_results(state, went_out, concealed)
     return tuple(
         side_result(state, t, went_out, concealed, state.melds[t])
         for t in range(len(state.rules.layout.teams))
     )
+
+
+def by_seat(state: State) -> bool:
+    """Whether the score has a row per seat (CL-P3-2: the cutthroat pair is formed), not
+    per team."""
+    return state.rules.cutthroat and state.lone >= 0
+
+
+def with_tallies(state: State) -> State:
+    """``state`` with its hand result's canastas by kind, which a snapshot sealed before
+    ``SideResult.canastas`` existed opens without (the field's default, none): a row
+    counting canastas gets the tallies of the melds it scored (still on the table at the
+    hand's end), so that such a hand's score says them and its record replays to it."""
+    result = state.result
+    if result is None or all(r.canastas or not r.natural_canastas + r.mixed_canastas
+                             for r in result.sides):
+        return state
+    sides = tuple(r if r.canastas else replace(r, canastas=canasta_tallies(
+        state.rules, state.melds[state.side_of[r.team] if by_seat(state) else r.team]))
+        for r in result.sides)
+    return evolve(state, result=replace(result, sides=sides))
 
 
 def hand_result(state: State, went_out: int, concealed: bool) -> HandResult:

@@ -235,7 +235,8 @@ class SideResult:
     total: "int"
     cumulative: "int"
     # the canastas by kind, whose bonuses make canasta_bonus (last, with a default: the
-    # result of a snapshot sealed before it opens with none)
+    # result of a snapshot sealed before it decodes with none, and engine.codec fills them
+    # in from the melds, engine.scoring.with_tallies)
     canastas: "tuple[CanastaTally, ...]" = ()
 
 

@@ -1516,8 +1516,8 @@ type ScoreBreakdown struct {
 	// natural, mixed, then the game's own kinds (a sequence canasta, then one of wild cards).
 	// Their `bonus`es add up to `canasta_bonus`, their `count`s to natural_canastas +
 	// mixed_canastas (which keep their meaning: a samba or an escalera counts there as
-	// natural, a bolivia as mixed). Empty in May I?, which has no canastas, and in the score
-	// of a hand that ended before a server that fills it (a snapshot sealed by an older one).
+	// natural, a bolivia as mixed). Empty in May I?, which has no canastas, and in an answer
+	// of a server older than this field (a result it sealed opens with them on a newer one).
 	// Public, as the melds are: the same for the host, each seat and a spectator, mid-hand too.
 	Canastas      []*CanastaTally `protobuf:"bytes,10,rep,name=canastas,proto3" json:"canastas,omitempty"`
 	unknownFields protoimpl.UnknownFields
