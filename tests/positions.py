@@ -16,6 +16,7 @@ import pytest
 
 from engine import Reason, RuleViolation, State, apply, canonicalize, legal_moves, parse_move
 from engine.cards import CODES, IS_RED_THREE, Card, parse_cards
+from engine.checks import refusal
 from engine.deck import composition
 from engine.game import rules_for
 from engine.moves import Discard
@@ -135,6 +136,13 @@ def listed(state: State, text: str) -> bool:
     except RuleViolation:
         return False
     return move in legal_moves(state)
+
+
+def passes(state: State, text: str) -> bool:
+    """Whether the move (canonicalised) is listed and passes every rule check: the list
+    and the checks agree on it (CL-TURN-3)."""
+    move = canonicalize(state, parse_move(text))
+    return move in legal_moves(state) and refusal(state, move) is None
 
 
 def play(state: State, *texts: str) -> State:
