@@ -24,7 +24,8 @@ which refuses what play cannot produce, with ``POSITION_OUT_OF_BOUNDS``:
   reshuffles), 0 to :data:`COUNT_LIMIT`: a move count of 4,300 nines was read, and the
   move after it failed as INTERNAL (its successor has a digit more than Python writes).
   The seed is not bounded: no view or answer shows it, and a position's seed beyond 64
-  bits plays on.
+  bits plays on (its snapshot's length tells only how far its text passes the 20
+  characters the seal pads every seed to, docs/security.md).
 * Every game: a hand that is not over awaits a seat with a legal move, as play always
   leaves it (the dead-end tests hold play to that), and one whose only move is to ask
   its partner still has a move after the answer. The notation reader checks the turn's
