@@ -35,9 +35,20 @@ class Refused(Exception):
         self.message = message
 
 
-def undos(record: str, seat: int) -> int:
-    """``seat``'s undos in the hand being played: its record lines since the last ``hand N``."""
-    return record[record.rfind("\nhand "):].count(f"\n{seat} undo\n")
+def staging_refused(record: str, seat: int) -> bool:
+    """Whether the host refuses ``seat``'s meld actions: past :data:`MAX_UNDOS` undos in the
+    hand being played (its record lines since the last ``hand N``), unless its partner has
+    just said "yes" to its "may I go out?" (the last question of the hand is the seat's, and
+    the next line answers it): then it must go out, melding what it holds, and a refusal
+    would leave it no move."""
+    lines = record[record.rfind("\nhand "):].split("\n")
+    if lines.count(f"{seat} undo") < MAX_UNDOS:
+        return False
+    asks = [i for i, line in enumerate(lines) if line.endswith(" ask")]
+    if not asks or lines[asks[-1]] != f"{seat} ask":
+        return True
+    answer = lines[asks[-1] + 1] if asks[-1] + 1 < len(lines) else ""
+    return not answer.endswith(" yes")
 
 
 def reason_of(err: CanastaError) -> str:
@@ -144,11 +155,11 @@ class Tables:
     async def move(self, game_id: str, seat: int, token: str, move: str, seq: int) -> Table:
         """A player's move, sent with that player's seat token (the service checks the
         seat); ``seq`` is the move the player saw, refused unless it is the latest. Past
-        :data:`MAX_UNDOS` undos in a hand its meld actions are refused (``undo`` never is,
-        so staged melds short of a minimum never leave the seat stuck)."""
+        :data:`MAX_UNDOS` undos in a hand its meld actions are refused (:func:`staging_refused`;
+        ``undo`` never is, so staged melds short of a minimum never leave the seat stuck)."""
         table = await self._seat_table(game_id, seat, token, seq)
         verb = move.split(None, 1)[:1]  # as the engine reads it: any case, spaces around
-        if verb and verb[0].lower() in STAGING and undos(table.record, seat) >= MAX_UNDOS:
+        if verb and verb[0].lower() in STAGING and staging_refused(table.record, seat):
             raise Refused("UNDO_LIMIT", f"{MAX_UNDOS} undos this hand: this host takes no more"
                           " melds from this seat until the next hand")
         return await self._apply(table, move, seat, table.seat_tokens[seat])

@@ -14,6 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from examples.host.tables import staging_refused
 from tests.host.hosts import Player, hosting, stored
 from tests.service.servers import Running
 
@@ -112,3 +113,18 @@ def test_a_seat_cannot_meld_and_undo_without_end(rules: Running, tmp_path: Path,
         assert table.record.count("\n0 undo\n") == UNDOS
         assert f"\n0 {discard}\n" in table.record
         player.close()
+
+
+def test_a_yes_to_may_i_go_out_lifts_the_undo_limit() -> None:
+    """CL-OUT-5 (``permission_yes=strict``): after its partner's "yes" a seat must go out,
+    melding what it holds; the host's undo limit would then leave it no move, so a "yes" to
+    the seat's own question lifts it. Past the limit, any other last question keeps it."""
+    undone = "".join("0 meld 9S 9H 9D\n0 undo\n" for _ in range(UNDOS))
+    head = "canasta-record 1\nhand 0\n0 draw\n" + undone
+    assert staging_refused(head, 0)
+    assert not staging_refused(head + "0 ask\n2 yes\n", 0)
+    assert staging_refused(head + "0 ask\n2 no\n", 0)
+    assert staging_refused(head + "0 ask\n", 0)  # not answered yet
+    assert staging_refused(head + "0 ask\n2 yes\n1 ask\n3 yes\n", 0)  # another's question
+    assert not staging_refused(head.replace("0 undo", "1 undo"), 0)  # another's undos
+    assert not staging_refused(head + "hand 1\n", 0)  # a new hand: none yet
