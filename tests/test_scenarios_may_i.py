@@ -599,6 +599,35 @@ def test_MI_TURN_4_taken_card_not_discarded() -> None:
     assert texts(pair) == ["discard 9H"]
 
 
+def test_MI_TURN_2_moves_may_i_lacks_are_not_listed() -> None:
+    """MI-TURN-2: a Canasta move May I? lacks (a meld, a ``take`` naming cards) is
+    ``NOT_LISTED`` in any phase, not a move of another phase; a discard is of a card in the
+    hand."""
+    state = position(hands={1: "7S 7H 7D 9H 4C"}, turn=1)
+    refused(state, parse_move("meld 7S 7H 7D"), Reason.NOT_LISTED, "MI-TURN-2")
+    refused(state, parse_move("take 9H"), Reason.NOT_LISTED, "MI-TURN-2")
+    refused(state, Discard(parse_cards("KC")[0]), Reason.CARDS_NOT_IN_HAND, "MI-TURN-2")
+
+
+def test_MI_TURN_1_no_live_discard_no_take() -> None:
+    """MI-TURN-1, MI-TURN-3: a pile whose top card is not a live discard (``fresh: 0``)
+    offers nothing to take: only ``draw``."""
+    state = position(hands={}, phase="draw", turn=1, pile="*6 9H", extra="fresh: 0\n")
+    assert texts(state) == ["draw"]
+    refused(state, TakePile(), Reason.PILE_EMPTY, "MI-TURN-1")
+
+
+def test_MI_TURN_4_a_deuce_of_spades_is_not_barred() -> None:
+    """MI-TURN-4: only the card just taken is barred: with none taken every card of the hand
+    may go, and a taken card that is all the hand holds goes too (the first card type,
+    2S, as much as any other)."""
+    drew = position(hands={1: "2S 4C 9D"}, turn=1)
+    assert {"discard 2S", "discard 4C", "discard 9D"} <= set(texts(drew))
+    last = position(hands={1: "2S"}, turn=1, drew="pile", taken="2S",
+                    melds={1: "7S 7H 7D | QS QH QD"})
+    assert texts(last) == ["discard 2S"]
+
+
 def test_MI_STOCK_2_no_card_even_after_reshuffle() -> None:
     """MI-STOCK-2, MI-BUY-7: the stock is empty and the pile is only the fresh discard:
     nobody can buy (no penalty card), and a draw ends the deal; all score their hands."""
@@ -661,6 +690,26 @@ def test_MI_BUY_4_one_buy_per_discard() -> None:
     assert bought.phase is Phase.MELD and buy_window(bought).window == ()
     refused(bought, Buy(), Reason.BUY_NOT_ALLOWED, "MI-BUY-4", seat=3)
     refused(bought, PassBuy(), Reason.NOT_YOUR_TURN, seat=3)
+
+
+def test_MI_BUY_3_answers_out_of_order() -> None:
+    """MI-BUY-3: in a rotation window a candidate who answers before his turn is
+    ``NOT_YOUR_TURN`` (MI-BUY-3); a seat outside the window, or any other move, is simply not
+    the awaited seat (MI-TURN-2); a candidate who has passed may not buy this discard."""
+    window = apply(t5(), Draw())
+    assert window.turn.window == (2, 3)
+    refused(window, PassBuy(), Reason.NOT_YOUR_TURN, "MI-BUY-3", seat=3)
+    refused(window, PassBuy(), Reason.NOT_YOUR_TURN, "MI-TURN-2", seat=0)
+    refused(window, Discard(window.hands[3][0]), Reason.NOT_YOUR_TURN, "MI-TURN-2", seat=3)
+    passed = apply(window, PassBuy(), seat=2)
+    refused(passed, Buy(), Reason.BUY_NOT_ALLOWED, "MI-BUY-3", seat=2)
+
+
+def test_MI_BUY_4_nothing_offered_before_the_first_discard() -> None:
+    """MI-BUY-4: on the first turn of a deal no discard is offered for buying."""
+    state = new_game("may_i", 4, seed=3)
+    assert not state.pile
+    refused(state, Buy(), Reason.BUY_NOT_ALLOWED, "MI-BUY-4", seat=2)
 
 
 def test_MI_BUY_6_down_players_may_buy_option() -> None:
@@ -757,6 +806,38 @@ def test_MI_OUT_1_going_out_with_no_card_left() -> None:
     keep = position(hands={1: "7S 7H 7D KS KD KC"}, turn=1,
                     options={"out_requires_discard": True})
     refused(keep, parse_move("down 7S 7H 7D / KS KD KC"), Reason.MUST_KEEP_CARD, "MI-OUT-1")
+
+
+def test_MI_OFF_2_no_such_seat_or_meld() -> None:
+    """MI-OFF-2, MI-OFF-3: a lay-off names a meld on the table — a seat and meld index out of
+    range either way is ``NO_SUCH_MELD``; on seat 0's melds a card that does not fit is
+    ``CARD_DOES_NOT_FIT``, and the card must be in the hand."""
+    state = position(hands={1: "9D KH 4C"}, turn=1,
+                     melds={0: "QS QH QD | 4D 5D 6D 7D", 1: "KS KD KC | 5S 5D 5C",
+                            2: "9S 9H 9C | 2S 3S 4S 5S", 3: "9S 9H 9C"})
+    nine = parse_cards("9D")[0]
+    for move in (LayOff(4, 0, nine), LayOff(-1, 0, nine), LayOff(2, -1, nine),
+                 LayOff(2, 2, nine)):
+        refused(state, move, Reason.NO_SUCH_MELD, "MI-OFF-2")
+    refused(state, parse_move("layoff 0:0 9D"), Reason.CARD_DOES_NOT_FIT, "MI-OFF-3")
+    refused(state, parse_move("layoff 2:0 9C"), Reason.CARDS_NOT_IN_HAND, "MI-OFF-3")
+
+
+def test_MI_OUT_1_keeping_a_card_is_the_only_limit() -> None:
+    """MI-OUT-1 with ``out_requires_discard=true``: going down that keeps a card is legal;
+    a down that would empty the hand is refused for that rule alone (MI-OUT-1), its
+    sequences being a valid contract (MI-CON-3: 3-6 and 9-Q are two; 3-6 and 7-10 are
+    one, allowed with ``allow_contiguous_runs``)."""
+    strict = {"out_requires_discard": True}
+    keep = position(hands={1: "7S 7H 7D KS KD KC 4C"}, turn=1, options=strict)
+    assert "down 7S 7H 7D / KS KD KC" in texts(keep)
+    two = position(hands={1: "3S 4S 5S 6S 9S TS JS QS"}, turn=1, hand_no=2, options=strict)
+    refused(two, parse_move("down 3S 4S 5S 6S / 9S TS JS QS"), Reason.MUST_KEEP_CARD,
+            "MI-OUT-1")
+    joined = position(hands={1: "3S 4S 5S 6S 7S 8S 9S TS"}, turn=1, hand_no=2,
+                      options={**strict, "allow_contiguous_runs": True})
+    refused(joined, parse_move("down 3S 4S 5S 6S / 7S 8S 9S TS"), Reason.MUST_KEEP_CARD,
+            "MI-OUT-1")
 
 
 def test_MI_OUT_2_deal_five_down_and_out_in_one_turn() -> None:
