@@ -664,13 +664,17 @@ def test_MI_STOCK_2_dead_deal_ends() -> None:
 
 def test_MI_BUY_1_player_in_turn_has_the_free_right() -> None:
     """MI-BUY-1: the player in turn takes the discard as his draw; nobody may buy before he
-    declines it."""
+    declines it, and he never buys, in his meld phase neither."""
     state = t5()
     refused(state, Buy(), Reason.BUY_NOT_ALLOWED, "MI-BUY-1", seat=2)
     refused(state, Buy(), Reason.BUY_NOT_ALLOWED, "MI-BUY-1")
     took = apply(state, TakePile())
     assert parse_cards("9H")[0] in took.hands[1] and took.turn.drew == "pile"
     assert took.phase is Phase.MELD and sum(took.buys) == 0
+    # a buy outside a window is BUY_NOT_ALLOWED (docs/rules-may-i.md), the player in turn's
+    # too: it was WRONG_PHASE (MI-TURN-2) for him, BUY_NOT_ALLOWED for every other seat
+    refused(took, Buy(), Reason.BUY_NOT_ALLOWED, "MI-BUY-1")
+    refused(took, Buy(), Reason.BUY_NOT_ALLOWED, "MI-BUY-4", seat=2)
 
 
 def test_MI_BUY_2_penalty_cards_option() -> None:

@@ -52,7 +52,8 @@ def refusal(state: MayIState, move: Move) -> MayIViolation | None:
 
 
 def phase_refusal(state: MayIState, move: Move) -> MayIViolation | None:
-    """MI-TURN-2: each move has its phase; MI-BUY-1: the player in turn does not buy.
+    """MI-TURN-2: each move has its phase; MI-BUY-1: the player in turn does not buy (a
+    ``buy`` outside a window is ``BUY_NOT_ALLOWED``, docs/rules-may-i.md, not a wrong phase).
     A move of the Canasta family that May I? lacks (a ``take`` naming cards, a meld)
     is ``NOT_LISTED``: no rule of this game speaks of it."""
     phase = _PHASE_OF.get(type(move))
@@ -61,6 +62,9 @@ def phase_refusal(state: MayIState, move: Move) -> MayIViolation | None:
     if isinstance(move, Buy) and state.phase is Phase.DRAW:
         return MayIViolation(Reason.BUY_NOT_ALLOWED, "the player in turn takes the discard as "
                              "his draw ('take'), or declines it with 'draw'", "MI-BUY-1")
+    if isinstance(move, Buy) and state.phase is Phase.MELD:  # a buy outside a window
+        return MayIViolation(Reason.BUY_NOT_ALLOWED, "the player in turn does not buy: he "
+                             "has drawn", "MI-BUY-1")
     if phase is not state.phase:
         return MayIViolation(Reason.WRONG_PHASE,
                              f"{move} is not a move of the {state.phase.value} phase", "MI-TURN-2")
