@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine import bots, bounds, game, legal, notation, observation, play, views
+from engine import bots, bounds, game, legal, notation, observation, play, scoring, views
 from engine.bots import Ranking
 from engine.cards import Card
 from engine.games import Game
@@ -47,6 +47,9 @@ class CanastaGame(Game[State, CanastaMove]):
 
     def redact(self, state: State, seat: int) -> State:
         return observation.canasta_redact(state, seat)
+
+    def upgraded(self, state: State) -> State:
+        return scoring.with_tallies(state)  # a result sealed before its canastas by kind
 
     def pile_taken(self, state: State) -> tuple[Card, ...]:
         taken: tuple[Card, ...] = state.pile

@@ -40,10 +40,10 @@ import orjson
 from engine.cards import CARDS, Card
 from engine.errors import BadInput, Reason
 from engine.game import rules_for
+from engine.games import game_of
 from engine.mayi.rules import MayIRules
 from engine.moves import parse_move
 from engine.rules import RuleSet
-from engine.scoring import with_tallies
 
 Encoder = Callable[[Any], Any]
 Decoder = Callable[[Any], Any]
@@ -232,8 +232,7 @@ def decode_state(data: bytes) -> Any:
             raise ValueError(f"format {fmt}")
         _, dec = _coders(classes[name])
         state = dec(body)
-        # a hand's result sealed before its canastas by kind were scored opens with them
-        return with_tallies(state) if isinstance(state, State) else state
+        return game_of(state).upgraded(state)  # what an older engine's snapshot lacks
     except BadInput:
         raise
     except (ValueError, TypeError, KeyError, IndexError) as err:

@@ -97,6 +97,12 @@ class Game(ABC, Generic[S, M]):
     def red_threes(self, state: S) -> tuple[tuple[Card, ...], ...]:
         """Laid per seat (none in May I?)."""
 
+    def upgraded(self, state: S) -> S:
+        """A state decoded from a snapshot an older engine sealed, with what it lacks filled
+        in (a field added since, at its default there, given its value); ``state`` itself
+        when it lacks nothing (engine.codec.decode_state)."""
+        return state
+
     @abstractmethod
     def check_reachable(self, state: S) -> None:
         """Refuse a state play cannot make (engine.bounds)."""
