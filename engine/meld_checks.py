@@ -109,7 +109,7 @@ def _classic_new(state: State, g: Group, melds: tuple[MeldPile, ...]) -> Canasta
                        "CL-MELD-3")
         if len(g) < 3:
             return _no(Reason.MELD_TOO_SMALL, "a meld needs three cards", "CL-MELD-1")
-        return _black_limits(state, g, melds, "CL-MELD-3", "CL-P6-9")
+        return _black_limits(state, g, melds, "CL-MELD-3")
     if rank < 0 or naturals == 0:
         return _no(Reason.MELD_NEEDS_NATURALS, "wild cards cannot be melded alone", "CL-MELD-2")
     if len(g) < 3:
@@ -135,7 +135,7 @@ def _classic_add(state: State, meld: MeldPile, move: AddToMeld) -> CanastaViolat
     if meld.rank == THREE:
         if wilds:
             return _no(Reason.TOO_MANY_WILDS, "black threes take no wild cards", "CL-MELD-3")
-        return _black_room(state, meld, move.cards, "CL-MELD-3", "CL-P6-9")
+        return _black_room(state, meld, move.cards, "CL-MELD-3")
     if wilds and closed_to_wilds(rules, meld):
         return _no(Reason.NATURAL_CANASTA_CLOSED, "no wild card may join a natural canasta",
                    "CL-CAN-3")
@@ -150,23 +150,23 @@ def _classic_add(state: State, meld: MeldPile, move: AddToMeld) -> CanastaViolat
 
 
 def _black_limits(state: State, g: Group, melds: tuple[MeldPile, ...],
-                  rule: str, size_rule: str) -> CanastaViolation | None:
+                  rule: str) -> CanastaViolation | None:
     """CL-MELD-3, BO-B3-1/2: three to four black threes, one meld of them a side. ``rule``
-    is the family's rule of black-three melds, ``size_rule`` the one of their most cards
-    (classic's is the ``black_three_meld_max`` option's, CL-P6-9)."""
+    is the family's rule of black-three melds; their most cards cite the rule set's
+    ``black_three_size_rule``."""
     rules = state.rules
     if len(g) > rules.black_three_meld_max:
         return _no(Reason.MELD_CLOSED, f"{rules.black_three_meld_max} black threes at most",
-                   size_rule)
+                   rules.black_three_size_rule)
     if find_meld(melds, THREE) is not None and not rules.black_threes_any_time:
         return _no(Reason.MELD_EXISTS, "your side has a meld of black threes: add to it", rule)
     return None
 
 
 def _black_room(state: State, meld: MeldPile, cards: tuple[Card, ...],
-                rule: str, size_rule: str) -> CanastaViolation | None:
+                rule: str) -> CanastaViolation | None:
     """Black threes joining black threes (CL-MELD-3, SA-B3-1); none in Bolivia (BO-B3-2).
-    ``rule`` and ``size_rule`` as :func:`_black_limits` takes them."""
+    ``rule`` as :func:`_black_limits` takes it."""
     rules = state.rules
     if rules.black_threes_any_time:
         return _no(Reason.MELD_CLOSED, "nothing may be added to black threes", "BO-B3-2")
@@ -174,7 +174,7 @@ def _black_room(state: State, meld: MeldPile, cards: tuple[Card, ...],
         return _no(Reason.MIXED_RANKS, "only black threes join black threes", rule)
     if meld.size + len(cards) > rules.black_three_meld_max:
         return _no(Reason.MELD_CLOSED, f"{rules.black_three_meld_max} black threes at most",
-                   size_rule)
+                   rules.black_three_size_rule)
     return None
 
 
@@ -238,7 +238,7 @@ def _black(state: State, g: Group, naturals: list[Card],
         return _no(Reason.TOO_MANY_WILDS, "black threes meld alone, without wild cards", rule)
     if len(g) < 3:
         return _no(Reason.MELD_TOO_SMALL, "three or four black threes", rule)
-    return _black_limits(state, g, melds, rule, "BO-B3-2")
+    return _black_limits(state, g, melds, rule)
 
 
 def _add(state: State, meld: MeldPile, cards: tuple[Card, ...]) -> CanastaViolation | None:
@@ -263,7 +263,7 @@ def _add(state: State, meld: MeldPile, cards: tuple[Card, ...]) -> CanastaViolat
                        "BO-WILD-2")
         return None
     if meld.rank == THREE:
-        return _black_room(state, meld, cards, "SA-B3-1", "BO-B3-2")
+        return _black_room(state, meld, cards, "SA-B3-1")
     if any(not wild[c] and RANK[c] != meld.rank for c in cards):
         return _no(Reason.MIXED_RANKS, "a group holds one rank only", "SA-MELD-1")
     if len(cards) > group_room(rules, meld):  # the seven-card limit closes any meld first

@@ -131,6 +131,9 @@ class RuleSet:
     wild_melds: bool = False  # melds of 3 to 7 wild cards only (BO-WILD-2)
     black_threes_any_time: bool = False  # closed sets of 3..max at any time (BO-B3-1/2)
     black_threes_count: bool = True  # melded black threes count toward the initial meld
+    # the rule that bounds a black-three meld's size, cited when one grows past it: classic's
+    # option (CL-P6-9), Samba's three or four (SA-B3-1), Bolivia's sets (BO-B3-2); a rule ID
+    black_three_size_rule: str = field(default="CL-P6-9", compare=False)
     pile_pair_only: bool = False  # the pile needs a natural pair, or extends a meld (SA-PILE)
     pile_extend_group: bool = True  # ... and may extend an incomplete group (SA-PILE-3)
     exhausted_take_compulsory: bool = True  # CL-EXH-4, SA-END-3; BO-END-3: optional

@@ -126,6 +126,15 @@ def test_SA_T11_black_threes_only_when_going_out() -> None:
     refuse(four, "meld 3S 3C 2C", Reason.TOO_MANY_WILDS, "SA-B3-1")  # never a wild card
 
 
+def test_SA_B3_1_three_or_four_black_threes() -> None:
+    """SA-B3-1: a going-out black-three meld has three or four cards: five or six are
+    ``MELD_CLOSED``, citing Samba's rule (they cited Bolivia's BO-B3-2)."""
+    melds = {0: f"K@0: {K_CANASTA} | H:5-J@2: {SAMBA_H}"}
+    for hand in ("3S 3S 3S 3C 3C", "3S 3S 3S 3C 3C 3C"):
+        s = position(SA, hands={0: hand}, melds=melds)
+        refuse(s, "meld " + hand, Reason.MELD_CLOSED, "SA-B3-1")
+
+
 def _reds(count_ns: int, canastas: int, options: dict[str, object] | None = None) -> State:
     melds = [f"K@0: {K_CANASTA}", f"H:5-J@2: {SAMBA_H}", "Q@0: QS QH QD"][:canastas]
     melds.append("9@0: 9S 9H 9D")

@@ -90,6 +90,7 @@ def bolivia_rules(base: RuleSet, opts: Mapping[str, OptionValue | None]) -> Rule
         wild_melds=True,
         black_threes_any_time=opts["bolivia.black3"] == "seed",
         black_threes_count=bool(opts["bolivia.black3_counts_for_initial"]),
+        black_three_size_rule="BO-B3-2",
         exhausted_take_compulsory=bool(opts["bolivia.forced_take_after_stock"]),
         after_stock_single_chance=opts["bolivia.after_stock"] == "single_chance",
         last_red_three_plays_on=True,  # BO-END-2

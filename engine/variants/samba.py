@@ -90,6 +90,7 @@ def family_rules(variant: str, opts: Mapping[str, OptionValue | None], target: i
         pile_pair_only=True, out_bonus=200, concealed_bonus=200,
         red_three_plus="canastas", red_three_canastas=2,
         canasta_names=(("sequence", "samba"),),  # SA-SEQ-5
+        black_three_size_rule="SA-B3-1",
     )
 
 
