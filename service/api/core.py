@@ -247,11 +247,12 @@ class Core:
 
     def _views(self, state: AnyState, role: Role, requested: int | None, out: Any,
                field: str = "view_seat") -> None:
-        """The views of ``state`` the role asked for and may see, into ``out``."""
-        players = state.rules.players
-        if requested is not None and not -1 <= requested < players:
+        """The views of ``state`` the role asked for and may see, into ``out``. The role is
+        checked before the seat's range, as ExportRecord does (Google's AIP-211)."""
+        seat = self.access.views(role, requested)
+        if requested is not None and not -1 <= requested < state.rules.players:
             raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {requested}"), field)
-        self._fill_views(state, self.access.views(role, requested), out)
+        self._fill_views(state, seat, out)
 
     @staticmethod
     def _fill_views(state: AnyState, seat: int | None, out: Any) -> None:

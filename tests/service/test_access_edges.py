@@ -389,6 +389,29 @@ def test_a_record_for_a_seat_the_game_lacks_is_bad_input() -> None:
     assert (err.value.reason, err.value.field) == ("BAD_SEAT", "view_seat")
 
 
+def test_a_seat_naming_a_seat_the_game_lacks_is_refused_its_access_first() -> None:
+    """docs/security.md, *What each role gets*: a seat token that names a seat the game lacks
+    as the view or record to return is refused ``SEAT_NOT_ALLOWED`` on every call, as it is
+    for a seat the game has: the role is checked before the argument's range (Google's
+    AIP-211). GetView and ApplyMove answered ``BAD_SEAT`` where ExportRecord answered
+    ``SEAT_NOT_ALLOWED``; the host still gets ``BAD_SEAT``."""
+    core = Core(Sealer(RING))
+    dealt = _deal(core)
+    seat = _call(dealt.seat_tokens[0])
+    for method, req in (
+            ("GetView", api.GetViewRequest(snapshot=dealt.snapshot, seat=2)),
+            ("ApplyMove", api.ApplyMoveRequest(snapshot=dealt.snapshot, view_seat=2,
+                                               move=pb_game.Move(text="draw"))),
+            ("ExportRecord", api.ExportRecordRequest(snapshot=dealt.snapshot, view_seat=2))):
+        with pytest.raises(ServiceError) as err:
+            core.handle(method, req, seat)
+        assert (err.value.code.name, err.value.reason) == ("PERMISSION_DENIED",
+                                                           "SEAT_NOT_ALLOWED"), method
+        with pytest.raises(ServiceError) as err:
+            core.handle(method, req, _call(dealt.host_token))
+        assert err.value.reason == "BAD_SEAT", method
+
+
 def test_the_record_of_an_imported_deal_starts_from_its_position() -> None:
     """docs/records.md: an empty record starts by the seed's deal only when the seed dealt
     the game. An imported position at its first ply names a seed too, but its hands are the
