@@ -45,8 +45,11 @@ export function createRestTransport(baseUrl: string, options: RestOptions = {}):
       const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
       let res: Response;
       try {
+        // never follow a redirect (the gateway sends none): fetch sent the call's body, its
+        // headers, and to the same origin its credential, wherever a proxy's Location said
         res = await doFetch(base + path, {
           method: verb, headers: { ...json, accept: "application/json", ...call.headers }, body: sent, signal,
+          redirect: "error",
         });
       } catch (err) {
         throw transportError(err, timeout.aborted, base + path);

@@ -1,7 +1,9 @@
 // What the REST transport sends from a page of another origin, and how it refuses a request
 // it cannot encode: a recording fetch only, no server.
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, describe, it } from "node:test";
 import { restClient } from "../src/rest.js";
 import { rejects } from "./rejects.js";
 
@@ -39,4 +41,45 @@ describe("the REST transport in a page", () => {
     assert.doesNotMatch(err.message, /canasta\.invalid/);
     assert.equal(sent.length, 0);
   });
+});
+
+/** A server on a free loopback port answering each request with `answer`; it closes after the file. */
+async function serve(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server: Server = createServer(answer);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  after(() => server.close());
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("a redirect from the gateway's address", () => {
+  // The gateway never redirects: one comes from a proxy or a host that is not the gateway.
+  // fetch followed it (307 and 308 with the body), so the call's snapshot, move and headers
+  // went to whatever the Location named; Node dropped the Authorization only for another
+  // origin, and kept it for another path of the same one.
+  for (const where of ["another origin", "another path of the same origin"]) {
+    it(`is not followed to ${where}: the call fails UNAVAILABLE, naming the redirect`, async () => {
+      const reached: string[] = [];
+      const elsewhere = await serve((req, res) => {
+        reached.push(`${req.url} ${req.headers.authorization ?? "no credential"}`);
+        res.setHeader("content-type", "application/json");
+        res.end("{}");
+      });
+      const gateway = await serve((req, res) => {
+        if (req.url === "/elsewhere") {
+          reached.push(`${req.url} ${req.headers.authorization ?? "no credential"}`);
+          res.end("{}");
+          return;
+        }
+        res.statusCode = 307;
+        res.setHeader("location", where === "another origin" ? `${elsewhere}/v1/apply-move` : "/elsewhere");
+        res.end();
+      });
+      const client = restClient(gateway, { token: "ct1.s0.dev-1.SEAT-SECRET", headers: { "x-api-key": "STUDIO-KEY" } });
+      const err = await rejects(client.play(new Uint8Array([1, 2, 3]), "draw"));
+      assert.equal(err.code, "UNAVAILABLE");
+      assert.match(err.message, /redirect/);
+      assert.doesNotMatch(err.message, /SEAT-SECRET|STUDIO-KEY/);
+      assert.deepEqual(reached, []);
+    });
+  }
 });
