@@ -22,21 +22,23 @@ class Table:
     credentials (never sent to a player but each their own seat token), the bots, the
     record kept so far (docs/records.md) and what the host needs without a call.
     ``previous_tokens`` are the seat tokens a key rotation replaced (empty before one):
-    the ones older join links carry."""
+    the ones older join links carry. Its repr leaves out the credentials and the record
+    (whose ``seed:`` deals every hand), so a log line or a traceback that prints a table
+    shows neither."""
 
     game_id: str
     variant: str
     players: int
     seq: int
     snapshot: bytes
-    host_token: str
-    seat_tokens: tuple[str, ...]
+    host_token: str = field(repr=False)
+    seat_tokens: tuple[str, ...] = field(repr=False)
     bots: dict[int, str] = field(default_factory=dict)  # seat -> level
-    record: str = ""
+    record: str = field(default="", repr=False)
     awaited: int = 0
     hand_over: bool = False
     game_over: bool = False
-    previous_tokens: tuple[str, ...] = ()
+    previous_tokens: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def bots_only(self) -> bool:

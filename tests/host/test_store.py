@@ -9,6 +9,7 @@ import os
 import sqlite3
 import stat
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,19 @@ def usual_umask() -> Iterator[None]:
     old = os.umask(0o022)
     yield
     os.umask(old)
+
+
+def test_a_printed_table_shows_no_credential_and_no_seed() -> None:
+    """A studio's log line (``log.info("%s", table)``), a failed assertion or a traceback
+    that shows locals prints a Table: the dataclass's repr printed the host token, every
+    seat token and the record, whose ``seed:`` line deals every hand."""
+    table = replace(TABLE, host_token="ct1.host.k1.HOST-MAC",
+                    seat_tokens=("ct1.s0.k1.SEAT0-MAC", "ct1.s1.k1.SEAT1-MAC"),
+                    previous_tokens=("ct1.s0.k0.OLD0-MAC", "ct1.s1.k0.OLD1-MAC"),
+                    record="variant: classic\nseed: 8675309\nhand 0\n")
+    for text in (repr(table), str(table), f"{table!r}", repr([table])):
+        assert "MAC" not in text and "8675309" not in text, text
+        assert "g-1" in text and "awaited=1" in text  # what is no secret still shows
 
 
 def test_the_table_file_is_its_users_alone(tmp_path: Path) -> None:
