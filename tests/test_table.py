@@ -575,6 +575,29 @@ def test_a_call_refused_for_load_is_sent_again(refusals: int) -> None:
 
 
 
+def test_a_retry_waits_at_most_the_sdks_longest_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A retry hint is the server's word (or a proxy's): the table waits at most
+    MAX_RETRY_WAIT on it, as the SDK's own retries and the web table do. It slept a day's
+    hint through, the game frozen, the player told to wait 86400 s."""
+    from canasta_client import MAX_RETRY_WAIT, CanastaClient
+    from canasta_terminal import table as terminal
+
+    from tests.busy import BusyAtFirst
+    from tests.service.servers import running
+
+    slept: list[float] = []
+    monkeypatch.setattr(terminal.time, "sleep", slept.append)
+    with running() as server, CanastaClient(server.grpc_target) as inner:
+        busy = BusyAtFirst(inner, 1, retry_after=86400.0)
+        client = _Recorder(busy)
+        out = io.StringIO()
+        args = terminal.build_parser().parse_args(["--players", "4", "--seed", "11", "--hands", "1"])
+        table = terminal.Table(client, args, _Player(client, out), out)  # type: ignore[arg-type]
+        assert table.play() == 0
+    assert slept == [MAX_RETRY_WAIT] and busy.refused == 1
+    assert f"trying again in {MAX_RETRY_WAIT:g} s)" in out.getvalue()
+
+
 def test_a_seed_you_did_not_choose_is_never_shown() -> None:
     """The deal's seed decides every hand of the game (docs/security.md), so the table
     shows it only when you chose it: without ``--seed`` it deals from a random 64-bit seed

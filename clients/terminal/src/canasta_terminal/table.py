@@ -44,7 +44,13 @@ from typing import ParamSpec, TextIO, TypeVar
 
 from canasta.v1 import engine_service_pb2 as api
 from canasta.v1 import game_pb2 as game
-from canasta_client import CanastaClient, CanastaError, DeadlineExceededError, UnavailableError
+from canasta_client import (
+    MAX_RETRY_WAIT,
+    CanastaClient,
+    CanastaError,
+    DeadlineExceededError,
+    UnavailableError,
+)
 
 from canasta_terminal.local import NoLocalServer, local_server
 
@@ -628,7 +634,8 @@ class Table:
 
     def call(self, method: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """One call of the client, sent again while the server refuses it for load and says
-        when to retry (its RetryInfo), up to RETRIES times: every call is pure."""
+        when to retry (its RetryInfo), up to RETRIES times: every call is pure. It waits at
+        most MAX_RETRY_WAIT, as the SDK's retries do: the hint is the server's word."""
         tries = 0
         while True:
             try:
@@ -637,9 +644,9 @@ class Table:
                 if err.retry_after is None or tries == RETRIES:
                     raise
                 tries += 1
-                self.say(f"(the server is busy: {err.reason}; trying again in "
-                         f"{err.retry_after:g} s)")
-                time.sleep(err.retry_after)
+                wait = min(err.retry_after, MAX_RETRY_WAIT)
+                self.say(f"(the server is busy: {err.reason}; trying again in {wait:g} s)")
+                time.sleep(wait)
 
     def ask(self, prompt: str) -> str | None:
         self.out.write(prompt)
