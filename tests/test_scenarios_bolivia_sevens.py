@@ -11,7 +11,7 @@ import pytest
 from engine import Phase, Reason, State, legal_moves, new_game, rules_for
 from engine.moves import Undo
 from engine.views import provisional_score
-from tests.positions import cards, discards, listed, meld_cards, play, position, refuse
+from tests.positions import cards, discards, listed, meld_cards, passes, play, position, refuse
 
 SV = "bolivia_sevens"
 ESCALERA = "5H 6H 7H 8H 9H TH JH"
@@ -274,3 +274,12 @@ def test_SV_SEVEN_1_sevens_are_ordinary_cards() -> None:
     assert "discard 7D" in discards(s1)
     t = position(SV, hands={0: "7S 7H 7D 4C 6D"}, melds={0: "K@0: KS KH KD"})
     assert cards("7S 7H 7D") in meld_cards(play(t, "meld 7S 7H 7D"), 0)
+
+
+def test_SV_CAN_1_a_natural_pair_takes_the_pile_into_no_group_past_seven() -> None:
+    """SV-CAN-1, SA-PILE-1: the naturals shown with the top card make a group of seven at
+    most; seven naturals and the top card (eight) are refused and not listed."""
+    s = position(SV, phase="draw", hands={0: f"{NINES} 4C 6D QH"}, pile="5C 9C",
+                 melds={0: "K@2: KS KH KD"})
+    refuse(s, f"take {NINES}", Reason.MELD_CLOSED, "SV-CAN-1")
+    assert passes(s, "take 9S 9H 9D 9C 9S 9H")

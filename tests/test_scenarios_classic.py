@@ -33,7 +33,8 @@ from engine import (
 from engine.cards import CODES, IS_RED_THREE, RANK, Card, parse_cards, rank_of_char
 from engine.deck import composition
 from engine.events import EventKind, move_events
-from engine.moves import Discard, GoOut, Meld, TakePile
+from engine.legal import legal_moves_for
+from engine.moves import Answer, Discard, GoOut, Meld, TakePile
 from engine.notation import import_position
 from engine.state import MeldPile, SideResult
 from engine.views import provisional_score, seat_view
@@ -1677,3 +1678,26 @@ def test_CL_MELD_1_a_take_keeps_the_wild_limit() -> None:
                  melds={0: "K@2: KS KD 2H JK"})
     refuse(s, "take 2C 2D", Reason.TOO_MANY_WILDS, "CL-MELD-1")
     assert listed(s, "take 2C")
+
+
+def test_CL_CAN_3_a_wild_card_still_takes_the_pile_onto_a_meld_not_a_natural_canasta() -> None:
+    """CL-CAN-3 (``natural_canasta_closed_to_wilds``), CL-PILE-7: the option closes only a
+    natural canasta; a wild card with the top card still takes the pile onto the side's
+    incomplete meld or mixed canasta of its rank."""
+    for meld in ("KS KH KD", "KS KH KD KC KS KC 2D"):
+        s = position(hands={0: "2C 9S 4D 6C"}, phase="draw", pile="5D KH",
+                     melds={0: f"K@2: {meld}"},
+                     options={"natural_canasta_closed_to_wilds": True})
+        assert passes(s, "take 2C"), meld
+
+
+def test_CL_TURN_2_only_the_awaited_seat_has_moves() -> None:
+    """CL-TURN-2: the seat in turn alone has moves, and while "may I go out?" is pending
+    its partner alone, with the two answers."""
+    s = position(hands={0: "4D"}, phase="draw", stock_top="9C",
+                 melds={0: f"K@2: {K_CANASTA} | 9@2: 9S 9H 9D"})
+    assert legal_moves_for(s, 0) == legal_moves(s) and legal_moves(s)
+    assert [legal_moves_for(s, seat) for seat in (1, 2, 3)] == [[], [], []]
+    asked = play(s, "ask")
+    assert legal_moves_for(asked, 2) == [Answer(True), Answer(False)]
+    assert [legal_moves_for(asked, seat) for seat in (0, 1, 3)] == [[], [], []]
