@@ -24,6 +24,7 @@ from engine import (
     State,
     apply,
     canonicalize,
+    is_legal,
     legal_moves,
     new_game,
     next_deal,
@@ -1701,3 +1702,10 @@ def test_CL_TURN_2_only_the_awaited_seat_has_moves() -> None:
     asked = play(s, "ask")
     assert legal_moves_for(asked, 2) == [Answer(True), Answer(False)]
     assert [legal_moves_for(asked, seat) for seat in (0, 1, 3)] == [[], [], []]
+
+
+def test_CL_TURN_3_is_legal_is_membership_of_the_list() -> None:
+    """CL-TURN-3: ``is_legal`` says of a canonical move exactly whether it is listed."""
+    s = position(hands={0: "4D 9C"}, phase="draw", melds={0: "K@2: KS KH KD"})
+    assert is_legal(s, parse_move("draw"))
+    assert not is_legal(s, parse_move("discard 4D"))
