@@ -96,11 +96,14 @@ def _method_of(example: apidoc.Example) -> MethodDescriptor | None:
 
 
 def test_api_md_examples_are_read() -> None:
-    """The reader finds what the document shows: Deal, LegalMoves, ApplyMove, SuggestMove
-    twice (each with its answer), ScoreHand's answer and an error body."""
+    """The reader finds what the document shows: ListVariants, Deal, LegalMoves, ApplyMove,
+    GetView and SuggestMove twice (each with its answer), ScoreHand's answer and an error
+    body."""
     calls = [(e.path, e.credential, e.answer is not None) for e in apidoc.examples() if e.path]
-    assert calls == [("/v1/deal", "", True), ("/v1/legal-moves", "seat 0's token", True),
+    assert calls == [("/v1/variants", "", True), ("/v1/deal", "", True),
+                     ("/v1/legal-moves", "seat 0's token", True),
                      ("/v1/apply-move", "seat 0's token", True),
+                     ("/v1/view", "seat 0's token", True), ("/v1/view", "seat 0's token", True),
                      ("/v1/suggest-move", "seat 0's token", True),
                      ("/v1/suggest-move", "seat 0's token", True)]
     assert [e.section for e in apidoc.examples() if not e.path] == ["ScoreHand", "Errors"]
@@ -262,3 +265,20 @@ def test_every_path_a_page_names_exists(page: Path) -> None:
     are there (the changelog keeps the names each version had)."""
     missing = [p for p in _named_paths(page) if not (ROOT / p).exists()]
     assert not missing, f"{page.relative_to(ROOT)} names paths that do not exist: {missing}"
+
+
+_SECTION_NAMED = re.compile(r"\*([A-Z][^*\n]*)\* (below|above)")
+_SECTION_TITLE = re.compile(r"^#+ (.+)$|^\*\*([^*]+?)\.?\*\*", re.MULTILINE)
+
+
+@pytest.mark.parametrize("page", _PAGES, ids=[str(p.relative_to(ROOT)) for p in _PAGES])
+def test_every_section_a_page_sends_below_or_above_is_there(page: Path) -> None:
+    """``*Name* below`` (or ``above``) sends a reader to a section of the same page: a
+    heading, or a paragraph's bold lead, that starts with the name, on that side of it
+    (docs/api.md sent readers of ``cardPoints`` to a *ListVariants* section it did not have)."""
+    text = page.read_text()
+    titles = [(m.start(), m[1] or m[2]) for m in _SECTION_TITLE.finditer(text)]
+    lost = [f"*{m[1]}* {m[2]}" for m in _SECTION_NAMED.finditer(text)
+            if not any(title.startswith(m[1]) and (at > m.start()) == (m[2] == "below")
+                       for at, title in titles)]
+    assert not lost, f"{page.relative_to(ROOT)} names sections it does not have: {lost}"
