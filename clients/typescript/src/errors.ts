@@ -40,6 +40,13 @@ export class CanastaError extends Error {
   override readonly name = "CanastaError";
   /** The gRPC status code name (`INVALID_ARGUMENT`, `FAILED_PRECONDITION`, ...). */
   readonly code: StatusCodeName;
+  /**
+   * The server's message alone, in the caller's language (`the hand is over: deal the next
+   * one`): what a table shows a player. `message` leads it with the code and the reason, for
+   * logs, as an Error's message does; the other SDKs' errors have it too (Python `message`,
+   * Go `Message`, Java `getServerMessage()`).
+   */
+  readonly serverMessage: string;
   /** `ErrorInfo.reason`, or "" when the server sent none. */
   readonly reason: string;
   /** `ErrorInfo.domain`. */
@@ -66,6 +73,7 @@ export class CanastaError extends Error {
   constructor(init: CanastaErrorInit) {
     super(`${init.code} ${init.reason || "-"}: ${init.message}`, { cause: init.cause });
     this.code = init.code;
+    this.serverMessage = init.message;
     this.reason = init.reason ?? "";
     this.domain = init.domain ?? "";
     this.metadata = init.metadata ?? {};

@@ -86,6 +86,18 @@ describe("retryAfterMs over gRPC (grpc-status-details-bin)", () => {
   });
 });
 
+describe("serverMessage: the server's words alone, to show a player", () => {
+  it("is the status message over both transports, where `message` leads with code and reason", () => {
+    const grpc = errorFromStatusBytes("RESOURCE_EXHAUSTED", "", statusBytes());
+    const rest = errorFromRestBody(429, restBody());
+    for (const err of [grpc, rest]) {
+      assert.equal(err.serverMessage, "too many calls");
+      assert.equal(err.message, "RESOURCE_EXHAUSTED TOO_MANY_CALLS: too many calls");
+    }
+    assert.equal(errorFromRestBody(502, undefined).serverMessage, "HTTP 502");
+  });
+});
+
 describe("a REST answer without an AIP-193 body (a proxy's)", () => {
   it("a 502 bad gateway is UNAVAILABLE, as the gRPC SDKs read it behind the same proxy", () => {
     const err = errorFromRestBody(502, undefined);
