@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -242,6 +243,25 @@ def test_a_details_trailer_that_does_not_parse_is_still_a_typed_error() -> None:
         client.list_variants()
     assert caught.value.reason == "" and caught.value.retry_after is None
     assert caught.value.message == "the server is busy"
+
+
+@pytest.mark.parametrize(("value", "text"), [(1500, "'1500'"), (True, "'true'")])
+def test_an_option_value_that_is_no_text_is_refused_naming_the_option(value: object,
+                                                                      text: str) -> None:
+    """Option values are text as ListVariants writes them (docs/api.md, *Deal*): an int or a
+    bool is refused before sending by both clients, naming the option and the text to
+    write; protobuf's own TypeError ("bad argument type for built-in operation") named
+    neither."""
+    options: Any = {"target_score": value}
+
+    async def dealt() -> None:
+        async with AsyncCanastaClient("127.0.0.1:1") as client:
+            await client.deal("classic", 4, options=options)
+
+    with pytest.raises(TypeError, match=rf"target_score.*{text}"):
+        CanastaClient("127.0.0.1:1").deal("classic", 4, options=options)
+    with pytest.raises(TypeError, match=rf"target_score.*{text}"):
+        asyncio.run(dealt())
 
 
 def test_retries_must_not_be_negative() -> None:

@@ -231,8 +231,20 @@ def deal(variant: str, players: int, seed: int | None, options: Mapping[str, str
     """A Deal request; with no ``seed``, a random one (unset on the wire, the seed is 0, and
     every such game would be the same deal, known to anyone)."""
     seed = secrets.randbits(64) if seed is None else seed
-    return _with(pb.DealRequest(variant=variant, players=players, options=dict(options or {}),
+    return _with(pb.DealRequest(variant=variant, players=players, options=_texts(options),
                                 deck=list(deck), seed=seed), view_seat=view_seat)
+
+
+def _texts(options: Mapping[str, str] | None) -> dict[str, str]:
+    """The rule options, each value text as ListVariants writes it (docs/api.md, *Deal*):
+    an int or a bool is refused naming the option and its text, where protobuf's TypeError
+    ("bad argument type for built-in operation") named neither."""
+    for name, value in (options or {}).items():
+        if not isinstance(value, str):
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            raise TypeError(f"option {name!r} takes its value as text ({text!r}), "
+                            f"not {type(value).__name__} {value!r}")
+    return dict(options or {})
 
 
 def apply_move(snapshot: bytes, move: MoveLike, expected_seq: int | None, seat: int | None,
