@@ -84,6 +84,15 @@ def test_BO_T7_nobody_discards_or_melds_his_last_card() -> None:
     assert discards(play(five, "meld QS QH QD")) == {"discard 9D", "discard 8C"}
 
 
+def test_BO_OUT_2_canastas_do_not_let_a_meld_empty_the_hand() -> None:
+    """BO-OUT-1, BO-OUT-2: nobody goes out, even with two canastas and an escalera, so a
+    meld that leaves one card is refused, and so is ``out``."""
+    s = position(BO, hands={0: "QS QH QD 9D"},
+                    melds={0: f"K@0: KS KH KD KC KS KH KD | H:5-J@2: {ESCALERA}"})
+    refuse(s, "meld QS QH QD", Reason.MUST_KEEP_CARD, "BO-OUT-2")
+    refuse(s, "out 9D", Reason.MUST_KEEP_CARD, "BO-OUT-1")
+
+
 def _bo_t9(options: dict[str, object] | None = None) -> State:
     return position(
         BO, options=options, phase="draw", turn=1, stock=2, stock_top="4D 6S",
@@ -167,6 +176,20 @@ def test_BO_C1_hoyle_going_out_needs_an_escalera() -> None:
     ok = position(BO, options=opts, hands={0: "QS QH QD 9D"},
                   melds={0: f"K@0: KS KH KD KC KS KH KD | H:5-J@2: {ESCALERA}"})
     end = play(ok, "meld QS QH QD", "out 9D")
+    assert end.result is not None and end.result.sides[0].going_out == 200
+
+
+def test_BO_C1_the_escalera_must_be_a_canasta() -> None:
+    """BO-C1 (going_out=hoyle): a sequence short of seven cards is no escalera; a spade
+    escalera counts like any suit's."""
+    opts = {"bolivia.going_out": "hoyle"}
+    short = position(BO, options=opts, hands={0: "QS QH QD 9D"},
+                        melds={0: "K@0: KS KH KD KC KS KH KD | A@2: AS AH AD AC AS AH AD"
+                                  " | H:5-7@2: 5H 6H 7H"})
+    refuse(short, "meld QS QH QD", Reason.GO_OUT_NEEDS_CANASTAS, "BO-C1")
+    spades = position(BO, options=opts, hands={0: "QS QH QD 9D"},
+                         melds={0: "K@0: KS KH KD KC KS KH KD | S:5-J@2: 5S 6S 7S 8S 9S TS JS"})
+    end = play(spades, "meld QS QH QD", "out 9D")
     assert end.result is not None and end.result.sides[0].going_out == 200
 
 

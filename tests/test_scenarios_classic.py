@@ -36,7 +36,7 @@ from engine.deck import composition
 from engine.events import EventKind, move_events
 from engine.legal import legal_moves_for
 from engine.moves import Answer, Discard, GoOut, Meld, TakePile
-from engine.notation import import_position
+from engine.notation import export_position, import_position
 from engine.state import MeldPile, SideResult
 from engine.views import provisional_score, seat_view
 from tests.conftest import all_cards
@@ -420,6 +420,18 @@ def test_TS_23_black_threes_when_going_out() -> None:
     assert s3.result is not None and s3.result.sides[0].going_out == 100
 
 
+def test_TS_23_black_threes_oblige_going_out() -> None:
+    """TS-23; CL-MELD-3, CL-OUT-5: once black threes are melded, a discard that keeps a card
+    is refused; going out is there. Before them the player, who did not ask, may discard."""
+    s = position(hands={0: "3S 3C 3S 6C 6C"}, melds={0: f"K@2: {K_CANASTA} | 6@2: 6S 6H 6D"})
+    s1 = play(s, "meld 3S 3C 3S")
+    assert passes(s, "discard 6C")  # no question asked: no duty to go out (CL-OUT-5)
+    refuse(s1, "discard 6C", Reason.BLACK_THREES_ONLY_GOING_OUT, "CL-MELD-3")
+    assert not discards(s1)
+    end = play(s1, "add 6 6C", "out 6C")
+    assert end.result is not None and end.result.went_out == 0
+
+
 def test_TS_25_no_canasta_a_card_must_be_kept() -> None:
     """TS-25; CL-OUT-3, CL-MELD-11: without a canasta the last card cannot be melded away."""
     s = position(hands={0: "KC 4D"}, melds={0: "K@2: KS KH KD 2C"})
@@ -552,6 +564,54 @@ def test_TS_35_last_red_three_may_meld_option() -> None:
     side = s2.result.sides[0]
     assert s2.hands[0] == cards("4D 5S")
     assert (side.base, side.going_out, side.in_hand) == (40, 0, 10 + 10)
+
+
+def _last_red(hand: str, melds: str, opened: list[int] | None = None) -> State:
+    """TS-35's stock (a red three as its only card) under last_red_three_may_meld, drawn."""
+    s = position(hands={0: hand, 2: "9C"}, phase="draw", stock=1, stock_top="3H",
+                 melds={0: melds} if melds else None, red3={1: "3D", 3: "3H 3D"},
+                 opened=opened, options={"last_red_three_may_meld": True})
+    s = play(s, "draw")
+    assert s.turn.no_discard
+    return s
+
+
+def test_TS_35_no_question_after_a_red_three_as_last_stock_card() -> None:
+    """TS-35; CL-OUT-4, CL-EXH-2 (last_red_three_may_meld): the stock draw that ended on a red
+    three leaves no discard to follow a question: "ask" is refused."""
+    s = play(_ts35({"last_red_three_may_meld": True}), "draw")
+    assert s.turn.no_discard and not s.turn.staged
+    refuse(s, "ask", Reason.ASK_NOT_ALLOWED, "CL-OUT-4")
+
+
+def test_TS_35_end_only_after_the_last_red_three() -> None:
+    """TS-35; CL-EXH-2: ``end`` ends the hand only after a red three as the last stock card;
+    an ordinary turn goes on to a discard."""
+    s = position(hands={0: "9C 5D"}, melds={0: "K@2: KS KH KD"})
+    refuse(s, "end", Reason.WRONG_PHASE, "CL-EXH-2")
+
+
+def test_TS_35_end_needs_the_minimum() -> None:
+    """TS-35; CL-EXH-2, CL-MIN-8: melds staged after the last red three are committed by
+    ``end`` only once they reach the minimum; ``out`` with cards left is refused."""
+    s = play(_last_red("KC KH KD QC QH QD 4D", ""), "meld KC KH KD")
+    refuse(s, "end", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+    refuse(s, "out", Reason.WRONG_PHASE, "CL-EXH-2")  # no going out with cards left either
+    end = play(s, "meld QC QH QD", "end")
+    assert end.result is not None and end.result.sides[0].base == 60
+
+
+def test_TS_35_black_threes_and_the_last_red_three() -> None:
+    """TS-35; CL-EXH-2, CL-MELD-3: after the last red three, black threes oblige the player to
+    go out: ``end`` is refused, and ``out`` on an empty hand is legal."""
+    s = play(_last_red("3S 3C 3S 6C 6C", f"K@2: {K_CANASTA} | 6@2: 6S 6H 6D"),
+             "meld 3S 3C 3S")
+    refuse(s, "end", Reason.BLACK_THREES_ONLY_GOING_OUT, "CL-MELD-3")
+    s = play(s, "add 6 6C 6C")
+    assert not s.hands[0]
+    refuse(s, "end", Reason.WRONG_PHASE, "CL-EXH-2")  # an empty hand goes out
+    end = play(s, "out")
+    assert end.result is not None and end.result.went_out == 0
 
 
 def _ts37(options: Mapping[str, object] | None = None) -> State:
@@ -1023,6 +1083,82 @@ def test_extra_CL_OUT_4_ask_only_before_laying_cards() -> None:
     refuse(two, "ask", Reason.ASK_NOT_ALLOWED, "CL-P2-5")
 
 
+def _round_to_seat_0(state: State) -> State:
+    """Seat 0 discards, then each other seat draws and discards its first card."""
+    state = play(state, f"discard {CODES[state.hands[0][0]]}")
+    while state.turn.seat != 0:
+        state = play(state, "draw")
+        state = play(state, f"discard {CODES[state.hands[state.turn.seat][0]]}")
+    return play(state, "draw")
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_extra_CL_OUT_4_asks_per_hand_limit(limit: int) -> None:
+    """CL-OUT-4 (``permission_asks_per_hand``): a player asks at most that many times in a
+    hand; the first question is allowed, the one past the limit refused."""
+    s = position(hands={0: "8S 8C 8D 5H 6C"}, options={"permission_asks_per_hand": limit},
+                 melds={0: "K@2: KS KH KD"})
+    assert listed(s, "ask")
+    s = play(play(s, "ask"), "no", seat=2)
+    assert s.asks[0] == 1
+    s = _round_to_seat_0(s)
+    if limit == 1:
+        refuse(s, "ask", Reason.ASK_NOT_ALLOWED, "CL-OUT-4")
+    else:
+        assert play(s, "ask").asks[0] == 2
+
+
+def test_extra_CL_OUT_6_no_means_no_going_out() -> None:
+    """CL-OUT-6, CL-OUT-1: after "no" the last card's going out is refused as
+    GO_OUT_REFUSED; without a question and without a canasta as GO_OUT_NEEDS_CANASTAS."""
+    s = position(hands={0: "4D"}, melds={0: f"K@2: {K_CANASTA}"})
+    no = play(play(s, "ask"), "no", seat=2)
+    refuse(no, "out 4D", Reason.GO_OUT_REFUSED, "CL-OUT-6")
+    short = position(hands={0: "4D"}, melds={0: "K@2: KS KH KD"})
+    refuse(short, "out 4D", Reason.GO_OUT_NEEDS_CANASTAS, "CL-OUT-1")
+
+
+def test_extra_CL_OUT_1_go_out_by_laying_all_but_one_card() -> None:
+    """CL-OUT-1: ``out`` discards the last card or follows an empty hand; with more cards
+    left it is refused (lay them first)."""
+    s = position(hands={0: "9C 5D"}, melds={0: f"K@2: {K_CANASTA}"})
+    refuse(s, "out 9C", Reason.MUST_KEEP_CARD, "CL-OUT-1")
+    refuse(s, "out", Reason.MUST_KEEP_CARD, "CL-OUT-1")
+
+
+def test_extra_CL_DISC_5_the_last_card_goes_out() -> None:
+    """CL-DISC-5: discarding the last card is refused (MUST_KEEP_CARD); ``out`` with it is
+    the legal way."""
+    s = position(hands={0: "4D"}, melds={0: f"K@2: {K_CANASTA}"})
+    refuse(s, "discard 4D", Reason.MUST_KEEP_CARD, "CL-DISC-5")
+    assert passes(s, "out 4D")
+
+
+def _concealed_below_minimum(options: dict[str, object], hand: str = "9C") -> State:
+    """N (unopened, no earlier meld) has staged a canasta of fours (35 < 50) after a stock
+    draw and holds ``hand``."""
+    fours = "4S 4S 4H 4H 4D 4D 4C"
+    s = position(hands={0: hand}, melds={0: f"4@0: {fours}"}, opened=[0, 0],
+                 melded=[0, 0, 0, 0], options=options)
+    text = export_position(s) + (f"staged: meld {fours}\nbase_hand: {fours} {hand}\n"
+                                 "base_melds: -\n")
+    return import_position(text)
+
+
+def test_extra_CL_MIN_9_concealed_requires_minimum() -> None:
+    """CL-MIN-9, CL-MIN-8 (``concealed_requires_minimum``): a concealed going out below the
+    minimum is refused under the option and legal without it."""
+    s = _concealed_below_minimum({"concealed_requires_minimum": True})
+    refuse(s, "out 9C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+    free = _concealed_below_minimum({})
+    assert passes(free, "out 9C")
+    end = play(free, "out 9C")
+    assert end.result is not None and end.result.went_out == 0
+    # the exemption is for going out: a discard that keeps a card needs the minimum
+    keep = _concealed_below_minimum({}, "9C 5D")
+    refuse(keep, "discard 9C", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+
+
 def test_extra_CL_PILE_12_empty_pile() -> None:
     """CL-PILE-12: an empty pile cannot be taken."""
     s = position(hands={0: "8S 8C 5H"}, phase="draw", melds={0: "K@2: KS KH KD"})
@@ -1260,6 +1396,15 @@ def test_CL_DISC_1_2_3_any_hand_card_never_a_meld_card() -> None:
     black = play(s, "discard 3S")
     assert black.turn.seat == 1
     assert not any(isinstance(m, TakePile) for m in legal_moves(black))
+
+
+def test_CL_DISC_1_a_card_not_in_the_hand_is_named() -> None:
+    """CL-DISC-1: a discard (or a going out's discard) of a card the hand lacks is refused as
+    CARDS_NOT_IN_HAND, citing CL-DISC-1."""
+    s = position(hands={0: "2C 3S 9C 5D"}, melds={0: "K@2: KS KH KD", 1: "9@1: 9S 9H 9D"},
+                 pile="4H 6C")
+    refuse(s, "discard KS", Reason.CARDS_NOT_IN_HAND, "CL-DISC-1")
+    refuse(s, "out KS", Reason.CARDS_NOT_IN_HAND, "CL-DISC-1")
 
 
 def test_CL_DISC_4_5_CL_OUT_13_going_out_with_and_without_a_discard() -> None:
