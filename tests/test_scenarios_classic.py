@@ -432,6 +432,16 @@ def test_TS_23_black_threes_oblige_going_out() -> None:
     assert end.result is not None and end.result.went_out == 0
 
 
+def test_TS_23_after_black_threes_every_meld_keeps_going_out_possible() -> None:
+    """TS-23; CL-MELD-3: once black threes are melded, a meld that spends the wild card the
+    last pair needs is refused (the turn could no longer go out)."""
+    s = position(hands={0: "3S 3C 3S 9D 9C 9H 2C 5H 5D"}, melds={0: f"K@2: {K_CANASTA}"})
+    s1 = play(s, "meld 3S 3C 3S")
+    refuse(s1, "meld 9D 9C 9H 2C", Reason.BLACK_THREES_ONLY_GOING_OUT, "CL-MELD-3")
+    end = play(s1, "meld 9D 9C 9H", "meld 5H 5D 2C", "out")
+    assert end.result is not None and end.result.went_out == 0
+
+
 def test_TS_25_no_canasta_a_card_must_be_kept() -> None:
     """TS-25; CL-OUT-3, CL-MELD-11: without a canasta the last card cannot be melded away."""
     s = position(hands={0: "KC 4D"}, melds={0: "K@2: KS KH KD 2C"})
@@ -1067,6 +1077,19 @@ def test_extra_CL_OUT_5_yes_but_cannot_go_out() -> None:
     refuse(s, "ask", Reason.ASK_NOT_ALLOWED, "CL-OUT-4")
     assert discards(s) == {"discard 8S", "discard 8C", "discard 8D", "discard 5H", "discard 9D"}
     assert play(s, "discard 9D").turn.seat == 1
+
+
+@pytest.mark.parametrize("last", ["2C", "JK", "3S"])
+def test_extra_CL_OUT_5_yes_binds_with_a_card_that_only_goes_as_the_discard(last: str) -> None:
+    """CL-OUT-5 (permission_yes strict): after "yes" a wild card with no meld room or a lone
+    black three can still go out as the last discard, so the discard that keeps them is
+    refused."""
+    s = position(hands={0: f"QC {last}"},
+                 melds={0: "K@2: KS KH KD KC 2S 2H JK | Q@2: QS QH QD 2D 2C JK"})
+    s = play(play(s, "ask"), "yes", seat=2)
+    refuse(s, "discard QC", Reason.MUST_GO_OUT, "CL-OUT-5")
+    end = play(s, "add Q QC", f"out {last}")
+    assert end.result is not None and end.result.went_out == 0
 
 
 def test_extra_CL_OUT_4_ask_only_before_laying_cards() -> None:
