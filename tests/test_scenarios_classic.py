@@ -594,6 +594,15 @@ def test_TS_35_no_question_after_a_red_three_as_last_stock_card() -> None:
     refuse(s, "ask", Reason.ASK_NOT_ALLOWED, "CL-OUT-4")
 
 
+def test_TS_35_one_card_may_stay_after_the_last_red_three() -> None:
+    """TS-35; CL-EXH-2: with no discard to come, a meld may leave a single card (no
+    canasta needed); ``end`` then ends the hand."""
+    s = _last_red("KC 4D", "K@2: KS KH KD")
+    assert passes(s, "add K KC")
+    end = play(s, "add K KC", "end")
+    assert end.result is not None and end.hands[0] == cards("4D")
+
+
 def test_TS_35_end_only_after_the_last_red_three() -> None:
     """TS-35; CL-EXH-2: ``end`` ends the hand only after a red three as the last stock card;
     an ordinary turn goes on to a discard."""
