@@ -135,8 +135,7 @@ def out_allowed(state: State) -> bool:
     rules = state.rules
     if not rules.going_out or t.answer == "no" or canastas(state) < rules.canastas_to_go_out:
         return False  # BO-OUT-1: nobody goes out
-    if rules.out_needs_sequence and not any(
-            m.rank >= SEQ_RANK and m.is_canasta for m in state.melds[state.team_of(t.seat)]):
+    if rules.out_needs_sequence and not _has_escalera(state.melds[state.team_of(t.seat)]):
         return False
     if minimum_met(state):
         return True
@@ -192,7 +191,14 @@ def end_refusal(state: State, move: Discard | GoOut | EndHand) -> CanastaViolati
         return None
     if t.answer == "no":
         return _OUT_REFUSED
+    if rules.out_needs_sequence and not _has_escalera(state.melds[state.team_of(t.seat)]):
+        return _OUT_NEEDS_ESCALERA
     return _needs_canastas(rules.canastas_to_go_out, "CL-OUT-1")
+
+
+def _has_escalera(melds: tuple[MeldPile, ...]) -> bool:
+    """BO-C1 (going_out=hoyle): whether a side's melds hold a sequence canasta."""
+    return any(m.rank >= SEQ_RANK and m.is_canasta for m in melds)
 
 
 def can_still_go_out(state: State) -> bool:
@@ -386,8 +392,7 @@ def _keep_refusal(state: State, after: State) -> CanastaViolation:
     team = state.team_of(state.turn.seat)
     if not rules.going_out:
         return _KEEP_TWO
-    if rules.out_needs_sequence and not any(
-            m.rank >= SEQ_RANK and m.is_canasta for m in after.melds[team]):
+    if rules.out_needs_sequence and not _has_escalera(after.melds[team]):
         return _NEEDS_ESCALERA
     if state.turn.answer == "no":
         return _REFUSED_KEEP
@@ -401,6 +406,9 @@ _KEEP_TWO: Final = CanastaViolation(Reason.MUST_KEEP_CARD, "nobody goes out: kee
 _NEEDS_ESCALERA: Final = CanastaViolation(Reason.GO_OUT_NEEDS_CANASTAS,
                                            "going out needs two canastas, one of them an "
                                            "escalera: keep a card", "BO-C1")
+_OUT_NEEDS_ESCALERA: Final = CanastaViolation(Reason.GO_OUT_NEEDS_CANASTAS,
+                                               "going out needs two canastas, one of them "
+                                               "an escalera", "BO-C1")
 _REFUSED_KEEP: Final = CanastaViolation(Reason.GO_OUT_REFUSED,
                               "your partner said no: keep a card to discard", "CL-OUT-6")
 _KEEP_ONE: Final = CanastaViolation(Reason.MUST_KEEP_CARD, "keep a card to discard", "CL-OUT-3")

@@ -179,6 +179,19 @@ def test_BO_C1_hoyle_going_out_needs_an_escalera() -> None:
     assert end.result is not None and end.result.sides[0].going_out == 200
 
 
+def test_BO_C1_going_out_by_the_last_discard_needs_an_escalera() -> None:
+    """BO-C1 (going_out=hoyle): going out by the last card's discard with two canastas and
+    no escalera is refused citing BO-C1, as the meld that would leave one card is; it said
+    "going out needs 2 canasta(s)" (CL-OUT-1) to a side that had them."""
+    opts = {"bolivia.going_out": "hoyle"}
+    two = "K@0: KS KH KD KC KS KH KD | A@2: AS AH AD AC AS AH AD"
+    err = refuse(position(BO, options=opts, hands={0: "9D"}, melds={0: two}), "out 9D",
+                 Reason.GO_OUT_NEEDS_CANASTAS, "BO-C1")
+    assert "escalera" in str(err)
+    refuse(position(BO, options=opts, hands={0: "9D"}, melds={0: "K@0: KS KH KD KC KS KH KD"}),
+           "out 9D", Reason.GO_OUT_NEEDS_CANASTAS, "BO-C1")
+
+
 def test_BO_C1_the_escalera_must_be_a_canasta() -> None:
     """BO-C1 (going_out=hoyle): a sequence short of seven cards is no escalera; a spade
     escalera counts like any suit's."""
