@@ -793,6 +793,34 @@ def test_MI_OFF_3_what_fits() -> None:
     assert str(longer.melds[2][1]) == "2S 3S 4S 5S 6S 7S"
 
 
+def test_MI_OFF_3_a_sequence_grows_to_the_whole_suit() -> None:
+    """MI-OFF-3: a twelve-card sequence takes its thirteenth card (the ace fits both ends:
+    one lay-off), a thirteen-card one takes nothing; a diamond sequence its next diamond.
+    Lay-offs are listed by seat and meld, then card (AH on seat 1 before 8D on seat 2)."""
+    state = position(hands={1: "AH AH 8D 4C"}, turn=1,
+                     melds={1: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", 2: "4D 5D 6D 7D"})
+    assert [m for m in texts(state) if m.startswith("layoff")] == ["layoff 1:0 AH",
+                                                                    "layoff 2:0 8D"]
+    full = apply(state, parse_move("layoff 1:0 AH"))
+    assert full.melds[1][0].length == 13
+    assert [m for m in texts(full) if m.startswith("layoff")] == ["layoff 2:0 8D"]
+    refused(full, parse_move("layoff 1:0 AH"), Reason.CARD_DOES_NOT_FIT, "MI-OFF-3")
+
+
+def test_MI_OFF_3_a_sequence_ending_in_the_ace_takes_the_deuce() -> None:
+    """MI-OFF-3, MI-MELD-3: a sequence that ends in the ace takes the deuce round the corner
+    (2S, the lowest card id, is listed like any other); with ``ace_wrap=false`` only its
+    low end takes a card."""
+    melds = {1: "JS QS KS AS"}
+    state = position(hands={1: "2S TS 4C"}, turn=1, melds=melds)
+    assert [m for m in texts(state) if m.startswith("layoff")] == ["layoff 1:0 2S",
+                                                                    "layoff 1:0 TS"]
+    assert str(apply(state, parse_move("layoff 1:0 2S")).melds[1][0]) == "JS QS KS AS 2S"
+    strict = position(hands={1: "2S TS 4C"}, turn=1, melds=melds, options={"ace_wrap": False})
+    assert [m for m in texts(strict) if m.startswith("layoff")] == ["layoff 1:0 TS"]
+    refused(strict, parse_move("layoff 1:0 2S"), Reason.CARD_DOES_NOT_FIT, "MI-OFF-3")
+
+
 def test_MI_OUT_1_going_out_with_no_card_left() -> None:
     """MI-OUT-1: the last card leaving the hand ends the deal — by a lay-off too (no discard
     needed); with ``out_requires_discard=true`` the last card must be discarded."""
