@@ -501,6 +501,35 @@ def test_MI_CON_2_listed_downs_meet_the_contract_exactly() -> None:
         assert len(m.groups) == 2 and all(len(g) == 3 for g in m.groups)
 
 
+# the sets of three that 7S 7S 7H 7H 7D 7C make, and its splits into two sets
+SEVENS = ["7S 7S 7H", "7S 7S 7D", "7S 7S 7C", "7S 7H 7H", "7S 7H 7D", "7S 7H 7C", "7S 7D 7C",
+          "7H 7H 7D", "7H 7H 7C", "7H 7D 7C"]
+SEVENS_TWICE = ["7S 7S 7H / 7H 7D 7C", "7S 7S 7D / 7H 7H 7C", "7S 7S 7C / 7H 7H 7D",
+                "7S 7H 7H / 7S 7D 7C", "7S 7H 7D / 7S 7H 7C"]
+
+
+def test_MI_CON_2_two_sets_of_one_rank() -> None:
+    """MI-CON-2, MI-MELD-1, MI-COMP-1: six sevens from the two packs are two sets of the
+    contract, each split once, after the ways with the fours (listed by the rank of the
+    first set)."""
+    state = position(hands={1: "4S 4H 4D 7S 7S 7H 7H 7D 7C"}, turn=1)
+    downs = [m for m in texts(state) if m.startswith("down")]
+    assert downs == [f"down 4S 4H 4D / {s}" for s in SEVENS] + [f"down {p}"
+                                                               for p in SEVENS_TWICE]
+    after = apply(state, parse_move("down 7S 7H 7D / 7S 7H 7C"))
+    assert after.hands[1] == hand("4S 4H 4D") and len(after.melds[1]) == 2
+
+
+def test_MI_CON_2_three_sets_with_two_of_one_rank() -> None:
+    """MI-CON-2, MI-MELD-1: deal 4 asks for three sets; six sevens give one or two of them,
+    with the fours and the nines, each way once, in canonical order."""
+    state = position(hands={1: "4S 4H 4D 7S 7S 7H 7H 7D 7C 9D 9C 9H KC"}, turn=1, hand_no=3)
+    downs = [m for m in texts(state) if m.startswith("down")]
+    assert downs == ([f"down 4S 4H 4D / {s} / 9H 9D 9C" for s in SEVENS]
+                     + [f"down 4S 4H 4D / {p}" for p in SEVENS_TWICE]
+                     + [f"down {p} / 9H 9D 9C" for p in SEVENS_TWICE])
+
+
 def test_MI_CON_4_down_once_per_deal() -> None:
     """MI-CON-4: after going down no new melds, only lay-offs."""
     down = apply(t1(), parse_move("down 7S 7H 7D / KC KS KD"))
