@@ -511,13 +511,16 @@ SEVENS_TWICE = ["7S 7S 7H / 7H 7D 7C", "7S 7S 7D / 7H 7H 7C", "7S 7S 7C / 7H 7H 
 def test_MI_CON_2_two_sets_of_one_rank() -> None:
     """MI-CON-2, MI-MELD-1, MI-COMP-1: six sevens from the two packs are two sets of the
     contract, each split once, after the ways with the fours (listed by the rank of the
-    first set)."""
+    first set), and alone."""
     state = position(hands={1: "4S 4H 4D 7S 7S 7H 7H 7D 7C"}, turn=1)
     downs = [m for m in texts(state) if m.startswith("down")]
     assert downs == [f"down 4S 4H 4D / {s}" for s in SEVENS] + [f"down {p}"
                                                                for p in SEVENS_TWICE]
     after = apply(state, parse_move("down 7S 7H 7D / 7S 7H 7C"))
     assert after.hands[1] == hand("4S 4H 4D") and len(after.melds[1]) == 2
+    alone = position(hands={1: "7S 7S 7H 7H 7D 7C 9D"}, turn=1)  # one rank, both sets
+    assert [m for m in texts(alone) if m.startswith("down")] == [f"down {p}"
+                                                                 for p in SEVENS_TWICE]
 
 
 def test_MI_CON_2_three_sets_with_two_of_one_rank() -> None:
@@ -686,6 +689,30 @@ def test_MI_STOCK_2_dead_deal_ends() -> None:
     alive = position(hands={0: "2C 9S KD", 1: "*5", 2: "*5"}, players=3, turn=0,
                      melds=melds)
     assert apply(alive, Discard(parse_cards("9S")[0])).phase is Phase.DRAW
+
+
+def _all_eight(ranks: str) -> str:
+    """Sets of all eight cards of each rank of ``ranks`` (both packs), as melds text."""
+    return " | ".join(" ".join(f"{r}{s} {r}{s}" for s in "SHDC") for r in ranks)
+
+
+def test_MI_STOCK_2_dead_deal_with_a_player_not_down() -> None:
+    """MI-STOCK-2, extended by the engine (rules file: a deal that can no longer end): seat 2
+    is not down; every five to ace is on the table, so the twos, threes and fours off it
+    fit no meld. They still make deal 1's two sets: the deal goes on; they hold no
+    sequence of deal 3: nobody can ever go out, and the deal ends when the turn passes."""
+    melds = {0: "5S 5S 5H 5H 5D 5D 5C | " + _all_eight("6789"), 1: _all_eight("TJQKA")}
+
+    def lay_off_and_discard(hand_no: int) -> MayIState:
+        state = position(hands={0: "5C 2S 2H", 1: "*5", 2: "*5"}, players=3, turn=0,
+                         melds=melds, hand_no=hand_no)
+        return apply(apply(state, parse_move("layoff 0:0 5C")), parse_move("discard 2S"))
+
+    alive = lay_off_and_discard(0)
+    assert alive.phase is Phase.DRAW and alive.result is None
+    over = lay_off_and_discard(2)
+    assert over.phase is Phase.HAND_OVER and over.result is not None
+    assert over.result.went_out == -1 and texts(over) == []
 
 
 # --- buying -------------------------------------------------------------------------------
@@ -864,6 +891,10 @@ def test_MI_OUT_1_going_out_with_no_card_left() -> None:
     refused(strict, parse_move("layoff 1:0 KH"), Reason.MUST_KEEP_CARD, "MI-OUT-1")
     down = position(hands={1: "7S 7H 7D KS KD KC"}, turn=1)
     assert apply(down, parse_move("down 7S 7H 7D / KS KD KC")).phase is Phase.HAND_OVER
+    runs = position(hands={1: "3S 4S 5S 6S 9S TS JS QS"}, turn=1, hand_no=2)
+    # the whole hand, listed once too
+    assert [m for m in texts(runs) if m.startswith("down")] == ["down 3S 4S 5S 6S / 9S TS JS QS"]
+    assert apply(runs, parse_move("down 3S 4S 5S 6S / 9S TS JS QS")).phase is Phase.HAND_OVER
     keep = position(hands={1: "7S 7H 7D KS KD KC"}, turn=1,
                     options={"out_requires_discard": True})
     refused(keep, parse_move("down 7S 7H 7D / KS KD KC"), Reason.MUST_KEEP_CARD, "MI-OUT-1")
