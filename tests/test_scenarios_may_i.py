@@ -794,6 +794,27 @@ def test_MI_BUY_7_no_penalty_card_no_buy() -> None:
     assert after.phase is Phase.MELD and after.reshuffles == 1 and len(after.hands[1]) == 36
 
 
+def test_MI_BUY_7_exactly_the_penalty_cards_left() -> None:
+    """MI-BUY-7, MI-STOCK-1, MI-STOCK-2: with the stock empty, the two cards under the
+    discard make a stock of one: one penalty card can be supplied, so the window opens and
+    P3 buys; the player in turn then finds no card and the deal ends. Two penalty cards
+    need one card more under the discard."""
+    def declined(pile: int, penalty: int) -> MayIState:
+        state = position(hands={0: "*34", 1: "*34", 2: f"*{36 - pile}"}, players=3,
+                         phase="draw", turn=1, discarder=0, pile=f"*{pile}", stock="-",
+                         options={"buy_penalty_cards": penalty})
+        return apply(state, Draw())
+
+    window = declined(3, 1)
+    assert window.phase is Phase.BUY_WINDOW and window.turn.window == (2,)
+    bought = apply(window, Buy())
+    assert len(bought.hands[2]) == 35 and bought.reshuffles == 1
+    assert bought.phase is Phase.HAND_OVER and bought.result is not None
+    assert bought.result.went_out == -1
+    assert declined(3, 2).phase is Phase.MELD
+    assert declined(4, 2).turn.window == (2,)
+
+
 def test_MI_BUY_window_view_for_hosts() -> None:
     """MI-BUY-3: the window is visible: awaited seat, window order, the offered card."""
     window = apply(t5(), Draw())
