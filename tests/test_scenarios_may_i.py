@@ -262,6 +262,21 @@ def test_MI_T5_first_call_priority_option() -> None:
     assert bought.buys == (0, 0, 0, 1) and len(bought.hands[3]) == 12
 
 
+def test_MI_BUY_3_first_call_passes_in_any_order() -> None:
+    """MI-BUY-3, option ``buy_priority=first_call``: a pass takes only the passing seat out of
+    the window, whoever answers first; the discard stays offered to the others, and when
+    all have passed the player in turn draws."""
+    window = apply(t5({"buy_priority": "first_call"}), Draw())
+    after = apply(window, PassBuy(), seat=3)
+    assert after.phase is Phase.BUY_WINDOW and after.turn.window == (2,)
+    view = buy_window(after)
+    assert (view.offered, view.discarder, view.window) == ("9H", 0, (2,))
+    assert seat_view(after, 3).legal_moves == ()
+    refused(after, Buy(), Reason.BUY_NOT_ALLOWED, "MI-BUY-3", seat=3)
+    done = apply(after, PassBuy(), seat=2)
+    assert done.phase is Phase.MELD and done.turn.seat == 1 and sum(done.buys) == 0
+
+
 def test_MI_T7_buy_limit() -> None:
     """MI-T7, MI-BUY-5: after three buys in the deal P3 may not buy again; with
     ``max_buys_per_deal=None`` he may."""
@@ -689,6 +704,34 @@ def test_MI_STOCK_2_dead_deal_ends() -> None:
     alive = position(hands={0: "2C 9S KD", 1: "*5", 2: "*5"}, players=3, turn=0,
                      melds=melds)
     assert apply(alive, Discard(parse_cards("9S")[0])).phase is Phase.DRAW
+
+
+@pytest.mark.parametrize(("run", "off", "options", "ends"), [
+    ("AH 2H 3H 4H", "", {}, False),  # KH fits below the ace, round the corner
+    ("AH 2H 3H 4H", "", {"ace_wrap": False}, True),  # not without it
+    ("4H 5H 6H 7H", "", {"ace_wrap": False}, False),  # 8H fits above
+    ("3D 4D 5D 6D", "", {}, True),  # 2D and 7D are on the table
+    ("2D 3D 4D 5D", "", {}, False),  # AD fits below the deuce
+    ("JD QD KD AD", "", {}, False),  # TD fits below (2D above is on the table)
+    ("AH 2H 3H 4H", "7C", {"ace_wrap": False}, False),  # 7C fits the sevens
+])
+def test_MI_STOCK_2_dead_deal_with_a_sequence(run: str, off: str,
+                                              options: Mapping[str, object], ends: bool) -> None:
+    """MI-STOCK-2, extended by the engine, MI-OFF-3, MI-MELD-3: everybody is down, every two to
+    seven is on the table (in sets, and a sequence) but ``off``: the deal ends when the
+    lay-off's turn passes unless a card off the table fits a meld."""
+    rest = Counter({card: 2 for r in "234567" for card in parse_cards(f"{r}S {r}H {r}D {r}C")})
+    rest.subtract(parse_cards(f"{run} 2C {off}"))  # 2C: the card laid off
+
+    def sets(ranks: str) -> str:
+        return " | ".join(" ".join(CODES[c] for c in sorted(rest.elements()) if CODES[c][0] == r)
+                          for r in ranks)
+
+    state = position(hands={0: f"2C 9S KD {off}", 1: "*5", 2: "*5"}, players=3, turn=0,
+                     melds={0: sets("234"), 1: sets("567"), 2: run}, options=options)
+    after = apply(apply(state, parse_move("layoff 0:0 2C")), parse_move("discard 9S"))
+    assert after.phase is (Phase.HAND_OVER if ends else Phase.DRAW)
+    assert (after.result is not None and after.result.went_out == -1) is ends
 
 
 def _all_eight(ranks: str) -> str:
