@@ -1619,15 +1619,15 @@ const file_canasta_v1_engine_service_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\f\n" +
 	"\n" +
-	"_view_seat\"\xf5\x01\n" +
+	"_view_seat\"\xff\x01\n" +
 	"\fDealResponse\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x122\n" +
 	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\x12*\n" +
 	"\x05views\x18\x03 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\x12)\n" +
-	"\x06events\x18\x04 \x03(\v2\x11.canasta.v1.EventR\x06events\x12\x1d\n" +
+	"\x06events\x18\x04 \x03(\v2\x11.canasta.v1.EventR\x06events\x12\"\n" +
 	"\n" +
-	"host_token\x18\x05 \x01(\tR\thostToken\x12\x1f\n" +
-	"\vseat_tokens\x18\x06 \x03(\tR\n" +
+	"host_token\x18\x05 \x01(\tB\x03\x80\x01\x01R\thostToken\x12$\n" +
+	"\vseat_tokens\x18\x06 \x03(\tB\x03\x80\x01\x01R\n" +
 	"seatTokens\"k\n" +
 	"\x11LegalMovesRequest\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x12\x1b\n" +
@@ -1688,28 +1688,28 @@ const file_canasta_v1_engine_service_proto_rawDesc = "" +
 	"\r_expected_seqB\f\n" +
 	"\n" +
 	"_view_seatB\x13\n" +
-	"\x11_expected_game_id\"\xf9\x01\n" +
+	"\x11_expected_game_id\"\x83\x02\n" +
 	"\x10NextDealResponse\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x122\n" +
 	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\x12*\n" +
 	"\x05views\x18\x03 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\x12)\n" +
-	"\x06events\x18\x04 \x03(\v2\x11.canasta.v1.EventR\x06events\x12\x1d\n" +
+	"\x06events\x18\x04 \x03(\v2\x11.canasta.v1.EventR\x06events\x12\"\n" +
 	"\n" +
-	"host_token\x18\x05 \x01(\tR\thostToken\x12\x1f\n" +
-	"\vseat_tokens\x18\x06 \x03(\tR\n" +
+	"host_token\x18\x05 \x01(\tB\x03\x80\x01\x01R\thostToken\x12$\n" +
+	"\vseat_tokens\x18\x06 \x03(\tB\x03\x80\x01\x01R\n" +
 	"seatTokens\"c\n" +
 	"\x15ImportPositionRequest\x12\x1a\n" +
 	"\bposition\x18\x01 \x01(\tR\bposition\x12 \n" +
 	"\tview_seat\x18\x02 \x01(\x05H\x00R\bviewSeat\x88\x01\x01B\f\n" +
 	"\n" +
-	"_view_seat\"\xd4\x01\n" +
+	"_view_seat\"\xde\x01\n" +
 	"\x16ImportPositionResponse\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\x122\n" +
 	"\x06header\x18\x02 \x01(\v2\x1a.canasta.v1.SnapshotHeaderR\x06header\x12*\n" +
-	"\x05views\x18\x03 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\x12\x1d\n" +
+	"\x05views\x18\x03 \x03(\v2\x14.canasta.v1.SeatViewR\x05views\x12\"\n" +
 	"\n" +
-	"host_token\x18\x04 \x01(\tR\thostToken\x12\x1f\n" +
-	"\vseat_tokens\x18\x05 \x03(\tR\n" +
+	"host_token\x18\x04 \x01(\tB\x03\x80\x01\x01R\thostToken\x12$\n" +
+	"\vseat_tokens\x18\x05 \x03(\tB\x03\x80\x01\x01R\n" +
 	"seatTokens\"3\n" +
 	"\x15ExportPositionRequest\x12\x1a\n" +
 	"\bsnapshot\x18\x01 \x01(\fR\bsnapshot\"h\n" +

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.DebugFormat;
+import com.google.protobuf.MessageOrBuilder;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
 import com.google.rpc.RetryInfo;
@@ -852,6 +854,37 @@ class CanastaClientTest {
     for (String token : deal.getSeatTokensList()) {
       assertRefused(Status.Code.PERMISSION_DENIED, "SEAT_NOT_ALLOWED",
           () -> client.exportPosition(deal.getSnapshot(), token));
+    }
+  }
+
+  /**
+   * The answers that carry credentials mark them {@code debug_redact} (docs/security.md,
+   * <i>Clients: where a token may show</i>): protobuf's {@code DebugFormat}, the form to log
+   * an answer in, prints the rest of the answer and none of its tokens.
+   */
+  @Test
+  void debugFormatPrintsAnAnswerWithoutItsTokens() {
+    DealResponse deal = client.deal("classic", 4, 5);
+    ImportPositionResponse imported = client.importPosition(
+        client.exportPosition(deal.getSnapshot(), deal.getHostToken()).getPosition());
+    NextDealResponse next = NextDealResponse.newBuilder().setHeader(deal.getHeader())
+        .setHostToken(deal.getHostToken()).addAllSeatTokens(deal.getSeatTokensList()).build();
+    assertPrintedWithoutTokens(deal, deal.getHeader().getGameId(), deal.getHostToken(), deal.getSeatTokensList());
+    assertPrintedWithoutTokens(imported, imported.getHeader().getGameId(), imported.getHostToken(),
+        imported.getSeatTokensList());
+    assertPrintedWithoutTokens(next, next.getHeader().getGameId(), next.getHostToken(), next.getSeatTokensList());
+  }
+
+  private static void assertPrintedWithoutTokens(MessageOrBuilder answer, String gameId, String hostToken,
+      List<String> seatTokens) {
+    List<String> tokens = new ArrayList<>(seatTokens);
+    tokens.add(hostToken);
+    for (String printed : List.of(DebugFormat.singleLine().toString(answer),
+        DebugFormat.multiline().toString(answer), DebugFormat.singleLine().lazyToString(answer).toString())) {
+      assertTrue(printed.contains(gameId), printed);
+      for (String token : tokens) {
+        assertFalse(printed.contains(token), "a token in the printed " + answer.getDescriptorForType().getName());
+      }
     }
   }
 }
