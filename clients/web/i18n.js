@@ -351,6 +351,8 @@ export const TEXT = {
     dealt: (n, who, you) => `Hand ${n} dealt by ${you ? "you" : who}.`,
     // the page's own errors (the service words its refusals itself)
     unreachable: "The server cannot be reached.",
+    // a call's deadline passed (deadline.js)
+    timedOut: "The server did not answer in time.",
     failed: (status) => `The server answered with an error (HTTP ${status}).`,
     notYourView: (seats) => `The server's answer holds the views of seats ${seats}, not yours alone: it is not shown.`,
     // a refusal shown before a change of language that the server no longer words the same
@@ -585,6 +587,7 @@ export const TEXT = {
     footer: "Играет только через открытый REST API. Ваши ходы идут с токеном вашего места; ходы ботов — с токеном хозяина игры, который эта страница держит лишь потому, что она самостоятельная демонстрация.",
     dealt: (n, who, you) => (you ? `Раздача ${n}, сдаёте вы.` : `Раздача ${n}, сдаёт ${who}.`),
     unreachable: "Сервер недоступен.",
+    timedOut: "Сервер не ответил вовремя.",
     failed: (status) => `Сервер ответил ошибкой (HTTP ${status}).`,
     notYourView: (seats) => `В ответе сервера виды мест ${seats}, а не только вашего: он не показан.`,
     refused: "Сервер отклонил запрос.",

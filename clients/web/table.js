@@ -11,12 +11,15 @@
 // page holds the host token only because it is a self-contained demo (clients/web/README.md).
 // It keeps the game in this tab's sessionStorage too, so that a reload resumes it (GAME_KEY).
 
+import { callTimeout } from "./deadline.js";
 import { LANGUAGES, OPTION_DOCS, TEXT, canastaName, cardName, face, faceRuns, meldValues, places, playOrder } from "./i18n.js";
 import { isCard, movesOf, parseMove, partOf, positionsOf } from "./moves.js";
 import { intInputMode } from "./options.js";
 
 const params = new URLSearchParams(location.search);
 const DELAY = Number(params.get("delay") ?? 400); // ms between bot moves, to follow them
+// ms each call to the service is given (deadline.js: 10 s, the SDKs' default)
+const TIMEOUT = callTimeout(params);
 // The hint's bot: the strongest level the service offers (docs/api.md, SuggestMove).
 const HINT_LEVEL = "expert";
 const LANG_KEY = "canasta.lang";
@@ -100,7 +103,9 @@ class ApiError extends Error {
 // service words its refusals in the page's language. A refusal of load (429
 // TOO_MANY_CALLS, or 503 from the connection cap) carries Retry-After: the call is sent
 // again after that many seconds, up to RETRIES times, before the page shows the error.
-// Every call of the API is pure, so sending one again is always safe.
+// Every call of the API is pure, so sending one again is always safe. Each time it is sent
+// it has TIMEOUT ms to be answered, its body read too (a server that never answers left the
+// page busy for ever): then the page shows DEADLINE_EXCEEDED, as the SDKs call it.
 const RETRIES = 3;
 const MAX_RETRY_WAIT_S = 10;
 
@@ -109,17 +114,24 @@ async function api(path, body, token = "") {
   if (token) headers.authorization = `Bearer ${token}`;
   for (let tries = 0; ; tries++) {
     let resp;
+    const signal = AbortSignal.timeout(TIMEOUT);
     try {
-      resp = await fetch(path, body === undefined ? { headers } : {
+      resp = await fetch(path, body === undefined ? { headers, signal } : {
         method: "POST",
         headers: { ...headers, "content-type": "application/json" },
         body: JSON.stringify(body),
+        signal,
       });
     } catch (err) {
       // (the browser's reason is in English)
-      throw new ApiError("UNAVAILABLE", words().unreachable, 0, { say: (w) => w.unreachable });
+      throw unanswered(signal);
     }
-    const data = await resp.json().catch(() => ({}));
+    let data = {};
+    try {
+      data = await resp.json();
+    } catch (err) {
+      if (signal.aborted) throw unanswered(signal);
+    }
     if (resp.ok) return data;
     const wait = retryAfter(resp);
     if (wait !== null && tries < RETRIES) {
@@ -139,6 +151,13 @@ async function api(path, body, token = "") {
     const say = (w) => w.failed(resp.status);
     throw new ApiError(reason, say(words()), resp.status, { say });
   }
+}
+
+// The page's error for a call that got no answer: the server unreachable, or too slow (the
+// call's deadline passed: `signal`, its timer, aborted it).
+function unanswered(signal) {
+  if (signal.aborted) return new ApiError("DEADLINE_EXCEEDED", words().timedOut, 0, { say: (w) => w.timedOut });
+  return new ApiError("UNAVAILABLE", words().unreachable, 0, { say: (w) => w.unreachable });
 }
 
 // The words of an error shown, in the page's language now: the page's own sentence; the

@@ -95,6 +95,11 @@ with the service back it lets the bots play on to your turn. It also opens the p
 service away: back at "New game", the games are loaded first (the menu, the rules panel's
 numbers).
 
+timeout.mjs holds the service's answers (a server that takes a call and never answers it),
+the page opened with a deadline of 3 s (?timeout=3000): at the bots' turn the game stops at
+DEADLINE_EXCEEDED with "Try again", at your draw the draw is offered again; with the service
+answering again, the game goes on, in English and Russian.
+
 draw_status.mjs answers a new game's deal with a position imported (a frozen pile, May I?
 with no fresh discard, an empty stock): the status line and the rules panel at your draw
 offer only what the listed moves offer, in English and Russian.
@@ -208,7 +213,7 @@ def test_the_page_and_its_files_are_served(server: Running) -> None:
         assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
         assert "/v1/suggest-move" in js.text
         assert "headers.authorization = `Bearer ${token}`" in js.text
-        for module in ("i18n.js", "moves.js", "options.js"):
+        for module in ("deadline.js", "i18n.js", "moves.js", "options.js"):
             assert f'from "./{module}"' in js.text
             got = http.get(f"/play/{module}")
             assert got.status_code == 200 and got.headers["content-type"].startswith("text/javascript")
@@ -1226,7 +1231,7 @@ def test_a_whole_hand_by_selecting_cards(server: Running, variant: str, seed: st
     # verb, or one of the page's own files
     public = {f"{verb} {path}" for verb, path in ROUTES.values()}
     page_files = {"GET /play", "GET /play/table.js", "GET /play/i18n.js", "GET /play/moves.js",
-                  "GET /play/options.js", "GET /play/table.css"}
+                  "GET /play/options.js", "GET /play/deadline.js", "GET /play/table.css"}
     assert set(result["requested"]) <= public | page_files, result["requested"]
     assert {"GET /v1/variants", "POST /v1/deal", "POST /v1/apply-move",
             "POST /v1/suggest-move", "POST /v1/score-hand"} <= set(result["requested"])
@@ -1602,6 +1607,38 @@ def test_the_bots_stopped_by_an_outage_go_on_after_try_again(server: Running) ->
         assert back["state"] == "your-turn" and back["error"] == "" and back["retry"] is None, (lang, back)
         assert back["logged"] > down["logged"], (lang, down, back)
         assert RULES_STALLED[lang] not in back["rules"], (lang, back)
+
+
+# A call the service never answers (timeout.mjs case "kind:lang"): the page's sentence
+TIMED_OUT = {"en": "The server did not answer in time.", "ru": "Сервер не ответил вовремя."}
+
+
+def test_a_call_the_service_never_answers_times_out_and_can_be_tried_again(server: Running) -> None:
+    """The service takes a call and never answers it: the page waited for ever ("West is
+    playing…", or your draw pressed and nothing more), where the SDKs give a call 10 s. Each
+    call has a deadline (here 3 s, ?timeout=3000): past it the page says so in its language,
+    DEADLINE_EXCEEDED beside it, and is usable again as after any failed call: at the bots'
+    turn the game stops with "Try again", which lets the bots play on once the service answers;
+    at your draw the draw is offered again, and pressed again it is played."""
+    cases = ["bots:en", "bots:ru", "move:en", "move:ru"]
+    result, done = _in_browser("timeout.mjs", server.http_base, *cases)
+    assert result["problems"] == [] and done.returncode == 0, result
+    for case in cases:
+        kind, lang = case.split(":")
+        got = result["cases"][case]
+        hung, back = got["hung"], got["back"]
+        assert got["held"] >= 1, (case, got)
+        assert hung["error"] == "DEADLINE_EXCEEDED" and hung["sentence"] == TIMED_OUT[lang], (case, hung)
+        assert back["error"] == "" and back["retry"] is None, (case, back)
+        assert back["logged"] > hung["logged"], (case, got)
+        if kind == "bots":
+            status, button = STALLED[lang]
+            assert hung["state"] == "stalled" and hung["status"] == status, (case, hung)
+            assert hung["retry"] == {"text": button, "disabled": False, "focused": True}, (case, hung)
+            assert back["state"] == "your-turn", (case, back)
+        else:
+            assert hung["state"] == "your-turn" and hung["draw"] is True and hung["retry"] is None, (case, hung)
+            assert back["state"] == "your-turn" and back["draw"] is None, (case, back)
 
 
 # May I?'s buy window (may_i_buy.mjs case "lang"): your window's status and log line, and
