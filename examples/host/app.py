@@ -35,9 +35,9 @@ STATIC = Path(__file__).parent / "static"
 # what the pages load: served alone, never their folder (its .html pages lack the CSP)
 STATIC_FILES = ("host.css", "index.js", "seat.js")
 # the standalone web table's modules the pages import (card faces, reading listed moves, an
-# integer option's keyboard); never the table's own page and table.js
+# integer option's keyboard, a call's deadline); never the table's own page and table.js
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
-WEB_MODULES = ("i18n.js", "moves.js", "options.js")
+WEB_MODULES = ("deadline.js", "i18n.js", "moves.js", "options.js")
 # 'self' takes the page's own origin's ws: (wss: behind TLS) too, by CSP Level 3
 CSP = "default-src 'self'; img-src 'self' data:; connect-src 'self'"
 HELLO_SECONDS = 10.0

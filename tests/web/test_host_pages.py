@@ -305,6 +305,29 @@ def test_a_record_the_seat_page_cannot_download_says_why(tmp_path: Path) -> None
                                        " reached"), result
 
 
+def test_a_host_that_never_answers_is_given_up_at_the_calls_deadline(tmp_path: Path) -> None:
+    """A host that takes a call and never answers it: the pages waited for ever (the seat
+    page said "Connecting…", "Download my record" nothing, the index page offered no game and
+    said nothing). Each call has a deadline (10 s, as the web table's and the SDKs'; here
+    1.5 s, ?timeout=1500): a join with no state by then is given up and joined again, as a
+    closed socket is; the record and the list of games say the host did not answer in time,
+    and pressed again (the index page loaded again, as it says to) they work."""
+    db = tmp_path / "tables.db"
+    with running() as rules, hosting(db, rules.grpc_target) as host:
+        [link] = _seat_0_links(host, db, [("classic", 2, {})])
+        result, ran = _in_browser("host_timeout.mjs", link, host.base)
+    assert result["problems"] == [] and ran.returncode == 0, result
+    join = result["join"]
+    assert join["statuses"][:2] == ["Connecting…", "Disconnected; reconnecting…"], join
+    assert join["sockets"] == 2, join
+    assert result["record"] == {"late": "The record could not be exported: the host did not answer in time",
+                                "again": ""}, result
+    index = result["index"]
+    assert index["late"] == "the host did not answer in time Reload the page to try again.", index
+    assert not index["submit"], index
+    assert index["again"]["error"] == "" and index["again"]["games"] > 1, index
+
+
 def test_the_seat_page_says_who_won_the_game(tmp_path: Path) -> None:
     """A game over names its winner, the view's winner, as the web table does: the side
     (its seats) or "you" for the seat's own side, and a draw when no side won (winner -1,

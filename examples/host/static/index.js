@@ -1,9 +1,12 @@
 // The host's index page: a form that creates a table (POST /api/tables) and shows each
 // seat's join link. Nothing here holds the host token: the host never sends it.
+import { callTimeout } from "/web/deadline.js";
 import { intInputMode } from "/web/options.js";
 
 const $ = (id) => document.getElementById(id);
 const LEVELS = ["person", "random", "greedy", "expert"];
+// ms each call to the host is given (10 s, as the web table's and the SDKs'; ?timeout=MS)
+const TIMEOUT = callTimeout(new URLSearchParams(location.search));
 let variants = [];
 
 const chosen = () => variants.find((x) => x.id === $("variant").value);
@@ -105,6 +108,8 @@ function limits() {
   optionRows();
 }
 
+const LATE = "the host did not answer in time";
+
 function showError(text) {
   $("error").textContent = text;
   $("error").hidden = false;
@@ -112,16 +117,22 @@ function showError(text) {
 
 // The JSON of one of the host's answers, or null with why not shown. The host refuses in
 // JSON ({reason, message}: 502 with the rules service away), but a proxy in front of it or a
-// connection that fails answers no JSON at all.
-async function ask(path, init) {
+// connection that fails answers no JSON at all. A host that never answers is given up at the
+// call's deadline (the page waited for ever).
+async function ask(path, init = {}) {
+  const signal = AbortSignal.timeout(TIMEOUT);
   let answer;
   try {
-    answer = await fetch(path, init);
+    answer = await fetch(path, { ...init, signal });
   } catch (err) {
-    showError(`the host cannot be reached (${err.message})`);
+    showError(signal.aborted ? LATE : `the host cannot be reached (${err.message})`);
     return null;
   }
   const got = await answer.json().catch(() => null);
+  if (signal.aborted) {
+    showError(LATE);
+    return null;
+  }
   if (answer.ok && got !== null) return got;
   showError(got?.reason ? `${got.reason}: ${got.message}` : `the host answered ${answer.status}`);
   return null;

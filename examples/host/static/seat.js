@@ -4,6 +4,7 @@
 // Card faces, the reading of listed moves, the words for a seat sitting a hand out, the
 // hand's order of play and the names of canastas come from the standalone web table.
 
+import { callTimeout } from "/web/deadline.js";
 import { TEXT, canastaName, cardName, face, playOrder } from "/web/i18n.js";
 import { movesOf, parseMove } from "/web/moves.js";
 
@@ -14,6 +15,9 @@ const token = location.hash.slice(1);
 let state = null;
 let selected = new Set(); // positions in the hand
 let socket = null;
+// ms the host is given to answer a call, and a join (10 s, as the web table's and the SDKs';
+// ?timeout=MS)
+const TIMEOUT = callTimeout(new URLSearchParams(location.search));
 
 const red = (code) => code[1] === "H" || code[1] === "D";
 const cards = (codes) => (codes.length ? codes.map(face).join(" ") : "–");
@@ -289,45 +293,71 @@ function receive(event) {
   render();
 }
 
+// The host answers a join with the seat's state at once: a socket that has none by the
+// deadline (a host that took the connection and hangs: the page said "Connecting…" for ever)
+// is given up, its events no longer heard, and the page joins again, as when one closes.
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${gameId}/${seat}`);
-  socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ token }));
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${gameId}/${seat}`);
+  socket = ws;
+  const listening = new AbortController();
+  const on = (type, handle) => ws.addEventListener(type, handle, { signal: listening.signal });
+  const rejoin = () => {
+    $("status").textContent = "Disconnected; reconnecting…";
+    setTimeout(connect, 2000);
+  };
+  const late = setTimeout(() => {
+    listening.abort();
+    ws.close();
+    rejoin();
+  }, TIMEOUT);
+  on("open", () => {
+    ws.send(JSON.stringify({ token }));
     if ($("error").textContent === NOT_SENT) showError(""); // joined again: play again
   });
-  socket.addEventListener("message", receive);
-  socket.addEventListener("close", (event) => {
+  on("message", (event) => {
+    clearTimeout(late);
+    receive(event);
+  });
+  on("close", (event) => {
+    clearTimeout(late);
     if (event.code === 4403) {
       $("status").textContent = "This link does not open this seat (check the whole link, with its # part).";
       return;
     }
-    $("status").textContent = "Disconnected; reconnecting…";
-    setTimeout(connect, 2000);
+    rejoin();
   });
 }
 
 // The seat's own record as a file, or why not: the host's refusal ({reason, message}: 502
-// with the rules service away), or no answer at all.
+// with the rules service away), no answer at all, or none by the call's deadline.
 async function downloadRecord() {
   const cannot = (why) => showError(`The record could not be exported: ${why}`);
+  const signal = AbortSignal.timeout(TIMEOUT);
   let answer;
+  let text;
   try {
     answer = await fetch(`/api/tables/${gameId}/record?seat=${seat}`, {
-      headers: { Authorization: `Bearer ${token}` },
+      headers: { Authorization: `Bearer ${token}` }, signal,
     });
+    text = await answer.text();
   } catch (err) {
-    cannot(`the host cannot be reached (${err.message})`);
+    cannot(signal.aborted ? "the host did not answer in time" : `the host cannot be reached (${err.message})`);
     return;
   }
   if (!answer.ok) {
-    const got = await answer.json().catch(() => null);
+    let got = null;
+    try {
+      got = JSON.parse(text);
+    } catch {
+      // no JSON: not the host's refusal (a proxy's page)
+    }
     cannot(got?.reason ? `${got.message} (${got.reason})` : `the host answered ${answer.status}`);
     return;
   }
   showError("");
   const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([await answer.text()], { type: "text/plain" }));
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
   link.download = `canasta-${gameId}-seat-${seat}.txt`;
   link.click();
   URL.revokeObjectURL(link.href);
