@@ -251,17 +251,6 @@ class Access:
                                metadata={"policy": policy.value})
 
     @staticmethod
-    def recorder(role: Role, requested: int | None) -> int | None:
-        """Whose record ExportRecord writes: ``None`` the whole record, else a seat's
-        (``-1`` the public one), as :meth:`views` decides. The record comes from the caller
-        and must replay to the snapshot, so the whole one tells the host nothing it did not
-        hold already.
-
-        :raises ServiceError: a seat or spectator asking for another seat's record.
-        """
-        return Access.views(role, requested)
-
-    @staticmethod
     def position_recorder(role: Role) -> None:
         """Who may send ExportRecord a record that starts from a position, or deals a hand
         from a deck: the host. A seeded deal's record binds the secret seed; a position or

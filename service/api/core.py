@@ -245,14 +245,23 @@ class Core:
         convert.header_pb(header, out_header)
         return blob
 
-    def _views(self, state: AnyState, role: Role, requested: int | None, out: Any,
-               field: str = "view_seat") -> None:
-        """The views of ``state`` the role asked for and may see, into ``out``. The role is
-        checked before the seat's range, as ExportRecord does (Google's AIP-211)."""
+    def _view_seat(self, state: AnyState, role: Role, requested: int | None,
+                   field: str = "view_seat") -> int | None:
+        """Which views of ``state`` the role asked for and may see (:meth:`Access.views`).
+        The role is checked before the seat's range (Google's AIP-211), and a call that
+        plays or deals asks before it does, so a refusal never depends on its move.
+
+        :raises ServiceError: a view the role may not see, or a seat the game lacks.
+        """
         seat = self.access.views(role, requested)
         if requested is not None and not -1 <= requested < state.rules.players:
             raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {requested}"), field)
-        self._fill_views(state, seat, out)
+        return seat
+
+    def _views(self, state: AnyState, role: Role, requested: int | None, out: Any,
+               field: str = "view_seat") -> None:
+        """The views of ``state`` the role asked for and may see, into ``out``."""
+        self._fill_views(state, self._view_seat(state, role, requested, field), out)
 
     @staticmethod
     def _fill_views(state: AnyState, seat: int | None, out: Any) -> None:
@@ -349,12 +358,13 @@ class Core:
         header, state, role = self._open(req.snapshot, call, self._opt(req, "expected_seq"),
                                          self._opt(req, "expected_game_id"))
         claim = self.access.actor(role, self._opt(req, "seat"))
+        view = self._view_seat(state, role, self._opt(req, "view_seat"))
         played = play(state, convert.move_from_pb(req.move), claim)
         nxt, done = played.state, played.move
         resp = api.ApplyMoveResponse(seat=played.seat, awaited=nxt.awaited,
                                      hand_over=nxt.phase in OVER,
                                      game_over=nxt.phase is Phase.GAME_OVER)
-        self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
+        self._fill_views(nxt, view, resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
                                    resp.header, header.stacked)
         resp.move.CopyFrom(convert.move_message(done))
@@ -389,9 +399,10 @@ class Core:
         header, state, role = self._open(req.snapshot, call, self._opt(req, "expected_seq"),
                                          self._opt(req, "expected_game_id"))
         self.access.dealer(role, bool(req.deck))
+        view = self._view_seat(state, role, self._opt(req, "view_seat"))
         nxt = next_deal(state, list(req.deck) or None)
         resp = api.NextDealResponse()
-        self._views(nxt, role, self._opt(req, "view_seat"), resp.views)
+        self._fill_views(nxt, view, resp.views)
         resp.snapshot = self._seal(nxt, header.game_id, header.seq + 1, header.imported,
                                    resp.header, header.stacked or bool(req.deck))
         resp.events.extend(convert.events_pb(deal_events(nxt), self.access.events_viewer(role)))
@@ -429,10 +440,9 @@ class Core:
         snapshot's position, written for the role; an empty record starts at the snapshot.
         A mismatch says only that: the caller learns nothing else of the real game."""
         header, state, role = self._open(req.snapshot, call)
-        viewer = self.access.recorder(role, self._opt(req, "view_seat"))
-        if viewer is not None and not -1 <= viewer < state.rules.players:
-            raise from_engine(BadInput(Reason.BAD_SEAT, f"there is no seat {viewer}"),
-                              "view_seat")
+        # whose record: a seat's as its views are; the whole one tells the host nothing it
+        # did not hold, since the record comes from the caller and must replay to the snapshot
+        viewer = self._view_seat(state, role, self._opt(req, "view_seat"))
         if req.record.strip():
             record = parse(req.record)
             if record.position or any(hand.deck is not None for hand in record.hands):

@@ -412,6 +412,40 @@ def test_a_seat_naming_a_seat_the_game_lacks_is_refused_its_access_first() -> No
         assert err.value.reason == "BAD_SEAT", method
 
 
+def test_a_view_is_refused_before_the_move_or_the_deal_is_tried() -> None:
+    """docs/security.md, *What each role gets*: the role is checked before the arguments, so
+    a view the caller may not have is refused before ApplyMove plays its move and NextDeal
+    deals: a move the rules refuse or a mid-hand deal, with another seat's view, is
+    ``SEAT_NOT_ALLOWED`` to a seat, not the rule's refusal, and with a seat the game lacks
+    ``BAD_SEAT`` to the host. Both answered the rule's refusal (the view came after)."""
+    core = Core(Sealer(RING))
+    dealt = _deal(core)
+    meld = pb_game.Move(text="meld 4S 4H 4D")  # in the draw phase, of cards not held
+    for token, view, reason in ((dealt.seat_tokens[0], 1, "SEAT_NOT_ALLOWED"),
+                                (dealt.host_token, 2, "BAD_SEAT")):
+        for method, req in (
+                ("ApplyMove", api.ApplyMoveRequest(snapshot=dealt.snapshot, view_seat=view,
+                                                   move=meld)),
+                ("NextDeal", api.NextDealRequest(snapshot=dealt.snapshot, view_seat=view))):
+            with pytest.raises(ServiceError) as err:
+                core.handle(method, req, _call(token))
+            assert err.value.reason == reason, method
+
+
+def test_a_spectator_naming_a_seat_the_game_lacks_needs_a_credential() -> None:
+    """docs/api.md, *Views*: a call without a credential may ask for the public view only;
+    a seat the game lacks is refused ``CREDENTIAL_REQUIRED`` as another seat is (the role
+    first), no longer ``BAD_SEAT``."""
+    core = Core(Sealer(RING))
+    dealt = _deal(core)
+    for seat in (1, 2, -2):
+        with pytest.raises(ServiceError) as err:
+            core.handle("GetView", api.GetViewRequest(snapshot=dealt.snapshot, seat=seat),
+                        _call())
+        assert (err.value.code.name, err.value.reason) == ("UNAUTHENTICATED",
+                                                           "CREDENTIAL_REQUIRED"), seat
+
+
 def test_the_record_of_an_imported_deal_starts_from_its_position() -> None:
     """docs/records.md: an empty record starts by the seed's deal only when the seed dealt
     the game. An imported position at its first ply names a seed too, but its hands are the
