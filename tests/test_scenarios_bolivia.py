@@ -84,7 +84,7 @@ def test_BO_T7_nobody_discards_or_melds_his_last_card() -> None:
     assert discards(play(five, "meld QS QH QD")) == {"discard 9D", "discard 8C"}
 
 
-def test_BO_OUT_2_canastas_do_not_let_a_meld_empty_the_hand() -> None:
+def test_BO_OUT_2_canastas_do_not_let_a_meld_leave_one_card() -> None:
     """BO-OUT-1, BO-OUT-2: nobody goes out, even with two canastas and an escalera, so a
     meld that leaves one card is refused, and so is ``out``."""
     s = position(BO, hands={0: "QS QH QD 9D"},

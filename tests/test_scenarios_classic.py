@@ -1116,7 +1116,7 @@ def test_extra_CL_OUT_4_ask_only_before_laying_cards() -> None:
 
 
 def _round_to_seat_0(state: State) -> State:
-    """Seat 0 discards, then each other seat draws and discards its first card."""
+    """Seat 0 discards, each other seat draws and discards its first card, and seat 0 draws."""
     state = play(state, f"discard {CODES[state.hands[0][0]]}")
     while state.turn.seat != 0:
         state = play(state, "draw")

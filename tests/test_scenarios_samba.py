@@ -262,7 +262,6 @@ def test_SA_SEQ_2_a_run_through_a_three_is_not_a_sequence() -> None:
     assert listed(state, "meld 4S 5S 6S")
 
 
-
 def test_SA_OUT_5_a_yes_binds_when_a_sequence_goes_out() -> None:
     """SA-OUT-5, CL-OUT-5 (samba.ask_partner): after "yes", a discard that keeps cards is
     refused while the hand can still go out, here by a sequence and a last discard."""
@@ -272,6 +271,7 @@ def test_SA_OUT_5_a_yes_binds_when_a_sequence_goes_out() -> None:
     refuse(state, "discard 9D", Reason.MUST_GO_OUT, "CL-OUT-5")
     end = play(state, "meld 5H 6H 7H", "out 9D")
     assert end.result is not None and end.result.went_out == 0
+
 
 # --- rules no other test cites --------------------------------------------------------
 
