@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -586,7 +587,8 @@ def test_a_retry_waits_at_most_the_sdks_longest_wait(monkeypatch: pytest.MonkeyP
     from tests.service.servers import running
 
     slept: list[float] = []
-    monkeypatch.setattr(terminal.time, "sleep", slept.append)
+    # the table's own time alone: the in-process server's threads keep the real sleep
+    monkeypatch.setattr(terminal, "time", SimpleNamespace(sleep=slept.append))
     with running() as server, CanastaClient(server.grpc_target) as inner:
         busy = BusyAtFirst(inner, 1, retry_after=86400.0)
         client = _Recorder(busy)
