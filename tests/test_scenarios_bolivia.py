@@ -373,3 +373,15 @@ def test_BO_WILD_2_no_new_meld_past_seven_cards() -> None:
     nines = "9S 9S 9H 9H 9D 9D 9C 9C"
     sv = position("bolivia_sevens", hands={0: nines + " 4C 6D"}, melds={0: "K@0: KS KH KD"})
     refuse(sv, "meld " + nines, Reason.MELD_CLOSED, "SV-CAN-1")
+
+
+def test_BO_INIT_2_an_addition_counts_toward_the_opening() -> None:
+    """BO-INIT-2, CL-MIN-4: only black threes stay out of the opening count; natural cards
+    and wild cards added to a meld laid in the same turn count (30 + 10 + 20 = 60), and
+    they open the side."""
+    s = position(BO, hands={0: "KS KH KD KC 2C 9D 8C 4S"})
+    s1 = play(s, "meld KS KH KD")
+    refuse(s1, "discard 9D", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")  # 30 < 50
+    s2 = play(s1, "add K KC 2C", "discard 9D")
+    assert s2.opened[0] and s2.melded[0]
+    assert meld_cards(s2, 0) == [cards("KS KH KD KC 2C")]

@@ -507,6 +507,19 @@ def test_TS_29_permission_yes_options(mode: str) -> None:
     assert p1.penalties == ((100, 0) if mode == "penalty" else (0, 0))
 
 
+def test_TS_29_penalty_only_for_a_yes_not_followed_by_going_out() -> None:
+    """TS-29; CL-PEN-2, CL-OUT-5 (permission_yes=penalty, penalties=true): going out after
+    "yes" costs nothing, and neither does a discard that no question preceded."""
+    opts = {"permission_yes": "penalty", "penalties": True}
+    out = play(_ts29(opts), "meld 8S 8C 8D", "add 7 7H", "out 5H")
+    assert out.result is not None and out.result.went_out == 0
+    assert out.penalties == (0, 0)
+    assert [side.penalties for side in out.result.sides] == [0, 0]
+    unasked = position(hands={0: "8S 8C 8D 5H 7H"}, options=opts,
+                       melds={0: f"K@2: {K_CANASTA} | 7@2: 7S 7D 7C"})
+    assert play(unasked, "discard 5H").penalties == (0, 0)
+
+
 def test_TS_31_red_three_in_a_taken_pile() -> None:
     """TS-31; CL-DEAL-5, CL-MIN-6, CL-R3-3: the turned red three goes to the taker's side with
     no replacement."""
@@ -1021,6 +1034,54 @@ def test_extra_CL_MIN_9_concealed_from_stock_needs_no_minimum(requires: bool) ->
     assert breakdown(s1.result.sides[0])[:3] == (35, 500, 200)
 
 
+def _going_out(state: State, *texts: str) -> tuple[bool, int]:
+    """The result's concealed flag and the going-out bonus of the side of seat 0 (the turn's
+    staged melds are final then: the position lists none, CL-MIN-8)."""
+    end = play(state, *texts)
+    assert end.phase is Phase.HAND_OVER and end.result is not None and end.result.went_out == 0
+    assert "\nstaged:" not in export_position(end) and end.turn.base_hand == ()
+    return end.result.concealed, end.result.sides[0].going_out
+
+
+@pytest.mark.parametrize("forbid", [False, True])
+def test_extra_CL_OUT_10_concealed_forbid_layoffs_after_a_take(forbid: bool) -> None:
+    """CL-OUT-10, CL-OUT-11 (concealed_forbid_layoffs): the option also counts the pile's top
+    card laid off on the partner's meld by ``take`` (100, not 200), and never a card added
+    to the player's own new meld, nor a hand with no addition at all."""
+    opts = {"concealed_forbid_layoffs": forbid}
+    partner = {0: "K@2: KS KH KD"}
+    hand = "7S 7S 7H 7H 7D 7C 2C 5H"
+    pile = position(hands={0: hand}, melds=partner, options=opts, phase="draw", pile="KC")
+    took = play(pile, "take")
+    assert took.turn.laid_off_on_partner and took.turn.created == ()
+    assert _going_out(took, "meld 7S 7S 7H 7H 7D 7C 2C", "out 5H") == (
+        not forbid, 100 if forbid else 200)
+    own = position(hands={0: hand}, melds=partner, options=opts)
+    assert _going_out(own, "meld 7S 7S 7H 7H 7D 7C", "add 7 2C", "out 5H") == (True, 200)
+
+
+def test_extra_CL_OUT_10_concealed_forbid_pile_spares_a_stock_draw() -> None:
+    """CL-OUT-10, CL-OUT-11 (concealed_forbid_pile): the option takes the concealed bonus
+    from a hand that took the pile only; after a stock draw it is still 200."""
+    s = position(hands={0: "7S 7S 7H 7H 7D 7C 2C 5H"}, melds={0: "K@2: KS KH KD"},
+                 options={"concealed_forbid_pile": True})
+    assert _going_out(s, "meld 7S 7S 7H 7H 7D 7C 2C", "out 5H") == (True, 200)
+
+
+def test_extra_CL_OUT_10_the_melded_flag_lasts_the_hand() -> None:
+    """CL-OUT-10 a, CL-PILE-8: a turn that took the pile (melding its top card) and laid
+    nothing else marks the player as having melded in the hand, and a later turn that lays
+    nothing keeps the mark; a stock draw and a discard alone make none (the ``melded``
+    flag, which rules out going out concealed)."""
+    s = position(hands={0: "AS AH 9D 5H 4C"}, phase="draw", pile="4S AD")
+    s1 = play(s, "take AS AH", "discard 9D")
+    assert s1.opened[0] and s1.melded == (True, False, False, False)
+    later = position(hands={0: "9D 5H 4C"}, melds={0: "K@0: KS KH KD"})
+    assert later.melded[0] and play(later, "discard 9D").melded[0]
+    partner = position(hands={0: "9D 5H 4C"}, melds={0: "K@2: KS KH KD"})
+    assert play(partner, "discard 9D").melded == (False, False, True, False)
+
+
 def test_extra_CL_PILE_6_frozen_pile_merges_into_existing_meld() -> None:
     """CL-PILE-4, CL-PILE-6, AMB-23: a frozen pile needs a natural pair even with a meld of
     that rank; the pair and top card join that meld."""
@@ -1264,7 +1325,7 @@ def test_extra_CL_OUT_10_concealed_with_layoff_on_partner_meld(forbid: bool, bon
     # a player who melded earlier in the hand never goes out concealed (CL-OUT-10a)
     m = position(hands={0: "4S 4S 4H 4H 4D 4D 4C 9D"}, melds={0: "6@0: 6S 6H 6D"})
     m1 = play(m, "meld 4S 4S 4H 4H 4D 4D 4C", "out 9D")
-    assert m1.result is not None and not m1.result.concealed
+    assert m1.result is not None and m1.result.concealed is False
     assert m1.result.sides[0].going_out == 100
 
 

@@ -523,3 +523,18 @@ def test_SA_CAN_3_no_wild_card_joins_a_canasta() -> None:
     """SA-CAN-3: no wild card joins a completed canasta (``NATURAL_CANASTA_CLOSED``)."""
     s = position(SA, hands={0: "2C 4C 6D 9S"}, melds={0: f"K@0: {K_CANASTA}"})
     refuse(s, "add K 2C", Reason.NATURAL_CANASTA_CLOSED, "SA-CAN-3")
+
+
+@pytest.mark.parametrize("minimum", [150, 151])
+def test_SA_INIT_1_staged_melds_against_an_odd_minimum(minimum: int) -> None:
+    """SA-INIT-1 (samba.min_7000), CL-MIN-4, CL-MIN-8: the staged melds count their card
+    values and nothing more, so 60 + 30 + 30 + 30 = 150 opens against 150, and a hand that
+    holds no more than 150 starts no opening against 151."""
+    s = position(SA, scores=(7000, 0), options={"samba.min_7000": minimum},
+                 hands={0: "AS AH AD KS KH KD QS QH QD JS JH JD 9C 4D 5S"})
+    assert s.rules.minimum_for(7000) == minimum
+    if minimum == 151:
+        refuse(s, "meld AS AH AD", Reason.OPENING_MINIMUM_NOT_MET, "CL-MIN-8")
+        return
+    s1 = play(s, "meld AS AH AD", "meld KS KH KD", "meld QS QH QD", "meld JS JH JD")
+    assert play(s1, "discard 9C").opened[0]
