@@ -92,3 +92,15 @@ def test_pair_scores_combined_total_plus_own_red_threes() -> None:
     assert sides[1].in_hand == sides[2].in_hand == 20
     # the lone hand: its 9 meld (30) minus KH KD 2C 6S in hand (45); no red threes
     assert sides[0].total == 30 - 45
+
+
+def test_the_lone_hand_stays_after_a_later_take() -> None:
+    """CL-P3-2: only the first take of the pile makes the lone hand; a later take by one of
+    the pair leaves the lone hand and the partners as they are."""
+    state = apply(_three_hands(), parse_move("take 9S 9C / KH KD 2C"))
+    state = apply(state, parse_move("discard 6S"))
+    assert state.turn.seat == 1 and state.lone == 0
+    sides = state.side_of
+    later = apply(state, parse_move("take 6D 6C"))
+    assert later.lone == 0 and later.side_of == sides
+    assert later.team_of(1) == later.team_of(2) != later.team_of(0)

@@ -283,3 +283,27 @@ def test_SV_CAN_1_a_natural_pair_takes_the_pile_into_no_group_past_seven() -> No
                  melds={0: "K@2: KS KH KD"})
     refuse(s, f"take {NINES}", Reason.MELD_CLOSED, "SV-CAN-1")
     assert passes(s, "take 9S 9H 9D 9C 9S 9H")
+
+
+def test_SV_BONUS_2_the_bonus_draw_makes_the_player_melded() -> None:
+    """SV-BONUS-2, CL-OUT-10 a: the bonus draw makes the turn's melds final, so a player who
+    completes the partner's canasta and then only discards has melded in the hand."""
+    s = position(SV, hands={0: "KD 9S 9H 9D 5C 6D 7S"}, melds={0: "K@2: KS KH KD KC KS KH"},
+                 stock_top="4C 5D 6S 8C 9C TS JD QS AC 4D 5S")
+    assert not s.melded[0]
+    s1 = play(s, "add K KD")
+    assert len(s1.hands[0]) == 6 + 11 and s1.turn.staged == ()
+    assert play(s1, "discard 5C").melded == (True, False, True, False)
+
+
+def test_SV_BONUS_4_a_bonus_that_empties_the_stock_leaves_the_next_player_his_chance() -> None:
+    """SV-BONUS-4, BO-END-2/3 (bolivia.after_stock=single_chance): the pile taken while the
+    stock still holds cards is no last chance, even when its canasta's bonus draws the
+    stock empty; after the discard the next player may take the pile."""
+    s = position(SV, options={"bolivia.after_stock": "single_chance"}, phase="draw",
+                 hands={0: "KS KH 9S 9H 5C 6D 4S"}, melds={0: "K@0: KS KH KD KC"},
+                 pile="4D KD", stock=5, red3={0: "3H 3D", 1: "3H 3D", 2: "3H", 3: "3D"})
+    s1 = play(s, "take KS KH on K")
+    assert s1.stock == () and len(s1.hands[0]) == 6 + 5 and not s1.turn.last_chance
+    s2 = play(s1, "discard 5C")
+    assert s2.phase is Phase.DRAW_EXHAUSTED and s2.turn.seat == 1

@@ -1046,8 +1046,9 @@ def _going_out(state: State, *texts: str) -> tuple[bool, int]:
 @pytest.mark.parametrize("forbid", [False, True])
 def test_extra_CL_OUT_10_concealed_forbid_layoffs_after_a_take(forbid: bool) -> None:
     """CL-OUT-10, CL-OUT-11 (concealed_forbid_layoffs): the option also counts the pile's top
-    card laid off on the partner's meld by ``take`` (100, not 200), and never a card added
-    to the player's own new meld, nor a hand with no addition at all."""
+    card laid off on the partner's meld by ``take`` (100, not 200), and never a take that
+    makes a new meld, a card added to the player's own new meld, nor a hand with no
+    addition at all."""
     opts = {"concealed_forbid_layoffs": forbid}
     partner = {0: "K@2: KS KH KD"}
     hand = "7S 7S 7H 7H 7D 7C 2C 5H"
@@ -1056,6 +1057,11 @@ def test_extra_CL_OUT_10_concealed_forbid_layoffs_after_a_take(forbid: bool) -> 
     assert took.turn.laid_off_on_partner and took.turn.created == ()
     assert _going_out(took, "meld 7S 7S 7H 7H 7D 7C 2C", "out 5H") == (
         not forbid, 100 if forbid else 200)
+    made = position(hands={0: "9S 9C " + hand}, melds=partner, options=opts, phase="draw",
+                    pile="9D")
+    took9 = play(made, "take 9S 9C")
+    assert not took9.turn.laid_off_on_partner and took9.turn.created == (rank_of_char("9"),)
+    assert _going_out(took9, "meld 7S 7S 7H 7H 7D 7C 2C", "out 5H") == (True, 200)
     own = position(hands={0: hand}, melds=partner, options=opts)
     assert _going_out(own, "meld 7S 7S 7H 7H 7D 7C", "add 7 2C", "out 5H") == (True, 200)
 

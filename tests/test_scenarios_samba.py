@@ -22,6 +22,7 @@ from engine import (
     parse_move,
     rules_for,
 )
+from engine.cards import rank_of_char
 from engine.moves import TakePile
 from engine.views import provisional_score, seat_view
 from tests.positions import cards, discards, listed, meld_cards, passes, play, position, refuse
@@ -538,3 +539,16 @@ def test_SA_INIT_1_staged_melds_against_an_odd_minimum(minimum: int) -> None:
         return
     s1 = play(s, "meld AS AH AD", "meld KS KH KD", "meld QS QH QD", "meld JS JH JD")
     assert play(s1, "discard 9C").opened[0]
+
+
+def test_SA_PILE_1_a_pair_without_a_label_takes_the_pile_as_a_new_group() -> None:
+    """SA-PILE-1, SA-MELD-5, CL-PILE-8: ``take 9C 9C`` melds the pair and the top card as a
+    new group of nines beside the side's incomplete one; ``on 9`` puts them onto it."""
+    s = position(SA, hands={0: "9C 9C 4S 5H 6D 7C 8S"}, phase="draw", pile="4D 9D",
+                 melds={0: "K@0: KS KH KD | 9@0: 9S 9H 9D"})
+    new = play(s, "take 9C 9C")
+    assert sorted(meld_cards(new, 0)) == sorted(
+        [cards("KS KH KD"), cards("9S 9H 9D"), cards("9C 9C 9D")])
+    assert new.turn.created == (rank_of_char("9"),)
+    onto = play(s, "take 9C 9C on 9")
+    assert sorted(meld_cards(onto, 0)) == sorted([cards("KS KH KD"), cards("9S 9H 9D 9C 9C 9D")])
