@@ -100,6 +100,12 @@ export async function hearStatus(context) {
   });
 }
 
+// Presses Enter on `selector`, focused first: a keyboard player's press.
+export async function pressEnter(page, selector) {
+  await page.focus(selector);
+  await page.keyboard.press("Enter");
+}
+
 // Opens the table on `variant` for `players` (seed `seed`, greedy bots, no delay) in `lang`,
 // presses "New game" and waits for your turn.
 export async function newGameAtYourTurn(page, base, { variant, players, seed, lang }) {

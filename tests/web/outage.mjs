@@ -12,7 +12,7 @@
 //   node tests/web/outage.mjs BASE_URL CASE...
 //
 // Run by tests/web/test_web_table.py. Prints "RESULT {json}": what each case read, any problems.
-import { runTest, watch } from "./chromium.mjs";
+import { pressEnter, runTest, watch } from "./chromium.mjs";
 
 const [base, ...cases] = process.argv.slice(2);
 const problems = [];
@@ -34,10 +34,7 @@ await runTest({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" 
       rules: [...document.querySelectorAll("#rules li")].map((li) => li.textContent),
     };
   });
-  const press = async (selector) => {
-    await page.focus(selector);
-    await page.keyboard.press("Enter");
-  };
+  const press = (selector) => pressEnter(page, selector);
   for (const name of cases) {
     const [kind, lang] = name.split(":");
     const seen = {};
